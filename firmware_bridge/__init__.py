@@ -1,0 +1,1 @@
+"""The serial protocol to the LED controller, its emulator and the firmware."""

@@ -1,0 +1,1 @@
+"""The running service: FastAPI app, command line and the table loop."""

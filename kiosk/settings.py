@@ -1,0 +1,112 @@
+"""Settings of the running service, from defaults, a TOML file, the environment and flags.
+
+Precedence, highest first: command-line flags, ``TABLESIGHT_*`` environment variables, the TOML
+file (``--config FILE``, else ``TABLESIGHT_CONFIG``, else ``tablesight.toml`` in the user's config
+folder when it exists), then the defaults below.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Literal
+
+import platformdirs
+from pydantic import Field, ValidationError
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
+
+APP_NAME = "tablesight"
+
+Language = Literal["zh", "en"]
+
+
+class SettingsError(ValueError):
+    """The settings file, the environment or a flag holds a value that cannot be used."""
+
+
+def default_data_dir() -> Path:
+    """The user's data folder for saves and calibration (``TABLESIGHT_DATA_DIR`` overrides)."""
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+
+
+def default_config_file() -> Path:
+    """Where the settings file is looked for when ``--config`` is not given."""
+    return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False)) / f"{APP_NAME}.toml"
+
+
+class Settings(BaseSettings):
+    """Every setting of tablesight, validated; one instance is made at start."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="TABLESIGHT_",
+        env_nested_delimiter="__",
+        extra="forbid",
+        validate_default=True,
+    )
+
+    host: str = Field("127.0.0.1", description="address the kiosk binds; 127.0.0.1 by default")
+    port: int = Field(8000, ge=1, le=65535, description="port of the kiosk")
+    lang: Language = Field("zh", description="language of the messages on the kiosk: zh or en")
+    data_dir: Path = Field(default_factory=default_data_dir, description="saves and calibration")
+    game: str = Field("greenwood", description="game started when no saved game exists")
+    save: str | None = Field(None, description="name of the saved game to use (default: latest)")
+
+    @property
+    def database(self) -> Path:
+        """The SQLite file that holds the saved games."""
+        return self.data_dir / "games.sqlite"
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        """Flags (init), then the environment, then the TOML file."""
+        sources: list[PydanticBaseSettingsSource] = [init_settings, env_settings]
+        toml_file = _CONFIG_FILE.get("path")
+        if toml_file is not None:
+            sources.append(TomlConfigSettingsSource(settings_cls, toml_file=toml_file))
+        return tuple(sources)
+
+
+_CONFIG_FILE: dict[str, Path | None] = {"path": None}
+
+
+def load_settings(config: Path | None = None, **flags: Any) -> Settings:
+    """Build the settings; ``flags`` whose value is None are left to the other sources.
+
+    Raises SettingsError with a readable, one-problem-per-line message.
+    """
+    path = config or _env_path("TABLESIGHT_CONFIG")
+    if path is not None and not path.is_file():
+        raise SettingsError(f"settings file {path} does not exist")
+    if path is None and default_config_file().is_file():
+        path = default_config_file()
+    _CONFIG_FILE["path"] = path
+    where = f"settings file {path}" if path else "settings"
+    try:
+        return Settings(**{k: v for k, v in flags.items() if v is not None})
+    except ValidationError as exc:
+        lines = [f"{where}: {len(exc.errors())} problem(s)"]
+        for err in exc.errors():
+            field = ".".join(str(p) for p in err["loc"]) or "(file)"
+            lines.append(f"  {field}: {err['msg']}")
+        raise SettingsError("\n".join(lines)) from None
+    except (OSError, ValueError) as exc:  # a TOML syntax error is a ValueError
+        raise SettingsError(f"{where}: {exc}") from None
+    finally:
+        _CONFIG_FILE["path"] = None
+
+
+def _env_path(name: str) -> Path | None:
+    value = os.environ.get(name)
+    return Path(value) if value else None

@@ -1,0 +1,1 @@
+"""From pixels to observations: frame sources, detection, calibration, stabiliser, readers."""
