@@ -1,8 +1,54 @@
-"""`tablesight bench`: measure speed and memory."""
+"""`tablesight bench`: measure speed and memory and print the figures."""
 
-from kiosk.commands.pending import register_pending
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from pathlib import Path
+
+from kiosk.benchmarks import Figure
+from kiosk.settings import Settings
+
+SUITES = ("engine", "vision", "serial")
 
 
-def register(sub) -> None:
+def register(sub: argparse._SubParsersAction) -> None:
     """Add the `bench` verb."""
-    register_pending(sub, "bench", "measure speed and memory", "issue #2")
+    parser = sub.add_parser("bench", help="measure speed and memory", description=__doc__)
+    parser.add_argument("suite", nargs="?", default="all", choices=(*SUITES, "all"))
+    parser.add_argument("--quick", action="store_true", help="smaller inputs, for a smoke run")
+    parser.add_argument("--json", type=Path, metavar="FILE", help="also write the figures here")
+    parser.set_defaults(handler=bench)
+
+
+def bench(args: argparse.Namespace, settings: Settings) -> int:
+    """Run the chosen suites and print one table of figures."""
+    suites = SUITES if args.suite == "all" else (args.suite,)
+    figures: list[Figure] = []
+    for suite in suites:
+        try:
+            module = importlib.import_module(f"kiosk.benchmarks.{suite}")
+        except ModuleNotFoundError:
+            print(f"bench {suite}: not available yet", file=sys.stderr)
+            continue
+        print(f"bench {suite}: running…", file=sys.stderr)
+        figures.extend(module.run(quick=args.quick))
+    print(format_table(figures))
+    if args.json:
+        args.json.write_text(json.dumps([f.__dict__ for f in figures], indent=2) + "\n")
+    return 0 if figures else 2
+
+
+def format_table(figures: list[Figure]) -> str:
+    """The figures as an aligned plain-text table."""
+    rows = [("suite", "figure", "value", "unit", "note")]
+    rows += [
+        (f.suite, f.name, f"{f.value:,.3f}".rstrip("0").rstrip("."), f.unit, f.note)
+        for f in figures
+    ]
+    widths = [max(len(r[i]) for r in rows) for i in range(5)]
+    return "\n".join(
+        "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows
+    )

@@ -1,0 +1,21 @@
+"""The vision package's exceptions: one root, leaves that also subclass a builtin."""
+
+
+class VisionError(Exception):
+    """Root of every error raised by the vision package."""
+
+
+class ImageReadError(VisionError, ValueError):
+    """An image file is missing, unreadable, empty or not an image."""
+
+
+class SourceLostError(VisionError, OSError):
+    """A frame source (camera, file, folder) stopped giving frames."""
+
+
+class CalibrationError(VisionError, ValueError):
+    """The camera cannot be calibrated from what is in view."""
+
+
+class RegistryError(VisionError, ValueError):
+    """A tag registry file is malformed or uses an id twice."""
