@@ -1,0 +1,453 @@
+"""The synthetic table: tagged components placed in millimetres, seen through a pinhole camera.
+
+Table coordinates are millimetres on the table plane, laid out like the picture the overhead
+camera takes: the origin at the table's far-left corner, ``x`` to the right, ``y`` towards the
+player at the bottom of the picture, ``z`` down into the table (so the camera sits at a negative
+``z``). A component's ``rotation_deg`` turns it clockwise as seen from the camera.
+
+Every tag is a ``tag36h11`` bitmap from ``cv2.aruco.generateImageMarker`` with a white quiet zone,
+drawn onto its component; the renderer reports the exact ground truth (id and pixel corners) of
+every tag that is wholly in the frame and not covered by a hand. Corners are in the detector's
+order (AprilTag's lb, rb, rt, lt), which on the ``cv2.aruco`` bitmap as printed here is its
+top-right, top-left, bottom-left, bottom-right corner; the bitmap's top edge is thus corners 0-1.
+
+>>> table = Table(components=(Component(tag_id=3, x_mm=450, y_mm=300),))
+>>> shot = render(table, Camera.overhead())
+>>> shot.image.shape, [t.tag_id for t in shot.truth]
+((720, 1280, 3), [3])
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import TypeAlias
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.errors import VisionError
+
+FloatArray: TypeAlias = npt.NDArray[np.float64]
+Image: TypeAlias = npt.NDArray[np.uint8]
+
+#: Cells across a tag36h11 black square (6 data cells and a one-cell black border).
+TAG_CELLS = 8
+#: Bitmap pixels per cell when a tag is drawn (the warp then scales it to the frame).
+_CELL_PX = 12
+#: Largest tag36h11 id.
+MAX_TAG36H11_ID = 586
+
+
+class SyntheticError(VisionError, ValueError):
+    """A synthetic scene cannot be rendered as described (bad id, size or camera)."""
+
+
+@dataclass(frozen=True)
+class Component:
+    """One tagged component on the table: a tile, piece, token or board anchor.
+
+    ``tag_mm`` is the edge of the tag's black square; the white quiet zone around it is
+    ``quiet_cells`` cells wide; ``body_mm`` is the component's own card (width, height),
+    by default just the tag with its quiet zone. ``colour`` is the card's BGR colour.
+    """
+
+    tag_id: int
+    x_mm: float
+    y_mm: float
+    rotation_deg: float = 0.0
+    tag_mm: float = 25.0
+    quiet_cells: float = 2.0
+    body_mm: tuple[float, float] | None = None
+    colour: tuple[int, int, int] = (235, 235, 235)
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.tag_id <= MAX_TAG36H11_ID:
+            raise SyntheticError(f"tag id {self.tag_id} is not a tag36h11 id (0-586)")
+        if self.tag_mm <= 0:
+            raise SyntheticError(f"tag {self.tag_id}: size must be positive, not {self.tag_mm}")
+
+    def local_to_table(self, points: FloatArray) -> FloatArray:
+        """Points in the component's own millimetres (centre origin) to table millimetres."""
+        a = math.radians(self.rotation_deg)
+        rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+        return np.asarray(points, float) @ rot.T + (self.x_mm, self.y_mm)
+
+    def tag_corners_mm(self) -> FloatArray:
+        """The black square's corners on the table, in the detector's order.
+
+        AprilTag's own tag image is the ``cv2.aruco`` bitmap turned half a turn, so AprilTag's
+        lb, rb, rt, lt are the bitmap's top-right, top-left, bottom-left, bottom-right.
+        """
+        h = self.tag_mm / 2
+        return self.local_to_table(np.array([[h, -h], [-h, -h], [-h, h], [h, h]]))
+
+
+@dataclass(frozen=True)
+class Hand:
+    """An occluding blob (a hand with its arm) over the table, in table millimetres.
+
+    The hand is an ellipse at (``x_mm``, ``y_mm``); the arm runs from it to ``arm_to_mm``
+    (usually a point beyond the table's edge), ``arm_mm`` wide. Both are drawn at table height.
+    """
+
+    x_mm: float
+    y_mm: float
+    radius_mm: tuple[float, float] = (60.0, 45.0)
+    angle_deg: float = 0.0
+    arm_to_mm: tuple[float, float] | None = None
+    arm_mm: float = 80.0
+    colour: tuple[int, int, int] = (120, 150, 200)
+
+
+@dataclass(frozen=True)
+class Effects:
+    """Imperfections added to a rendered frame; all off by default.
+
+    ``blur`` is a Gaussian sigma in pixels; ``motion_blur`` a streak length in pixels at
+    ``motion_angle_deg``; ``noise`` the sigma of Gaussian sensor noise in grey levels;
+    ``uneven_light`` how much darker the darkest corner is (0-1); ``glare`` the strength
+    (0-1) of a bright spot at ``glare_at`` (fractions of width and height); ``jpeg_quality``
+    re-encodes the frame as JPEG (None = no).
+    """
+
+    blur: float = 0.0
+    motion_blur: float = 0.0
+    motion_angle_deg: float = 0.0
+    noise: float = 0.0
+    uneven_light: float = 0.0
+    glare: float = 0.0
+    glare_at: tuple[float, float] = (0.6, 0.4)
+    glare_radius: float = 0.12
+    jpeg_quality: int | None = None
+    hands: tuple[Hand, ...] = ()
+
+
+@dataclass(frozen=True)
+class Camera:
+    """A pinhole camera (no lens distortion) above the table.
+
+    ``fx, fy, cx, cy`` are the intrinsics in pixels; ``position_mm`` is the optical centre in
+    table coordinates (``z`` negative: above the table); ``tilt_deg`` pitches the camera about
+    its ``x`` axis and ``yaw_deg`` turns it about the vertical.
+    """
+
+    width: int
+    height: int
+    fx: float
+    fy: float
+    cx: float
+    cy: float
+    position_mm: tuple[float, float, float]
+    tilt_deg: float = 0.0
+    yaw_deg: float = 0.0
+
+    @classmethod
+    def overhead(
+        cls,
+        width: int = 1280,
+        height: int = 720,
+        *,
+        height_mm: float = 800.0,
+        over_mm: tuple[float, float] = (450.0, 300.0),
+        hfov_deg: float = 66.0,
+        tilt_deg: float = 0.0,
+        yaw_deg: float = 0.0,
+    ) -> Camera:
+        """A camera ``height_mm`` above the table point ``over_mm``, looking straight down."""
+        if width < 16 or height < 16 or height_mm <= 0 or not 1 < hfov_deg < 170:
+            raise SyntheticError("camera: size, height or field of view is out of range")
+        f = (width / 2) / math.tan(math.radians(hfov_deg) / 2)
+        return cls(
+            width,
+            height,
+            f,
+            f,
+            (width - 1) / 2,
+            (height - 1) / 2,
+            (over_mm[0], over_mm[1], -height_mm),
+            tilt_deg,
+            yaw_deg,
+        )
+
+    @property
+    def matrix(self) -> FloatArray:
+        """The 3×3 intrinsic matrix K."""
+        return np.array([[self.fx, 0, self.cx], [0, self.fy, self.cy], [0, 0, 1.0]])
+
+    @property
+    def rotation(self) -> FloatArray:
+        """The rotation from table axes to camera axes."""
+        t, y = math.radians(self.tilt_deg), math.radians(self.yaw_deg)
+        rx = np.array([[1, 0, 0], [0, math.cos(t), -math.sin(t)], [0, math.sin(t), math.cos(t)]])
+        rz = np.array([[math.cos(y), -math.sin(y), 0], [math.sin(y), math.cos(y), 0], [0, 0, 1]])
+        return rx @ rz
+
+    def table_homography(self) -> FloatArray:
+        """The 3×3 homography from table millimetres (z = 0) to pixels."""
+        r = self.rotation
+        t = -r @ np.asarray(self.position_mm, float)
+        h = self.matrix @ np.column_stack([r[:, 0], r[:, 1], t])
+        return h / h[2, 2]
+
+    def project(self, points_mm: FloatArray) -> FloatArray:
+        """Table points (N×2, on the plane) to pixels (N×2)."""
+        return apply_homography(self.table_homography(), points_mm)
+
+
+@dataclass(frozen=True)
+class Table:
+    """The scene: the table's size and colour and the components on it."""
+
+    components: tuple[Component, ...] = ()
+    size_mm: tuple[float, float] = (900.0, 600.0)
+    colour: tuple[int, int, int] = (70, 100, 140)
+    floor_colour: tuple[int, int, int] = (40, 40, 45)
+
+
+@dataclass(frozen=True)
+class TagTruth:
+    """The exact place of one visible tag: id, pixel corners (detector order), centre, pose."""
+
+    tag_id: int
+    corners: tuple[tuple[float, float], ...]
+    center: tuple[float, float]
+    x_mm: float
+    y_mm: float
+    rotation_deg: float
+
+
+@dataclass(frozen=True)
+class Rendering:
+    """One rendered frame (BGR) and the ground truth of every visible tag, sorted by id."""
+
+    image: Image
+    truth: tuple[TagTruth, ...]
+    hidden: tuple[int, ...] = field(default=())
+
+    def truth_by_id(self) -> dict[int, TagTruth]:
+        """The visible tags keyed by id."""
+        return {t.tag_id: t for t in self.truth}
+
+
+def apply_homography(h: FloatArray, points: FloatArray) -> FloatArray:
+    """Map N×2 points through a 3×3 homography."""
+    pts = np.asarray(points, float).reshape(-1, 2)
+    out = np.column_stack([pts, np.ones(len(pts))]) @ np.asarray(h, float).T
+    return out[:, :2] / out[:, 2:3]
+
+
+@lru_cache(maxsize=1024)
+def tag_bitmap(tag_id: int, quiet_cells: float = 2.0) -> Image:
+    """The tag36h11 bitmap of ``tag_id`` with a white quiet zone, ``_CELL_PX`` pixels per cell."""
+    dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_APRILTAG_36h11)
+    marker = cv2.aruco.generateImageMarker(dictionary, tag_id, TAG_CELLS * _CELL_PX)
+    pad = round(quiet_cells * _CELL_PX)
+    return cv2.copyMakeBorder(marker, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=255)
+
+
+def render(
+    table: Table,
+    camera: Camera,
+    effects: Effects | None = None,
+    *,
+    seed: int = 0,
+    supersample: int = 2,
+) -> Rendering:
+    """Render ``table`` through ``camera`` with ``effects``; noise is drawn from ``seed``.
+
+    The scene is drawn at ``supersample`` times the frame size and shrunk with area averaging,
+    so tag edges are anti-aliased like a real sensor's.
+    """
+    effects = effects or Effects()
+    if supersample < 1:
+        raise SyntheticError("supersample must be at least 1")
+    s = supersample
+    # Pixel centres stay centres when the frame is shrunk by s: x_lo = (x_hi + 0.5) / s - 0.5.
+    to_hi = np.array([[s, 0, (s - 1) / 2], [0, s, (s - 1) / 2], [0, 0, 1.0]])
+    h_table = to_hi @ camera.table_homography()
+    big = (camera.height * s, camera.width * s)
+    canvas = np.empty((*big, 3), np.uint8)
+    canvas[:] = table.floor_colour
+    tw, th = table.size_mm
+    _fill(canvas, h_table, np.array([[0, 0], [tw, 0], [tw, th], [0, th]]), table.colour)
+    for comp in table.components:
+        _draw_component(canvas, h_table, comp)
+    hand_mask = np.zeros(big, np.uint8)
+    for hand in effects.hands:
+        _draw_hand(canvas, hand_mask, h_table, hand)
+    image = cv2.resize(canvas, (camera.width, camera.height), interpolation=cv2.INTER_AREA)
+    small_mask = cv2.resize(hand_mask, (camera.width, camera.height), interpolation=cv2.INTER_AREA)
+    truth, hidden = _truth(table, camera, small_mask)
+    image = _apply_effects(image, effects, np.random.default_rng(seed))
+    return Rendering(image, truth, hidden)
+
+
+def _fill(canvas: Image, h: FloatArray, poly_mm: FloatArray, colour: tuple[int, ...]) -> None:
+    pts = apply_homography(h, poly_mm)
+    cv2.fillPoly(canvas, [np.round(pts * 16).astype(np.int32)], colour, cv2.LINE_AA, shift=4)
+
+
+def _draw_component(canvas: Image, h_table: FloatArray, comp: Component) -> None:
+    bitmap = tag_bitmap(comp.tag_id, comp.quiet_cells)
+    cell_mm = comp.tag_mm / TAG_CELLS
+    side_mm = comp.tag_mm + 2 * comp.quiet_cells * cell_mm
+    bw, bh = comp.body_mm or (side_mm, side_mm)
+    body = np.array([[-bw / 2, -bh / 2], [bw / 2, -bh / 2], [bw / 2, bh / 2], [-bw / 2, bh / 2]])
+    _fill(canvas, h_table, comp.local_to_table(body), comp.colour)
+    # bitmap pixel (u, v), centres at integers -> component millimetres -> table -> canvas
+    n = bitmap.shape[0]
+    k = side_mm / n
+    a = math.radians(comp.rotation_deg)
+    c, si = math.cos(a), math.sin(a)
+    to_local = np.array([[k, 0, -side_mm / 2 + k / 2], [0, k, -side_mm / 2 + k / 2], [0, 0, 1]])
+    to_table = np.array([[c, -si, comp.x_mm], [si, c, comp.y_mm], [0, 0, 1]])
+    h = h_table @ to_table @ to_local
+    outline = apply_homography(h, np.array([[-0.5, -0.5], [n - 0.5, -0.5], [n - 0.5, n - 0.5]]))
+    outline = np.vstack([outline, apply_homography(h, np.array([[-0.5, n - 0.5]]))])
+    x0, y0 = np.floor(outline.min(axis=0)).astype(int) - 1
+    x1, y1 = np.ceil(outline.max(axis=0)).astype(int) + 2
+    x0, y0 = max(x0, 0), max(y0, 0)
+    x1, y1 = min(x1, canvas.shape[1]), min(y1, canvas.shape[0])
+    if x1 <= x0 or y1 <= y0:
+        return
+    shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1.0]])
+    size = (x1 - x0, y1 - y0)
+    warped = cv2.warpPerspective(bitmap, shift @ h, size, flags=cv2.INTER_AREA)
+    coverage = cv2.warpPerspective(
+        np.full_like(bitmap, 255), shift @ h, size, flags=cv2.INTER_LINEAR
+    )
+    roi = canvas[y0:y1, x0:x1]
+    alpha = (coverage.astype(np.float32) / 255)[:, :, None]
+    roi[:] = (roi * (1 - alpha) + warped[:, :, None].astype(np.float32) * alpha).astype(np.uint8)
+
+
+def _draw_hand(canvas: Image, mask: Image, h_table: FloatArray, hand: Hand) -> None:
+    t = np.linspace(0, 2 * math.pi, 48, endpoint=False)
+    a = math.radians(hand.angle_deg)
+    ex, ey = hand.radius_mm[0] * np.cos(t), hand.radius_mm[1] * np.sin(t)
+    ellipse = np.column_stack(
+        [
+            hand.x_mm + ex * math.cos(a) - ey * math.sin(a),
+            hand.y_mm + ex * math.sin(a) + ey * math.cos(a),
+        ]
+    )
+    shapes = [ellipse]
+    if hand.arm_to_mm is not None:
+        d = np.subtract(hand.arm_to_mm, (hand.x_mm, hand.y_mm))
+        length = float(np.hypot(*d)) or 1.0
+        nx, ny = -d[1] / length * hand.arm_mm / 2, d[0] / length * hand.arm_mm / 2
+        hx, hy = hand.x_mm, hand.y_mm
+        ax, ay = hand.arm_to_mm
+        shapes.append(
+            np.array(
+                [[hx + nx, hy + ny], [ax + nx, ay + ny], [ax - nx, ay - ny], [hx - nx, hy - ny]]
+            )
+        )
+    for shape in shapes:
+        _fill(canvas, h_table, shape, hand.colour)
+        _fill(mask, h_table, shape, (255,))
+
+
+def _truth(
+    table: Table, camera: Camera, hand_mask: Image
+) -> tuple[tuple[TagTruth, ...], tuple[int, ...]]:
+    visible, hidden = [], []
+    h = camera.table_homography()
+    for comp in table.components:
+        corners = apply_homography(h, comp.tag_corners_mm())
+        inside = np.all((corners >= 0) & (corners <= (camera.width - 1, camera.height - 1)))
+        covered = False
+        if inside and hand_mask.any():
+            poly = np.zeros_like(hand_mask)
+            cv2.fillConvexPoly(poly, np.round(corners).astype(np.int32), 255)
+            covered = bool(np.any((poly > 0) & (hand_mask > 0)))
+        if not inside or covered:
+            hidden.append(comp.tag_id)
+            continue
+        center = apply_homography(h, np.array([[comp.x_mm, comp.y_mm]]))[0]
+        visible.append(
+            TagTruth(
+                comp.tag_id,
+                tuple((float(x), float(y)) for x, y in corners),
+                (float(center[0]), float(center[1])),
+                comp.x_mm,
+                comp.y_mm,
+                comp.rotation_deg,
+            )
+        )
+    visible.sort(key=lambda t: t.tag_id)
+    return tuple(visible), tuple(sorted(hidden))
+
+
+def _apply_effects(image: Image, fx: Effects, rng: np.random.Generator) -> Image:
+    out = image.astype(np.float32)
+    h, w = image.shape[:2]
+    if fx.uneven_light > 0:
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        ramp = (xx / w + yy / h) / 2  # 0 at the top-left, 1 at the bottom-right
+        out *= (1 - fx.uneven_light * ramp)[:, :, None]
+    if fx.glare > 0:
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        gx, gy = fx.glare_at[0] * w, fx.glare_at[1] * h
+        r = fx.glare_radius * w
+        spot = np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * r * r))
+        out += (255 * fx.glare * spot)[:, :, None]
+    if fx.blur > 0:
+        out = cv2.GaussianBlur(out, (0, 0), fx.blur)
+    if fx.motion_blur > 1:
+        out = cv2.filter2D(out, -1, _motion_kernel(fx.motion_blur, fx.motion_angle_deg))
+    if fx.noise > 0:
+        out += rng.normal(0, fx.noise, out.shape).astype(np.float32)
+    result = np.clip(out, 0, 255).astype(np.uint8)
+    if fx.jpeg_quality is not None:
+        _ok, data = cv2.imencode(".jpg", result, [cv2.IMWRITE_JPEG_QUALITY, int(fx.jpeg_quality)])
+        result = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    return result
+
+
+def _motion_kernel(length: float, angle_deg: float) -> npt.NDArray[np.float32]:
+    size = math.ceil(length) | 1
+    kernel = np.zeros((size, size), np.float32)
+    c = (size - 1) / 2
+    a = math.radians(angle_deg)
+    dx, dy = math.cos(a) * (length - 1) / 2, math.sin(a) * (length - 1) / 2
+    cv2.line(kernel, (round(c - dx), round(c - dy)), (round(c + dx), round(c + dy)), 1.0, 1)
+    return kernel / kernel.sum()
+
+
+def scattered_table(
+    count: int,
+    *,
+    seed: int = 0,
+    size_mm: tuple[float, float] = (900.0, 600.0),
+    tag_mm: tuple[float, float] = (20.0, 30.0),
+    first_id: int = 0,
+    margin_mm: float = 40.0,
+) -> Table:
+    """A table with ``count`` tags (ids from ``first_id``) on a jittered grid, randomly turned."""
+    rng = np.random.default_rng(seed)
+    w, h = size_mm[0] - 2 * margin_mm, size_mm[1] - 2 * margin_mm
+    cols = max(1, math.ceil(math.sqrt(count * w / h)))
+    rows = math.ceil(count / cols)
+    cell_w, cell_h = w / cols, h / rows
+    largest = tag_mm[1] * 1.5 * math.sqrt(2)
+    if min(cell_w, cell_h) < largest:
+        raise SyntheticError(f"{count} tags of up to {tag_mm[1]} mm do not fit on the table")
+    components = []
+    for i in range(count):
+        r, c = divmod(i, cols)
+        size = float(rng.uniform(*tag_mm))
+        slack_x, slack_y = (cell_w - largest) / 2, (cell_h - largest) / 2
+        components.append(
+            Component(
+                tag_id=first_id + i,
+                x_mm=margin_mm + (c + 0.5) * cell_w + float(rng.uniform(-slack_x, slack_x)),
+                y_mm=margin_mm + (r + 0.5) * cell_h + float(rng.uniform(-slack_y, slack_y)),
+                rotation_deg=float(rng.uniform(0, 360)),
+                tag_mm=size,
+            )
+        )
+    return Table(components=tuple(components), size_mm=size_mm)
