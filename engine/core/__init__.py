@@ -1,0 +1,72 @@
+"""The shared rules core: moves, verdicts, events, phases as data, the driver, undo.
+
+Pure: no I/O, no clock, randomness only from the seed in the state.
+"""
+
+from engine.core.errors import (
+    EngineError,
+    FlowError,
+    GameConfigError,
+    IllegalMoveError,
+    InvalidMoveError,
+    NothingToUndoError,
+    UnknownGameError,
+)
+from engine.core.flow import apply, apply_unchecked, legal, start
+from engine.core.game import Game, Options, find_game, game_names, register_game
+from engine.core.phases import END, Phase, Step, TurnOrder
+from engine.core.records import (
+    Event,
+    Move,
+    Seat,
+    event_from_dict,
+    move_from_dict,
+    move_from_json,
+)
+from engine.core.rng import Rng
+from engine.core.session import Result, Session
+from engine.core.state import Flow, Outcome, State
+from engine.core.text import ACCEPTED, Reason, Text, Verdict
+from engine.core.vocabulary import Advance, EndTurn, Pass
+
+__all__ = [
+    "ACCEPTED",
+    "END",
+    "Advance",
+    "EndTurn",
+    "EngineError",
+    "Event",
+    "Flow",
+    "FlowError",
+    "Game",
+    "GameConfigError",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "Move",
+    "NothingToUndoError",
+    "Options",
+    "Outcome",
+    "Pass",
+    "Phase",
+    "Reason",
+    "Result",
+    "Rng",
+    "Seat",
+    "Session",
+    "State",
+    "Step",
+    "Text",
+    "TurnOrder",
+    "UnknownGameError",
+    "Verdict",
+    "apply",
+    "apply_unchecked",
+    "event_from_dict",
+    "find_game",
+    "game_names",
+    "legal",
+    "move_from_dict",
+    "move_from_json",
+    "register_game",
+    "start",
+]

@@ -1,0 +1,163 @@
+"""The Game interface that each game fills in, its setup options, and the registry of games."""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from pydantic import TypeAdapter, ValidationError
+
+from engine.core.errors import GameConfigError, UnknownGameError
+from engine.core.phases import END, Phase, TurnOrder
+from engine.core.records import Event, Move, Seat
+from engine.core.rng import Rng
+from engine.core.state import Outcome, State
+from engine.core.text import ACCEPTED, Text, Verdict
+
+GAME_MODULES = {
+    "greenwood": "engine.greenwood",
+    "dont_starve": "engine.dont_starve",
+    "stonesaga": "engine.stonesaga",
+}
+"""The games tablesight supports, by name, and the package that registers each."""
+
+
+@dataclass(frozen=True)
+class Options:
+    """Setup options every game has; a game subclasses this with its own fields."""
+
+    players: int = 1
+
+
+class Game:
+    """A game is data (phases, options) plus pure hooks; the core driver does the rest.
+
+    Subclasses set the class attributes and override the hooks they need. All hooks are pure:
+    they take a State and return new values, never touching the world.
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[Text]
+    rules: ClassVar[str] = ""
+    """The rule text this game is built from, e.g. ``greenwood.zh.md``."""
+    options_type: ClassVar[type[Options]] = Options
+    min_players: ClassVar[int] = 1
+    max_players: ClassVar[int] = 4
+    phases: ClassVar[tuple[Phase, ...]] = ()
+    start_seat_passes: ClassVar[bool] = True
+    """Whether the start-player marker passes clockwise at the start of every later round."""
+
+    def setup(self, options: Any, rng: Rng) -> tuple[Any, Rng, Seat]:
+        """The game's own data, the advanced Rng, and the start seat. Default: no data, seat 0."""
+        return None, rng, 0
+
+    def legal(self, state: State[Any], move: Move) -> Verdict:
+        """The game's own checks of a move the core already allows in this phase and turn."""
+        return ACCEPTED
+
+    def apply(self, state: State[Any], move: Move) -> tuple[State[Any], tuple[Event, ...]]:
+        """The effects of a legal game move (core moves never reach this hook)."""
+        return state, ()
+
+    def outcome(self, state: State[Any]) -> Outcome | None:
+        """Whether the game has ended mid-flow (a loss, say); checked after every change."""
+        return None
+
+    def final_outcome(self, state: State[Any]) -> Outcome:
+        """The outcome when the flow reaches its end (final scoring)."""
+        return Outcome("finished")
+
+    def parse_options(self, raw: Options | dict[str, Any] | None) -> Options:
+        """Validated setup options from a dataclass or plain data; GameConfigError if invalid."""
+        if isinstance(raw, self.options_type):
+            options = raw
+        else:
+            try:
+                options = TypeAdapter(self.options_type).validate_python(raw or {}, strict=False)
+            except ValidationError as exc:
+                problems = "; ".join(
+                    f"{'.'.join(str(p) for p in e['loc']) or 'options'}: {e['msg']}"
+                    for e in exc.errors()
+                )
+                raise GameConfigError(f"{self.name} options: {problems}") from None
+        if not self.min_players <= options.players <= self.max_players:
+            raise GameConfigError(
+                f"{self.name} is played by {self.min_players} to {self.max_players} players,"
+                f" not {options.players}"
+            )
+        return options
+
+    def phase(self, name: str) -> Phase:
+        """The phase of that name."""
+        return self._phase_index[name]
+
+    @property
+    def _phase_index(self) -> dict[str, Phase]:
+        index: dict[str, Phase] = self.__dict__.get("_index") or {p.name: p for p in self.phases}
+        self.__dict__["_index"] = index
+        return index
+
+
+def validate_game(game: Game) -> None:
+    """Check a game's phase data when it is registered; GameConfigError names the problem."""
+    names = [p.name for p in game.phases]
+    if not names:
+        raise GameConfigError(f"game {game.name!r} has no phases")
+    if len(set(names)) != len(names):
+        raise GameConfigError(f"game {game.name!r} lists a phase twice: {names}")
+    known_moves = Move._registry
+    for phase in game.phases:
+        if isinstance(phase.next, str) and phase.next not in (*names, END):
+            raise GameConfigError(
+                f"{game.name}: phase {phase.name!r} goes to unknown phase {phase.next!r}"
+            )
+        unknown = sorted(m for m in phase.moves if m not in known_moves)
+        if unknown:
+            raise GameConfigError(f"{game.name}: phase {phase.name!r} allows unknown {unknown}")
+        if phase.order is TurnOrder.TABLE and phase.moves:
+            raise GameConfigError(
+                f"{game.name}: phase {phase.name!r} has no seat order but allows seat moves"
+            )
+
+
+_GAMES: dict[str, Game] = {}
+
+
+def register_game(game: Game) -> Game:
+    """Add a game to the registry after checking its data; returns it."""
+    validate_game(game)
+    _GAMES[game.name] = game
+    return game
+
+
+def find_game(name: str) -> Game:
+    """The registered game of that name (python-chess ``find_variant`` style).
+
+    Raises UnknownGameError listing the known names.
+    """
+    key = name.strip().lower().replace("-", "_").replace(" ", "_")
+    if key not in _GAMES and key in GAME_MODULES:
+        try:
+            importlib.import_module(GAME_MODULES[key])
+        except ModuleNotFoundError as exc:
+            if exc.name != GAME_MODULES[key]:
+                raise
+            raise UnknownGameError(f"the game {key!r} is not available yet") from None
+    try:
+        return _GAMES[key]
+    except KeyError:
+        known = ", ".join(sorted({*GAME_MODULES, *_GAMES}))
+        raise UnknownGameError(f"no game called {name!r}; known games: {known}") from None
+
+
+def game_names() -> list[str]:
+    """The names of the games that can be played (those whose package is present)."""
+    names = set(_GAMES)
+    for key in GAME_MODULES:
+        try:
+            find_game(key)
+        except UnknownGameError:
+            continue
+        names.add(key)
+    return sorted(names)
