@@ -1,0 +1,475 @@
+"""Frame sources behind one small interface, chosen by configuration.
+
+A source is named by a short spec string, so that a settings file, an environment variable
+(``TABLESIGHT_SOURCE``) or a command-line flag can choose it:
+
+=========================  ==================================================================
+``camera:0``               an OpenCV ``VideoCapture`` on V4L2 index 0 (or ``camera:/dev/video2``)
+``picamera2``              the Pi camera through picamera2 (the ``pi`` extra), imported only then
+``video:PATH``             a video file
+``folder:PATH``            the images of a folder, in name order
+``synthetic``              the synthetic table (a scattered table of tags)
+=========================  ==================================================================
+
+Every source has ``open()``, ``read() -> Frame`` and ``close()``, and raises
+:class:`~vision.errors.SourceLostError` when it cannot give a frame. :class:`ResilientSource`
+wraps any of them: it reports "lost", retries with a growing back-off and resumes where the
+source left off, so an unplugged camera never ends the process.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal, Protocol, TypeAlias
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.errors import SourceLostError, VisionError
+from vision.synthetic import Camera, Effects, Rendering, Table, render, scattered_table
+
+Image: TypeAlias = npt.NDArray[np.uint8]
+Kind = Literal["camera", "picamera2", "video", "folder", "synthetic"]
+State = Literal["starting", "live", "lost", "ended"]
+
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
+ENV_VAR = "TABLESIGHT_SOURCE"
+
+
+class SourceConfigError(VisionError, ValueError):
+    """A frame-source spec or setting cannot be used (unknown kind, missing extra, bad value)."""
+
+
+class SourceEndedError(VisionError, EOFError):
+    """A finite source (video file or folder, not looping) has given its last frame."""
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One frame: the BGR image, when it was taken (milliseconds) and its running number."""
+
+    image: Image
+    timestamp_ms: float
+    index: int
+
+
+@dataclass(frozen=True)
+class SourceConfig:
+    """Which source to open and how; ``width``, ``height``, ``fps``, ``exposure`` and ``gain``
+    are requests to a camera (None leaves the camera's own value; an exposure turns auto
+    exposure off). ``loop`` replays a video or folder from its start when it ends."""
+
+    kind: Kind = "camera"
+    device: int | str = 0
+    path: Path | None = None
+    width: int | None = None
+    height: int | None = None
+    fps: float | None = None
+    exposure: float | None = None
+    gain: float | None = None
+    loop: bool = False
+
+    @classmethod
+    def from_spec(cls, spec: str, **settings: object) -> SourceConfig:
+        """Parse ``camera:0``, ``camera:/dev/video2``, ``picamera2``, ``video:PATH``,
+        ``folder:PATH`` or ``synthetic``; ``settings`` fill the other fields."""
+        kind, _, arg = spec.partition(":")
+        kind = kind.strip().lower()
+        if kind == "camera":
+            device: int | str = int(arg) if arg.strip().isdigit() else (arg or 0)
+            return cls("camera", device=device, **settings)  # type: ignore[arg-type]
+        if kind in ("video", "folder"):
+            if not arg:
+                raise SourceConfigError(f"source {spec!r}: give a path, as in {kind}:PATH")
+            return cls(kind, path=Path(arg), **settings)  # type: ignore[arg-type]
+        if kind in ("picamera2", "synthetic"):
+            return cls(kind, **settings)  # type: ignore[arg-type]
+        raise SourceConfigError(
+            f"unknown source {spec!r}: use camera:N, camera:/dev/videoN, picamera2, "
+            "video:PATH, folder:PATH or synthetic"
+        )
+
+
+class FrameSource(Protocol):
+    """What every source offers. ``read`` raises SourceLostError or SourceEndedError."""
+
+    name: str
+
+    def open(self) -> None:
+        """Open (or reopen) the device or file; raises SourceLostError when it cannot."""
+
+    def read(self) -> Frame:
+        """The next frame."""
+
+    def close(self) -> None:
+        """Release the device; idempotent."""
+
+
+def open_source(config: SourceConfig | str | None = None) -> FrameSource:
+    """The source ``config`` names (a spec string, a SourceConfig, or None for the
+    ``TABLESIGHT_SOURCE`` environment variable, else ``camera:0``), not yet opened."""
+    if config is None:
+        config = os.environ.get(ENV_VAR) or "camera:0"
+    if isinstance(config, str):
+        config = SourceConfig.from_spec(config)
+    if config.kind == "camera":
+        return CameraSource(config)
+    if config.kind == "picamera2":
+        return PiCameraSource(config)
+    if config.kind == "video":
+        return VideoFileSource(config)
+    if config.kind == "folder":
+        return FolderSource(config)
+    if config.kind == "synthetic":
+        return SyntheticSource(fps=config.fps or 30.0)
+    raise SourceConfigError(f"unknown source kind {config.kind!r}")
+
+
+class CameraSource:
+    """A V4L2/UVC webcam (or anything OpenCV's ``VideoCapture`` opens) by index or path."""
+
+    def __init__(self, config: SourceConfig) -> None:
+        self.config = config
+        self.name = f"camera:{config.device}"
+        self._capture: cv2.VideoCapture | None = None
+        self._index = 0
+
+    def open(self) -> None:
+        """Open the camera and request the configured size, rate, exposure and gain."""
+        self.close()
+        capture = cv2.VideoCapture(self.config.device)
+        if not capture.isOpened():
+            capture.release()
+            raise SourceLostError(f"{self.name}: cannot open the camera (unplugged or busy?)")
+        c = self.config
+        wanted = [
+            (cv2.CAP_PROP_FRAME_WIDTH, c.width),
+            (cv2.CAP_PROP_FRAME_HEIGHT, c.height),
+            (cv2.CAP_PROP_FPS, c.fps),
+            (cv2.CAP_PROP_GAIN, c.gain),
+        ]
+        if c.exposure is not None:  # V4L2: 1 is manual exposure, 3 is aperture priority (auto)
+            wanted += [(cv2.CAP_PROP_AUTO_EXPOSURE, 1), (cv2.CAP_PROP_EXPOSURE, c.exposure)]
+        for prop, value in wanted:
+            if value is not None:
+                capture.set(prop, float(value))
+        self._capture = capture
+
+    def read(self) -> Frame:
+        """The next frame, stamped with the monotonic clock."""
+        if self._capture is None:
+            raise SourceLostError(f"{self.name}: not open")
+        ok, image = self._capture.read()
+        if not ok or image is None:
+            raise SourceLostError(f"{self.name}: the camera stopped giving frames")
+        self._index += 1
+        return Frame(image, time.monotonic() * 1000, self._index - 1)
+
+    def close(self) -> None:
+        """Release the camera."""
+        if self._capture is not None:
+            self._capture.release()
+            self._capture = None
+
+
+class PiCameraSource:
+    """The Raspberry Pi camera through picamera2, imported only when this source is chosen."""
+
+    def __init__(self, config: SourceConfig) -> None:
+        try:
+            import picamera2  # noqa: F401  (an optional extra)
+        except ImportError:
+            raise SourceConfigError(
+                "picamera2 is not installed: on a Pi, `pip install tablesight[pi]` "
+                "(or `apt install python3-picamera2`), or choose another source"
+            ) from None
+        self.config = config
+        self.name = "picamera2"
+        self._camera: object | None = None
+        self._index = 0
+
+    def open(self) -> None:
+        """Start the camera with the configured size, exposure (µs) and gain."""
+        from picamera2 import Picamera2
+
+        self.close()
+        try:
+            camera = Picamera2()
+            size = (self.config.width or 1280, self.config.height or 720)
+            camera.configure(camera.create_video_configuration({"size": size, "format": "BGR888"}))
+            controls: dict[str, float] = {}
+            if self.config.exposure is not None:
+                controls.update(AeEnable=False, ExposureTime=int(self.config.exposure))
+            if self.config.gain is not None:
+                controls["AnalogueGain"] = float(self.config.gain)
+            if self.config.fps:
+                controls["FrameRate"] = float(self.config.fps)
+            if controls:
+                camera.set_controls(controls)
+            camera.start()
+        except Exception as exc:  # picamera2 raises RuntimeError, OSError, IndexError…
+            raise SourceLostError(f"picamera2: cannot start the camera: {exc}") from exc
+        self._camera = camera
+
+    def read(self) -> Frame:
+        """The next frame, stamped with the monotonic clock."""
+        if self._camera is None:
+            raise SourceLostError("picamera2: not open")
+        try:
+            image = self._camera.capture_array()  # type: ignore[attr-defined]
+        except Exception as exc:
+            raise SourceLostError(f"picamera2: the camera stopped giving frames: {exc}") from exc
+        self._index += 1
+        return Frame(
+            np.ascontiguousarray(image[:, :, :3]), time.monotonic() * 1000, self._index - 1
+        )
+
+    def close(self) -> None:
+        """Stop and release the camera."""
+        camera, self._camera = self._camera, None
+        if camera is not None:
+            try:
+                camera.stop()  # type: ignore[attr-defined]
+                camera.close()  # type: ignore[attr-defined]
+            except Exception:  # closing a camera that is already gone
+                pass
+
+
+class VideoFileSource:
+    """A video file; on reopen after a loss it resumes at the frame it had reached."""
+
+    def __init__(self, config: SourceConfig) -> None:
+        if config.path is None:
+            raise SourceConfigError("a video source needs a path")
+        self.config = config
+        self.path = config.path
+        self.name = f"video:{config.path}"
+        self._capture: cv2.VideoCapture | None = None
+        self._index = 0
+        self._fps = 30.0
+
+    def open(self) -> None:
+        """Open the file and seek to where reading stopped."""
+        self.close()
+        if not self.path.is_file():
+            raise SourceLostError(f"{self.name}: no such file")
+        capture = cv2.VideoCapture(str(self.path))
+        if not capture.isOpened():
+            capture.release()
+            raise SourceLostError(f"{self.name}: not a video OpenCV can read")
+        self._fps = capture.get(cv2.CAP_PROP_FPS) or 30.0
+        if self._index:
+            capture.set(cv2.CAP_PROP_POS_FRAMES, self._index)
+        self._capture = capture
+
+    def read(self) -> Frame:
+        """The next frame, stamped with its time in the video."""
+        if self._capture is None:
+            raise SourceLostError(f"{self.name}: not open")
+        ok, image = self._capture.read()
+        if not ok:
+            if not self.path.is_file():
+                raise SourceLostError(f"{self.name}: the file has gone")
+            if self.config.loop and self._index:
+                self._capture.set(cv2.CAP_PROP_POS_FRAMES, 0)
+                ok, image = self._capture.read()
+                self._index = 0
+            if not ok:
+                raise SourceEndedError(f"{self.name}: end of the video")
+        self._index += 1
+        return Frame(image, (self._index - 1) * 1000 / self._fps, self._index - 1)
+
+    def close(self) -> None:
+        """Release the file."""
+        if self._capture is not None:
+            self._capture.release()
+            self._capture = None
+
+
+class FolderSource:
+    """The images of a folder in name order; on reopen it resumes after the last one read."""
+
+    def __init__(self, config: SourceConfig) -> None:
+        if config.path is None:
+            raise SourceConfigError("a folder source needs a path")
+        self.config = config
+        self.path = config.path
+        self.name = f"folder:{config.path}"
+        self.fps = config.fps or 10.0
+        self._files: list[Path] | None = None
+        self._last: str | None = None
+        self._index = 0
+
+    def open(self) -> None:
+        """List the folder's images."""
+        if not self.path.is_dir():
+            raise SourceLostError(f"{self.name}: no such folder")
+        files = sorted(p for p in self.path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        if not files:
+            raise SourceLostError(f"{self.name}: holds no images ({', '.join(IMAGE_SUFFIXES)})")
+        self._files = files
+
+    def read(self) -> Frame:
+        """The next image; timestamps advance by 1/fps per image."""
+        if self._files is None:
+            raise SourceLostError(f"{self.name}: not open")
+        remaining = [p for p in self._files if self._last is None or p.name > self._last]
+        if not remaining:
+            if not self.config.loop:
+                raise SourceEndedError(f"{self.name}: no more images")
+            remaining = self._files
+        path = remaining[0]
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
+        if image is None:
+            self._files = None
+            raise SourceLostError(f"{self.name}: cannot read {path.name}")
+        self._last = path.name
+        self._index += 1
+        return Frame(image, (self._index - 1) * 1000 / self.fps, self._index - 1)
+
+    def close(self) -> None:
+        """Forget the listing (the position is kept for a reopen)."""
+        self._files = None
+
+
+Script: TypeAlias = Callable[[int], tuple[Table, Effects]]
+
+
+class SyntheticSource:
+    """The synthetic table: ``script(index)`` gives the scene of each frame (default: a still
+    table of 40 tags). The last rendering, with its ground truth, is kept in ``last``."""
+
+    def __init__(
+        self,
+        script: Script | None = None,
+        camera: Camera | None = None,
+        *,
+        fps: float = 30.0,
+        frames: int | None = None,
+        seed: int = 0,
+    ) -> None:
+        still = scattered_table(40, seed=seed)
+        self.script: Script = script or (lambda i: (still, Effects()))
+        self.camera = camera or Camera.overhead()
+        self.fps = fps
+        self.frames = frames
+        self.seed = seed
+        self.name = "synthetic"
+        self.last: Rendering | None = None
+        self._index = 0
+
+    def open(self) -> None:
+        """Nothing to open."""
+
+    def read(self) -> Frame:
+        """Render the next scene of the script."""
+        if self.frames is not None and self._index >= self.frames:
+            raise SourceEndedError("synthetic: the script has ended")
+        table, effects = self.script(self._index)
+        self.last = render(table, self.camera, effects, seed=self.seed + self._index)
+        self._index += 1
+        return Frame(self.last.image, (self._index - 1) * 1000 / self.fps, self._index - 1)
+
+    def close(self) -> None:
+        """Nothing to close."""
+
+
+@dataclass
+class Backoff:
+    """Retry delays in seconds: ``first``, doubling up to ``longest``."""
+
+    first: float = 0.5
+    longest: float = 10.0
+    attempts: int = field(default=0, init=False)
+
+    def next_delay(self) -> float:
+        """The delay before the next attempt (and count the attempt)."""
+        self.attempts += 1
+        return min(self.longest, self.first * math.pow(2, self.attempts - 1))
+
+    def reset(self) -> None:
+        """A frame arrived: start again from the first delay."""
+        self.attempts = 0
+
+
+class ResilientSource:
+    """Wraps a source so that a failure is reported as "lost" and retried, never raised.
+
+    ``read(timeout)`` returns the next frame, or None when no frame came within ``timeout``
+    seconds (still lost) or the source has ended. ``on_state(state, message)`` is called on
+    every change of ``state``. ``clock`` and ``sleep`` can be swapped in tests.
+    """
+
+    def __init__(
+        self,
+        source: FrameSource,
+        *,
+        backoff: Backoff | None = None,
+        on_state: Callable[[State, str], None] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.source = source
+        self.backoff = backoff or Backoff()
+        self.on_state = on_state or (lambda state, message: None)
+        self.state: State = "starting"
+        self.message = ""
+        self._clock, self._sleep = clock, sleep
+        self._open = False
+        self._retry_at = clock()
+
+    def read(self, timeout: float | None = None) -> Frame | None:
+        """The next frame, reopening the source as often as needed (see the class)."""
+        deadline = None if timeout is None else self._clock() + timeout
+        while self.state != "ended":
+            now = self._clock()
+            if not self._open and now >= self._retry_at:
+                try:
+                    self.source.open()
+                    self._open = True
+                except SourceLostError as exc:
+                    self._lost(str(exc))
+            if self._open:
+                try:
+                    frame = self.source.read()
+                except SourceLostError as exc:
+                    self._lost(str(exc))
+                except SourceEndedError as exc:
+                    self._set("ended", str(exc))
+                    return None
+                else:
+                    self.backoff.reset()
+                    self._set("live", f"{self.source.name}: live")
+                    return frame
+            now = self._clock()
+            if deadline is not None and now >= deadline:
+                return None
+            wait = self._retry_at - now
+            if deadline is not None:
+                wait = min(wait, deadline - now)
+            self._sleep(max(wait, 0.0))
+        return None
+
+    def close(self) -> None:
+        """Close the wrapped source."""
+        self.source.close()
+        self._open = False
+
+    def _lost(self, message: str) -> None:
+        self.source.close()
+        self._open = False
+        delay = self.backoff.next_delay()
+        self._retry_at = self._clock() + delay
+        self._set("lost", f"{message}; retrying in {delay:g} s")
+
+    def _set(self, state: State, message: str) -> None:
+        changed = state != self.state or (state == "lost" and message != self.message)
+        self.state, self.message = state, message
+        if changed:
+            self.on_state(state, message)
