@@ -90,7 +90,7 @@ def start(
     )
     events: list[Event] = [GameStarted(game.name, opts.players, start_seat)]
     events.append(RoundStarted(1, start_seat))
-    state = _enter(game, state, first, events)
+    state = _enter_next(game, state, first.name, events, [], first_round=True)
     state = _settle(game, state, events)
     return state, tuple(events)
 
@@ -284,12 +284,23 @@ def _leave(
         events.extend(own)
     events.append(PhaseEnded(state.flow.round, phase.name))
     trail.append(phase.name)
-    name = _next_phase(game, state, phase)
+    return _enter_next(game, state, _next_phase(game, state, phase), events, trail)
+
+
+def _enter_next(
+    game: Game,
+    state: State[Any],
+    name: str,
+    events: list[Event],
+    trail: list[str],
+    first_round: bool = False,
+) -> State[Any]:
+    """Enter the phase of that name, or the first after it that is not skipped."""
     for _ in range(len(game.phases) + 1):
         if name == END:
             return _end(state, game.final_outcome(state), events)
         nxt = game.phase(name)
-        if nxt.starts_round:
+        if nxt.starts_round and not first_round:
             state = _new_round(game, state, events)
         if nxt.skip_if is None or not nxt.skip_if(state):
             return _enter(game, state, nxt, events)

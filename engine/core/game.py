@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 from pydantic import TypeAdapter, ValidationError
@@ -73,6 +73,10 @@ class Game:
         if isinstance(raw, self.options_type):
             options = raw
         else:
+            unknown = sorted(set(raw or {}) - {f.name for f in fields(self.options_type)})
+            if unknown:
+                known = ", ".join(f.name for f in fields(self.options_type))
+                raise GameConfigError(f"{self.name} has no option {unknown[0]!r}; options: {known}")
             try:
                 options = TypeAdapter(self.options_type).validate_python(raw or {}, strict=False)
             except ValidationError as exc:

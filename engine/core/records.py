@@ -20,6 +20,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from functools import cache
 from typing import Any, ClassVar
@@ -88,6 +89,9 @@ def _from_dict(base: type[Record], data: Any, what: str) -> Any:
     if cls is None:
         raise InvalidMoveError(f"unknown {what} type {name!r}")
     fields = {k: v for k, v in data.items() if k != "type"}
+    unknown = sorted(set(fields) - {f.name for f in dataclasses.fields(cls)})  # type: ignore[arg-type]
+    if unknown:
+        raise InvalidMoveError(f"{what} {name!r} has no field {unknown[0]!r}")
     try:
         return _adapter(cls).validate_json(json.dumps(fields), strict=True)
     except ValidationError as exc:

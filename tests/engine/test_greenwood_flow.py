@@ -1,0 +1,76 @@
+"""Greenwood's flow of three nights (greenwood.zh.md §三.1, §三.4, §三.13, §三.15, §一.10)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.core import Advance, GameConfigError, Pass, Session, find_game
+
+
+def finish_seat_phases(session: Session) -> list[str]:
+    """Everyone passes through dusk, departure and night; returns the phases seen."""
+    seen = []
+    for _ in range(3):
+        seen.append(session.state.flow.phase)
+        while session.state.flow.phase == seen[-1]:
+            flow = session.state.flow
+            seat = (
+                flow.current
+                if flow.current is not None
+                else min(set(session.state.seats) - flow.done)
+            )
+            assert session.submit(Pass(seat=seat)).accepted
+    return seen
+
+
+def test_three_nights_of_four_phases_with_upkeep_only_after_the_first_two() -> None:
+    """greenwood.zh.md §三.1: 黄昏 → 启程 → 夜晚 → 黎明; upkeep after rounds 1 and 2 only."""
+    session = Session(find_game("greenwood"), {"players": 3, "start_seat": 0})
+    phases = []
+    for round_ in (1, 2, 3):
+        assert session.state.flow.round == round_
+        phases += finish_seat_phases(session)
+        assert session.state.flow.phase == "dawn"
+        session.submit(Advance())
+        if round_ < 3:
+            assert session.state.flow.phase == "upkeep"
+            for _ in range(5):  # §三.15: five upkeep steps
+                session.submit(Advance())
+    assert phases == ["dusk", "departure", "night"] * 3
+    assert session.state.flow.phase == "scoring"
+    result = session.submit(Advance())
+    assert result.events[-1].type == "game_ended" and session.state.outcome is not None
+
+
+def test_night_is_clockwise_from_the_start_player_and_the_marker_passes_each_round() -> None:
+    """§三.4 clockwise from the start player; §三.15 step 5 passes the marker clockwise."""
+    session = Session(find_game("greenwood"), {"players": 3, "start_seat": 2})
+    for _phase in ("dusk", "departure"):
+        for seat in (0, 1, 2):
+            assert session.submit(Pass(seat=seat)).accepted
+    assert session.state.flow.phase == "night" and session.state.flow.current == 2
+    assert session.submit(Pass(seat=1)).verdict.code == "core.not_your_turn"
+    # §三.13: a player who ended the night is skipped; the others go on
+    session.submit(Pass(seat=2))
+    assert session.state.flow.current == 0
+    session.submit(Pass(seat=0))
+    session.submit(Pass(seat=1))
+    session.submit(Advance())
+    for _ in range(5):
+        session.submit(Advance())
+    assert session.state.flow.round == 2 and session.state.flow.start_seat == 0
+
+
+def test_start_player_is_random_but_seeded_when_not_known() -> None:
+    """§一.10: 无法确定时,随机选择起始玩家 — seeded, so a replay gets the same seat."""
+    game = find_game("greenwood")
+    seats = {Session(game, {"players": 4}, seed=s).state.flow.start_seat for s in range(40)}
+    assert seats == {0, 1, 2, 3}
+    assert (
+        Session(game, {"players": 4}, seed=9).state == Session(game, {"players": 4}, seed=9).state
+    )
+
+
+def test_greenwood_is_for_one_to_four_players() -> None:
+    with pytest.raises(GameConfigError):
+        Session(find_game("greenwood"), {"players": 5})
