@@ -1,9 +1,14 @@
-"""AprilTag detection: one `Detection` type and one `Detector` over one or two backends.
+"""AprilTag detection: one `Detection` type and one `Detector` that fuses several passes.
 
-The main backend is AprilTag 3 through ``apriltag-python`` (imported as ``apriltag``); the second
-is OpenCV's ``cv2.aruco`` with its AprilTag dictionaries. Corners are always given in AprilTag's
-own order (the order ``apriltag-python`` calls ``lb-rb-rt-lt``: the tag's bottom-left,
-bottom-right, top-right, top-left corner as the tag is printed), in pixels of the input image.
+A plain call of AprilTag 3 misses tags that are small, blurred or in glare. `Detector` runs, as
+configured: AprilTag on the frame; AprilTag on a local-contrast (CLAHE) copy; ``cv2.aruco`` with
+the AprilTag dictionaries; and a second pass that enlarges and thresholds each region where
+``cv2.aruco`` saw a quad it could not decode. The results are fused by place: where passes name
+different ids for one place, nothing is reported there (never a guess), and a tag seen by one
+secondary pass only must have decoded with no corrected bit.
+
+Corners are in AprilTag's own order (``apriltag-python``'s ``lb-rb-rt-lt``: the tag's bottom-left,
+bottom-right, top-right and top-left corner as printed), in pixels of the input image.
 
 >>> import numpy as np
 >>> Detector().detect(np.full((120, 160), 128, np.uint8))
@@ -12,23 +17,35 @@ bottom-right, top-right, top-left corner as the tag is printed), in pixels of th
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TypeAlias
 
-import apriltag
 import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.errors import VisionError
+from vision.detect_backends import (
+    ARUCO_DICTIONARIES,
+    AprilTagBackend,
+    ArucoBackend,
+    RawDetection,
+)
+from vision.errors import ImageReadError, VisionError
+from vision.preprocess import binarised_crop, local_contrast
 
 Point: TypeAlias = tuple[float, float]
 Corners: TypeAlias = tuple[Point, Point, Point, Point]
 Image: TypeAlias = npt.NDArray[np.uint8]
 
-#: Families every backend of the detector may be asked for.
+#: Families the detector may be asked for (``cv2.aruco`` knows all but tagStandard41h12).
 FAMILIES = ("tag36h11", "tag36h10", "tag25h9", "tag16h5", "tagStandard41h12")
-BACKENDS = ("apriltag",)
+BACKENDS = ("apriltag", "aruco")
+
+# Passes, in the order their corners are preferred when several agree.
+_MAIN, _CONTRAST, _CROP, _ARUCO = "apriltag", "apriltag+clahe", "apriltag+crop", "aruco"
+_PREFERENCE = {_MAIN: 0, _CONTRAST: 1, _CROP: 2, _ARUCO: 3}
 
 
 class DetectorConfigError(VisionError, ValueError):
@@ -58,12 +75,15 @@ class Detection:
 
 @dataclass(frozen=True)
 class DetectorConfig:
-    """Settings of the detector; the defaults suit a 720p overhead camera on a table.
+    """Settings of the detector.
 
-    ``decimation`` is AprilTag's ``quad_decimate`` (1 = full resolution); ``sharpening`` is the
-    sigma of the sharpening AprilTag applies before it looks for quads (0 = none);
-    ``min_decision_margin`` drops weak decodes; ``edge_margin`` drops tags whose corners come
-    closer than that many pixels to the frame edge (a cut tag gives wrong corners).
+    ``decimation`` is AprilTag's ``quad_decimate`` (1 = full resolution, 2 = four times faster
+    and blind to small tags); ``sharpening`` is the sigma of the sharpening AprilTag applies
+    before it looks for quads (0 = none); ``min_decision_margin`` drops weak AprilTag decodes;
+    ``edge_margin`` drops tags with a corner closer than that many pixels to the frame edge (a
+    cut tag gives wrong corners). ``backends`` names the detectors to run; ``contrast_pass`` and
+    ``second_pass`` turn on the CLAHE pass and the pass over undecoded candidate regions (which
+    needs the ``aruco`` backend); ``max_candidates`` bounds that second pass.
     """
 
     families: tuple[str, ...] = ("tag36h11",)
@@ -73,15 +93,18 @@ class DetectorConfig:
     min_decision_margin: float = 20.0
     edge_margin: float = 2.0
     max_hamming: int = 1
-    backends: tuple[str, ...] = ("apriltag",)
+    backends: tuple[str, ...] = ("apriltag", "aruco")
+    contrast_pass: bool = False
+    second_pass: bool = True
+    max_candidates: int = 40
 
     def __post_init__(self) -> None:
         problems = []
         if not self.families:
             problems.append("families: at least one family is needed")
         problems += [f"families: unknown family {f!r}" for f in self.families if f not in FAMILIES]
-        if not self.backends:
-            problems.append("backends: at least one backend is needed")
+        if "apriltag" not in self.backends:
+            problems.append("backends: the apriltag backend is needed")
         problems += [f"backends: unknown backend {b!r}" for b in self.backends if b not in BACKENDS]
         if self.decimation < 1:
             problems.append(f"decimation: must be at least 1, not {self.decimation}")
@@ -93,50 +116,108 @@ class DetectorConfig:
             problems.append(f"max_hamming: must be 0 to 3, not {self.max_hamming}")
         if self.edge_margin < 0:
             problems.append(f"edge_margin: must not be negative, not {self.edge_margin}")
+        if self.max_candidates < 0:
+            problems.append(f"max_candidates: must not be negative, not {self.max_candidates}")
         if problems:
             raise DetectorConfigError("; ".join(problems))
+
+    @classmethod
+    def plain(cls, **changes: object) -> DetectorConfig:
+        """One call of AprilTag 3 and nothing more (the baseline the other passes improve on)."""
+        base: dict[str, object] = {
+            "backends": ("apriltag",),
+            "contrast_pass": False,
+            "second_pass": False,
+        }
+        return cls(**(base | changes))  # type: ignore[arg-type]
 
 
 @dataclass
 class Detector:
-    """Finds AprilTags in grey or BGR images with the configured backends."""
+    """Finds AprilTags in grey or BGR images with the configured passes (see the module doc)."""
 
     config: DetectorConfig = field(default_factory=DetectorConfig)
 
     def __post_init__(self) -> None:
         c = self.config
-        self._apriltag = {
-            family: apriltag.apriltag(
+        self._apriltag = [
+            AprilTagBackend(
                 family,
                 threads=c.threads,
-                maxhamming=c.max_hamming,
-                decimate=float(c.decimation),
-                blur=-float(c.sharpening),
-                refine_edges=True,
+                decimation=c.decimation,
+                sharpening=c.sharpening,
+                max_hamming=c.max_hamming,
             )
             for family in c.families
-        }
+        ]
+        # The second pass works on small crops: full resolution, no thread start-up cost.
+        self._crop_apriltag = [
+            AprilTagBackend(family, threads=1, decimation=1, sharpening=0, max_hamming=1)
+            for family in c.families
+        ]
+        self._aruco = [
+            ArucoBackend(family, max_hamming=c.max_hamming)
+            for family in c.families
+            if "aruco" in c.backends and family in ARUCO_DICTIONARIES
+        ]
+        #: How many places the last call dropped because two passes named different ids there.
+        self.conflicts = 0
 
     def detect(self, image: npt.NDArray[np.uint8]) -> list[Detection]:
-        """The tags in ``image`` (grey or BGR, uint8), sorted by family and id."""
+        """The tags in ``image`` (grey or BGR, uint8), sorted by family, id and place."""
         grey = to_grey(image)
+        c = self.config
+        raw = [d for b in self._apriltag for d in b.detect(grey, _MAIN)]
+        if c.contrast_pass:
+            contrasted = local_contrast(grey)
+            raw += [d for b in self._apriltag for d in b.detect(contrasted, _CONTRAST)]
+        candidates = []
+        for backend in self._aruco:
+            found, rejected = backend.detect(grey)
+            raw += found
+            # A tag only cv2.aruco decoded is checked again by the second pass.
+            candidates += [d.corners for d in found] + rejected
+        if c.second_pass:
+            raw += self._second_pass(grey, candidates, raw)
+        kept, self.conflicts = _fuse(raw, c.min_decision_margin)
         height, width = grey.shape
-        found = [
-            d
-            for family, backend in self._apriltag.items()
-            for d in _from_apriltag(family, backend.detect(grey))
-        ]
-        kept = [
-            d
-            for d in found
-            if d.decision_margin >= self.config.min_decision_margin
-            and _inside(d.corners, width, height, self.config.edge_margin)
-        ]
+        kept = [d for d in kept if _inside(d.corners, width, height, c.edge_margin)]
         return sorted(kept, key=_sort_key)
+
+    def _second_pass(
+        self, grey: Image, candidates: list[npt.NDArray[np.float64]], found: list[RawDetection]
+    ) -> list[RawDetection]:
+        """AprilTag on enlarged, locally thresholded crops of the undecoded candidate quads."""
+        out: list[RawDetection] = []
+        decoded = [  # places where a detection will be trusted on its own
+            d.corners
+            for d in found
+            if d.source != _ARUCO
+            and d.decision_margin >= self.config.min_decision_margin
+            and (d.source == _MAIN or d.hamming == 0)
+        ]
+        fresh = [q for q in candidates if not any(_same_place(q, c) for c in decoded)]
+        fresh.sort(key=lambda q: -cv2.contourArea(q.astype(np.float32)))
+        for quad in fresh[: self.config.max_candidates]:
+            crop = binarised_crop(grey, quad)
+            if crop is None:
+                continue
+            for backend in self._crop_apriltag:
+                for d in backend.detect(crop.image, _CROP):
+                    corners = np.array([crop.to_original(x, y) for x, y in d.corners])
+                    center = np.array(crop.to_original(*d.center))
+                    if cv2.pointPolygonTest(quad.astype(np.float32), tuple(center), False) < 0:
+                        continue  # decoded something beside the candidate, not the candidate
+                    out.append(
+                        RawDetection(
+                            d.family, d.id, corners, center, d.decision_margin, d.hamming, _CROP
+                        )
+                    )
+        return out
 
 
 def to_grey(image: npt.NDArray[np.uint8]) -> Image:
-    """A contiguous single-channel uint8 copy-or-view of a grey, BGR or BGRA image."""
+    """A contiguous single-channel uint8 image from a grey, BGR or BGRA one."""
     if not isinstance(image, np.ndarray) or image.dtype != np.uint8:
         raise VisionError("an image must be a numpy array of uint8")
     if image.size == 0:
@@ -152,21 +233,73 @@ def to_grey(image: npt.NDArray[np.uint8]) -> Image:
     return np.ascontiguousarray(image)
 
 
-def _from_apriltag(family: str, raw: tuple[dict, ...]) -> list[Detection]:
-    out = []
-    for r in raw:
-        corners = tuple((float(x), float(y)) for x, y in r["lb-rb-rt-lt"])
-        out.append(
-            Detection(
-                family=family,
-                id=int(r["id"]),
-                corners=corners,  # type: ignore[arg-type]
-                center=(float(r["center"][0]), float(r["center"][1])),
-                decision_margin=float(r["margin"]),
-                hamming=int(r["hamming"]),
-            )
+def read_image(path: Path | str) -> Image:
+    """The image file at ``path`` as BGR; ImageReadError if it is missing or not an image."""
+    path = Path(path)
+    if not path.is_file():
+        raise ImageReadError(f"{path}: no such file")
+    if path.stat().st_size == 0:
+        raise ImageReadError(f"{path}: the file is empty")
+    data = np.fromfile(path, dtype=np.uint8)
+    image = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    if image is None or image.size == 0:
+        raise ImageReadError(f"{path}: not an image OpenCV can read")
+    return image
+
+
+def duplicates(detections: list[Detection]) -> list[tuple[str, int]]:
+    """The (family, id) pairs seen more than once in one image: each sticker should be unique."""
+    counts = Counter((d.family, d.id) for d in detections)
+    return sorted(key for key, n in counts.items() if n > 1)
+
+
+def _fuse(raw: list[RawDetection], min_margin: float) -> tuple[list[Detection], int]:
+    """Group the passes' detections by place and keep the trustworthy ones; returns the kept
+    detections and the number of places where passes disagreed on the id."""
+    usable = [
+        d for d in raw if d.source == _ARUCO or d.decision_margin >= min_margin
+    ]  # cv2.aruco reports no margin
+    usable.sort(key=lambda d: _PREFERENCE[d.source])
+    groups: list[list[RawDetection]] = []
+    for d in usable:
+        for group in groups:
+            if _same_place(group[0].corners, d.corners):
+                group.append(d)
+                break
+        else:
+            groups.append([d])
+    kept, conflicts = [], 0
+    for group in groups:
+        if len({(d.family, d.id) for d in group}) > 1:
+            conflicts += 1
+            continue
+        sources = {d.source for d in group}
+        best = group[0]
+        trusted = (
+            _MAIN in sources or len(sources) >= 2 or (best.source != _ARUCO and best.hamming == 0)
         )
-    return out
+        if trusted:
+            kept.append(
+                Detection(
+                    family=best.family,
+                    id=best.id,
+                    corners=tuple((float(x), float(y)) for x, y in best.corners),  # type: ignore[arg-type]
+                    center=(float(best.center[0]), float(best.center[1])),
+                    decision_margin=best.decision_margin,
+                    hamming=best.hamming,
+                )
+            )
+    return kept, conflicts
+
+
+def _same_place(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]) -> bool:
+    """Whether two quads are one tag: their centres are closer than half the smaller side."""
+    side = min(_side(a), _side(b))
+    return float(np.linalg.norm(a.mean(axis=0) - b.mean(axis=0))) < side / 2
+
+
+def _side(quad: npt.NDArray[np.float64]) -> float:
+    return float(np.mean(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)))
 
 
 def _inside(corners: Corners, width: int, height: int, margin: float) -> bool:

@@ -1,0 +1,120 @@
+"""The two detector backends, each turning a grey image into `RawDetection`s.
+
+`AprilTagBackend` is AprilTag 3 through ``apriltag-python``; `ArucoBackend` is OpenCV's
+``cv2.aruco`` with its AprilTag dictionaries, which also reports the quads it found but could not
+decode (the candidates of the detector's second pass). Both give corners in AprilTag's order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import apriltag
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+Image = npt.NDArray[np.uint8]
+
+#: The families ``cv2.aruco`` knows, with its dictionary for each.
+ARUCO_DICTIONARIES = {
+    "tag36h11": cv2.aruco.DICT_APRILTAG_36h11,
+    "tag36h10": cv2.aruco.DICT_APRILTAG_36h10,
+    "tag25h9": cv2.aruco.DICT_APRILTAG_25h9,
+    "tag16h5": cv2.aruco.DICT_APRILTAG_16h5,
+}
+
+# cv2.aruco lists a tag's corners from its top-left, clockwise in the image; AprilTag lists them
+# as bottom-left, bottom-right, top-right, top-left of the tag's own (y-up) frame.
+_ARUCO_TO_APRILTAG = [1, 0, 3, 2]
+
+
+@dataclass(frozen=True)
+class RawDetection:
+    """A decoded tag as a backend reports it, before filtering and fusion."""
+
+    family: str
+    id: int
+    corners: npt.NDArray[np.float64]  # 4 × 2, AprilTag's order
+    center: npt.NDArray[np.float64]  # 2
+    decision_margin: float
+    hamming: int
+    source: str
+
+
+class AprilTagBackend:
+    """AprilTag 3 (``apriltag-python``) for one family."""
+
+    def __init__(
+        self, family: str, *, threads: int, decimation: float, sharpening: float, max_hamming: int
+    ) -> None:
+        self.family = family
+        self._detector = apriltag.apriltag(
+            family,
+            threads=threads,
+            maxhamming=max_hamming,
+            decimate=float(decimation),
+            blur=-float(sharpening),  # AprilTag sharpens when quad_sigma is negative
+            refine_edges=True,
+        )
+
+    def detect(self, grey: Image, source: str = "apriltag") -> list[RawDetection]:
+        """The tags AprilTag decodes in ``grey`` (contiguous, uint8)."""
+        return [
+            RawDetection(
+                family=self.family,
+                id=int(r["id"]),
+                corners=np.asarray(r["lb-rb-rt-lt"], dtype=np.float64),
+                center=np.asarray(r["center"], dtype=np.float64),
+                decision_margin=float(r["margin"]),
+                hamming=int(r["hamming"]),
+                source=source,
+            )
+            for r in self._detector.detect(grey)
+        ]
+
+
+class ArucoBackend:
+    """OpenCV's ``cv2.aruco`` with the AprilTag dictionary of one family."""
+
+    def __init__(self, family: str, *, max_hamming: int) -> None:
+        self.family = family
+        dictionary = cv2.aruco.getPredefinedDictionary(ARUCO_DICTIONARIES[family])
+        params = cv2.aruco.DetectorParameters()
+        params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+        # cv2.aruco corrects a share of the family's correctable bits; keep it within max_hamming.
+        correctable = max(1, (dictionary.maxCorrectionBits))
+        params.errorCorrectionRate = min(1.0, max_hamming / correctable)
+        self._detector = cv2.aruco.ArucoDetector(dictionary, params)
+
+    def detect(self, grey: Image) -> tuple[list[RawDetection], list[npt.NDArray[np.float64]]]:
+        """The tags decoded in ``grey``, and the quads that looked like tags but did not decode."""
+        corners, ids, rejected = self._detector.detectMarkers(grey)
+        found = []
+        for quad, tag_id in zip(corners, [] if ids is None else ids.ravel(), strict=True):
+            points = np.asarray(quad, dtype=np.float64).reshape(4, 2)[_ARUCO_TO_APRILTAG]
+            found.append(
+                RawDetection(
+                    family=self.family,
+                    id=int(tag_id),
+                    corners=points,
+                    center=_quad_center(points),
+                    decision_margin=float("nan"),  # cv2.aruco does not report one
+                    hamming=-1,  # nor the number of corrected bits
+                    source="aruco",
+                )
+            )
+        candidates = [np.asarray(q, dtype=np.float64).reshape(4, 2) for q in rejected]
+        return found, candidates
+
+
+def _quad_center(corners: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """Where the diagonals of a quad cross (the centre of the tag under perspective)."""
+    (x1, y1), (x2, y2), (x3, y3), (x4, y4) = corners[0], corners[2], corners[1], corners[3]
+    denom = (x1 - x2) * (y3 - y4) - (y1 - y2) * (x3 - x4)
+    if abs(denom) < 1e-9:
+        return corners.mean(axis=0)
+    a, b = x1 * y2 - y1 * x2, x3 * y4 - y3 * x4
+    return np.array(
+        [(a * (x3 - x4) - (x1 - x2) * b) / denom, (a * (y3 - y4) - (y1 - y2) * b) / denom]
+    )

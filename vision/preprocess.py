@@ -1,0 +1,64 @@
+"""Image preparation for the detector: local contrast, and crops of candidate regions.
+
+Each function takes and returns a contiguous grey uint8 image; none of them changes its input.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+Image = npt.NDArray[np.uint8]
+
+
+def local_contrast(grey: Image, clip_limit: float = 2.0, tile: int = 8) -> Image:
+    """CLAHE: contrast equalised in ``tile`` × ``tile`` cells, for glare and uneven light."""
+    return cv2.createCLAHE(clipLimit=clip_limit, tileGridSize=(tile, tile)).apply(grey)
+
+
+@dataclass(frozen=True)
+class Crop:
+    """A region of an image, enlarged ``scale`` times: ``image`` pixel (u, v) is original
+    pixel (x0 + (u + 0.5) / scale - 0.5, y0 + (v + 0.5) / scale - 0.5)."""
+
+    image: Image
+    x0: int
+    y0: int
+    scale: float
+
+    def to_original(self, x: float, y: float) -> tuple[float, float]:
+        """A point of the crop in pixels of the original image."""
+        return (
+            self.x0 + (x + 0.5) / self.scale - 0.5,
+            self.y0 + (y + 0.5) / self.scale - 0.5,
+        )
+
+
+def binarised_crop(
+    grey: Image, quad: npt.NDArray[np.floating], target_side: float = 64.0, pad: float = 0.6
+) -> Crop | None:
+    """The region around a candidate ``quad`` (4 × 2 pixels), enlarged so that the quad's side
+    is about ``target_side`` pixels, thresholded by Otsu's method inside the region and softened.
+
+    A small or blurred tag that fails to decode in the frame often decodes in such a crop, since
+    the threshold is chosen for this one region only. Returns None for a degenerate quad.
+    """
+    quad = np.asarray(quad, dtype=np.float64).reshape(4, 2)
+    side = float(np.mean(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)))
+    if not np.isfinite(side) or side < 4:
+        return None
+    height, width = grey.shape
+    half = side * (0.5 + pad)
+    cx, cy = quad.mean(axis=0)
+    x0, x1 = max(0, int(cx - half)), min(width, int(np.ceil(cx + half)))
+    y0, y1 = max(0, int(cy - half)), min(height, int(np.ceil(cy + half)))
+    if x1 - x0 < 8 or y1 - y0 < 8:
+        return None
+    scale = max(1.0, target_side / side)
+    region = cv2.resize(grey[y0:y1, x0:x1], None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
+    _, binary = cv2.threshold(region, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    soft = cv2.GaussianBlur(binary, (0, 0), scale / 2)
+    return Crop(np.ascontiguousarray(soft), x0, y0, scale)
