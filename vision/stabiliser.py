@@ -1,0 +1,242 @@
+"""The temporal stabiliser: noisy per-frame detections in, steady TUIO-like observations out.
+
+Each tag gets a track with a session id. A track is *added* once the tag has been seen steadily
+for a while, *updated* only when it has really moved (the new place must be steady and differ
+from the reported one by more than a threshold: hysteresis, so jitter never moves anything), and
+*removed* only after the tag has been absent for a while (a hand or an arm passing over the table
+hides tags for a second or two). A tag id seen twice in one frame is *flagged*, never guessed:
+that frame tells nothing about the tag.
+
+Positions are in table millimetres through a pixel-to-table homography (from the calibration;
+without one they stay in pixels). Time comes in with every frame; nothing here reads a clock.
+
+>>> s = Stabiliser(StabiliserConfig(add_frames=1, add_ms=0))
+>>> [o.kind for o in s.update([], timestamp_ms=0)]
+[]
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Literal, TypeAlias
+
+import numpy as np
+import numpy.typing as npt
+
+from vision.detection import Detection
+from vision.errors import VisionError
+
+FloatArray: TypeAlias = npt.NDArray[np.float64]
+Kind = Literal["add", "update", "remove", "duplicate"]
+
+
+class StabiliserError(VisionError, ValueError):
+    """The stabiliser was given something it cannot use (time going backwards, bad settings)."""
+
+
+@dataclass(frozen=True)
+class StabiliserConfig:
+    """Settings of the stabiliser. Each pair of frame and millisecond thresholds must both be
+    reached; set one of them to 0 to count only in the other.
+
+    A tag is added after ``add_frames`` consecutive frames and ``add_ms``; it moves when its
+    last ``settle_frames`` places lie within ``settle_mm`` of their mean and that mean is more
+    than ``move_mm`` (or ``turn_deg``) from the place last reported; it is removed after
+    ``remove_frames`` frames and ``remove_ms`` without being seen.
+    """
+
+    add_frames: int = 3
+    add_ms: float = 100.0
+    remove_frames: int = 10
+    remove_ms: float = 1500.0
+    settle_frames: int = 3
+    settle_mm: float = 2.0
+    move_mm: float = 5.0
+    turn_deg: float = 10.0
+
+    def __post_init__(self) -> None:
+        counts = ("add_frames", "remove_frames", "settle_frames")
+        bad = [n for n in counts if getattr(self, n) < (1 if n == "settle_frames" else 0)]
+        sizes = ("add_ms", "remove_ms", "settle_mm", "move_mm", "turn_deg")
+        bad += [n for n in sizes if getattr(self, n) < 0]
+        if bad:
+            raise StabiliserError(f"stabiliser settings out of range: {', '.join(bad)}")
+        if self.move_mm <= self.settle_mm:
+            raise StabiliserError("move_mm must be larger than settle_mm (hysteresis)")
+
+
+@dataclass(frozen=True)
+class Observation:
+    """One TUIO-like observation: what happened to which tag, where (mm) and when (ms).
+
+    ``kind`` is add, update, remove or duplicate (the same id seen more than once in a frame;
+    then ``places`` holds every place it was seen, and ``session_id`` is that of its track or
+    0 when it has none).
+    """
+
+    kind: Kind
+    session_id: int
+    family: str
+    tag_id: int
+    x_mm: float
+    y_mm: float
+    angle_deg: float
+    timestamp_ms: float
+    places: tuple[tuple[float, float], ...] = ()
+
+
+@dataclass
+class Track:
+    """What the stabiliser knows of one tag."""
+
+    session_id: int
+    family: str
+    tag_id: int
+    first_seen_ms: float
+    last_seen_ms: float
+    seen_run: int = 0
+    missed: int = 0
+    added: bool = False
+    reported: tuple[float, float, float] | None = None
+    recent: deque[tuple[float, float, float]] = field(default_factory=deque)
+
+
+Pose: TypeAlias = tuple[float, float, float]
+
+
+class Stabiliser:
+    """Turns per-frame detections into add / update / remove observations (see the module)."""
+
+    def __init__(
+        self, config: StabiliserConfig | None = None, homography: FloatArray | None = None
+    ) -> None:
+        self.config = config or StabiliserConfig()
+        self.homography = np.eye(3) if homography is None else np.asarray(homography, float)
+        self._tracks: dict[tuple[str, int], Track] = {}
+        self._sessions = itertools.count(1)
+        self._duplicates: set[tuple[str, int]] = set()
+        self._last_ms: float | None = None
+
+    def alive(self) -> list[Track]:
+        """The tracks that have been added and not removed, by tag id."""
+        return sorted(
+            (t for t in self._tracks.values() if t.added), key=lambda t: (t.family, t.tag_id)
+        )
+
+    def update(self, detections: Iterable[Detection], timestamp_ms: float) -> list[Observation]:
+        """Feed one frame's detections taken at ``timestamp_ms``; returns what changed."""
+        if self._last_ms is not None and timestamp_ms < self._last_ms:
+            raise StabiliserError(
+                f"time went backwards: frame at {timestamp_ms} ms after one at {self._last_ms} ms"
+            )
+        self._last_ms = timestamp_ms
+        by_key: dict[tuple[str, int], list[Pose]] = {}
+        for d in detections:
+            by_key.setdefault((d.family, d.id), []).append(self._pose(d))
+        out: list[Observation] = []
+        duplicates = {k for k, poses in by_key.items() if len(poses) > 1}
+        for key in sorted(duplicates - self._duplicates):
+            track = self._tracks.get(key)
+            poses = by_key[key]
+            out.append(
+                Observation(
+                    "duplicate",
+                    track.session_id if track and track.added else 0,
+                    key[0],
+                    key[1],
+                    *poses[0],
+                    timestamp_ms,
+                    tuple((p[0], p[1]) for p in poses),
+                )
+            )
+        self._duplicates = duplicates
+        for key in sorted(set(by_key) | set(self._tracks)):
+            if key in duplicates:
+                continue  # flagged: this frame says nothing about where the tag is
+            poses = by_key.get(key)
+            if poses:
+                out.extend(self._seen(key, poses[0], timestamp_ms))
+            else:
+                out.extend(self._missed(key, timestamp_ms))
+        return out
+
+    def _pose(self, d: Detection) -> Pose:
+        corners = _apply(self.homography, np.asarray(d.corners, float))
+        cx, cy = corners.mean(axis=0)
+        tx, ty = (corners[0] + corners[1]) / 2  # the middle of the printed bitmap's top edge
+        return float(cx), float(cy), math.degrees(math.atan2(tx - cx, -(ty - cy))) % 360
+
+    def _seen(self, key: tuple[str, int], pose: Pose, now: float) -> list[Observation]:
+        c = self.config
+        track = self._tracks.get(key)
+        if track is None:
+            track = Track(next(self._sessions), key[0], key[1], now, now)
+            self._tracks[key] = track
+        if not track.added and track.missed:
+            track.first_seen_ms, track.seen_run = now, 0  # a candidate must be seen in a row
+            track.recent.clear()
+        track.missed = 0
+        track.seen_run += 1
+        track.last_seen_ms = now
+        track.recent.append(pose)
+        while len(track.recent) > c.settle_frames:
+            track.recent.popleft()
+        steady = _steady(track.recent, c.settle_frames, c.settle_mm)
+        if not track.added:
+            if (
+                steady is not None
+                and track.seen_run >= c.add_frames
+                and now - track.first_seen_ms >= c.add_ms
+            ):
+                track.added, track.reported = True, steady
+                return [self._observe("add", track, steady, now)]
+            return []
+        if steady is not None and track.reported is not None and _moved(track.reported, steady, c):
+            track.reported = steady
+            return [self._observe("update", track, steady, now)]
+        return []
+
+    def _missed(self, key: tuple[str, int], now: float) -> list[Observation]:
+        c = self.config
+        track = self._tracks[key]
+        track.missed += 1
+        track.seen_run = 0
+        if not track.added:
+            del self._tracks[key]  # a candidate that flickers out is forgotten
+            return []
+        if track.missed >= c.remove_frames and now - track.last_seen_ms >= c.remove_ms:
+            del self._tracks[key]
+            assert track.reported is not None
+            return [self._observe("remove", track, track.reported, now)]
+        return []
+
+    @staticmethod
+    def _observe(kind: Kind, track: Track, pose: Pose, now: float) -> Observation:
+        return Observation(kind, track.session_id, track.family, track.tag_id, *pose, now)
+
+
+def _apply(h: FloatArray, points: FloatArray) -> FloatArray:
+    p = np.column_stack([points, np.ones(len(points))]) @ h.T
+    return p[:, :2] / p[:, 2:3]
+
+
+def _steady(recent: deque[Pose], frames: int, settle_mm: float) -> Pose | None:
+    """The mean of the recent places if there are enough and they lie close together."""
+    if len(recent) < frames:
+        return None
+    xy = np.array([(p[0], p[1]) for p in recent])
+    mean = xy.mean(axis=0)
+    if np.max(np.hypot(*(xy - mean).T)) > settle_mm:
+        return None
+    angles = np.radians([p[2] for p in recent])
+    angle = math.degrees(math.atan2(np.sin(angles).mean(), np.cos(angles).mean())) % 360
+    return float(mean[0]), float(mean[1]), angle
+
+
+def _moved(old: Pose, new: Pose, c: StabiliserConfig) -> bool:
+    turn = abs((new[2] - old[2] + 180) % 360 - 180)
+    return math.hypot(new[0] - old[0], new[1] - old[1]) > c.move_mm or turn > c.turn_deg
