@@ -1,0 +1,135 @@
+"""Saved games in real SQLite files: durability settings, resume, undo/redo, names, damage."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from engine.core import Advance, NothingToUndoError, Pass
+from kiosk.store import (
+    SCHEMA_VERSION,
+    SaveNotFoundError,
+    Store,
+    StoreDamagedError,
+    StoreError,
+    StoreVersionError,
+)
+
+OPTIONS = {"players": 2, "start_seat": 0}
+
+
+def dusk_moves() -> list:
+    return [Pass(seat=0), Pass(seat=1), Pass(seat=1), Pass(seat=0)]
+
+
+def test_the_database_is_in_wal_mode_with_full_sync_and_current_schema(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite"
+    Store.open(path).close()
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+
+
+def test_a_game_resumes_exactly_by_replaying_its_log(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite"
+    with Store.open(path) as store:
+        saved = store.new_game("friday", "greenwood", OPTIONS, seed=3)
+        for move in dusk_moves():
+            assert saved.submit(move).accepted
+        assert not saved.submit(Pass(seat=1)).accepted  # refused moves are not logged
+        expected = saved.session.state
+    with Store.open(path) as store:
+        resumed = store.load()
+        assert resumed.name == "friday"
+        assert resumed.session.state == expected
+        assert resumed.session.moves == dusk_moves()
+
+
+def test_undo_and_redo_are_saved_too(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite"
+    with Store.open(path) as store:
+        saved = store.new_game("g", "greenwood", OPTIONS)
+        for move in dusk_moves():
+            saved.submit(move)
+        saved.undo()
+        saved.undo()
+        saved.redo()
+        assert saved.session.moves == dusk_moves()[:3]
+    with Store.open(path) as store:
+        resumed = store.load("g")
+        assert resumed.session.moves == dusk_moves()[:3]
+        assert resumed.session.undone == [dusk_moves()[3]]  # redo survives a restart
+        resumed.redo()
+        with pytest.raises(NothingToUndoError):
+            resumed.redo()
+    with Store.open(path) as store:
+        assert store.load("g").session.moves == dusk_moves()
+
+
+def test_several_named_games_latest_first(tmp_path: Path) -> None:
+    with Store.open(tmp_path / "games.sqlite") as store:
+        store.new_game("one", "greenwood", OPTIONS)
+        two = store.new_game("two", "greenwood", OPTIONS)
+        one = store.load("one")
+        one.submit(Pass(seat=0))
+        assert [s.name for s in store.list()] == ["one", "two"]
+        assert store.load().name == "one"
+        assert two.session.moves == []
+        with pytest.raises(StoreError, match="exists already"):
+            store.new_game("one", "greenwood", OPTIONS)
+        with pytest.raises(SaveNotFoundError, match="'three'"):
+            store.load("three")
+
+
+def test_no_saved_game_is_a_clear_error(tmp_path: Path) -> None:
+    with Store.open(tmp_path / "games.sqlite") as store, pytest.raises(SaveNotFoundError):
+        store.load()
+
+
+@pytest.mark.parametrize("damage", ["garbage", "truncated"])
+def test_a_damaged_database_is_set_aside_never_overwritten(tmp_path: Path, damage: str) -> None:
+    path = tmp_path / "games.sqlite"
+    with Store.open(path) as store:
+        saved = store.new_game("g", "greenwood", OPTIONS)
+        for _ in range(200):
+            saved.submit(Advance())  # refused, not logged
+        for move in dusk_moves():
+            saved.submit(move)
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.close()
+    original = path.read_bytes()
+    if damage == "garbage":
+        broken = b"this is not a database" * 100
+    else:
+        broken = original[: len(original) // 2 + 100]
+        broken = broken[:100] + b"\xff" * 64 + broken[164:]
+    path.write_bytes(broken)
+    with pytest.raises(StoreDamagedError) as info:
+        Store.open(path)
+    assert info.value.moved_to.read_bytes() == broken
+    assert not path.exists()
+    assert "set aside" in str(info.value)
+    with Store.open(path) as fresh:  # a new, empty database can be made in its place
+        assert fresh.list() == []
+
+
+def test_a_database_from_a_newer_version_is_refused_untouched(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite"
+    conn = sqlite3.connect(path)
+    conn.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
+    conn.close()
+    with pytest.raises(StoreVersionError, match="newer tablesight"):
+        Store.open(path)
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION + 1
+
+
+def test_an_empty_version_0_file_is_migrated(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite"
+    sqlite3.connect(path).close()
+    with Store.open(path) as store:
+        store.new_game("g", "greenwood", OPTIONS)
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
