@@ -8,18 +8,16 @@ one clear line on stderr and exit status 2.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from kiosk.commands import COMMANDS
+from kiosk.errors import CommandError
 from kiosk.settings import SettingsError, load_settings
 
 EXIT_USAGE = 2
-
-
-class CommandError(Exception):
-    """A verb cannot do what was asked; the message is shown to the user as it is."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -55,6 +53,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"tablesight {args.verb}: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader of our output went away (`| head`): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":

@@ -151,8 +151,8 @@ def find_game(name: str) -> Game:
     try:
         return _GAMES[key]
     except KeyError:
-        known = ", ".join(sorted({*GAME_MODULES, *_GAMES}))
-        raise UnknownGameError(f"no game called {name!r}; known games: {known}") from None
+        known = ", ".join(game_names())
+        raise UnknownGameError(f"no game called {name!r}; the games are: {known}") from None
 
 
 def game_names() -> list[str]:

@@ -1,10 +1,161 @@
-"""`tablesight replay`: apply a JSON-lines file of moves and print each verdict."""
+"""`tablesight replay`: apply a JSON-lines file of moves and print each verdict and the events.
 
-from kiosk.commands.pending import register_pending
+Each line of FILE is one move as JSON (``{"type": "pass", "seat": 0}``). A first line of the form
+``{"setup": {...options...}, "seed": N}`` sets the game up; otherwise ``--options`` and ``--seed``
+do, or ``--from-save NAME`` starts from a saved game (which is read, never changed). A refused move
+changes nothing and the replay goes on; a malformed line is reported with its number.
+Exit status: 0 when every line was read, 1 when a line was malformed, 2 when nothing could be read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from engine.core import EngineError, Session, find_game, move_from_dict
+from engine.core.records import Event
+from kiosk.errors import CommandError
+from kiosk.settings import Settings
+from kiosk.store import Store, StoreError
 
 
-def register(sub) -> None:
+def register(sub: argparse._SubParsersAction) -> None:
     """Add the `replay` verb."""
-    register_pending(
-        sub, "replay", "apply a JSON-lines file of moves and print each verdict", "issue #2"
+    parser = sub.add_parser(
+        "replay",
+        help="apply a JSON-lines file of moves and print each verdict",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("game", help="greenwood, dont_starve or stonesaga")
+    parser.add_argument("file", type=Path, help="JSON-lines file of moves ('-' for stdin)")
+    parser.add_argument("--json", action="store_true", help="one JSON object per line")
+    parser.add_argument("--options", help="setup options as JSON, e.g. '{\"players\": 3}'")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the game's randomness")
+    parser.add_argument("--from-save", metavar="NAME", help="start from this saved game")
+    parser.set_defaults(handler=replay)
+
+
+def replay(args: argparse.Namespace, settings: Settings) -> int:
+    """Run the replay; see the module docstring."""
+    try:
+        game = find_game(args.game)
+        lines = _read_lines(args.file)
+    except (EngineError, OSError, UnicodeDecodeError) as exc:
+        raise CommandError(str(exc)) from None
+    first_move_line = 0
+    setup = _setup_line(lines[0]) if lines else None
+    options: dict[str, Any] | None = None
+    seed = args.seed
+    if setup is not None:
+        options, seed = setup.get("setup") or {}, int(setup.get("seed", seed))
+        first_move_line = 1
+    elif args.options:
+        try:
+            options = json.loads(args.options)
+        except json.JSONDecodeError as exc:
+            raise CommandError(f"--options is not JSON: {exc.msg}") from None
+    session = _start(game.name, args, settings, options, seed)
+    out = Printer(args.json, settings.lang)
+    malformed = 0
+    for number, line in enumerate(lines[first_move_line:], start=first_move_line + 1):
+        if not line.strip():
+            continue
+        try:
+            move = move_from_dict(json.loads(line))
+        except (json.JSONDecodeError, EngineError) as exc:
+            malformed += 1
+            message = f"not JSON: {exc.msg}" if isinstance(exc, json.JSONDecodeError) else str(exc)
+            out.malformed(number, message)
+            continue
+        result = session.submit(move)
+        out.result(number, move, result.verdict, result.events)
+    out.summary(session)
+    return 1 if malformed else 0
+
+
+def _read_lines(path: Path) -> list[str]:
+    if str(path) == "-":
+        return sys.stdin.read().splitlines()
+    if not path.is_file():
+        raise OSError(f"{path}: no such file")
+    return path.read_text(encoding="utf-8").splitlines()
+
+
+def _setup_line(line: str) -> dict[str, Any] | None:
+    try:
+        data = json.loads(line)
+    except json.JSONDecodeError:
+        return None
+    return data if isinstance(data, dict) and "setup" in data and "type" not in data else None
+
+
+def _start(
+    game: str, args: argparse.Namespace, settings: Settings, options: Any, seed: int
+) -> Session:
+    try:
+        if args.from_save:
+            with Store.open(settings.database) as store:
+                saved = store.load(args.from_save)
+            if saved.game.name != game:
+                raise CommandError(
+                    f"saved game {args.from_save!r} is {saved.game.name}, not {game}"
+                )
+            return saved.session
+        return Session(find_game(game), options, seed)
+    except (EngineError, StoreError) as exc:
+        raise CommandError(str(exc)) from None
+
+
+class Printer:
+    """Prints each step of the replay, for people or as JSON lines."""
+
+    def __init__(self, as_json: bool, lang: str) -> None:
+        self.as_json, self.lang = as_json, lang
+
+    def _emit(self, data: dict[str, Any]) -> None:
+        print(json.dumps(data, ensure_ascii=False))
+
+    def malformed(self, number: int, message: str) -> None:
+        """A line that is not a move."""
+        if self.as_json:
+            self._emit({"line": number, "error": message})
+        else:
+            print(f"line {number}: malformed: {message}")
+
+    def result(self, number: int, move: Any, verdict: Any, events: tuple[Event, ...]) -> None:
+        """The verdict on one move and the events it caused."""
+        if self.as_json:
+            self._emit(
+                {
+                    "line": number,
+                    "move": move.to_dict(),
+                    "accepted": verdict.ok,
+                    "verdict": verdict.to_dict(),
+                    "events": [e.to_dict() for e in events],
+                }
+            )
+            return
+        if verdict.ok:
+            print(f"line {number}: {move.to_json()}  accepted")
+            for event in events:
+                print(f"    {event.to_json()}")
+        else:
+            rule = f" [{verdict.rule}]" if verdict.rule else ""
+            message = verdict.message.in_(self.lang)
+            print(f"line {number}: {move.to_json()}  REJECTED {verdict.code}: {message}{rule}")
+
+    def summary(self, session: Session) -> None:
+        """Where the game stands after the replay (not printed with --json)."""
+        if self.as_json:
+            return
+        flow, state = session.state.flow, session.state
+        where = f"round {flow.round}, phase {flow.phase}"
+        if flow.current is not None:
+            where += f", player {flow.current + 1} to act"
+        if state.outcome is not None:
+            where = f"game over: {state.outcome.result} {list(state.outcome.winners)}"
+        print(f"after {len(session.moves)} accepted moves: {where}")
