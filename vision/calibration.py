@@ -1,0 +1,330 @@
+"""From camera pixels to table millimetres, and from the table to each board's own grid.
+
+The table plane comes from four *anchor* tags stuck at known places on the table: the corners of
+every anchor seen give point pairs (millimetres, pixels) and one homography fits them all; the
+root-mean-square reprojection error over those corners says how good the fit is. The result is
+saved as JSON (in the user's data folder; the path is passed in) and reloaded at start.
+
+A board (a Greenwood submarine, a Don't Starve map tile) carries its own tags at known places on
+the board. Its pose on the table is fitted from those tags every time it is read, so a board that
+was nudged during play is still read right: :func:`locate_board` gives the board's
+:class:`BoardPose`, which maps table millimetres to the board's grid cells.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TypeAlias
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.detection import Detection
+from vision.errors import CalibrationError
+from vision.synthetic import Component, apply_homography
+
+FloatArray: TypeAlias = npt.NDArray[np.float64]
+
+FORMAT_VERSION = 1
+#: Fewer anchors than this and the table cannot be calibrated.
+MIN_ANCHORS = 4
+
+
+@dataclass(frozen=True)
+class TagPlace:
+    """Where a tag is stuck, in millimetres of the table (an anchor) or of a board."""
+
+    tag_id: int
+    x_mm: float
+    y_mm: float
+    size_mm: float
+    rotation_deg: float = 0.0
+
+    def corners_mm(self) -> FloatArray:
+        """The tag's corners in the detector's order, in the same millimetres."""
+        return Component(
+            self.tag_id, self.x_mm, self.y_mm, self.rotation_deg, self.size_mm
+        ).tag_corners_mm()
+
+
+@dataclass(frozen=True)
+class TableCalibration:
+    """The camera-to-table mapping: a homography from table mm to pixels, for one frame size."""
+
+    table_to_image: FloatArray
+    image_size: tuple[int, int]
+    anchors: tuple[int, ...]
+    reprojection_error_px: float
+
+    @property
+    def image_to_table(self) -> FloatArray:
+        """The homography from pixels to table millimetres."""
+        return np.linalg.inv(self.table_to_image)
+
+    def to_table(self, points_px: FloatArray) -> FloatArray:
+        """Pixels (N×2) to table millimetres."""
+        return apply_homography(self.image_to_table, points_px)
+
+    def to_image(self, points_mm: FloatArray) -> FloatArray:
+        """Table millimetres (N×2) to pixels."""
+        return apply_homography(self.table_to_image, points_mm)
+
+    def check_frame(self, image: npt.NDArray[np.uint8]) -> None:
+        """Raise CalibrationError when a frame's size differs from the calibrated one."""
+        height, width = image.shape[:2]
+        if (width, height) != self.image_size:
+            w, h = self.image_size
+            raise CalibrationError(
+                f"the camera was calibrated at {w}×{h} but this frame is {width}×{height}: "
+                "calibrate again (tablesight calibrate)"
+            )
+
+    def save(self, path: Path) -> None:
+        """Write the calibration as JSON (creating the folder)."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        data = {
+            "format": FORMAT_VERSION,
+            "table_to_image": np.asarray(self.table_to_image).tolist(),
+            "image_size": list(self.image_size),
+            "anchors": list(self.anchors),
+            "reprojection_error_px": self.reprojection_error_px,
+        }
+        tmp = path.with_suffix(path.suffix + ".tmp")
+        tmp.write_text(json.dumps(data, indent=2) + "\n")
+        tmp.replace(path)
+
+    @classmethod
+    def load(cls, path: Path) -> TableCalibration:
+        """Read a calibration written by :meth:`save`; CalibrationError if absent or damaged."""
+        try:
+            data = json.loads(path.read_text())
+            if data.get("format") != FORMAT_VERSION:
+                raise ValueError(f"format {data.get('format')!r} is not {FORMAT_VERSION}")
+            matrix = np.array(data["table_to_image"], float)
+            if matrix.shape != (3, 3) or not np.all(np.isfinite(matrix)):
+                raise ValueError("table_to_image is not a 3×3 matrix of numbers")
+            width, height = (int(v) for v in data["image_size"])
+            return cls(
+                matrix,
+                (width, height),
+                tuple(int(a) for a in data["anchors"]),
+                float(data["reprojection_error_px"]),
+            )
+        except FileNotFoundError:
+            raise CalibrationError(
+                f"{path}: no calibration yet; run `tablesight calibrate`"
+            ) from None
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise CalibrationError(f"{path}: not a usable calibration ({exc})") from None
+
+
+@dataclass(frozen=True)
+class AnchorReport:
+    """What a calibration attempt saw: anchors found, anchors missing, other tags in view."""
+
+    found: tuple[int, ...]
+    missing: tuple[int, ...]
+    others: tuple[int, ...]
+    duplicated: tuple[int, ...]
+
+    def describe(self, anchors: Mapping[int, TagPlace]) -> list[str]:
+        """Plain sentences for the user."""
+        lines = [
+            f"anchors in view: {_ids(self.found)} ({len(self.found)} of {len(anchors)})",
+            f"other tags in view: {len(self.others)}",
+        ]
+        for tag in self.missing:
+            a = anchors[tag]
+            lines.append(
+                f"missing anchor {tag}: it belongs at x={a.x_mm:g} mm, y={a.y_mm:g} mm; "
+                "check it is stuck there, in the camera's view and not covered"
+            )
+        for tag in self.duplicated:
+            lines.append(f"anchor {tag} is seen more than once: remove the extra sticker")
+        return lines
+
+
+def anchor_report(detections: Iterable[Detection], anchors: Mapping[int, TagPlace]) -> AnchorReport:
+    """Which anchors are in view (exactly once), which are missing or doubled."""
+    seen: dict[int, int] = {}
+    for d in detections:
+        seen[d.id] = seen.get(d.id, 0) + 1
+    duplicated = tuple(sorted(t for t in anchors if seen.get(t, 0) > 1))
+    found = tuple(sorted(t for t in anchors if seen.get(t) == 1))
+    missing = tuple(sorted(t for t in anchors if t not in seen))
+    others = tuple(sorted(t for t in seen if t not in anchors))
+    return AnchorReport(found, missing, others, duplicated)
+
+
+def calibrate_table(
+    detections: Sequence[Detection],
+    anchors: Mapping[int, TagPlace],
+    image_size: tuple[int, int],
+    *,
+    min_anchors: int = MIN_ANCHORS,
+) -> TableCalibration:
+    """Fit the table plane to the anchors in ``detections``.
+
+    Raises CalibrationError naming the missing (or doubled) anchors when fewer than
+    ``min_anchors`` are seen exactly once.
+    """
+    report = anchor_report(detections, anchors)
+    if len(report.found) < min_anchors:
+        raise CalibrationError(
+            f"need {min_anchors} anchors, found {len(report.found)}: "
+            + "; ".join(report.describe(anchors)[:1] + report.describe(anchors)[2:])
+        )
+    by_id = {d.id: d for d in detections if d.id in report.found}
+    mm = np.vstack([anchors[t].corners_mm() for t in report.found])
+    px = np.vstack([np.asarray(by_id[t].corners, float) for t in report.found])
+    h, _ = cv2.findHomography(mm, px, 0)
+    if h is None or not np.all(np.isfinite(h)) or abs(np.linalg.det(h)) < 1e-12:
+        raise CalibrationError("the anchors do not span a plane: are they all on one line?")
+    error = float(np.sqrt(np.mean(np.sum((apply_homography(h, mm) - px) ** 2, axis=1))))
+    return TableCalibration(h / h[2, 2], image_size, report.found, error)
+
+
+@dataclass(frozen=True)
+class Grid:
+    """A board's grid: the top-left corner of cell (0, 0) and the cell size, in board mm."""
+
+    origin_mm: tuple[float, float]
+    cell_mm: tuple[float, float]
+    cols: int
+    rows: int
+
+
+@dataclass(frozen=True)
+class BoardLayout:
+    """One face of a board: its tags at known places in the board's own mm, and its grid."""
+
+    name: str
+    tags: tuple[TagPlace, ...]
+    grid: Grid | None = None
+
+    @property
+    def tag_ids(self) -> tuple[int, ...]:
+        """The ids of the board's tags."""
+        return tuple(t.tag_id for t in self.tags)
+
+
+@dataclass(frozen=True)
+class BoardPose:
+    """Where a board lies on the table: a rigid map from board mm to table mm, with its fit."""
+
+    layout: BoardLayout
+    board_to_table: FloatArray  # 2×3, rotation and translation
+    tags_used: tuple[int, ...]
+    residual_mm: float
+
+    @property
+    def angle_deg(self) -> float:
+        """How far the board is turned on the table (clockwise as seen from the camera)."""
+        return math.degrees(math.atan2(self.board_to_table[1, 0], self.board_to_table[0, 0]))
+
+    def to_board(self, points_mm: FloatArray) -> FloatArray:
+        """Table millimetres (N×2) to board millimetres."""
+        m = np.vstack([self.board_to_table, [0, 0, 1]])
+        return apply_homography(np.linalg.inv(m), points_mm)
+
+    def cell_at(self, x_mm: float, y_mm: float) -> tuple[int, int] | None:
+        """The grid cell (column, row) under a table point, or None when off the grid."""
+        grid = self.layout.grid
+        if grid is None:
+            return None
+        bx, by = self.to_board(np.array([[x_mm, y_mm]]))[0]
+        col = math.floor((bx - grid.origin_mm[0]) / grid.cell_mm[0])
+        row = math.floor((by - grid.origin_mm[1]) / grid.cell_mm[1])
+        return (col, row) if 0 <= col < grid.cols and 0 <= row < grid.rows else None
+
+
+def locate_board(
+    layout: BoardLayout, detections: Sequence[Detection], table: TableCalibration
+) -> BoardPose:
+    """Fit ``layout``'s pose on the table from whichever of its tags are in ``detections``.
+
+    One tag is enough (its four corners fix position and turn); more make the fit steadier.
+    Raises CalibrationError when none of the board's tags is seen, or one is seen twice.
+    """
+    wanted = {t.tag_id: t for t in layout.tags}
+    seen = [d for d in detections if d.id in wanted]
+    counts: dict[int, int] = {}
+    for d in seen:
+        counts[d.id] = counts.get(d.id, 0) + 1
+    doubled = sorted(t for t, n in counts.items() if n > 1)
+    if doubled:
+        raise CalibrationError(f"board {layout.name}: tag(s) {_ids(doubled)} seen more than once")
+    if not seen:
+        raise CalibrationError(
+            f"board {layout.name}: none of its tags ({_ids(sorted(wanted))}) is in view"
+        )
+    board_mm = np.vstack([wanted[d.id].corners_mm() for d in seen])
+    table_mm = np.vstack([table.to_table(np.asarray(d.corners, float)) for d in seen])
+    m = _rigid_fit(board_mm, table_mm)
+    fitted = board_mm @ m[:, :2].T + m[:, 2]
+    residual = float(np.sqrt(np.mean(np.sum((fitted - table_mm) ** 2, axis=1))))
+    return BoardPose(layout, m, tuple(sorted(d.id for d in seen)), residual)
+
+
+def _rigid_fit(src: FloatArray, dst: FloatArray) -> FloatArray:
+    """The rotation and translation (2×3) that best map ``src`` onto ``dst`` (Kabsch)."""
+    cs, cd = src.mean(axis=0), dst.mean(axis=0)
+    u, _, vt = np.linalg.svd((src - cs).T @ (dst - cd))
+    d = np.sign(np.linalg.det(vt.T @ u.T)) or 1.0
+    r = vt.T @ np.diag([1.0, d]) @ u.T
+    return np.column_stack([r, cd - r @ cs])
+
+
+def _ids(ids: Iterable[int]) -> str:
+    ids = list(ids)
+    return ", ".join(str(i) for i in ids) if ids else "none"
+
+
+def draw_calibration(
+    image: npt.NDArray[np.uint8],
+    detections: Sequence[Detection],
+    anchors: Mapping[int, TagPlace],
+    calibration: TableCalibration | None,
+    *,
+    grid_mm: float = 100.0,
+) -> npt.NDArray[np.uint8]:
+    """A copy of ``image`` with the tags outlined (anchors in green, others in blue, with ids),
+    the table's millimetre grid when calibrated, and the missing anchors listed."""
+    out = image.copy() if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    scale = max(out.shape[1] / 1280, 0.5)
+    font, thick = cv2.FONT_HERSHEY_SIMPLEX, max(1, round(2 * scale))
+    if calibration is not None:
+        xs = np.array([a.x_mm for a in anchors.values()])
+        ys = np.array([a.y_mm for a in anchors.values()])
+        x0, x1 = math.floor(xs.min() / grid_mm) * grid_mm, math.ceil(xs.max() / grid_mm) * grid_mm
+        y0, y1 = math.floor(ys.min() / grid_mm) * grid_mm, math.ceil(ys.max() / grid_mm) * grid_mm
+        lines = [((x, y0), (x, y1)) for x in np.arange(x0, x1 + 1, grid_mm)]
+        lines += [((x0, y), (x1, y)) for y in np.arange(y0, y1 + 1, grid_mm)]
+        for a, b in lines:
+            p, q = calibration.to_image(np.array([a, b], float))
+            cv2.line(out, _pt(p), _pt(q), (0, 200, 255), 1, cv2.LINE_AA)
+    for d in detections:
+        colour = (0, 220, 0) if d.id in anchors else (255, 140, 0)
+        quad = np.round(np.asarray(d.corners)).astype(np.int32)
+        cv2.polylines(out, [quad], True, colour, thick, cv2.LINE_AA)
+        cv2.putText(out, str(d.id), _pt(d.center), font, 0.5 * scale, colour, thick, cv2.LINE_AA)
+    report = anchor_report(detections, anchors)
+    if calibration is not None:
+        status = f"calibrated: error {calibration.reprojection_error_px:.2f} px"
+    else:
+        status = f"not calibrated: missing anchors {_ids(report.missing)}"
+    for i, text in enumerate([status, f"tags in view: {len(detections)}"]):
+        y = round((30 + 30 * i) * scale)
+        cv2.putText(out, text, (10, y), font, 0.8 * scale, (0, 0, 0), thick + 3, cv2.LINE_AA)
+        cv2.putText(out, text, (10, y), font, 0.8 * scale, (255, 255, 255), thick, cv2.LINE_AA)
+    return out
+
+
+def _pt(p: Iterable[float]) -> tuple[int, int]:
+    x, y = p
+    return round(float(x)), round(float(y))

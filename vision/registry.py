@@ -1,0 +1,242 @@
+"""The tag registry: which component each tag id belongs to, from one data file per game.
+
+The files live in ``vision/tags/`` (``greenwood.toml``, ``dont_starve.toml``, ``stonesaga.toml``
+and ``anchors.toml`` for the calibration anchors). Each holds groups of identical components::
+
+    [[group]]
+    name = "wisp"            # what the component is
+    kind = "token"           # anchor, board, tile, piece or token
+    first_id = 198           # ids are given out in order from here
+    count = 45               # how many such components
+    faces = ["front", "back"]  # optional: one tag per face (a double-sided tile)
+    tags_per_face = 1        # optional: boards carry several tags per face
+    tag_mm = 12              # edge of the tag's black square
+    source = "greenwood.zh.md §一: 45个鬼火标记"
+    placeholder = "tag size is invented until measured"   # set when a value is made up
+
+Boards may add ``board_mm``, ``tag_places_mm`` (one place per tag of a face) and ``grid``;
+anchors add ``positions_mm`` (one per anchor). No id may be used twice across all the files:
+:func:`load_registry` checks it and names every clash.
+"""
+
+from __future__ import annotations
+
+import logging
+import tomllib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from vision.calibration import BoardLayout, Grid, TagPlace
+from vision.detection import Detection
+from vision.errors import RegistryError
+
+TAGS_DIR = Path(__file__).resolve().parent / "tags"
+GAMES = ("greenwood", "dont_starve", "stonesaga")
+ANCHORS = "anchors"
+KINDS = ("anchor", "board", "tile", "piece", "token")
+MAX_ID = {"tag36h11": 586, "tagStandard41h12": 2114}
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class TagEntry:
+    """One tag: the component it is on (which copy, which face, which of the face's tags)."""
+
+    tag_id: int
+    family: str
+    game: str
+    name: str
+    kind: str
+    item: int
+    face: str | None
+    tag_index: int
+    tag_mm: float
+    source: str
+    placeholder: str | None
+    position_mm: tuple[float, float] | None = None
+
+    @property
+    def label(self) -> str:
+        """A short human label, as printed under the sticker."""
+        face = f" {self.face}" if self.face else ""
+        return f"{self.name} {self.item}{face}".strip()
+
+
+@dataclass
+class Registry:
+    """Every known tag, keyed by (family, id); unknown ids are reported once, then ignored."""
+
+    entries: dict[tuple[str, int], TagEntry]
+    boards: dict[str, list[BoardLayout]] = field(default_factory=dict)
+    _reported: set[tuple[str, int]] = field(default_factory=set)
+
+    def lookup(self, tag_id: int, family: str = "tag36h11") -> TagEntry | None:
+        """The entry of a tag, or None when no game uses it."""
+        return self.entries.get((family, tag_id))
+
+    def for_game(self, game: str) -> list[TagEntry]:
+        """The entries of one game (or of the anchors), in id order."""
+        found = sorted((e for e in self.entries.values() if e.game == game), key=_entry_key)
+        if not found:
+            raise RegistryError(f"no tags for game {game!r}: known are {', '.join(self.games)}")
+        return found
+
+    @property
+    def games(self) -> list[str]:
+        """The games (and "anchors") the registry holds."""
+        return sorted({e.game for e in self.entries.values()})
+
+    def anchors(self) -> dict[int, TagPlace]:
+        """The calibration anchors and where they are on the table."""
+        return {
+            e.tag_id: TagPlace(e.tag_id, *e.position_mm, e.tag_mm)
+            for e in self.for_game(ANCHORS)
+            if e.position_mm is not None
+        }
+
+    def known(self, detections: Iterable[Detection]) -> list[Detection]:
+        """The detections whose tag is registered; an unknown tag is logged the first time only."""
+        kept = []
+        for d in detections:
+            key = (d.family, d.id)
+            if key in self.entries:
+                kept.append(d)
+            elif key not in self._reported:
+                self._reported.add(key)
+                log.warning("ignoring tag %s %d: no game or anchor uses it", d.family, d.id)
+        return kept
+
+    @property
+    def unknown_seen(self) -> list[tuple[str, int]]:
+        """The unknown tags reported so far."""
+        return sorted(self._reported)
+
+
+def load_registry(
+    games: Iterable[str] = GAMES, folder: Path = TAGS_DIR, *, anchors: bool = True
+) -> Registry:
+    """Load the games' files (and the anchors) from ``folder``; RegistryError on any problem,
+    including an id used twice (every clash is named)."""
+    names = [*games, *([ANCHORS] if anchors else [])]
+    entries: list[TagEntry] = []
+    boards: dict[str, list[BoardLayout]] = {}
+    for name in names:
+        file_entries, file_boards = load_file(folder / f"{name}.toml")
+        entries += file_entries
+        boards[name] = file_boards
+    clashes = id_clashes(entries)
+    if clashes:
+        raise RegistryError("tag ids used twice:\n  " + "\n  ".join(clashes))
+    return Registry({(e.family, e.tag_id): e for e in entries}, boards)
+
+
+def id_clashes(entries: Iterable[TagEntry]) -> list[str]:
+    """One line per id that more than one entry uses."""
+    first: dict[tuple[str, int], TagEntry] = {}
+    clashes = []
+    for e in entries:
+        other = first.setdefault((e.family, e.tag_id), e)
+        if other is not e:
+            clashes.append(
+                f"{e.family} {e.tag_id}: {other.game} {other.label!r} and {e.game} {e.label!r}"
+            )
+    return clashes
+
+
+def load_file(path: Path) -> tuple[list[TagEntry], list[BoardLayout]]:
+    """The entries and board layouts of one data file."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise RegistryError(f"{path}: no such tag file") from None
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise RegistryError(f"{path}: cannot read it: {exc}") from None
+    game = data.get("game") or path.stem
+    family = data.get("family", "tag36h11")
+    if family not in MAX_ID:
+        raise RegistryError(f"{path}: unknown family {family!r}")
+    entries: list[TagEntry] = []
+    boards: list[BoardLayout] = []
+    for n, group in enumerate(data.get("group", []), 1):
+        try:
+            new, layouts = _expand(group, game, family)
+        except (KeyError, TypeError, ValueError) as exc:
+            what = group.get("name", f"group {n}") if isinstance(group, dict) else f"group {n}"
+            raise RegistryError(f"{path}: {what}: {_reason(exc)}") from None
+        entries += new
+        boards += layouts
+    return entries, boards
+
+
+def _expand(g: dict[str, Any], game: str, family: str) -> tuple[list[TagEntry], list[BoardLayout]]:
+    name, kind = str(g["name"]), str(g["kind"])
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
+    first, count = int(g["first_id"]), int(g["count"])
+    faces: list[str | None] = list(g.get("faces") or [None])
+    per_face = int(g.get("tags_per_face", 1))
+    tag_mm = float(g["tag_mm"])
+    if count < 1 or per_face < 1 or tag_mm <= 0:
+        raise ValueError("count, tags_per_face and tag_mm must be positive")
+    last = first + count * len(faces) * per_face - 1
+    if first < 0 or last > MAX_ID[family]:
+        raise ValueError(f"ids {first}-{last} do not fit {family} (0-{MAX_ID[family]})")
+    positions = [tuple(map(float, p)) for p in g.get("positions_mm", [])]
+    if positions and len(positions) != count:
+        raise ValueError(f"positions_mm has {len(positions)} places for {count} components")
+    places = [tuple(map(float, p)) for p in g.get("tag_places_mm", [])]
+    if places and len(places) != per_face:
+        raise ValueError(f"tag_places_mm has {len(places)} places for {per_face} tags a face")
+    entries, layouts = [], []
+    tag_id = first
+    for item in range(1, count + 1):
+        for face in faces:
+            tags = []
+            for k in range(per_face):
+                entries.append(
+                    TagEntry(
+                        tag_id,
+                        family,
+                        game,
+                        name,
+                        kind,
+                        item,
+                        face,
+                        k,
+                        tag_mm,
+                        str(g.get("source", "")),
+                        g.get("placeholder"),
+                        positions[item - 1] if positions else None,  # type: ignore[arg-type]
+                    )
+                )
+                if places:
+                    tags.append(TagPlace(tag_id, *places[k], tag_mm))
+                tag_id += 1
+            if kind == "board" and tags:
+                label = f"{name} {item}" + (f" {face}" if face else "")
+                layouts.append(BoardLayout(label, tuple(tags), _grid(g.get("grid"))))
+    return entries, layouts
+
+
+def _grid(g: dict[str, Any] | None) -> Grid | None:
+    if g is None:
+        return None
+    return Grid(
+        tuple(map(float, g["origin_mm"])),  # type: ignore[arg-type]
+        tuple(map(float, g["cell_mm"])),  # type: ignore[arg-type]
+        int(g["cols"]),
+        int(g["rows"]),
+    )
+
+
+def _reason(exc: Exception) -> str:
+    if isinstance(exc, KeyError):
+        return f"missing field {exc.args[0]!r}"
+    return str(exc)
+
+
+def _entry_key(e: TagEntry) -> tuple[str, int]:
+    return (e.family, e.tag_id)
