@@ -80,10 +80,11 @@ class DetectorConfig:
     ``decimation`` is AprilTag's ``quad_decimate`` (1 = full resolution, 2 = four times faster
     and blind to small tags); ``sharpening`` is the sigma of the sharpening AprilTag applies
     before it looks for quads (0 = none); ``min_decision_margin`` drops weak AprilTag decodes;
-    ``edge_margin`` drops tags with a corner closer than that many pixels to the frame edge (a
-    cut tag gives wrong corners). ``backends`` names the detectors to run; ``contrast_pass`` and
-    ``second_pass`` turn on the CLAHE pass and the pass over undecoded candidate regions (which
-    needs the ``aruco`` backend); ``max_candidates`` bounds that second pass.
+    ``edge_margin`` drops tags with a corner closer than that many pixels (or half a cell of the
+    tag) to the frame edge (a cut tag gives wrong corners). ``backends`` names the detectors to
+    run; ``contrast_pass`` and ``second_pass`` turn on the CLAHE pass and the pass over
+    undecoded candidate regions (which needs the ``aruco`` backend); ``max_candidates`` bounds
+    that second pass.
     """
 
     families: tuple[str, ...] = ("tag36h11",)
@@ -177,10 +178,12 @@ class Detector:
             raw += found
             # A tag only cv2.aruco decoded is checked again by the second pass.
             candidates += [d.corners for d in found] + rejected
+        height, width = grey.shape
         if c.second_pass:
+            # A quad at the frame edge is a cut tag: enlarging it will not make it whole.
+            candidates = [q for q in candidates if _inside(q, width, height, c.edge_margin)]
             raw += self._second_pass(grey, candidates, raw)
         kept, self.conflicts = _fuse(raw, c.min_decision_margin)
-        height, width = grey.shape
         kept = [d for d in kept if _inside(d.corners, width, height, c.edge_margin)]
         return sorted(kept, key=_sort_key)
 
@@ -302,9 +305,22 @@ def _side(quad: npt.NDArray[np.float64]) -> float:
     return float(np.mean(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)))
 
 
-def _inside(corners: Corners, width: int, height: int, margin: float) -> bool:
-    return all(
-        margin <= x <= width - 1 - margin and margin <= y <= height - 1 - margin for x, y in corners
+def _inside(
+    corners: Corners | npt.NDArray[np.float64], width: int, height: int, margin: float
+) -> bool:
+    """Whether the quad is ``margin`` pixels and half a cell inside the frame.
+
+    A tag whose black border the frame cuts still decodes at times, with its corners on an
+    inner edge: such a quad ends less than half a cell (1/16 of its side) from the frame edge.
+    """
+    quad = np.asarray(corners, dtype=np.float64)
+    pad = max(margin, _side(quad) / 16)
+    xs, ys = quad[:, 0], quad[:, 1]
+    return bool(
+        xs.min() >= pad
+        and ys.min() >= pad
+        and xs.max() <= width - 1 - pad
+        and ys.max() <= height - 1 - pad
     )
 
 

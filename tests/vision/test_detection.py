@@ -1,0 +1,247 @@
+"""The detector on real photographs and on generated tags: recall, ids, corners, filters."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.detect_backends import RawDetection
+from vision.detection import (
+    Detection,
+    Detector,
+    DetectorConfig,
+    DetectorConfigError,
+    _fuse,
+    duplicates,
+    read_image,
+)
+from vision.errors import ImageReadError, VisionError
+
+TAG36H11 = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_APRILTAG_36h11)
+
+
+def tag_image(tag_id: int, cell: int = 10, quiet: int = 2) -> np.ndarray:
+    """A printed tag36h11 with a white quiet zone, ``cell`` pixels per cell."""
+    marker = cv2.aruco.generateImageMarker(TAG36H11, tag_id, 8 * cell)
+    return cv2.copyMakeBorder(marker, *[quiet * cell] * 4, cv2.BORDER_CONSTANT, value=255)
+
+
+def paste(canvas: np.ndarray, tile: np.ndarray, x: int, y: int) -> None:
+    canvas[y : y + tile.shape[0], x : x + tile.shape[1]] = tile
+
+
+def count(detector: Detector, truth: dict[Path, list[int]]) -> tuple[int, int]:
+    """How many labelled tags the detector finds, and how many ids it reports that are not there."""
+    found = wrong = 0
+    for path, ids in truth.items():
+        got = Counter(d.id for d in detector.detect(read_image(path)))
+        want = Counter(ids)
+        found += sum((got & want).values())
+        wrong += sum((got - want).values())
+    return found, wrong
+
+
+def test_fused_detector_reaches_233_of_236_with_no_wrong_id(mapping_truth):
+    assert sum(len(ids) for ids in mapping_truth.values()) == 236
+    found, wrong = count(Detector(), mapping_truth)
+    assert wrong == 0
+    assert found >= 233
+
+
+def test_the_extra_passes_find_what_one_plain_call_misses(apriltag_photos):
+    image = read_image(apriltag_photos / "mapping_feb_2014" / "IMG_1451.JPG")
+    plain = {d.id for d in Detector(DetectorConfig.plain()).detect(image)}
+    fused = {d.id for d in Detector().detect(image)}
+    # Tags 7 and 8 are about 16 px wide in this photograph: only the second pass decodes them.
+    assert {7, 8}.isdisjoint(plain)
+    assert {7, 8} <= fused
+    assert plain <= fused
+
+
+def read_corner_truth(path: Path) -> list[tuple[int, np.ndarray]]:
+    """nasa_swarmathon's ``id, (x y), (x y), (x y), (x y)`` lines."""
+    out = []
+    for line in path.read_text().splitlines():
+        numbers = [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", line)]
+        out.append((int(numbers[0]), np.array(numbers[1:9]).reshape(4, 2)))
+    return out
+
+
+@pytest.mark.parametrize(
+    "config", [DetectorConfig(), DetectorConfig.plain()], ids=["fused", "plain"]
+)
+def test_corners_match_the_reference_in_order_to_a_pixel(apriltag_photos, config):
+    detector = Detector(config)
+    errors, missed, total = [], [], 0
+    for truth_file in sorted((apriltag_photos / "nasa_swarmathon").glob("*.txt")):
+        found = detector.detect(read_image(truth_file.with_suffix(".jpg")))
+        for tag_id, corners in read_corner_truth(truth_file):
+            total += 1
+            centre = corners.mean(axis=0)
+            near = [
+                d for d in found if d.id == tag_id and np.hypot(*(np.array(d.center) - centre)) < 5
+            ]
+            if near:
+                errors.append(np.linalg.norm(np.array(near[0].corners) - corners, axis=1))
+            else:
+                missed.append((truth_file.name, centre.round()))
+    # The reference was made with other settings; one 12-pixel tag far away is missed here.
+    assert len(missed) <= 1, missed
+    errors = np.concatenate(errors)
+    assert len(errors) == 4 * (total - len(missed)) >= 4 * 20
+    assert np.median(errors) < 0.6
+    assert np.percentile(errors, 90) < 1.5
+    assert errors.max() < 5  # a corner list in another order would be off by a whole side
+
+
+def test_aruco_corners_are_given_in_apriltag_order(apriltag_photos):
+    from vision.detect_backends import AprilTagBackend, ArucoBackend
+
+    image = cv2.imread(str(apriltag_photos / "nasa_swarmathon" / "33369213973_9d9bb4cc96_c.jpg"), 0)
+    april = AprilTagBackend("tag36h11", threads=1, decimation=1, sharpening=0, max_hamming=1)
+    aruco_found, _ = ArucoBackend("tag36h11", max_hamming=1).detect(image)
+    april_found = april.detect(image)
+    pairs = [
+        (a, b) for a in april_found for b in aruco_found if np.linalg.norm(a.center - b.center) < 3
+    ]
+    assert len(pairs) >= 8
+    for a, b in pairs:
+        assert a.id == b.id
+        # cv2.aruco's corners are rougher; a list in another order would be off by a side.
+        assert np.linalg.norm(a.corners - b.corners, axis=1).max() < 5
+
+
+def test_a_generated_tag_is_found_with_its_id_and_place():
+    canvas = np.full((300, 400), 200, np.uint8)
+    paste(canvas, tag_image(42), 100, 60)  # black square from (120, 80), 80 px wide
+    (d,) = Detector().detect(canvas)
+    assert (d.family, d.id, d.hamming) == ("tag36h11", 42, 0)
+    assert d.center == pytest.approx((159.5, 119.5), abs=0.5)
+    xs, ys = zip(*d.corners, strict=True)
+    assert min(xs) == pytest.approx(119.5, abs=1) and max(xs) == pytest.approx(199.5, abs=1)
+    assert min(ys) == pytest.approx(79.5, abs=1) and max(ys) == pytest.approx(159.5, abs=1)
+
+
+def test_grey_and_bgr_give_the_same_detections(apriltag_photos):
+    path = apriltag_photos / "mapping_feb_2014" / "IMG_1368.JPG"
+    bgr = read_image(path)
+    grey = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
+    detector = Detector()
+    assert detector.detect(bgr) == detector.detect(grey)
+    assert detector.detect(bgr)
+
+
+def test_a_tag_cut_by_the_frame_edge_is_dropped():
+    from vision.detect_backends import AprilTagBackend
+
+    canvas = np.full((200, 300), 200, np.uint8)
+    paste(canvas, tag_image(5), 100, 50)  # black square x 120..199, quiet zone to 219
+    whole = np.ascontiguousarray(canvas[:, :222])
+    cut = np.ascontiguousarray(canvas[:, :201])  # the frame ends at the black square's edge
+    assert [d.id for d in Detector().detect(whole)] == [5]
+    # AprilTag still decodes the cut tag, but with its right corners a cell inside the tag.
+    (raw,) = AprilTagBackend(
+        "tag36h11", threads=1, decimation=1, sharpening=0, max_hamming=1
+    ).detect(cut)
+    assert raw.id == 5 and raw.corners[:, 0].max() < 197
+    assert Detector().detect(cut) == []
+
+
+def test_weak_decodes_are_dropped_by_the_margin_setting():
+    canvas = np.full((200, 300), 200, np.uint8)
+    paste(canvas, tag_image(9), 100, 50)
+    (d,) = Detector(DetectorConfig.plain()).detect(canvas)
+    stricter = DetectorConfig.plain(min_decision_margin=d.decision_margin + 1)
+    assert Detector(stricter).detect(canvas) == []
+
+
+def test_the_same_id_twice_is_reported_twice_and_flagged():
+    canvas = np.full((240, 480), 200, np.uint8)
+    paste(canvas, tag_image(17), 40, 60)
+    paste(canvas, tag_image(17), 300, 60)
+    paste(canvas, tag_image(3), 170, 60)
+    found = Detector().detect(canvas)
+    assert sorted(d.id for d in found) == [3, 17, 17]
+    assert duplicates(found) == [("tag36h11", 17)]
+
+
+def test_a_grey_frame_has_no_tags_and_bad_arrays_are_refused():
+    detector = Detector()
+    assert detector.detect(np.full((720, 1280), 128, np.uint8)) == []
+    assert detector.detect(np.zeros((720, 1280, 3), np.uint8)) == []
+    with pytest.raises(VisionError, match="empty"):
+        detector.detect(np.zeros((0, 0), np.uint8))
+    with pytest.raises(VisionError, match="uint8"):
+        detector.detect(np.zeros((10, 10), np.float32))
+    with pytest.raises(VisionError, match="grey or BGR"):
+        detector.detect(np.zeros((10, 10, 2), np.uint8))
+
+
+def test_noise_gives_no_false_tags():
+    rng = np.random.default_rng(3)
+    noise = rng.integers(0, 256, (720, 1280), dtype=np.uint8)
+    blocks = cv2.resize(
+        rng.integers(0, 2, (90, 160), dtype=np.uint8) * 255,
+        (1280, 720),
+        interpolation=cv2.INTER_NEAREST,
+    )
+    detector = Detector()
+    assert detector.detect(noise) == []
+    assert detector.detect(blocks) == []
+
+
+@pytest.mark.parametrize(
+    "changes, message",
+    [
+        ({"families": ("tag99h1",)}, "unknown family"),
+        ({"backends": ("aruco",)}, "apriltag backend is needed"),
+        ({"decimation": 0.5}, "decimation"),
+        ({"threads": 0}, "threads"),
+        ({"max_hamming": 4}, "max_hamming"),
+    ],
+)
+def test_bad_settings_are_refused_with_the_setting_named(changes, message):
+    with pytest.raises(DetectorConfigError, match=message):
+        DetectorConfig(**changes)
+
+
+def test_unreadable_files_raise_image_read_error(tmp_path):
+    empty = tmp_path / "empty.png"
+    empty.write_bytes(b"")
+    text = tmp_path / "notes.jpg"
+    text.write_text("not a picture")
+    for path, message in [
+        (tmp_path / "missing.png", "no such file"),
+        (empty, "empty"),
+        (text, "not an image"),
+    ]:
+        with pytest.raises(ImageReadError, match=message):
+            read_image(path)
+
+
+def raw(tag_id: int, x: float, source: str, hamming: int = 0) -> RawDetection:
+    corners = np.array([[x, 40.0], [x + 20, 40.0], [x + 20, 20.0], [x, 20.0]])
+    return RawDetection("tag36h11", tag_id, corners, corners.mean(axis=0), 80.0, hamming, source)
+
+
+def test_fusion_drops_a_place_where_passes_disagree_and_keeps_agreement():
+    kept, conflicts = _fuse(
+        [
+            raw(4, 0, "apriltag"),
+            raw(5, 1, "aruco"),  # same place, another id: nobody can tell which is right
+            raw(6, 100, "apriltag+crop"),
+            raw(6, 101, "aruco"),  # agreement of two passes
+            raw(7, 200, "aruco"),  # cv2.aruco alone is not enough
+            raw(8, 300, "apriltag+clahe", hamming=1),  # one secondary pass with a corrected bit
+            raw(9, 400, "apriltag+clahe", hamming=0),  # one secondary pass, exact code
+        ],
+        min_margin=20,
+    )
+    assert conflicts == 1
+    assert sorted(d.id for d in kept) == [6, 9]
+    assert all(isinstance(d, Detection) for d in kept)
