@@ -1,8 +1,104 @@
-"""`tablesight detect`: print the AprilTags found in images."""
+"""`tablesight detect`: print the AprilTags found in images.
 
-from kiosk.commands.pending import register_pending
+With ``--json``, one JSON object per image, one per line, in pixel coordinates::
+
+    {"image": PATH, "width": W, "height": H, "detections": [{"family": "tag36h11", "id": N,
+     "center": [x, y], "corners": [[x, y], [x, y], [x, y], [x, y]]}]}
+
+An image that cannot be read is reported on stderr and the others are still read; the exit status
+is then 2. An id seen twice in one image is reported twice and flagged on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from vision.detection import (
+    FAMILIES,
+    Detection,
+    Detector,
+    DetectorConfig,
+    duplicates,
+    read_image,
+)
+from vision.errors import VisionError
+
+EXIT_UNREADABLE = 2
 
 
-def register(sub) -> None:
+def register(sub: Any) -> None:
     """Add the `detect` verb."""
-    register_pending(sub, "detect", "print the AprilTags found in images", "issue #3 (vision core)")
+    parser = sub.add_parser(
+        "detect",
+        help="print the AprilTags found in images",
+        description=__doc__.split("\n\n")[0],
+    )
+    parser.add_argument("images", nargs="+", type=Path, metavar="IMAGE", help="image files")
+    parser.add_argument("--json", action="store_true", help="one JSON object per image per line")
+    parser.add_argument(
+        "--family",
+        action="append",
+        choices=FAMILIES,
+        help="tag family to look for (repeatable; default tag36h11)",
+    )
+    parser.add_argument(
+        "--plain",
+        action="store_true",
+        help="one call of AprilTag only, without the extra passes (faster, finds fewer)",
+    )
+    parser.set_defaults(handler=detect)
+
+
+def detect(args: argparse.Namespace, settings: object) -> int:
+    """Detect the tags in each image and print them; returns the exit status."""
+    families = tuple(dict.fromkeys(args.family or ["tag36h11"]))
+    config = (
+        DetectorConfig.plain(families=families) if args.plain else DetectorConfig(families=families)
+    )
+    detector = Detector(config)
+    status = 0
+    for path in args.images:
+        try:
+            image = read_image(path)
+            found = detector.detect(image)
+        except VisionError as exc:
+            print(f"tablesight detect: {exc}", file=sys.stderr)
+            status = EXIT_UNREADABLE
+            continue
+        height, width = image.shape[:2]
+        for family, tag_id in duplicates(found):
+            print(
+                f"tablesight detect: {path}: {family} id {tag_id} is seen more than once; "
+                "each is reported, none is chosen",
+                file=sys.stderr,
+            )
+        if args.json:
+            record = {
+                "image": str(path),
+                "width": width,
+                "height": height,
+                "detections": [d.as_json() for d in found],
+            }
+            print(json.dumps(record), flush=True)
+        else:
+            print(_human(path, width, height, found), flush=True)
+    return status
+
+
+def _human(path: Path, width: int, height: int, found: list[Detection]) -> str:
+    """A few readable lines for one image."""
+    count = "no tags" if not found else f"{len(found)} tag{'s' if len(found) > 1 else ''}"
+    lines = [f"{path}: {width}×{height}, {count}"]
+    lines += [
+        f"  {family} id {tag_id} is seen more than once" for family, tag_id in duplicates(found)
+    ]
+    lines += [
+        f"  {d.family} {d.id:>4}  at ({d.center[0]:7.1f}, {d.center[1]:7.1f})"
+        f"  margin {d.decision_margin:5.1f}"
+        for d in found
+    ]
+    return "\n".join(lines)
