@@ -1,0 +1,97 @@
+"""`tablesight run`: serves the real app, stops cleanly on Ctrl-C, resumes the saved game."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+
+import pytest
+from serving import start_server
+
+from engine.core import Pass
+from kiosk.store import Store
+
+
+def get_status(url: str) -> dict:
+    with urllib.request.urlopen(f"{url}/api/status", timeout=5) as response:
+        return json.load(response)
+
+
+def test_run_starts_a_game_serves_its_status_and_stops_cleanly_on_ctrl_c(tmp_path: Path) -> None:
+    server = start_server(tmp_path)
+    status = get_status(server.url)
+    assert status["game"] == "greenwood" and status["round"] == 1
+    assert status["phase"]["name"] == "dusk" and status["phase"]["title"] == "Dusk"
+    assert status["notices"][0].startswith("started a new game of greenwood")
+    code, err = server.stop()
+    assert code == 0, err
+    assert "Traceback" not in err and "stopped; the game is saved" in err
+
+
+def test_run_resumes_the_latest_saved_game(tmp_path: Path) -> None:
+    with Store.open(tmp_path / "games.sqlite") as store:
+        saved = store.new_game("sunday", "greenwood", {"players": 2, "start_seat": 1})
+        for seat in (0, 1, 0, 1):
+            assert saved.submit(Pass(seat=seat)).accepted
+    server = start_server(tmp_path)
+    try:
+        status = get_status(server.url)
+        assert status["save"] == "sunday" and status["moves"] == 4
+        assert status["phase"]["name"] == "night" and status["current_player"] == 2
+        assert "resumed saved game 'sunday'" in status["notices"][0]
+    finally:
+        server.stop()
+
+
+def test_run_sets_a_damaged_database_aside_and_says_so(tmp_path: Path) -> None:
+    (tmp_path / "games.sqlite").write_bytes(b"not a database at all" * 50)
+    server = start_server(tmp_path)
+    try:
+        notices = get_status(server.url)["notices"]
+        assert "damaged" in notices[0] and "set aside" in notices[0]
+        assert list(tmp_path.glob("games.sqlite.damaged-*"))
+    finally:
+        server.stop()
+
+
+def test_run_on_a_busy_port_is_one_clear_line(tmp_path: Path) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        proc = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "kiosk.cli",
+                "--data-dir",
+                str(tmp_path),
+                "run",
+                "--port",
+                str(port),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert proc.returncode == 2
+    (line,) = proc.stderr.strip().splitlines()
+    assert line.startswith(f"tablesight run: cannot listen on 127.0.0.1:{port}")
+
+
+@pytest.mark.browser
+def test_the_status_page_shows_the_game_in_a_real_browser(server, browser) -> None:
+    with Store.open(server.data_dir / "games.sqlite") as store:
+        assert store.list()  # the server made its game
+    page = browser.new_page()
+    try:
+        page.goto(server.url + "/")
+        assert page.locator("h1").inner_text() == "Greenwood"
+        assert page.locator("#round").inner_text() == "Round 1"
+        assert page.locator("#phase").inner_text() == "Dusk"
+    finally:
+        page.close()
