@@ -91,11 +91,7 @@ class Registry:
 
     def anchors(self) -> dict[int, TagPlace]:
         """The calibration anchors and where they are on the table."""
-        return {
-            e.tag_id: TagPlace(e.tag_id, *e.position_mm, e.tag_mm)
-            for e in self.for_game(ANCHORS)
-            if e.position_mm is not None
-        }
+        return anchor_places(self.for_game(ANCHORS))
 
     def known(self, detections: Iterable[Detection]) -> list[Detection]:
         """The detections whose tag is registered; an unknown tag is logged the first time only."""
@@ -131,6 +127,15 @@ def load_registry(
     if clashes:
         raise RegistryError("tag ids used twice:\n  " + "\n  ".join(clashes))
     return Registry({(e.family, e.tag_id): e for e in entries}, boards)
+
+
+def anchor_places(entries: Iterable[TagEntry]) -> dict[int, TagPlace]:
+    """The anchors among ``entries`` that have a place on the table, by id."""
+    return {
+        e.tag_id: TagPlace(e.tag_id, *e.position_mm, e.tag_mm)
+        for e in entries
+        if e.kind == "anchor" and e.position_mm is not None
+    }
 
 
 def id_clashes(entries: Iterable[TagEntry]) -> list[str]:

@@ -32,7 +32,16 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.errors import SourceLostError, VisionError
-from vision.synthetic import Camera, Effects, Rendering, Table, render, scattered_table
+from vision.registry import load_registry
+from vision.synthetic import (
+    Camera,
+    Component,
+    Effects,
+    Rendering,
+    Table,
+    render,
+    scattered_table,
+)
 
 Image: TypeAlias = npt.NDArray[np.uint8]
 Kind = Literal["camera", "picamera2", "video", "folder", "synthetic"]
@@ -342,8 +351,9 @@ Script: TypeAlias = Callable[[int], tuple[Table, Effects]]
 
 
 class SyntheticSource:
-    """The synthetic table: ``script(index)`` gives the scene of each frame (default: a still
-    table of 40 tags). The last rendering, with its ground truth, is kept in ``last``."""
+    """The synthetic table: ``script(index)`` gives the scene of each frame (default: the
+    still :func:`default_table`). The last rendering, with its ground truth, is kept in
+    ``last``."""
 
     def __init__(
         self,
@@ -354,7 +364,7 @@ class SyntheticSource:
         frames: int | None = None,
         seed: int = 0,
     ) -> None:
-        still = scattered_table(40, seed=seed)
+        still = default_table(seed)
         self.script: Script = script or (lambda i: (still, Effects()))
         self.camera = camera or Camera.overhead()
         self.fps = fps
@@ -378,6 +388,14 @@ class SyntheticSource:
 
     def close(self) -> None:
         """Nothing to close."""
+
+
+def default_table(seed: int = 0) -> Table:
+    """The registry's four calibration anchors in their places and 40 Greenwood tags."""
+    anchors = load_registry([], anchors=True).anchors()
+    scattered = scattered_table(40, seed=seed, first_id=100, margin_mm=80)
+    stuck = tuple(Component(a.tag_id, a.x_mm, a.y_mm, 0, a.size_mm) for a in anchors.values())
+    return Table(stuck + scattered.components)
 
 
 @dataclass

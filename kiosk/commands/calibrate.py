@@ -1,10 +1,121 @@
-"""`tablesight calibrate`: calibrate the camera to the table."""
+"""`tablesight calibrate`: calibrate the camera to the table from the four anchor tags.
 
-from kiosk.commands.pending import register_pending
+Give a photo of the table (IMAGE) or let it take a frame from the camera (``--source``). It says
+which tags it sees and which anchors are missing (and where they belong), saves the calibration
+in the data folder when all anchors are in view, and always writes a picture with what it found
+drawn on it. Exit status 0 when calibrated, 2 when not.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+import cv2
+
+from kiosk.errors import CommandError
+from kiosk.settings import Settings
+from vision.calibration import (
+    TagPlace,
+    anchor_report,
+    calibrate_table,
+    draw_calibration,
+)
+from vision.detection import Detector, read_image
+from vision.errors import CalibrationError, VisionError
+from vision.registry import ANCHORS, TAGS_DIR, anchor_places, load_file
+from vision.sources import ResilientSource, open_source
+
+CALIBRATION_FILE = "calibration.json"
+PICTURE_FILE = "calibration.png"
 
 
-def register(sub) -> None:
+def register(sub: Any) -> None:
     """Add the `calibrate` verb."""
-    register_pending(
-        sub, "calibrate", "calibrate the camera to the table", "issue #3 (vision core)"
+    parser = sub.add_parser(
+        "calibrate",
+        help="calibrate the camera to the table",
+        description=__doc__.split("\n\n", 1)[1],
     )
+    parser.add_argument("image", nargs="?", type=Path, metavar="IMAGE", help="a photo of the table")
+    parser.add_argument(
+        "--source",
+        metavar="SPEC",
+        help="take a frame from camera:N, camera:/dev/videoN, picamera2, video:PATH, folder:PATH "
+        "or synthetic (default: $TABLESIGHT_SOURCE, else camera:0)",
+    )
+    parser.add_argument(
+        "--anchors",
+        type=Path,
+        metavar="FILE",
+        help="anchor places (TOML like vision/tags/anchors.toml; default: that file)",
+    )
+    parser.add_argument("--out", type=Path, metavar="FILE", help="where to save the calibration")
+    parser.add_argument("--picture", type=Path, metavar="FILE", help="where to write the picture")
+    parser.add_argument(
+        "--wait", type=float, default=10.0, metavar="S", help="seconds to wait for a camera frame"
+    )
+    parser.set_defaults(handler=calibrate)
+
+
+def calibrate(args: argparse.Namespace, settings: Settings) -> int:
+    """Run the guided calibration; returns the exit status."""
+    if args.image is not None and args.source is not None:
+        raise CommandError("give either an IMAGE or --source, not both")
+    out = args.out or settings.data_dir / CALIBRATION_FILE
+    picture_path = args.picture or out.with_name(PICTURE_FILE)
+    try:
+        anchors = _anchors(args.anchors or TAGS_DIR / f"{ANCHORS}.toml")
+        image, where = _image(args)
+        height, width = image.shape[:2]
+        found = Detector().detect(image)
+    except VisionError as exc:
+        raise CommandError(str(exc)) from None
+    print(f"{where}: {width}×{height}, {len(found)} tag(s) in view")
+    report = anchor_report(found, anchors)
+    for line in report.describe(anchors):
+        print(f"  {line}")
+    calibration, problem = None, ""
+    try:
+        calibration = calibrate_table(found, anchors, (width, height))
+    except CalibrationError as exc:
+        problem = str(exc)
+    picture = draw_calibration(image, found, anchors, calibration)
+    picture_path.parent.mkdir(parents=True, exist_ok=True)
+    if not cv2.imwrite(str(picture_path), picture):
+        raise CommandError(f"cannot write the picture {picture_path} (use .png or .jpg)")
+    print(f"picture: {picture_path}")
+    if calibration is None:
+        raise CommandError(f"not calibrated: {problem}")
+    calibration.save(out)
+    corners = 4 * len(calibration.anchors)
+    print(
+        f"calibrated: reprojection error {calibration.reprojection_error_px:.2f} px "
+        f"over {corners} anchor corners"
+    )
+    print(f"saved: {out}")
+    return 0
+
+
+def _anchors(path: Path) -> dict[int, TagPlace]:
+    entries, _ = load_file(path)
+    anchors = anchor_places(entries)
+    if not anchors:
+        raise CommandError(f"{path}: holds no anchors with positions_mm")
+    return anchors
+
+
+def _image(args: argparse.Namespace) -> tuple[Any, str]:
+    if args.image is not None:
+        return read_image(args.image), str(args.image)
+    source = ResilientSource(open_source(args.source))
+    try:
+        frame = source.read(timeout=args.wait)
+    finally:
+        source.close()
+    if frame is None:
+        raise CommandError(
+            f"no frame from {source.source.name} within {args.wait:g} s: {source.message}"
+        )
+    return frame.image, source.source.name
