@@ -128,3 +128,18 @@ def test_a_pending_verb_says_which_issue_brings_it(capsys) -> None:
     assert main(["scan", "image.png"]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("tablesight scan: not available yet") and "\n" not in err
+
+
+def test_bench_engine_prints_and_writes_its_figures(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "figures.json"
+    assert main(["bench", "engine", "--quick", "--json", str(out)]) == 0
+    table = capsys.readouterr().out
+    figures = {f["name"]: f for f in json.loads(out.read_text())}
+    assert set(figures) == {
+        "validate+apply",
+        "validate+apply+persist",
+        "persist cost ratio",
+        "resume a 1000-move game",
+    }
+    assert all(f["value"] > 0 for f in figures.values())
+    assert "moves/s" in table and "resume a 1000-move game" in table

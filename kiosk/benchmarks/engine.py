@@ -1,0 +1,122 @@
+"""`tablesight bench engine`: moves per second (pure, and with the SQLite save) and resume time.
+
+A small benchmark game that never ends (one clockwise phase with a counting move) measures the
+core itself: legality, the flow driver, the event log. Its figures are compared as ratios within
+one run (persisted ÷ pure), never against a fixed time.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, ClassVar
+
+from engine.core import (
+    Event,
+    Game,
+    Move,
+    Phase,
+    Seat,
+    Session,
+    State,
+    Text,
+    TurnOrder,
+    register_game,
+)
+from kiosk.benchmarks import Figure
+from kiosk.store import Store
+
+
+@dataclass(frozen=True)
+class Tick(Move):
+    """The benchmark game's only move: count one."""
+
+    type: ClassVar[str] = "bench.tick"
+    seat: Seat
+
+
+class Counter(Game):
+    """A game that never ends, for measuring the core."""
+
+    name: ClassVar[str] = "bench_counter"
+    title: ClassVar[Text] = Text("基准", "benchmark")
+    phases: ClassVar[tuple[Phase, ...]] = (
+        Phase("count", Text("计数", "count"), TurnOrder.CLOCKWISE, moves=frozenset({"bench.tick"})),
+    )
+
+    def setup(self, options: Any, rng: Any) -> tuple[Any, Any, Seat]:
+        return 0, rng, 0
+
+    def apply(self, state: State[Any], move: Move) -> tuple[State[Any], tuple[Event, ...]]:
+        return replace(state, data=state.data + 1), ()
+
+
+COUNTER = register_game(Counter())
+OPTIONS = {"players": 4}
+
+
+def _ticks(n: int) -> list[Tick]:
+    return [Tick(seat=i % 4) for i in range(n)]
+
+
+def _progress(message: str) -> None:
+    print(f"  bench engine: {message}", file=sys.stderr, flush=True)
+
+
+def run(quick: bool = False) -> list[Figure]:
+    """Measure and return the engine figures."""
+    pure_n, saved_n, resume_n = (2_000, 200, 1_000) if quick else (20_000, 2_000, 10_000)
+    figures: list[Figure] = []
+
+    _progress(f"{pure_n} moves, validate + apply, in memory")
+    session = Session(COUNTER, OPTIONS)
+    began = time.perf_counter()
+    for move in _ticks(pure_n):
+        session.submit(move)
+    pure_rate = pure_n / (time.perf_counter() - began)
+    figures.append(Figure("engine", "validate+apply", pure_rate, "moves/s"))
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "games.sqlite"
+        _progress(f"{saved_n} moves, validate + apply + commit (WAL, synchronous=FULL)")
+        with Store.open(path) as store:
+            saved = store.new_game("bench", COUNTER.name, OPTIONS)
+            began = time.perf_counter()
+            for move in _ticks(saved_n):
+                saved.submit(move)
+            saved_rate = saved_n / (time.perf_counter() - began)
+        figures.append(Figure("engine", "validate+apply+persist", saved_rate, "moves/s"))
+        figures.append(
+            Figure("engine", "persist cost ratio", pure_rate / saved_rate, "x", "pure ÷ persisted")
+        )
+
+        _progress(f"writing a {resume_n}-move saved game, then resuming it")
+        with Store.open(path) as store:
+            store.new_game("long", COUNTER.name, OPTIONS)
+            _bulk_log(store, "long", _ticks(resume_n))
+        began = time.perf_counter()
+        with Store.open(path) as store:
+            resumed = store.load("long")
+        resume_s = time.perf_counter() - began
+        assert resumed.session.state.data == resume_n
+        figures.append(
+            Figure("engine", f"resume a {resume_n}-move game", resume_s * 1000, "ms", "open+replay")
+        )
+    return figures
+
+
+def _bulk_log(store: Store, name: str, moves: list[Tick]) -> None:
+    """Write a long log in one transaction (setting up the resume figure, not measured)."""
+    conn = store._conn
+    (game_id,) = conn.execute("SELECT id FROM games WHERE name = ?", (name,)).fetchone()
+    now = datetime.now(UTC).isoformat()
+    with conn:
+        conn.execute("BEGIN")
+        conn.executemany(
+            "INSERT INTO log (game_id, seq, kind, move, at) VALUES (?, ?, 'move', ?, ?)",
+            [(game_id, i + 1, m.to_json(), now) for i, m in enumerate(moves)],
+        )
