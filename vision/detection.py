@@ -199,7 +199,8 @@ class Detector:
             and d.decision_margin >= self.config.min_decision_margin
             and (d.source == _MAIN or d.hamming == 0)
         ]
-        fresh = [q for q in candidates if not any(_same_place(q, c) for c in decoded)]
+        covered = _same_place(candidates, decoded).any(axis=1)
+        fresh = [q for q, done in zip(candidates, covered, strict=True) if not done]
         fresh.sort(key=lambda q: -cv2.contourArea(q.astype(np.float32)))
         for quad in fresh[: self.config.max_candidates]:
             crop = binarised_crop(grey, quad)
@@ -263,14 +264,16 @@ def _fuse(raw: list[RawDetection], min_margin: float) -> tuple[list[Detection], 
         d for d in raw if d.source == _ARUCO or d.decision_margin >= min_margin
     ]  # cv2.aruco reports no margin
     usable.sort(key=lambda d: _PREFERENCE[d.source])
+    same = _same_place([d.corners for d in usable], [d.corners for d in usable])
     groups: list[list[RawDetection]] = []
-    for d in usable:
-        for group in groups:
-            if _same_place(group[0].corners, d.corners):
-                group.append(d)
-                break
+    leaders: list[int] = []  # index in ``usable`` of each group's first member
+    for i, d in enumerate(usable):
+        matches = np.flatnonzero(same[leaders, i]) if leaders else []
+        if len(matches):
+            groups[matches[0]].append(d)
         else:
             groups.append([d])
+            leaders.append(i)
     kept, conflicts = [], 0
     for group in groups:
         if len({(d.family, d.id) for d in group}) > 1:
@@ -295,14 +298,26 @@ def _fuse(raw: list[RawDetection], min_margin: float) -> tuple[list[Detection], 
     return kept, conflicts
 
 
-def _same_place(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]) -> bool:
-    """Whether two quads are one tag: their centres are closer than half the smaller side."""
-    side = min(_side(a), _side(b))
-    return float(np.linalg.norm(a.mean(axis=0) - b.mean(axis=0))) < side / 2
+def _same_place(
+    a: list[npt.NDArray[np.float64]], b: list[npt.NDArray[np.float64]]
+) -> npt.NDArray[np.bool_]:
+    """For two lists of quads, whether each pair is one tag: centres closer than half the
+    smaller side. Returns a len(a) × len(b) matrix."""
+    if not a or not b:
+        return np.zeros((len(a), len(b)), dtype=bool)
+    qa, qb = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    side_a, side_b = _sides(qa), _sides(qb)
+    distance = np.linalg.norm(qa.mean(axis=1)[:, None] - qb.mean(axis=1)[None], axis=2)
+    return distance < np.minimum(side_a[:, None], side_b[None]) / 2
+
+
+def _sides(quads: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """The mean side of each of N quads (N × 4 × 2)."""
+    return np.linalg.norm(quads - np.roll(quads, 1, axis=1), axis=2).mean(axis=1)
 
 
 def _side(quad: npt.NDArray[np.float64]) -> float:
-    return float(np.mean(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)))
+    return float(_sides(np.asarray(quad, dtype=np.float64)[None])[0])
 
 
 def _inside(
