@@ -70,15 +70,11 @@ class Settings(BaseSettings):
         dotenv_settings: PydanticBaseSettingsSource,
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
-        """Flags (init), then the environment, then the TOML file."""
+        """Flags (init), then the environment, then the TOML file (``toml_file`` in the config)."""
         sources: list[PydanticBaseSettingsSource] = [init_settings, env_settings]
-        toml_file = _CONFIG_FILE.get("path")
-        if toml_file is not None:
-            sources.append(TomlConfigSettingsSource(settings_cls, toml_file=toml_file))
+        if settings_cls.model_config.get("toml_file"):
+            sources.append(TomlConfigSettingsSource(settings_cls))
         return tuple(sources)
-
-
-_CONFIG_FILE: dict[str, Path | None] = {"path": None}
 
 
 def load_settings(config: Path | None = None, **flags: Any) -> Settings:
@@ -91,10 +87,13 @@ def load_settings(config: Path | None = None, **flags: Any) -> Settings:
         raise SettingsError(f"settings file {path} does not exist")
     if path is None and default_config_file().is_file():
         path = default_config_file()
-    _CONFIG_FILE["path"] = path
+    cls = Settings
+    if path is not None:
+        config_with_file = SettingsConfigDict(**{**Settings.model_config, "toml_file": path})
+        cls = type("Settings", (Settings,), {"model_config": config_with_file})
     where = f"settings file {path}" if path else "settings"
     try:
-        return Settings(**{k: v for k, v in flags.items() if v is not None})
+        return cls(**{k: v for k, v in flags.items() if v is not None})
     except ValidationError as exc:
         lines = [f"{where}: {len(exc.errors())} problem(s)"]
         for err in exc.errors():
@@ -103,8 +102,6 @@ def load_settings(config: Path | None = None, **flags: Any) -> Settings:
         raise SettingsError("\n".join(lines)) from None
     except (OSError, ValueError) as exc:  # a TOML syntax error is a ValueError
         raise SettingsError(f"{where}: {exc}") from None
-    finally:
-        _CONFIG_FILE["path"] = None
 
 
 def _env_path(name: str) -> Path | None:
