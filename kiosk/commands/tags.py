@@ -1,8 +1,48 @@
-"""`tablesight tags`: write printable sticker sheets."""
+"""`tablesight tags GAME --out FILE`: write a game's sticker sheets at true size.
 
-from kiosk.commands.pending import register_pending
+The file type follows the suffix: .pdf (all pages in one file), .svg or .png (one file per page:
+FILE, FILE-2, …). GAME is greenwood, dont_starve, stonesaga, or anchors for the four calibration
+anchors. Print at 100 % ("actual size"), never "fit to page".
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from kiosk.errors import CommandError
+from kiosk.settings import Settings
+from vision.errors import VisionError
+from vision.registry import ANCHORS, GAMES, load_registry
+from vision.sheets import write_sheets
 
 
-def register(sub) -> None:
+def register(sub: Any) -> None:
     """Add the `tags` verb."""
-    register_pending(sub, "tags", "write printable sticker sheets", "issue #3 (vision core)")
+    parser = sub.add_parser(
+        "tags", help="write printable sticker sheets", description=__doc__.split("\n\n", 1)[1]
+    )
+    parser.add_argument("game", choices=(*GAMES, ANCHORS), metavar="GAME", help="whose tags")
+    parser.add_argument("--out", type=Path, required=True, metavar="FILE", help=".pdf/.svg/.png")
+    parser.set_defaults(handler=tags)
+
+
+def tags(args: argparse.Namespace, settings: Settings) -> int:
+    """Write the sheets and say what was written."""
+    try:
+        entries = load_registry().for_game(args.game)
+        paths = write_sheets(entries, args.out, title=f"tablesight tags: {args.game}")
+    except (VisionError, OSError) as exc:
+        raise CommandError(str(exc)) from None
+    placeholders = sum(1 for e in entries if e.placeholder)
+    print(f"{args.game}: {len(entries)} tags on {len(paths)} file(s)")
+    for path in paths:
+        print(f"  {path}")
+    if placeholders:
+        print(
+            f"note: {placeholders} tag size(s) are placeholders until measured "
+            f"(see vision/tags/{args.game}.toml)"
+        )
+    print('print at 100 % ("actual size"), not "fit to page"')
+    return 0

@@ -1,0 +1,105 @@
+"""Sticker sheets read back through the real detector: a PDF rasterised by PDFium, an SVG drawn
+from its own rectangles, both at a known resolution so that the printed size can be checked."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import numpy as np
+import pypdfium2 as pdfium
+import pytest
+
+from kiosk.cli import main
+from vision.detection import Detector
+from vision.registry import load_registry
+from vision.sheets import SheetError, layout, raster, write_sheets
+
+DPI = 200
+PX_PER_MM = DPI / 25.4
+SVG = "{http://www.w3.org/2000/svg}"
+DETECTOR = Detector()
+
+
+def measured_sides_mm(image: np.ndarray) -> dict[int, float]:
+    """Each detected tag's mean side length in millimetres at DPI."""
+    sides = {}
+    for d in DETECTOR.detect(image):
+        c = np.array(d.corners)
+        sides[d.id] = float(np.mean(np.hypot(*(c - np.roll(c, 1, axis=0)).T))) / PX_PER_MM
+    return sides
+
+
+def svg_to_image(path: Path) -> np.ndarray:
+    """Draw an SVG page of ours (filled rectangles in mm) at DPI."""
+    root = ET.parse(path).getroot()
+    width, height = (float(root.get(k).removesuffix("mm")) for k in ("width", "height"))
+    image = np.full((round(height * PX_PER_MM), round(width * PX_PER_MM)), 255, np.uint8)
+    for rect in root.iter(f"{SVG}rect"):
+        if rect.get("fill") != "#000":
+            continue
+        x, y, w, h = (float(rect.get(k)) * PX_PER_MM for k in ("x", "y", "width", "height"))
+        image[round(y) : round(y + h), round(x) : round(x + w)] = 0
+    return image
+
+
+@pytest.mark.parametrize("game", ["stonesaga", "anchors"])
+def test_pdf_tags_read_back_at_their_ids_and_true_size(tmp_path: Path, game: str) -> None:
+    entries = load_registry().for_game(game)
+    [path] = write_sheets(entries, tmp_path / "sheet.pdf", title=game)
+    pages = layout(entries)
+    pdf = pdfium.PdfDocument(path)
+    assert len(pdf) == len(pages)
+    width_pt, height_pt = pdf[0].get_size()
+    assert (round(width_pt / 72 * 25.4), round(height_pt / 72 * 25.4)) == (210, 297)  # A4
+    image = np.ascontiguousarray(pdf[0].render(scale=DPI / 72, grayscale=True).to_numpy())
+    sides = measured_sides_mm(image)
+    expected = {p.tag_id: p.tag_mm for p in pages[0]}
+    assert sorted(sides) == sorted(expected)
+    for tag_id, side in sides.items():
+        assert side == pytest.approx(expected[tag_id], rel=0.02), tag_id
+
+
+def test_svg_tags_read_back_with_cut_lines_and_labels(tmp_path: Path) -> None:
+    entries = load_registry().for_game("greenwood")
+    paths = write_sheets(entries, tmp_path / "sheet.svg", title="greenwood")
+    pages = layout(entries)
+    assert len(paths) == len(pages) == 2
+    last = paths[-1]
+    sides = measured_sides_mm(svg_to_image(last))
+    expected = {p.tag_id: p.tag_mm for p in pages[-1]}
+    assert sorted(sides) == sorted(expected)
+    assert all(sides[i] == pytest.approx(expected[i], rel=0.02) for i in sides)
+    root = ET.parse(last).getroot()
+    cuts = [r for r in root.iter(f"{SVG}rect") if r.get("class") == "cut"]
+    assert len(cuts) == len(pages[-1])
+    labels = [t.text for t in root.iter(f"{SVG}text")]
+    assert "198 wisp 1" in labels
+    assert "greenwood — page 2 of 2" in labels
+
+
+def test_the_raster_preview_reads_back_too() -> None:
+    page = layout(load_registry().for_game("dont_starve"))[0]
+    sides = measured_sides_mm(raster(page, dpi=DPI))
+    assert sorted(sides) == sorted(p.tag_id for p in page)
+
+
+def test_an_unknown_file_type_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(SheetError, match=r"write \.svg, \.pdf or \.png"):
+        write_sheets(load_registry().for_game("anchors"), tmp_path / "sheet.docx")
+
+
+def test_tags_command_writes_the_files_it_names(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "dst.pdf"
+    assert main(["tags", "dont_starve", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "dont_starve: 61 tags on 1 file(s)" in printed
+    assert str(out) in printed
+    assert out.read_bytes().startswith(b"%PDF")
+
+
+def test_tags_command_bad_suffix_is_one_clear_line(tmp_path: Path, capsys) -> None:
+    assert main(["tags", "anchors", "--out", str(tmp_path / "a.doc")]) == 2
+    err = capsys.readouterr().err
+    assert "write .svg, .pdf or .png, not '.doc'" in err
+    assert "Traceback" not in err
