@@ -187,3 +187,29 @@ def test_backoff_doubles_up_to_its_ceiling() -> None:
 def test_an_empty_table_renders_for_a_smoke_frame() -> None:
     source = SyntheticSource(lambda i: (Table(), Effects()), Camera.overhead(320, 240))
     assert source.read().image.shape == (240, 320, 3)
+
+
+def test_the_camera_source_loses_its_device_and_comes_back(tmp_path: Path) -> None:
+    # OpenCV's VideoCapture opens a device path or a file path alike: a video file stands in for
+    # a V4L2 device node, through the same real capture code (no mock).
+    device = tmp_path / "video0.avi"
+    writer = cv2.VideoWriter(str(device), cv2.VideoWriter_fourcc(*"MJPG"), 10, (320, 240))
+    shot = render(scattered_table(1, seed=8, tag_mm=(40, 40)), Camera.overhead(320, 240))
+    assert len(shot.truth) == 1
+    for _ in range(2):
+        writer.write(shot.image)
+    writer.release()
+    states: list[str] = []
+    source = ResilientSource(
+        open_source(SourceConfig("camera", device=str(device), width=320, exposure=100)),
+        backoff=Backoff(first=0.01, longest=0.02),
+        on_state=lambda state, message: states.append(state),
+    )
+    assert [source.read(timeout=1) is not None for _ in range(2)] == [True, True]
+    device.rename(tmp_path / "unplugged.avi")
+    assert source.read(timeout=0.1) is None  # the stream ran dry and the device is gone
+    assert states[:2] == ["live", "lost"]
+    (tmp_path / "unplugged.avi").rename(device)
+    frame = source.read(timeout=1)
+    assert frame is not None and source.state == "live"
+    assert {d.id for d in Detector().detect(frame.image)} == {t.tag_id for t in shot.truth}
