@@ -7,7 +7,10 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
+from vision.calibration import calibrate_table
 from vision.detection import Detector
+from vision.registry import load_registry
+from vision.sources import SyntheticSource, default_table
 from vision.stabiliser import Observation, Stabiliser, StabiliserConfig, StabiliserError
 from vision.synthetic import Camera, Component, Effects, Hand, Table, render
 
@@ -139,3 +142,26 @@ def test_time_going_backwards_is_refused() -> None:
 def test_settings_out_of_range_are_refused(settings: dict) -> None:
     with pytest.raises(StabiliserError):
         StabiliserConfig(**settings)
+
+
+def test_source_to_observations_through_calibration_and_registry() -> None:
+    stray = Component(tag_id=580, x_mm=450, y_mm=520, tag_mm=20)  # no game uses 580
+    table = default_table(seed=3)
+    scene = Table((*table.components, stray))
+    source = SyntheticSource(lambda i: (scene, Effects(noise=2)), fps=10)
+    registry = load_registry()
+    frame = source.read()
+    calibration = calibrate_table(DETECTOR.detect(frame.image), registry.anchors(), (1280, 720))
+    stabiliser = Stabiliser(homography=calibration.image_to_table)
+    added: list[Observation] = []
+    for _ in range(4):
+        found = registry.known(DETECTOR.detect(frame.image))
+        added += [o for o in stabiliser.update(found, frame.timestamp_ms) if o.kind == "add"]
+        frame = source.read()
+    truth = {c.tag_id: c for c in table.components}
+    assert sorted(o.tag_id for o in added) == sorted(truth)
+    assert registry.unknown_seen == [("tag36h11", 580)]
+    for o in added:
+        c = truth[o.tag_id]
+        assert np.hypot(o.x_mm - c.x_mm, o.y_mm - c.y_mm) < 1.5, o
+        assert abs((o.angle_deg - c.rotation_deg + 180) % 360 - 180) < 3.0, o
