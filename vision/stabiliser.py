@@ -134,9 +134,10 @@ class Stabiliser:
                 f"time went backwards: frame at {timestamp_ms} ms after one at {self._last_ms} ms"
             )
         self._last_ms = timestamp_ms
+        detections = list(detections)
         by_key: dict[tuple[str, int], list[Pose]] = {}
-        for d in detections:
-            by_key.setdefault((d.family, d.id), []).append(self._pose(d))
+        for d, pose in zip(detections, self._poses(detections), strict=True):
+            by_key.setdefault((d.family, d.id), []).append(pose)
         out: list[Observation] = []
         duplicates = {k for k, poses in by_key.items() if len(poses) > 1}
         for key in sorted(duplicates - self._duplicates):
@@ -164,11 +165,17 @@ class Stabiliser:
                 out.extend(self._missed(key, timestamp_ms))
         return out
 
-    def _pose(self, d: Detection) -> Pose:
-        corners = _apply(self.homography, np.asarray(d.corners, float))
-        cx, cy = corners.mean(axis=0)
-        tx, ty = (corners[0] + corners[1]) / 2  # the middle of the printed bitmap's top edge
-        return float(cx), float(cy), math.degrees(math.atan2(tx - cx, -(ty - cy))) % 360
+    def _poses(self, detections: list[Detection]) -> list[Pose]:
+        """Centre and angle of every detection in table coordinates, in one batch."""
+        if not detections:
+            return []
+        corners = np.array([d.corners for d in detections], float)  # N×4×2
+        flat = _apply(self.homography, corners.reshape(-1, 2)).reshape(-1, 4, 2)
+        centres = flat.mean(axis=1)
+        tops = (flat[:, 0] + flat[:, 1]) / 2  # the middle of the printed bitmap's top edge
+        d = tops - centres
+        angles = np.degrees(np.arctan2(d[:, 0], -d[:, 1])) % 360
+        return [(float(x), float(y), float(a)) for (x, y), a in zip(centres, angles, strict=True)]
 
     def _seen(self, key: tuple[str, int], pose: Pose, now: float) -> list[Observation]:
         c = self.config
@@ -228,13 +235,14 @@ def _steady(recent: deque[Pose], frames: int, settle_mm: float) -> Pose | None:
     """The mean of the recent places if there are enough and they lie close together."""
     if len(recent) < frames:
         return None
-    xy = np.array([(p[0], p[1]) for p in recent])
-    mean = xy.mean(axis=0)
-    if np.max(np.hypot(*(xy - mean).T)) > settle_mm:
+    n = len(recent)
+    mx = sum(p[0] for p in recent) / n
+    my = sum(p[1] for p in recent) / n
+    if any(math.hypot(p[0] - mx, p[1] - my) > settle_mm for p in recent):
         return None
-    angles = np.radians([p[2] for p in recent])
-    angle = math.degrees(math.atan2(np.sin(angles).mean(), np.cos(angles).mean())) % 360
-    return float(mean[0]), float(mean[1]), angle
+    sin = sum(math.sin(math.radians(p[2])) for p in recent)
+    cos = sum(math.cos(math.radians(p[2])) for p in recent)
+    return mx, my, math.degrees(math.atan2(sin, cos)) % 360
 
 
 def _moved(old: Pose, new: Pose, c: StabiliserConfig) -> bool:
