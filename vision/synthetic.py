@@ -275,11 +275,14 @@ def render(
     _fill(canvas, h_table, np.array([[0, 0], [tw, 0], [tw, th], [0, th]]), table.colour)
     for comp in table.components:
         _draw_component(canvas, h_table, comp)
-    hand_mask = np.zeros(big, np.uint8)
-    for hand in effects.hands:
-        _draw_hand(canvas, hand_mask, h_table, hand)
+    small_mask = None
+    if effects.hands:
+        hand_mask = np.zeros(big, np.uint8)
+        for hand in effects.hands:
+            _draw_hand(canvas, hand_mask, h_table, hand)
+        size = (camera.width, camera.height)
+        small_mask = cv2.resize(hand_mask, size, interpolation=cv2.INTER_AREA)
     image = cv2.resize(canvas, (camera.width, camera.height), interpolation=cv2.INTER_AREA)
-    small_mask = cv2.resize(hand_mask, (camera.width, camera.height), interpolation=cv2.INTER_AREA)
     truth, hidden = _truth(table, camera, small_mask)
     image = _apply_effects(image, effects, np.random.default_rng(seed))
     return Rendering(image, truth, hidden)
@@ -352,7 +355,7 @@ def _draw_hand(canvas: Image, mask: Image, h_table: FloatArray, hand: Hand) -> N
 
 
 def _truth(
-    table: Table, camera: Camera, hand_mask: Image
+    table: Table, camera: Camera, hand_mask: Image | None
 ) -> tuple[tuple[TagTruth, ...], tuple[int, ...]]:
     visible, hidden = [], []
     h = camera.table_homography()
@@ -360,10 +363,13 @@ def _truth(
         corners = apply_homography(h, comp.tag_corners_mm())
         inside = np.all((corners >= 0) & (corners <= (camera.width - 1, camera.height - 1)))
         covered = False
-        if inside and hand_mask.any():
-            poly = np.zeros_like(hand_mask)
-            cv2.fillConvexPoly(poly, np.round(corners).astype(np.int32), 255)
-            covered = bool(np.any((poly > 0) & (hand_mask > 0)))
+        if inside and hand_mask is not None:
+            quad = np.round(corners).astype(np.int32)
+            x0, y0 = quad.min(axis=0)
+            x1, y1 = quad.max(axis=0) + 1
+            poly = np.zeros((y1 - y0, x1 - x0), np.uint8)
+            cv2.fillConvexPoly(poly, quad - (x0, y0), 255)
+            covered = bool(np.any((poly > 0) & (hand_mask[y0:y1, x0:x1] > 0)))
         if not inside or covered:
             hidden.append(comp.tag_id)
             continue
@@ -383,6 +389,8 @@ def _truth(
 
 
 def _apply_effects(image: Image, fx: Effects, rng: np.random.Generator) -> Image:
+    if Effects(hands=fx.hands) == fx:
+        return image  # nothing to add
     out = image.astype(np.float32)
     h, w = image.shape[:2]
     if fx.uneven_light > 0:
@@ -400,7 +408,7 @@ def _apply_effects(image: Image, fx: Effects, rng: np.random.Generator) -> Image
     if fx.motion_blur > 1:
         out = cv2.filter2D(out, -1, _motion_kernel(fx.motion_blur, fx.motion_angle_deg))
     if fx.noise > 0:
-        out += rng.normal(0, fx.noise, out.shape).astype(np.float32)
+        out += rng.standard_normal(out.shape, dtype=np.float32) * np.float32(fx.noise)
     result = np.clip(out, 0, 255).astype(np.uint8)
     if fx.jpeg_quality is not None:
         _ok, data = cv2.imencode(".jpg", result, [cv2.IMWRITE_JPEG_QUALITY, int(fx.jpeg_quality)])
