@@ -24,8 +24,6 @@ from vision.sources import (
 )
 from vision.synthetic import Camera, Effects, Table, render, scattered_table
 
-PHOTOS = Path(__file__).resolve().parents[2] / ".." / "shared" / "testdata" / "apriltag-photos"
-
 
 def write_frames(folder: Path, count: int) -> list[set[int]]:
     """Render ``count`` small frames of a table whose tags change per frame; return their ids."""
@@ -149,8 +147,8 @@ def test_video_file_plays_then_survives_losing_the_file(tmp_path: Path) -> None:
     assert source.state == "ended"
 
 
-def test_a_folder_of_real_photos_reads_as_frames() -> None:
-    folder = PHOTOS / "nasa_swarmathon"
+def test_a_folder_of_real_photos_reads_as_frames(apriltag_photos: Path) -> None:
+    folder = apriltag_photos / "nasa_swarmathon"
     source = FolderSource(SourceConfig("folder", path=folder))
     source.open()
     frame = source.read()
