@@ -58,6 +58,7 @@ class Table:
                 "save": self.saved.name,
                 "players": state.players,
                 "round": state.flow.round,
+                "rounds": game.rounds,
                 "phase": {"name": phase.name, "title": phase.title.in_(lang), "rule": phase.rule},
                 "step": None
                 if step is None
@@ -72,6 +73,7 @@ class Table:
                 "passed_players": sorted(seat + 1 for seat in state.flow.done),
                 "moves": len(session.moves),
                 "outcome": None if state.outcome is None else state.outcome.__dict__,
+                "view": game.view(state, lang),
                 "recent": list(self._recent)[-10:],
                 "notices": [n.in_(lang) for n in self.notices],
             }

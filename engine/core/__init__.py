@@ -27,12 +27,13 @@ from engine.core.rng import Rng
 from engine.core.session import Result, Session
 from engine.core.state import Flow, Outcome, State
 from engine.core.text import ACCEPTED, Reason, Text, Verdict
-from engine.core.vocabulary import Advance, EndTurn, Pass
+from engine.core.vocabulary import Advance, DicePoolAnnounced, EndTurn, Pass
 
 __all__ = [
     "ACCEPTED",
     "END",
     "Advance",
+    "DicePoolAnnounced",
     "EndTurn",
     "EngineError",
     "Event",

@@ -47,6 +47,8 @@ class Game:
     phases: ClassVar[tuple[Phase, ...]] = ()
     start_seat_passes: ClassVar[bool] = True
     """Whether the start-player marker passes clockwise at the start of every later round."""
+    rounds: ClassVar[int | None] = None
+    """How many rounds the game lasts at most (drawn on the round track); None: open-ended."""
 
     def setup(self, options: Any, rng: Rng) -> tuple[Any, Rng, Seat]:
         """The game's own data, the advanced Rng, and the start seat. Default: no data, seat 0."""
@@ -63,6 +65,15 @@ class Game:
     def outcome(self, state: State[Any]) -> Outcome | None:
         """Whether the game has ended mid-flow (a loss, say); checked after every change."""
         return None
+
+    def view(self, state: State[Any], lang: str) -> dict[str, Any]:
+        """What the kiosk shows of the game's own data, as plain JSON (default: nothing).
+
+        Shape: ``{"summary": [[label, value], ...], "players": [{"seat": 0, "name": ...,
+        "fields": [[label, value], ...]}, ...]}``; labels in ``lang``. The kiosk draws it
+        generically, so a game appears on the screen without kiosk changes.
+        """
+        return {}
 
     def final_outcome(self, state: State[Any]) -> Outcome:
         """The outcome when the flow reaches its end (final scoring)."""

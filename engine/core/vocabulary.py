@@ -112,6 +112,19 @@ class GameEnded(Event):
 
 
 @dataclass(frozen=True)
+class DicePoolAnnounced(Event):
+    """Which dice to roll now: one name per die (e.g. ``"monster"``, ``"d6"``), for the trays.
+
+    ``seat`` is who rolls (None: the table); an empty ``dice`` clears the trays.
+    """
+
+    type: ClassVar[str] = "dice_pool_announced"
+    seat: Seat | None
+    dice: tuple[str, ...]
+    reason: str = ""
+
+
+@dataclass(frozen=True)
 class MoveRejected(Event):
     """A move was refused: it changed nothing. Carries the verdict for the screen and buzzer."""
 

@@ -69,6 +69,7 @@ class Greenwood(Game):
     rules: ClassVar[str] = RULES
     options_type: ClassVar[type[Options]] = GreenwoodOptions
     phases: ClassVar[tuple[Phase, ...]] = PHASES
+    rounds: ClassVar[int | None] = ROUNDS
 
     def setup(self, options: Any, rng: Rng) -> tuple[Any, Rng, Seat]:
         """Choose the start player: the given seat, else at random (§一.10)."""

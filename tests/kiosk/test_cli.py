@@ -14,7 +14,7 @@ from kiosk.cli import build_parser, main
 from kiosk.store import Store
 
 REPO = Path(__file__).resolve().parents[2]
-EXAMPLE = REPO / "docs" / "examples" / "greenwood.jsonl"
+EXAMPLE = Path(__file__).with_name("data") / "replay_greenwood.jsonl"
 VERBS = ["run", "detect", "scan", "replay", "tags", "calibrate", "bench"]
 
 
@@ -124,10 +124,10 @@ def test_settings_precedence_flag_over_env_over_file(tmp_path: Path, monkeypatch
     assert load_settings(config).port == 8100
 
 
-def test_a_pending_verb_says_which_issue_brings_it(capsys) -> None:
-    assert main(["scan", "image.png"]) == 2
+def test_a_game_without_a_reader_says_so_in_one_line(tmp_path: Path, capsys) -> None:
+    assert main(["scan", "greenwood", str(tmp_path / "table.png")]) == 2
     err = capsys.readouterr().err.strip()
-    assert err.startswith("tablesight scan: not available yet") and "\n" not in err
+    assert err == "tablesight scan: the greenwood reader is not available yet"
 
 
 def test_bench_engine_prints_and_writes_its_figures(tmp_path: Path, capsys) -> None:
