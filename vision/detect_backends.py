@@ -49,6 +49,8 @@ class AprilTagBackend:
         self, family: str, *, threads: int, decimation: float, sharpening: float, max_hamming: int
     ) -> None:
         self.family = family
+        # With decimation 1, AprilTag blurs or sharpens the caller's own pixels in place.
+        self._needs_copy = sharpening != 0 and decimation == 1
         self._detector = apriltag.apriltag(
             family,
             threads=threads,
@@ -70,7 +72,7 @@ class AprilTagBackend:
                 hamming=int(r["hamming"]),
                 source=source,
             )
-            for r in self._detector.detect(grey)
+            for r in self._detector.detect(grey.copy() if self._needs_copy else grey)
         ]
 
 

@@ -1,14 +1,17 @@
 """AprilTag detection: one `Detection` type and one `Detector` that fuses several passes.
 
 A plain call of AprilTag 3 misses tags that are small, blurred or in glare. `Detector` runs, as
-configured: AprilTag on the frame; AprilTag on a local-contrast (CLAHE) copy; ``cv2.aruco`` with
-the AprilTag dictionaries; and a second pass that enlarges and thresholds each region where
-``cv2.aruco`` saw a quad it could not decode. The results are fused by place: where passes name
-different ids for one place, nothing is reported there (never a guess), and a tag seen by one
-secondary pass only must have decoded with no corrected bit.
+configured: AprilTag on the frame (with AprilTag's own sharpening before it looks for quads);
+``cv2.aruco`` with the AprilTag dictionaries; optionally AprilTag on a local-contrast (CLAHE)
+copy; and a second pass over each quad ``cv2.aruco`` saw but nobody decoded: the region is
+enlarged, then decoded sharpened, and failing that thresholded on its own (Otsu). The results
+are fused by place: where passes name different ids for one place, nothing is reported there
+(never a guess); a tag seen by one secondary pass only must have decoded with no corrected bit,
+and ``cv2.aruco`` alone is never enough.
 
 Corners are in AprilTag's own order (``apriltag-python``'s ``lb-rb-rt-lt``: the tag's bottom-left,
-bottom-right, top-right and top-left corner as printed), in pixels of the input image.
+bottom-right, top-right and top-left corner as printed), in pixels of the input image. The input
+image is never changed.
 
 >>> import numpy as np
 >>> Detector().detect(np.full((120, 160), 128, np.uint8))
@@ -33,7 +36,7 @@ from vision.detect_backends import (
     RawDetection,
 )
 from vision.errors import ImageReadError, VisionError
-from vision.preprocess import binarised_crop, local_contrast
+from vision.preprocess import binarised, enlarged_crop, local_contrast, sharpened
 
 Point: TypeAlias = tuple[float, float]
 Corners: TypeAlias = tuple[Point, Point, Point, Point]
@@ -90,14 +93,14 @@ class DetectorConfig:
     families: tuple[str, ...] = ("tag36h11",)
     decimation: float = 1.0
     threads: int = 1
-    sharpening: float = 0.0
+    sharpening: float = 1.0
     min_decision_margin: float = 20.0
     edge_margin: float = 2.0
     max_hamming: int = 1
     backends: tuple[str, ...] = ("apriltag", "aruco")
     contrast_pass: bool = False
     second_pass: bool = True
-    max_candidates: int = 40
+    max_candidates: int = 100
 
     def __post_init__(self) -> None:
         problems = []
@@ -126,6 +129,7 @@ class DetectorConfig:
     def plain(cls, **changes: object) -> DetectorConfig:
         """One call of AprilTag 3 and nothing more (the baseline the other passes improve on)."""
         base: dict[str, object] = {
+            "sharpening": 0.0,
             "backends": ("apriltag",),
             "contrast_pass": False,
             "second_pass": False,
@@ -203,20 +207,36 @@ class Detector:
         fresh = [q for q, done in zip(candidates, covered, strict=True) if not done]
         fresh.sort(key=lambda q: -cv2.contourArea(q.astype(np.float32)))
         for quad in fresh[: self.config.max_candidates]:
-            crop = binarised_crop(grey, quad)
+            crop = enlarged_crop(grey, quad)
             if crop is None:
                 continue
-            for backend in self._crop_apriltag:
-                for d in backend.detect(crop.image, _CROP):
-                    corners = np.array([crop.to_original(x, y) for x, y in d.corners])
-                    center = np.array(crop.to_original(*d.center))
-                    if cv2.pointPolygonTest(quad.astype(np.float32), tuple(center), False) < 0:
-                        continue  # decoded something beside the candidate, not the candidate
-                    out.append(
-                        RawDetection(
-                            d.family, d.id, corners, center, d.decision_margin, d.hamming, _CROP
-                        )
+            polygon = quad.astype(np.float32)
+            for treated in (sharpened(crop), binarised(crop)):
+                found_here = [
+                    RawDetection(
+                        d.family,
+                        d.id,
+                        np.array([treated.to_original(x, y) for x, y in d.corners]),
+                        np.array(treated.to_original(*d.center)),
+                        d.decision_margin,
+                        d.hamming,
+                        _CROP,
                     )
+                    for backend in self._crop_apriltag
+                    for d in backend.detect(treated.image, _CROP)
+                ]
+                # Keep only what decoded on the candidate itself, not beside it.
+                found_here = [
+                    d
+                    for d in found_here
+                    if cv2.pointPolygonTest(
+                        polygon, (float(d.center[0]), float(d.center[1])), False
+                    )
+                    >= 0
+                ]
+                if found_here:
+                    out += found_here
+                    break
         return out
 
 

@@ -37,15 +37,12 @@ class Crop:
         )
 
 
-def binarised_crop(
-    grey: Image, quad: npt.NDArray[np.floating], target_side: float = 64.0, pad: float = 0.6
+def enlarged_crop(
+    grey: Image, quad: npt.NDArray[np.floating], target_side: float = 40.0, pad: float = 0.6
 ) -> Crop | None:
-    """The region around a candidate ``quad`` (4 × 2 pixels), enlarged so that the quad's side
-    is about ``target_side`` pixels, thresholded by Otsu's method inside the region and softened.
-
-    A small or blurred tag that fails to decode in the frame often decodes in such a crop, since
-    the threshold is chosen for this one region only. Returns None for a degenerate quad.
-    """
+    """The region around a candidate ``quad`` (4 × 2 pixels) with ``pad`` sides of margin,
+    enlarged (bicubic) so that the quad's side is about ``target_side`` pixels; None for a
+    degenerate quad."""
     quad = np.asarray(quad, dtype=np.float64).reshape(4, 2)
     side = float(np.mean(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)))
     if not np.isfinite(side) or side < 4:
@@ -59,6 +56,20 @@ def binarised_crop(
         return None
     scale = max(1.0, target_side / side)
     region = cv2.resize(grey[y0:y1, x0:x1], None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
-    _, binary = cv2.threshold(region, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    soft = cv2.GaussianBlur(binary, (0, 0), scale / 2)
-    return Crop(np.ascontiguousarray(soft), x0, y0, scale)
+    return Crop(np.ascontiguousarray(region), x0, y0, scale)
+
+
+def sharpened(crop: Crop, amount: float = 1.5) -> Crop:
+    """The crop with an unsharp mask as wide as one original pixel: restores the edges of a
+    small tag that the lens and the enlargement blurred."""
+    blurred = cv2.GaussianBlur(crop.image, (0, 0), crop.scale)
+    image = cv2.addWeighted(crop.image, 1 + amount, blurred, -amount, 0)
+    return Crop(image, crop.x0, crop.y0, crop.scale)
+
+
+def binarised(crop: Crop) -> Crop:
+    """The crop thresholded by Otsu's method (a threshold for this region only) and softened:
+    decodes a tag whose contrast the frame-wide threshold got wrong (glare, shade)."""
+    _, binary = cv2.threshold(crop.image, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    soft = cv2.GaussianBlur(binary, (0, 0), crop.scale / 2)
+    return Crop(soft, crop.x0, crop.y0, crop.scale)
