@@ -52,16 +52,18 @@ def run(quick: bool) -> list[Figure]:
     return figures
 
 
-def _median_ms(step: Callable[[int], object], frames: int) -> float:
-    """The median milliseconds of ``step(i)`` over ``frames`` calls, after one warm-up call
-    (the median, so that another process's burst on a shared machine does not count)."""
-    step(0)
-    times = []
-    for i in range(frames):
-        start = time.perf_counter()
-        step(i)
-        times.append(time.perf_counter() - start)
-    return float(np.median(times)) * 1000
+def _medians_ms(steps: dict[str, Callable[[int], object]], frames: int) -> dict[str, float]:
+    """The median milliseconds of each ``step(i)`` over ``frames`` rounds, after one warm-up
+    round. The steps take turns within each round, so that a burst of another process on a
+    shared machine weighs on all of them alike and the ratios stay fair."""
+    times: dict[str, list[float]] = {name: [] for name in steps}
+    for i in range(-1, frames):
+        for name, step in steps.items():
+            start = time.perf_counter()
+            step(max(i, 0))
+            if i >= 0:
+                times[name].append(time.perf_counter() - start)
+    return {name: float(np.median(t)) * 1000 for name, t in times.items()}
 
 
 def _mean_ms(step: Callable[[int], object], frames: int) -> float:
@@ -92,22 +94,28 @@ def _speed(width: int, height: int, quick: bool) -> list[Figure]:
     april2 = AprilTagBackend("tag36h11", threads=1, decimation=2, sharpening=0, max_hamming=1)
     aruco = ArucoBackend("tag36h11", max_hamming=1)
     fused = Detector(DetectorConfig(threads=1))
+    plain = Detector(DetectorConfig.plain(threads=1))
+    stabilisers = {"fused": Stabiliser(), "plain": Stabiliser()}
+
+    def pipeline_step(detector: Detector, stabiliser: Stabiliser) -> Callable[[int], object]:
+        return lambda i: stabiliser.update(detector.detect(nth(frames, i)), i * FRAME_MS)
+
     print(f"bench vision: timing detectors at {size}…", file=sys.stderr)
-    raw1 = _median_ms(lambda i: april1.detect(nth(greys, i)), reps)
-    raw2 = _median_ms(lambda i: april2.detect(nth(greys, i)), reps)
-    raw_aruco = _median_ms(lambda i: aruco.detect(nth(greys, i)), reps)
-    fused_ms = _median_ms(lambda i: fused.detect(nth(frames, i)), reps)
+    ms = _medians_ms(
+        {
+            "raw1": lambda i: april1.detect(nth(greys, i)),
+            "raw2": lambda i: april2.detect(nth(greys, i)),
+            "aruco": lambda i: aruco.detect(nth(greys, i)),
+            "fused": lambda i: fused.detect(nth(frames, i)),
+            "pipeline": pipeline_step(fused, stabilisers["fused"]),
+            "plain pipeline": pipeline_step(plain, stabilisers["plain"]),
+        },
+        reps,
+    )
+    raw1, raw2, raw_aruco, fused_ms = ms["raw1"], ms["raw2"], ms["aruco"], ms["fused"]
+    pipeline, plain_pipeline = ms["pipeline"], ms["plain pipeline"]
     found = len(fused.detect(frames[0]))
 
-    stabiliser = Stabiliser()
-    pipeline = _median_ms(
-        lambda i: stabiliser.update(fused.detect(nth(frames, i)), timestamp_ms=i * FRAME_MS), reps
-    )
-    plain = Detector(DetectorConfig.plain(threads=1))
-    plain_stabiliser = Stabiliser()
-    plain_pipeline = _median_ms(
-        lambda i: plain_stabiliser.update(plain.detect(nth(frames, i)), i * FRAME_MS), reps
-    )
     incremental = IncrementalDetector(fused)
     steady_stabiliser = Stabiliser()
     modes: Counter[str] = Counter()
