@@ -21,7 +21,7 @@ image is never changed.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TypeAlias
 
@@ -128,13 +128,19 @@ class DetectorConfig:
     @classmethod
     def plain(cls, **changes: object) -> DetectorConfig:
         """One call of AprilTag 3 and nothing more (the baseline the other passes improve on)."""
-        base: dict[str, object] = {
-            "sharpening": 0.0,
-            "backends": ("apriltag",),
-            "contrast_pass": False,
-            "second_pass": False,
-        }
-        return cls(**(base | changes))  # type: ignore[arg-type]
+        return cls().as_plain(**changes)
+
+    def as_plain(self, **changes: object) -> DetectorConfig:
+        """These settings with the extra passes and the sharpening turned off."""
+        return replace(self, **(_PLAIN | changes))  # type: ignore[arg-type]
+
+
+_PLAIN: dict[str, object] = {
+    "sharpening": 0.0,
+    "backends": ("apriltag",),
+    "contrast_pass": False,
+    "second_pass": False,
+}
 
 
 @dataclass
@@ -260,6 +266,8 @@ def to_grey(image: npt.NDArray[np.uint8]) -> Image:
 def read_image(path: Path | str) -> Image:
     """The image file at ``path`` as BGR; ImageReadError if it is missing or not an image."""
     path = Path(path)
+    if path.is_dir():
+        raise ImageReadError(f"{path}: is a folder, not an image file")
     if not path.is_file():
         raise ImageReadError(f"{path}: no such file")
     if path.stat().st_size == 0:

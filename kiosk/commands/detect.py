@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +44,7 @@ def register(sub: Any) -> None:
         "--family",
         action="append",
         choices=FAMILIES,
-        help="tag family to look for (repeatable; default tag36h11)",
+        help="tag family to look for (repeatable; default: the settings' families, tag36h11)",
     )
     parser.add_argument(
         "--plain",
@@ -55,10 +56,11 @@ def register(sub: Any) -> None:
 
 def detect(args: argparse.Namespace, settings: object) -> int:
     """Detect the tags in each image and print them; returns the exit status."""
-    families = tuple(dict.fromkeys(args.family or ["tag36h11"]))
-    config = (
-        DetectorConfig.plain(families=families) if args.plain else DetectorConfig(families=families)
-    )
+    config = getattr(settings, "detector", None) or DetectorConfig()
+    if args.family:
+        config = replace(config, families=tuple(dict.fromkeys(args.family)))
+    if args.plain:
+        config = config.as_plain()
     detector = Detector(config)
     status = 0
     for path in args.images:

@@ -122,3 +122,23 @@ def test_the_installed_command_runs(tmp_path):
     assert result.returncode == 2
     assert json.loads(result.stdout)["detections"] == []
     assert "nope.png: no such file" in result.stderr
+
+
+def test_a_folder_is_named_as_such(capsys, tmp_path):
+    status, out, err = run(capsys, str(tmp_path), "--json")
+    assert status == 2 and out == ""
+    assert f"{tmp_path}: is a folder, not an image file" in err
+
+
+def test_the_detector_settings_and_flags_are_used(capsys, monkeypatch, apriltag_photos):
+    path = str(apriltag_photos / "mapping_feb_2014" / "IMG_1368.JPG")
+    assert json.loads(run(capsys, path, "--json")[1])["detections"]
+    # Another family: these are tag36h11 stickers.
+    assert json.loads(run(capsys, path, "--json", "--family", "tag25h9")[1])["detections"] == []
+    # The settings' detector section (here from the environment) is the detector's config.
+    monkeypatch.setenv("TABLESIGHT_DETECTOR__MIN_DECISION_MARGIN", "10000")
+    assert json.loads(run(capsys, path, "--json")[1])["detections"] == []
+    monkeypatch.setenv("TABLESIGHT_DETECTOR__SHARPENING", "-1")
+    status, out, err = run(capsys, path, "--json")
+    assert status == 2 and out == ""
+    assert "sharpening: must not be negative" in err
