@@ -1,32 +1,163 @@
-"""Greenwood's rounds and phases as data (``greenwood.zh.md §三``)."""
+"""Greenwood's rounds and phases as data (``greenwood.zh.md §三``), and the game's hooks."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Literal
 
-from engine.core import END, Game, Options, Phase, Rng, Seat, State, Step, Text, TurnOrder
+from engine.core import (
+    END,
+    Event,
+    Game,
+    Move,
+    Options,
+    Outcome,
+    Phase,
+    Rng,
+    Seat,
+    State,
+    Step,
+    Text,
+    TurnOrder,
+    Verdict,
+)
+from engine.greenwood import rules
+from engine.greenwood.catalogue import catalogue
+from engine.greenwood.records import (
+    FinalScores,
+    RewardGained,
+    SoloRated,
+    ThreatRevealed,
+    VirtualCompanionsRevealed,
+)
+from engine.greenwood.state import Player, Table
 
 RULES = "greenwood.zh.md"
 ROUNDS = 3
 """苍林秘境共进行3轮,每轮代表一个夜晚 (§三.1)."""
+THREATS_IN_PLAY = 5
+"""1张正面朝上 for round 1, 4 face down for rounds 2 and 3 (§一.3)."""
+
+SOLO_BANDS = (
+    (
+        45,
+        Text(
+            "德鲁伊议会没有特别注意到生物失踪",
+            "The druid council has not noticed the missing creatures",
+        ),
+    ),
+    (
+        65,
+        Text(
+            "德鲁伊开始对部分神秘生物失踪感到困惑",
+            "The druids begin to wonder where the creatures went",
+        ),
+    ),
+    (85, Text("玩家的行动开始受到故乡居民关注", "Your deeds catch the eye of your home village")),
+    (104, Text("玩家的行动受到越来越多追随者效仿", "More and more followers copy your deeds")),
+    (None, Text("成功完成解放苍林秘境的壮举", "You have set the Greenwood free")),
+)
+"""§五.6: ≤45, 46–65, 66–85, 86–104, ≥105."""
 
 
 @dataclass(frozen=True)
 class GreenwoodOptions(Options):
-    """Setup of a Greenwood game (§一.1, §一.10)."""
+    """Setup of a Greenwood game (§一.1, §一.3, §一.10); 1 player is the solo mode (§四.18)."""
 
     players: int = 2
     mode: Literal["basic", "clan"] = "basic"
-    layout: int = 0
+    layout: Literal[0, 1, 2, 3] = 0
     """Submarine layout 0–3, shared by all players (§一.1)."""
     start_seat: int | None = None
     """Who saw an amber spirit last; None: chosen at random (§一.10)."""
+    tutorial_threats: bool = False
+    """Use threats 1–5 in order instead of five random ones (§一.3 教学威胁顺序)."""
+
+
+def solo_band(score: int) -> tuple[int, Text]:
+    """The solo rating band (1–5) of a final score and its title (§五.6)."""
+    for band, (top, title) in enumerate(SOLO_BANDS, 1):
+        if top is None or score <= top:
+            return band, title
+    raise AssertionError("unreachable")
+
+
+def _players(state: State[Table], change: Any) -> State[Table]:
+    table = state.data
+    return replace(state, data=replace(table, players=tuple(change(p) for p in table.players)))
 
 
 def _after_dawn(state: State[Any]) -> str:
     """§三.1: upkeep after rounds 1 and 2; final scoring straight after the third dawn."""
     return "upkeep" if state.flow.round < ROUNDS else "scoring"
+
+
+def _dusk_begins(state: State[Table]) -> tuple[State[Table], tuple[Event, ...]]:
+    return _players(state, lambda p: replace(p, dusk_done=frozenset())), ()
+
+
+def _departure_begins(state: State[Table]) -> tuple[State[Table], tuple[Event, ...]]:
+    """§三.3: one choice per aurora held now; aurora gained during departure waits."""
+    return _players(state, lambda p: replace(p, departure_left=p.aurora)), ()
+
+
+def _night_begins(state: State[Table]) -> tuple[State[Table], tuple[Event, ...]]:
+    """§四.18: in a solo game the virtual opponent shows 1, 2, 3 companions in rounds 1, 2, 3."""
+    if state.players != 1:
+        return state, ()
+    count = state.flow.round
+    return replace(state, data=replace(state.data, virtual=count)), (
+        VirtualCompanionsRevealed(count),
+    )
+
+
+def _night_ends(state: State[Table]) -> tuple[State[Table], tuple[Event, ...]]:
+    """§四.18: the virtual opponent's companions are discarded; no turn is in progress."""
+    data = replace(
+        state.data, virtual=0, virtual_spied=frozenset(), virtual_spirit_spies=0, turn=None
+    )
+    return replace(state, data=data), ()
+
+
+def _dawn_begins(state: State[Table]) -> tuple[State[Table], tuple[Event, ...]]:
+    """§三.14: 1 point per unused energy token and per unused spy token."""
+    events: list[Event] = []
+    players = []
+    for seat, p in enumerate(state.data.players):
+        unused = p.energy_left + p.spies_left
+        if unused:
+            events.append(RewardGained(seat, f"vp:{unused}", "dawn: unused tokens"))
+        players.append(replace(p, score=p.score + unused))
+    return replace(state, data=replace(state.data, players=tuple(players))), tuple(events)
+
+
+def _upkeep_begins(state: State[Table]) -> tuple[State[Table], tuple[Event, ...]]:
+    """§三.15 step 1 takes every energy and spy token back; step 3 reveals two threats."""
+
+    def recall(p: Player) -> Player:
+        return replace(p, energised=frozenset(), spied=frozenset(), spirit_spies=0, spies_out=0)
+
+    state = _players(state, recall)
+    table = state.data
+    revealed = min(table.revealed + 2, len(table.threats))
+    threats = catalogue().threats
+    events = tuple(
+        ThreatRevealed(i, threats[table.threats[i]].name, threats[table.threats[i]].trigger)
+        for i in range(table.revealed, revealed)
+    )
+    return replace(state, data=replace(table, revealed=revealed)), events
+
+
+def _scoring_begins(state: State[Table]) -> tuple[State[Table], tuple[Event, ...]]:
+    """§五: the points are on the score track already; announce them (and the solo band)."""
+    players = state.data.players
+    events: list[Event] = [
+        FinalScores(tuple(p.score for p in players), tuple(len(p.rescued) for p in players))
+    ]
+    if state.players == 1:
+        band, title = solo_band(players[0].score)
+        events.append(SoloRated(players[0].score, band, title.zh, title.en))
+    return state, tuple(events)
 
 
 UPKEEP_STEPS = (
@@ -39,25 +170,72 @@ UPKEEP_STEPS = (
     Step("start_player", Text("传递起始玩家标记", "Pass the start-player marker")),
 )
 
+ANY_TIME = frozenset({"greenwood.gain", "greenwood.learn", "greenwood.place"})
+
 PHASES = (
     Phase(
         "dusk",
         Text("黄昏", "Dusk"),
         TurnOrder.SIMULTANEOUS,
+        moves=ANY_TIME
+        | {
+            "greenwood.dusk_marker",
+            "greenwood.recruit",
+            "greenwood.gain_aurora",
+            "greenwood.protect",
+            "greenwood.strengthen",
+        },
         starts_round=True,
+        on_begin=_dusk_begins,
         rule=f"{RULES} §三.2",
     ),
-    Phase("departure", Text("启程", "Departure"), TurnOrder.SIMULTANEOUS, rule=f"{RULES} §三.3"),
-    Phase("night", Text("夜晚", "Night"), TurnOrder.CLOCKWISE, rule=f"{RULES} §三.4 §三.13"),
-    Phase("dawn", Text("黎明", "Dawn"), next=_after_dawn, rule=f"{RULES} §三.14"),
+    Phase(
+        "departure",
+        Text("启程", "Departure"),
+        TurnOrder.SIMULTANEOUS,
+        moves=ANY_TIME | {"greenwood.remove_hiker", "greenwood.cast_spell"},
+        on_begin=_departure_begins,
+        rule=f"{RULES} §三.3",
+    ),
+    Phase(
+        "night",
+        Text("夜晚", "Night"),
+        TurnOrder.CLOCKWISE,
+        moves=ANY_TIME
+        | {
+            "greenwood.use_energy",
+            "greenwood.use_spy",
+            "greenwood.hike",
+            "greenwood.rescue",
+            "greenwood.take_wisp",
+            "greenwood.swap_knowledge",
+        },
+        on_begin=_night_begins,
+        on_end=_night_ends,
+        rule=f"{RULES} §三.4 §三.13",
+    ),
+    Phase(
+        "dawn",
+        Text("黎明", "Dawn"),
+        next=_after_dawn,
+        on_begin=_dawn_begins,
+        rule=f"{RULES} §三.14",
+    ),
     Phase(
         "upkeep",
         Text("轮间整理", "Upkeep"),
         steps=UPKEEP_STEPS,
         next="dusk",
+        on_begin=_upkeep_begins,
         rule=f"{RULES} §三.15",
     ),
-    Phase("scoring", Text("最终计分", "Final scoring"), next=END, rule=f"{RULES} §五"),
+    Phase(
+        "scoring",
+        Text("最终计分", "Final scoring"),
+        next=END,
+        on_begin=_scoring_begins,
+        rule=f"{RULES} §五",
+    ),
 )
 
 
@@ -72,8 +250,98 @@ class Greenwood(Game):
     rounds: ClassVar[int | None] = ROUNDS
 
     def setup(self, options: Any, rng: Rng) -> tuple[Any, Rng, Seat]:
-        """Choose the start player: the given seat, else at random (§一.10)."""
+        """Threats (§一.3), the players' tokens (§一.6, §一.8) and the start player (§一.10)."""
+        count = len(catalogue().threats)
+        if options.tutorial_threats:
+            threats = tuple(range(THREATS_IN_PLAY))
+        else:
+            order, rng = rng.shuffled(range(count))
+            threats = order[:THREATS_IN_PLAY]
+        hikers = frozenset({0}) if options.mode == "clan" else frozenset()
+        table = Table(tuple(Player(hikers=hikers) for _ in range(options.players)), threats)
         if options.start_seat is not None:
-            return None, rng, options.start_seat
+            return table, rng, options.start_seat
         seat, rng = rng.choice(range(options.players))
-        return None, rng, seat
+        return table, rng, seat
+
+    def parse_options(self, raw: Options | dict[str, Any] | None) -> Options:
+        """The core's checks, plus a start seat that must sit at the table."""
+        options = super().parse_options(raw)
+        seat = options.start_seat  # type: ignore[attr-defined]
+        if seat is not None and not 0 <= seat < options.players:
+            from engine.core import GameConfigError
+
+            raise GameConfigError(
+                f"greenwood: start_seat {seat} is not at a {options.players}-player table"
+            )
+        return options
+
+    def legal(self, state: State[Any], move: Move) -> Verdict:
+        """Greenwood's own rules (see ``engine.greenwood.rules``)."""
+        return rules.check(state, move)
+
+    def apply(self, state: State[Any], move: Move) -> tuple[State[Any], tuple[Event, ...]]:
+        """The effects of a legal Greenwood move."""
+        return rules.play(state, move)
+
+    def final_outcome(self, state: State[Any]) -> Outcome:
+        """Most points wins; a tie goes to most rescued creatures; still tied: a shared win (§五.5).
+
+        Solo: the reason names the rating band (§五.6).
+        """
+        players = state.data.players
+        if state.players == 1:
+            band, _ = solo_band(players[0].score)
+            return Outcome("finished", (0,), f"greenwood.solo_band_{band}")
+        best = max(p.score for p in players)
+        tied = [s for s, p in enumerate(players) if p.score == best]
+        if len(tied) == 1:
+            return Outcome("win", tuple(tied), "greenwood.most_points")
+        most = max(len(players[s].rescued) for s in tied)
+        winners = tuple(s for s in tied if len(players[s].rescued) == most)
+        if len(winners) == 1:
+            return Outcome("win", winners, "greenwood.tie_most_rescued")
+        return Outcome("shared_win", winners, "greenwood.tie_shared")
+
+    def view(self, state: State[Any], lang: str) -> dict[str, Any]:
+        """Round, threats and each player's tokens, tracks, knowledge and submarine."""
+        en = lang != "zh"
+        cat = catalogue()
+        table: Table = state.data
+        threats = [cat.threats[i].name for i in table.threats[: table.revealed]]
+        summary = [
+            ["layout" if en else "潜艇布局", state.options.layout],
+            ["threats" if en else "威胁", ", ".join(threats)],
+        ]
+        if state.players == 1:
+            summary.append(["virtual companions" if en else "虚拟对手伙伴", table.virtual])
+        labels = (
+            ("points", "分数"),
+            ("energy", "能量"),
+            ("spies", "间谍"),
+            ("aurora", "极光"),
+            ("strength", "力量"),
+            ("pathfinding", "寻路"),
+            ("knowledge", "知识"),
+            ("pieces", "潜艇板块"),
+            ("rescued", "解救生物"),
+            ("to place", "待放置"),
+        )
+        players = []
+        for seat, p in enumerate(table.players):
+            values = (
+                p.score,
+                f"{p.energy_left}/{p.energy}",
+                f"{p.spies_left}/{p.spies}",
+                p.aurora,
+                p.strength,
+                p.pathfinding,
+                f"{' '.join(p.knowledge) or '-'} ({len(p.knowledge)}/{p.slots})",
+                len(p.pieces),
+                len(p.rescued),
+                p.awaiting or "-",
+            )
+            fields = [[en_ if en else zh, v] for (en_, zh), v in zip(labels, values, strict=True)]
+            name = f"player {seat + 1}" if en else f"{seat + 1}号玩家"
+            players.append({"seat": seat, "name": name, "fields": fields})
+        return {"summary": summary, "players": players}

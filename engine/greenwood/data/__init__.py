@@ -1,0 +1,1 @@
+"""Greenwood's editable component data (TOML files; invented values are marked placeholder)."""

@@ -1,0 +1,708 @@
+"""Greenwood's rules: which moves are legal (``check``) and what they do (``play``).
+
+Every reason cites its section of ``greenwood.zh.md``. Rewards resolve in order, and a reward
+that triggers others (a track space, a wisp to place, a full energy supply) resolves those first
+(§三.10: 必须先完成连锁触发的奖励): pending rewards live in the player's ``pending`` queue,
+front first, and a piece to place stops the queue until it is placed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from engine.core import ACCEPTED, Event, Move, Reason, Seat, State, Text, Verdict
+from engine.greenwood.catalogue import Catalogue, catalogue, parse_reward
+from engine.greenwood.errors import GreenwoodDataError
+from engine.greenwood.records import (
+    SPIRIT,
+    CastSpell,
+    CreatureRescued,
+    DuskMarkerPlaced,
+    Gain,
+    GainAurora,
+    Hike,
+    KnowledgeChanged,
+    Learn,
+    PiecePlaced,
+    Place,
+    PlaceDuskMarker,
+    PlacementAwaited,
+    Protect,
+    Recruit,
+    RemoveHiker,
+    Rescue,
+    RewardGained,
+    Strengthen,
+    SwapKnowledge,
+    TakeWisp,
+    TokenUsed,
+    UseEnergy,
+    UseSpy,
+)
+from engine.greenwood.shapes import orientation_of
+from engine.greenwood.state import (
+    MAX_AURORA,
+    MAX_ENERGY,
+    MAX_SPIES,
+    ORDINARY_PLACES,
+    OVERFLOW_VP,
+    PROTECTION_TOKENS,
+    SPIRIT_SPY_PLACES,
+    Pending,
+    Placed,
+    Player,
+    Table,
+)
+from engine.greenwood.submarine import check_placement, rewards_of
+
+R = "greenwood.zh.md"
+
+
+def _r(code: str, zh: str, en: str, rule: str) -> Reason:
+    return Reason(f"greenwood.{code}", Text(zh, en), f"{R} {rule}")
+
+
+MARKER_PLACED = _r(
+    "marker_placed", "本轮黄昏标记已经放好", "The dusk marker is already placed this round", "§三.2"
+)
+MARKER_MUST_MOVE = _r(
+    "marker_must_move",
+    "黄昏标记必须移动到另一种效果(上一轮放弃的是{effect})",
+    "The dusk marker must move to another effect (last round it blocked {effect})",
+    "§三.2",
+)
+MARKER_FIRST = _r(
+    "marker_first",
+    "先放黄昏标记,再执行黄昏效果",
+    "Place the dusk marker before any dusk effect",
+    "§三.2",
+)
+EFFECT_BLOCKED = _r(
+    "effect_blocked",
+    "本轮黄昏标记挡住了{effect}",
+    "The dusk marker blocks {effect} this round",
+    "§三.2",
+)
+EFFECT_DONE = _r(
+    "effect_done", "本轮已经执行过{effect}", "{effect} was already done this dusk", "§三.2"
+)
+NO_SUCH_PLACE = _r(
+    "no_such_place", "没有第{place}个伙伴位置", "There is no companion place {place}", "§一.6"
+)
+REPLACE_ONLY_WHEN_FULL = _r(
+    "replace_only_when_full",
+    "还有空的伙伴位置,不能替换已有伙伴",
+    "A companion may be replaced only when every place is full",
+    "§三.2",
+)
+AURORA_FULL = _r("aurora_full", "极光最多累积至5个", "Aurora is at most 5", "§三.2")
+THREAT_HIDDEN = _r(
+    "threat_hidden", "威胁{threat}还没有翻开", "Threat {threat} is not revealed yet", "§三.2"
+)
+ALREADY_PROTECTED = _r(
+    "already_protected",
+    "这张威胁卡上已经有你的保护标记",
+    "You already protect against that threat",
+    "§三.2",
+)
+NO_PROTECTION_LEFT = _r(
+    "no_protection_left",
+    "保护标记已用完:请指明从哪张威胁卡移过来",
+    "Every protection token is placed: say which threat to move one from",
+    "§三.2",
+)
+NOT_PROTECTED = _r(
+    "not_protected",
+    "威胁{threat}上没有你的保护标记",
+    "You have no protection token on threat {threat}",
+    "§三.2",
+)
+NO_AURORA_LEFT = _r(
+    "no_aurora_left",
+    "本阶段的极光次数已经用完(本阶段获得的极光不能立即使用)",
+    "No aurora left this departure (aurora gained now cannot be used now)",
+    "§三.3",
+)
+NO_HIKER = _r(
+    "no_hiker",
+    "伙伴{companion}身上没有徒步标记",
+    "Companion {companion} carries no hike token",
+    "§三.3",
+)
+ONE_TOKEN = _r(
+    "one_token_per_turn",
+    "每个回合只能使用1个行动标记",
+    "Only one token per turn: end your turn first",
+    "§三.4",
+)
+NO_ENERGY = _r("no_energy", "没有可用的能量标记", "No energy token left", "§三.5")
+NO_SPY = _r("no_spy", "没有可用的间谍标记", "No spy token left", "§三.6")
+NO_COMPANION = _r(
+    "no_companion", "伙伴位置{companion}是空的", "Companion place {companion} is empty", "§三.5"
+)
+COMPANION_BUSY = _r(
+    "companion_busy",
+    "伙伴{companion}已经被能量标记或徒步标记占用",
+    "Companion {companion} already carries an energy or hike token",
+    "§三.5",
+)
+SPY_OWN = _r(
+    "spy_own", "间谍只能模仿其他玩家的伙伴", "A spy copies another player's companion", "§三.6"
+)
+NO_VIRTUAL = _r(
+    "no_virtual_opponent",
+    "只有单人游戏才有虚拟对手",
+    "Only a solo game has a virtual opponent",
+    "§四.18",
+)
+SPY_NEEDS_ENERGY = _r(
+    "spy_needs_energy",
+    "该伙伴必须已经放置能量标记",
+    "That companion must already carry an energy token",
+    "§三.6",
+)
+ALREADY_SPIED = _r(
+    "already_spied", "该伙伴上已经有间谍标记", "That companion already carries a spy token", "§三.6"
+)
+SPIRIT_SPIED_TWICE = _r(
+    "spirit_spied_twice",
+    "原初之灵本轮已经被2个间谍标记使用",
+    "That spirit has been spied on twice this round",
+    "§三.6",
+)
+SPIRIT_CANNOT_HIKE = _r(
+    "spirit_cannot_hike",
+    "原初之灵不能放置徒步标记",
+    "The primal spirit cannot take a hike token",
+    "§四.1",
+)
+TOKEN_FIRST = _r(
+    "token_first",
+    "先使用一个行动标记,再执行行动",
+    "Use a token first: actions come from an energy, spy or hike token",
+    "§三.4",
+)
+PLACE_FIRST = _r(
+    "place_first",
+    "先把{piece}放进潜艇,再继续",
+    "First place the {piece} in your submarine",
+    "§三.10",
+)
+NOTHING_TO_PLACE = _r(
+    "nothing_to_place",
+    "现在没有要放入潜艇的板块",
+    "There is no piece to place now: rescue a creature or take a wisp first",
+    "§三.10",
+)
+WRONG_PIECE = _r(
+    "wrong_piece",
+    "现在要放的是{piece},不是{other}",
+    "The piece to place is the {piece}, not {other}",
+    "§三.10",
+)
+UNKNOWN_REWARD = _r("unknown_reward", "不认识的奖励{reward}", "Unknown reward {reward}", "§五.2")
+SCORE_BELOW_ZERO = _r(
+    "score_below_zero",
+    "分数不能低于0(现在{score}分)",
+    "The score cannot go below 0 (it is {score})",
+    "§四.8",
+)
+NO_FREE_SLOT = _r(
+    "no_free_slot",
+    "知识储存格已满:请先退回一个知识标记",
+    "Every knowledge slot is full: name a token to return first",
+    "§三.8",
+)
+NOT_HELD = _r("not_held", "你没有{knowledge}知识", "You hold no {knowledge} knowledge", "§三.8")
+UNKNOWN_CREATURE = _r(
+    "unknown_creature", "没有叫{creature}的生物", "No creature called {creature}", "§三.9"
+)
+MISSING_KNOWLEDGE = _r(
+    "missing_knowledge",
+    "解救{creature}需要知识{cost},你有{held}",
+    "Rescuing the {creature} takes {cost}; you hold {held}",
+    "§三.9",
+)
+NO_SWAP = _r(
+    "no_swap",
+    "只有在鬼火行动放置鬼火之后才能替换1个知识",
+    "A knowledge swap comes only after placing the wisp of a wisp action",
+    "§三.11",
+)
+
+NAMES = {
+    "recruit": Text("招募伙伴", "recruit"),
+    "aurora": Text("获得极光", "gain aurora"),
+    "protect": Text("保护队伍", "protect"),
+    "strengthen": Text("强化伙伴队伍", "strengthen"),
+}
+
+
+def _night_turn(state: State[Table], seat: Seat) -> bool:
+    """Whether ``seat`` used a token this turn and no one has acted since (§三.4)."""
+    return state.data.turn == (seat, state.moves)
+
+
+def check(state: State[Table], move: Move) -> Verdict:
+    """The Greenwood checks of a move the core already allows in this phase and turn."""
+    seat = move.seat
+    assert seat is not None
+    player = state.data.players[seat]
+    awaiting = player.awaiting
+    if awaiting is not None and not isinstance(move, Place):
+        return PLACE_FIRST.reject(piece=awaiting)
+    checker = _CHECKS.get(type(move))
+    return checker(state, player, move) if checker else ACCEPTED
+
+
+def play(state: State[Table], move: Move) -> tuple[State[Table], tuple[Event, ...]]:
+    """The effects of a legal Greenwood move."""
+    seat = move.seat
+    assert seat is not None
+    player = state.data.players[seat]
+    events: list[Event] = []
+    player, table = _EFFECTS[type(move)](state, player, move, events)
+    table = table.with_player(seat, player)
+    if isinstance(move, UseEnergy | UseSpy | Hike) or _night_turn(state, seat):
+        table = replace(table, turn=(seat, state.moves + 1))
+    return replace(state, data=table), tuple(events)
+
+
+# --- dusk ------------------------------------------------------------------------------------
+
+
+def _check_marker(state: State[Table], p: Player, m: PlaceDuskMarker) -> Verdict:
+    if p.marker_round == state.flow.round:
+        return MARKER_PLACED.reject()
+    if state.flow.round > 1 and p.marker == m.effect:
+        return MARKER_MUST_MOVE.reject(effect=NAMES[m.effect])
+    return ACCEPTED
+
+
+def _dusk_effect(state: State[Table], p: Player, effect: str) -> Verdict:
+    if p.marker_round != state.flow.round:
+        return MARKER_FIRST.reject()
+    if p.marker == effect:
+        return EFFECT_BLOCKED.reject(effect=NAMES[effect])
+    if effect in p.dusk_done:
+        return EFFECT_DONE.reject(effect=NAMES[effect])
+    return ACCEPTED
+
+
+def _check_recruit(state: State[Table], p: Player, m: Recruit) -> Verdict:
+    verdict = _dusk_effect(state, p, "recruit")
+    if not verdict:
+        return verdict
+    if not 0 <= m.place < ORDINARY_PLACES:
+        return NO_SUCH_PLACE.reject(place=m.place)
+    if m.place in p.companions and len(p.companions) < ORDINARY_PLACES:
+        return REPLACE_ONLY_WHEN_FULL.reject()
+    return ACCEPTED
+
+
+def _check_aurora(state: State[Table], p: Player, m: GainAurora) -> Verdict:
+    verdict = _dusk_effect(state, p, "aurora")
+    return verdict if not verdict else AURORA_FULL.reject() if p.aurora >= MAX_AURORA else ACCEPTED
+
+
+def _check_protect(state: State[Table], p: Player, m: Protect) -> Verdict:
+    verdict = _dusk_effect(state, p, "protect")
+    if not verdict:
+        return verdict
+    if not 0 <= m.threat < state.data.revealed:
+        return THREAT_HIDDEN.reject(threat=m.threat + 1)
+    if m.threat in p.protections:
+        return ALREADY_PROTECTED.reject()
+    if len(p.protections) >= PROTECTION_TOKENS and m.move_from is None:
+        return NO_PROTECTION_LEFT.reject()
+    if m.move_from is not None and m.move_from not in p.protections:
+        return NOT_PROTECTED.reject(threat=m.move_from + 1)
+    return ACCEPTED
+
+
+def _check_strengthen(state: State[Table], p: Player, m: Strengthen) -> Verdict:
+    return _dusk_effect(state, p, "strengthen")
+
+
+def _marker(state: State[Table], p: Player, m: PlaceDuskMarker, ev: list[Event]) -> Any:
+    ev.append(DuskMarkerPlaced(m.seat, m.effect))
+    return replace(p, marker=m.effect, marker_round=state.flow.round), state.data
+
+
+def _done(p: Player, effect: str) -> Player:
+    return replace(p, dusk_done=p.dusk_done | {effect})
+
+
+def _recruit(state: State[Table], p: Player, m: Recruit, ev: list[Event]) -> Any:
+    p = replace(p, companions=p.companions | {m.place}, hikers=p.hikers - {m.place})
+    return _done(p, "recruit"), state.data
+
+
+def _aurora(state: State[Table], p: Player, m: GainAurora, ev: list[Event]) -> Any:
+    return _resolve(_done(p, "aurora"), m.seat, [("dusk: gain aurora", "aurora")], ev), state.data
+
+
+def _protect(state: State[Table], p: Player, m: Protect, ev: list[Event]) -> Any:
+    kept = tuple(t for t in p.protections if t != m.move_from)
+    p = _done(replace(p, protections=(*kept, m.threat)), "protect")
+    threat = catalogue().threats[state.data.threats[m.threat]]
+    items = [(f"protection: {threat.name}", r) for r in threat.protection]
+    return _resolve(p, m.seat, items, ev), state.data
+
+
+def _strengthen(state: State[Table], p: Player, m: Strengthen, ev: list[Event]) -> Any:
+    p = _done(p, "strengthen")
+    return _resolve(p, m.seat, [("dusk: strengthen", "strength")], ev), state.data
+
+
+# --- departure -------------------------------------------------------------------------------
+
+
+def _check_remove_hiker(state: State[Table], p: Player, m: RemoveHiker) -> Verdict:
+    if p.departure_left <= 0:
+        return NO_AURORA_LEFT.reject()
+    if m.companion not in p.hikers:
+        return NO_HIKER.reject(companion=m.companion)
+    return ACCEPTED
+
+
+def _check_spell(state: State[Table], p: Player, m: CastSpell) -> Verdict:
+    return NO_AURORA_LEFT.reject() if p.departure_left <= 0 else ACCEPTED
+
+
+def _remove_hiker(state: State[Table], p: Player, m: RemoveHiker, ev: list[Event]) -> Any:
+    p = replace(p, hikers=p.hikers - {m.companion}, departure_left=p.departure_left - 1)
+    return p, state.data
+
+
+def _spell(state: State[Table], p: Player, m: CastSpell, ev: list[Event]) -> Any:
+    p = replace(p, departure_left=p.departure_left - 1)
+    reward = "vp:1" if m.spell == "request_aid" else "pathfinding"
+    return _resolve(p, m.seat, [(f"spell: {m.spell}", reward)], ev), state.data
+
+
+# --- night tokens ----------------------------------------------------------------------------
+
+
+def _token_ok(state: State[Table], seat: Seat) -> Verdict:
+    return ONE_TOKEN.reject() if _night_turn(state, seat) else ACCEPTED
+
+
+def _own_free(p: Player, companion: int, spirit_ok: bool) -> Verdict:
+    if companion == SPIRIT and spirit_ok:
+        return COMPANION_BUSY.reject(companion=companion) if SPIRIT in p.energised else ACCEPTED
+    if not 0 <= companion < ORDINARY_PLACES:
+        return NO_SUCH_PLACE.reject(place=companion)
+    if companion not in p.companions:
+        return NO_COMPANION.reject(companion=companion)
+    if companion in p.energised or companion in p.hikers:
+        return COMPANION_BUSY.reject(companion=companion)
+    return ACCEPTED
+
+
+def _check_energy(state: State[Table], p: Player, m: UseEnergy) -> Verdict:
+    verdict = _token_ok(state, m.seat)
+    if not verdict:
+        return verdict
+    if p.energy_left <= 0:
+        return NO_ENERGY.reject()
+    return _own_free(p, m.companion, spirit_ok=True)
+
+
+def _check_hike(state: State[Table], p: Player, m: Hike) -> Verdict:
+    verdict = _token_ok(state, m.seat)
+    if not verdict:
+        return verdict
+    if m.companion == SPIRIT:
+        return SPIRIT_CANNOT_HIKE.reject()
+    return _own_free(p, m.companion, spirit_ok=False)
+
+
+def _check_spy(state: State[Table], p: Player, m: UseSpy) -> Verdict:
+    verdict = _token_ok(state, m.seat)
+    if not verdict:
+        return verdict
+    if p.spies_left <= 0:
+        return NO_SPY.reject()
+    table = state.data
+    if m.owner == m.seat:
+        return SPY_OWN.reject()
+    if m.owner is None:
+        if state.players != 1:
+            return NO_VIRTUAL.reject()
+        if m.companion == SPIRIT:
+            spies = table.virtual_spirit_spies
+            return SPIRIT_SPIED_TWICE.reject() if spies >= SPIRIT_SPY_PLACES else ACCEPTED
+        if not 0 <= m.companion < table.virtual:
+            return SPY_NEEDS_ENERGY.reject()
+        return ALREADY_SPIED.reject() if m.companion in table.virtual_spied else ACCEPTED
+    if not 0 <= m.owner < state.players:
+        return SPY_OWN.reject()
+    owner = table.players[m.owner]
+    if m.companion == SPIRIT:
+        return SPIRIT_SPIED_TWICE.reject() if owner.spirit_spies >= SPIRIT_SPY_PLACES else ACCEPTED
+    if m.companion not in owner.energised:
+        return SPY_NEEDS_ENERGY.reject()
+    return ALREADY_SPIED.reject() if m.companion in owner.spied else ACCEPTED
+
+
+def _energy(state: State[Table], p: Player, m: UseEnergy, ev: list[Event]) -> Any:
+    ev.append(TokenUsed(m.seat, "energy", m.seat, m.companion))
+    return replace(p, energised=p.energised | {m.companion}, swap_ready=False), state.data
+
+
+def _hike(state: State[Table], p: Player, m: Hike, ev: list[Event]) -> Any:
+    ev.append(TokenUsed(m.seat, "hike", m.seat, m.companion))
+    return replace(p, hikers=p.hikers | {m.companion}, swap_ready=False), state.data
+
+
+def _spy(state: State[Table], p: Player, m: UseSpy, ev: list[Event]) -> Any:
+    ev.append(TokenUsed(m.seat, "spy", m.owner, m.companion))
+    table = state.data
+    p = replace(p, spies_out=p.spies_out + 1, swap_ready=False)
+    if m.owner is None:
+        if m.companion == SPIRIT:
+            table = replace(table, virtual_spirit_spies=table.virtual_spirit_spies + 1)
+        else:
+            table = replace(table, virtual_spied=table.virtual_spied | {m.companion})
+        return p, table
+    owner = table.players[m.owner]
+    if m.companion == SPIRIT:
+        owner = replace(owner, spirit_spies=owner.spirit_spies + 1)
+    else:
+        owner = replace(owner, spied=owner.spied | {m.companion})
+    return p, table.with_player(m.owner, owner)
+
+
+# --- what a turn does ------------------------------------------------------------------------
+
+
+def _in_turn(state: State[Table], seat: Seat) -> Verdict:
+    if state.flow.phase == "night" and not _night_turn(state, seat):
+        return TOKEN_FIRST.reject()
+    return ACCEPTED
+
+
+def _check_gain(state: State[Table], p: Player, m: Gain) -> Verdict:
+    try:
+        kind, amount = parse_reward(m.reward)
+    except GreenwoodDataError:
+        return UNKNOWN_REWARD.reject(reward=m.reward)
+    if (amount < 0 and kind != "vp") or amount == 0:
+        return UNKNOWN_REWARD.reject(reward=m.reward)
+    if kind == "vp" and p.score + amount < 0:
+        return SCORE_BELOW_ZERO.reject(score=p.score)
+    return _in_turn(state, m.seat)
+
+
+def _check_learn(state: State[Table], p: Player, m: Learn) -> Verdict:
+    if m.discard is not None and m.discard not in p.knowledge:
+        return NOT_HELD.reject(knowledge=m.discard)
+    if m.discard is None and len(p.knowledge) >= p.slots:
+        return NO_FREE_SLOT.reject()
+    return _in_turn(state, m.seat)
+
+
+def _check_rescue(state: State[Table], p: Player, m: Rescue) -> Verdict:
+    cat = catalogue()
+    creature = cat.creatures.get(m.creature)
+    if creature is None:
+        return UNKNOWN_CREATURE.reject(creature=m.creature)
+    cost = list(_cost(cat, m.creature))
+    held = list(p.knowledge)
+    for k in cost:
+        if k not in held:
+            return MISSING_KNOWLEDGE.reject(
+                creature=m.creature, cost=" ".join(cost), held=" ".join(p.knowledge) or "-"
+            )
+        held.remove(k)
+    return _in_turn(state, m.seat)
+
+
+def _check_take_wisp(state: State[Table], p: Player, m: TakeWisp) -> Verdict:
+    return _in_turn(state, m.seat)
+
+
+def _check_swap(state: State[Table], p: Player, m: SwapKnowledge) -> Verdict:
+    if not p.swap_ready:
+        return NO_SWAP.reject()
+    if m.old not in p.knowledge:
+        return NOT_HELD.reject(knowledge=m.old)
+    return _in_turn(state, m.seat)
+
+
+def _check_place(state: State[Table], p: Player, m: Place) -> Verdict:
+    awaiting = p.awaiting
+    if awaiting is None:
+        return NOTHING_TO_PLACE.reject()
+    if m.piece != awaiting:
+        return WRONG_PIECE.reject(piece=awaiting, other=m.piece)
+    cat = catalogue()
+    layout = cat.layouts[state.options.layout]
+    return check_placement(layout, p.covered, frozenset(m.cells), cat.shapes[m.piece])
+
+
+def _cost(cat: Catalogue, name: str) -> tuple[str, ...]:
+    creature = cat.creatures[name]
+    return creature.cost + (cat.large_extra if creature.deck == "B" else ())
+
+
+def _gain(state: State[Table], p: Player, m: Gain, ev: list[Event]) -> Any:
+    return _resolve(p, m.seat, [("card", m.reward)], ev), state.data
+
+
+def _learn(state: State[Table], p: Player, m: Learn, ev: list[Event]) -> Any:
+    held = list(p.knowledge)
+    if m.discard is not None:
+        held.remove(m.discard)
+    p = replace(p, knowledge=(*held, m.knowledge))
+    ev.append(KnowledgeChanged(m.seat, p.knowledge))
+    return p, state.data
+
+
+def _rescue(state: State[Table], p: Player, m: Rescue, ev: list[Event]) -> Any:
+    cat = catalogue()
+    creature = cat.creatures[m.creature]
+    held = list(p.knowledge)
+    for k in _cost(cat, m.creature):
+        held.remove(k)
+    p = replace(p, knowledge=tuple(held), rescued=(*p.rescued, m.creature))
+    ev += [KnowledgeChanged(m.seat, p.knowledge), CreatureRescued(m.seat, m.creature)]
+    source = f"rescue: {m.creature}"
+    items = [(source, f"vp:{creature.vp}")] + [
+        (source, f"place:{creature.shape}")
+    ] * creature.pieces
+    return _resolve(p, m.seat, items, ev), state.data
+
+
+def _take_wisp(state: State[Table], p: Player, m: TakeWisp, ev: list[Event]) -> Any:
+    p = replace(p, swap_ready=True)
+    return _resolve(p, m.seat, [("wisp action", "place:wisp")], ev), state.data
+
+
+def _swap(state: State[Table], p: Player, m: SwapKnowledge, ev: list[Event]) -> Any:
+    held = list(p.knowledge)
+    held[held.index(m.old)] = m.new
+    p = replace(p, knowledge=tuple(held), swap_ready=False)
+    ev.append(KnowledgeChanged(m.seat, p.knowledge))
+    return p, state.data
+
+
+def _place(state: State[Table], p: Player, m: Place, ev: list[Event]) -> Any:
+    cat = catalogue()
+    layout = cat.layouts[state.options.layout]
+    cells = frozenset(m.cells)
+    shape = cat.shapes[m.piece]
+    rotation, flipped = orientation_of(cells, shape.cells, shape.flippable) or (0, False)
+    ev.append(PiecePlaced(m.seat, m.piece, tuple(sorted(cells)), rotation, flipped))
+    paid = rewards_of(layout, p.covered, cells)
+    p = replace(p, pieces=(*p.pieces, Placed(m.piece, cells)), pending=p.pending[1:])
+    return _resolve(p, m.seat, paid, ev), state.data
+
+
+# --- rewards ---------------------------------------------------------------------------------
+
+
+def _resolve(p: Player, seat: Seat, items: list[Pending], ev: list[Event]) -> Player:
+    """Resolve ``items`` then the player's waiting rewards, chained rewards first (§三.10).
+
+    Stops at a piece to place: the rest waits in ``pending`` until it is placed.
+    """
+    stack = [*items, *p.pending]
+    cat = catalogue()
+    while stack:
+        source, reward = stack[0]
+        if reward.startswith("place:"):
+            ev.append(PlacementAwaited(seat, reward.removeprefix("place:")))
+            return replace(p, pending=tuple(stack))
+        stack.pop(0)
+        ev.append(RewardGained(seat, reward, source))
+        p, follow = _gain_one(cat, p, reward)
+        stack[:0] = follow
+    return replace(p, pending=())
+
+
+def _gain_one(cat: Catalogue, p: Player, reward: str) -> tuple[Player, list[Pending]]:
+    """One reward's effect, and the rewards it triggers in turn."""
+    kind, n = parse_reward(reward)
+    if kind == "vp":
+        return replace(p, score=max(0, p.score + n)), []
+    if kind == "energy":
+        if p.energy >= MAX_ENERGY:
+            return p, [("all 4 energy tokens held (§四.7)", f"vp:{OVERFLOW_VP}")] * n
+        extra = min(n, MAX_ENERGY - p.energy)
+        return replace(p, energy=p.energy + extra), _more(reward, "energy", n - extra)
+    if kind == "spy":
+        if p.spies >= MAX_SPIES:
+            return p, [("both spy tokens held (§四.7)", f"vp:{OVERFLOW_VP}")] * n
+        extra = min(n, MAX_SPIES - p.spies)
+        return replace(p, spies=p.spies + extra), _more(reward, "spy", n - extra)
+    if kind == "aurora":
+        return replace(p, aurora=min(MAX_AURORA, p.aurora + n)), []
+    if kind == "slot":
+        return replace(p, slots=p.slots + n), []
+    if kind == "wisp":
+        return p, [("wisp reward", "place:wisp")] * n
+    follow: list[Pending] = []
+    for _ in range(n):
+        if kind == "strength":
+            track = cat.strength
+            if p.strength >= len(track.spaces) - 1:
+                follow += [("strength track end (§四.3)", r) for r in track.end_reward]
+            else:
+                p = replace(p, strength=p.strength + 1)
+                follow += [
+                    (f"strength track space {p.strength}", r) for r in track.spaces[p.strength]
+                ]
+        else:
+            track = cat.pathfinding
+            step = p.pathfinding + 1
+            if step >= len(track.spaces):
+                step = track.loop_from or 0
+            p = replace(p, pathfinding=step)
+            follow += [(f"pathfinding track space {step}", r) for r in track.spaces[step]]
+    return p, follow
+
+
+def _more(reward: str, kind: str, left: int) -> list[Pending]:
+    return [(reward, kind)] * left if left > 0 else []
+
+
+_CHECKS: dict[type, Callable[..., Verdict]] = {
+    PlaceDuskMarker: _check_marker,
+    Recruit: _check_recruit,
+    GainAurora: _check_aurora,
+    Protect: _check_protect,
+    Strengthen: _check_strengthen,
+    RemoveHiker: _check_remove_hiker,
+    CastSpell: _check_spell,
+    UseEnergy: _check_energy,
+    UseSpy: _check_spy,
+    Hike: _check_hike,
+    Gain: _check_gain,
+    Learn: _check_learn,
+    Rescue: _check_rescue,
+    TakeWisp: _check_take_wisp,
+    SwapKnowledge: _check_swap,
+    Place: _check_place,
+}
+_EFFECTS: dict[type, Callable[..., Any]] = {
+    PlaceDuskMarker: _marker,
+    Recruit: _recruit,
+    GainAurora: _aurora,
+    Protect: _protect,
+    Strengthen: _strengthen,
+    RemoveHiker: _remove_hiker,
+    CastSpell: _spell,
+    UseEnergy: _energy,
+    UseSpy: _spy,
+    Hike: _hike,
+    Gain: _gain,
+    Learn: _learn,
+    Rescue: _rescue,
+    TakeWisp: _take_wisp,
+    SwapKnowledge: _swap,
+    Place: _place,
+}

@@ -1,0 +1,96 @@
+"""The submarine placement rules (greenwood.zh.md §三.10) and the rewards a placement pays.
+
+Pure functions of a layout, the cells already covered and the cells of the new piece: the
+rules engine calls them to judge a placement move, the camera reader calls them to explain a
+piece it sees.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from engine.core import ACCEPTED, Reason, Text, Verdict
+from engine.greenwood.catalogue import Layout, Shape
+from engine.greenwood.shapes import Cell, Cells, neighbours, orientation_of
+
+RULE = "greenwood.zh.md §三.10"
+
+WRONG_SHAPE = Reason(
+    "greenwood.wrong_shape",
+    Text("这些格子不是{piece}的形状", "Those cells are not the shape of the {piece}"),
+    RULE,
+)
+OUTSIDE_GRID = Reason(
+    "greenwood.outside_grid",
+    Text(
+        "板块必须完整放在潜艇网格内,{cells}超出边界",
+        "The piece must lie inside the grid: {cells} is outside",
+    ),
+    RULE,
+)
+OVERLAP = Reason(
+    "greenwood.overlap",
+    Text("板块之间不能重叠:{cells}已被覆盖", "Pieces may not overlap: {cells} is already covered"),
+    RULE,
+)
+UNUSABLE = Reason(
+    "greenwood.unusable_cell",
+    Text("不能覆盖不可使用的格子{cells}", "The piece covers unusable cell {cells}"),
+    RULE,
+)
+MUST_COVER_START = Reason(
+    "greenwood.must_cover_start",
+    Text("第一块板块必须覆盖起始格{start}", "The first piece must cover the start cell {start}"),
+    RULE,
+)
+NOT_ADJACENT = Reason(
+    "greenwood.not_adjacent",
+    Text(
+        "新板块至少要有一条边与已放置的板块相接,只有角落接触不算",
+        "The piece must share an edge with a placed piece; touching at a corner does not count",
+    ),
+    RULE,
+)
+
+
+def _show(cells: Iterable[Cell]) -> str:
+    return " ".join(f"({c},{r})" for c, r in sorted(cells))
+
+
+def check_placement(layout: Layout, covered: Cells, cells: Cells, shape: Shape) -> Verdict:
+    """Whether ``cells`` may take a piece of ``shape`` on a submarine already covered at
+    ``covered`` (§三.10), with the first broken rule as the reason."""
+    if orientation_of(cells, shape.cells, shape.flippable) is None:
+        return WRONG_SHAPE.reject(piece=shape.name)
+    outside = {(c, r) for c, r in cells if not (0 <= c < layout.cols and 0 <= r < layout.rows)}
+    if outside:
+        return OUTSIDE_GRID.reject(cells=_show(outside))
+    if cells & covered:
+        return OVERLAP.reject(cells=_show(cells & covered))
+    if cells & layout.unusable:
+        return UNUSABLE.reject(cells=_show(cells & layout.unusable))
+    if not covered:
+        if layout.start not in cells:
+            return MUST_COVER_START.reject(start=_show([layout.start]))
+    elif not any(n in covered for cell in cells for n in neighbours(cell)):
+        return NOT_ADJACENT.reject()
+    return ACCEPTED
+
+
+def rewards_of(layout: Layout, covered: Cells, cells: Cells) -> list[tuple[str, str]]:
+    """The rewards a legal placement pays, in order: icons it completes, then areas it completes.
+
+    Returns ``(source, reward)`` pairs; an icon or area already complete before pays nothing.
+    Unusable cells count as covered for areas (§三.10).
+    """
+    after = covered | cells
+    out = []
+    for icon in layout.icons:
+        if icon.cells <= after and not icon.cells <= covered:
+            out.append((f"icon {_show(icon.cells)}", icon.reward))
+    done_before = covered | layout.unusable
+    done_after = after | layout.unusable
+    for area in layout.areas:
+        if area.cells <= done_after and not area.cells <= done_before:
+            out.append((f"area {area.name}", area.reward))
+    return out
