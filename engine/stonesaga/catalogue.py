@@ -1,0 +1,215 @@
+"""Stonesaga's names and printed data, loaded once from the TOML files in ``data/``.
+
+Names used in moves and events (English identifiers; the kiosk shows the Chinese):
+features, omens, attributes, stones, malady kinds. The printed content the rule text does not
+give (mining table, starting valley, challenge events, outpost scale) is in the data files,
+every invented value marked ``placeholder``.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from engine.core import GameConfigError, Text
+
+RULES = "stonesaga.zh.md"
+
+
+def rule(section: str) -> str:
+    """The citation of a section of the rule text, e.g. ``rule("采矿.3")``."""
+    return f"{RULES} §{section}"
+
+
+ATTRIBUTES: dict[str, Text] = {
+    "strength": Text("力量", "strength"),
+    "dexterity": Text("灵巧", "dexterity"),
+    "faith": Text("信念", "faith"),
+    "perception": Text("觉察", "perception"),
+}
+"""The four attributes (§创造角色.2)."""
+
+TRAITS: dict[str, Text] = {
+    "cunning": Text("狡黠", "cunning"),
+    "fearless": Text("无畏", "fearless"),
+    "unyielding": Text("不屈", "unyielding"),
+    "clever": Text("机智", "clever"),
+    "wise": Text("睿智", "wise"),
+}
+"""The five traits (§创造角色.6)."""
+
+OMENS: dict[str, Text] = {
+    "cloud": Text("云", "cloud"),
+    "moon": Text("月", "moon"),
+    "comet": Text("彗", "comet"),
+    "star": Text("星", "star"),
+    "sun": Text("日", "sun"),
+}
+"""The five omens (§五种预兆)."""
+
+FEATURES: dict[str, Text] = {
+    "lake": Text("湖泊", "lake"),
+    "forest": Text("森林", "forest"),
+    "fissure": Text("裂隙", "fissure"),
+    "cave": Text("洞穴", "cave"),
+    "mountain": Text("山脉", "mountain"),
+    "moraine": Text("冰碛", "moraine"),
+    "dry_flat": Text("干涸滩", "dry flat"),
+    "grassland": Text("草原", "grassland"),
+    "wetland": Text("湿地", "wetland"),
+    "river": Text("河流", "river"),
+}
+"""Features drawn on tiles (§地图)."""
+
+STONES: dict[str, Text] = {
+    "cloud_stone": Text("云石", "cloud stone"),
+    "river_stone": Text("河石", "river stone"),
+    "sun_stone": Text("太阳石", "sun stone"),
+    "clay": Text("黏土", "clay"),
+}
+"""The four stones of the mining bag (§采矿.1)."""
+
+MALADIES: dict[str, Text] = {"injury": Text("伤", "injury"), "illness": Text("病", "illness")}
+"""The two kinds of malady (§疾苦)."""
+
+WATER_FEATURES = ("lake", "river", "wetland")
+"""取水 and 钓鱼 need one of these on the tile (§取水, §钓鱼)."""
+FORAGE_FEATURES = ("forest", "grassland")
+"""采集 needs one of these (§采集)."""
+SHELTER_FEATURE = "cave"
+"""备庇护所 needs a cave (§备庇护所)."""
+
+
+@dataclass(frozen=True)
+class TableEntry:
+    """One cell of the mining table (feature × omen): what to read, and whether it is invented."""
+
+    zh: str
+    en: str
+    placeholder: bool
+
+
+@dataclass(frozen=True)
+class TileData:
+    """A tile of the starting valley: its features and its edges."""
+
+    id: str
+    tray: int
+    features: tuple[str, ...]
+    neighbours: tuple[str, ...]
+    blocked: tuple[str, ...] = ()
+    impassable: tuple[str, ...] = ()
+    explored: bool = True
+
+
+@dataclass(frozen=True)
+class ChallengeEvent:
+    """A challenge event on the back of a challenge card, due when activity reaches it."""
+
+    threshold: int
+    text: Text
+
+
+@dataclass(frozen=True)
+class Challenge:
+    """A challenge card: its title, its omen (the current omen before any night card), events."""
+
+    id: str
+    title: Text
+    omen: str
+    events: tuple[ChallengeEvent, ...]
+
+
+def _load(name: str) -> dict[str, Any]:
+    path = resources.files("engine.stonesaga") / "data" / name
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise GameConfigError(f"stonesaga data file {name}: {exc}") from None
+
+
+@cache
+def mining() -> dict[str, Any]:
+    """The mining data: ``energy``, ``max_draws``, ``bags`` and the ``table`` (checked)."""
+    data = _load("mining.toml")
+    for feature, bag in data["bags"].items():
+        if feature not in FEATURES or any(s not in STONES for s in bag):
+            raise GameConfigError(f"mining.toml: bag {feature!r} names an unknown feature/stone")
+        if set(data["table"].get(feature, {})) != set(OMENS):
+            raise GameConfigError(f"mining.toml: the table row {feature!r} needs all five omens")
+    return data
+
+
+def bag(feature: str) -> dict[str, int]:
+    """The stones put into the bag when mining at this feature (§采矿.3)."""
+    return dict(mining()["bags"][feature])
+
+
+MINING_FEATURES: tuple[str, ...] = ("cave", "fissure", "dry_flat", "moraine", "mountain")
+"""采矿 needs one of these (§采矿)."""
+
+
+def table_entry(feature: str, omen: str) -> TableEntry:
+    """The mining-table cell at feature × omen (§采矿.5)."""
+    cell = mining()["table"][feature][omen]
+    return TableEntry(cell["zh"], cell["en"], bool(cell.get("placeholder", False)))
+
+
+@cache
+def resource_data() -> dict[str, Any]:
+    """Perishable and hard foods, materials, tool icons (§资源, §加工)."""
+    return _load("resources.toml")
+
+
+@cache
+def valley() -> tuple[str, dict[str, TileData]]:
+    """The starting tile and the tiles of the starting valley, checked for one-way edges."""
+    data = _load("valley.toml")
+    tiles = {
+        str(t["id"]): TileData(
+            str(t["id"]),
+            int(t["tray"]),
+            tuple(t["features"]),
+            tuple(t["neighbours"]),
+            tuple(t.get("blocked", ())),
+            tuple(t.get("impassable", ())),
+            bool(t.get("explored", True)),
+        )
+        for t in data["tile"]
+    }
+    for tile in tiles.values():
+        for other in tile.neighbours:
+            if other not in tiles or tile.id not in tiles[other].neighbours:
+                raise GameConfigError(f"valley.toml: tile {tile.id} and {other} are not mutual")
+        unknown = [f for f in tile.features if f not in FEATURES]
+        if unknown:
+            raise GameConfigError(f"valley.toml: tile {tile.id} has unknown feature {unknown[0]}")
+    if data["start"] not in tiles:
+        raise GameConfigError(f"valley.toml: start tile {data['start']} is not in the valley")
+    return str(data["start"]), tiles
+
+
+@cache
+def campaign() -> dict[str, Any]:
+    """Valley capacity by epoch, outpost scale, keep limits, starting tracks, challenges."""
+    return _load("campaign.toml")
+
+
+def challenge(challenge_id: str) -> Challenge:
+    """The challenge card of that id; GameConfigError listing the known ones."""
+    cards = campaign()["challenges"]
+    if challenge_id not in cards:
+        raise GameConfigError(
+            f"stonesaga has no challenge {challenge_id!r}; known: {', '.join(sorted(cards))}"
+        )
+    card = cards[challenge_id]
+    events = tuple(
+        sorted(
+            (ChallengeEvent(int(e["threshold"]), Text(e["zh"], e["en"])) for e in card["events"]),
+            key=lambda e: e.threshold,
+        )
+    )
+    return Challenge(challenge_id, Text(**card["title"]), card["omen"], events)
