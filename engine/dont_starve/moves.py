@@ -1,0 +1,409 @@
+"""Don't Starve's moves and events (the ``dont_starve.*`` vocabulary; docs/dont_starve.md).
+
+Main actions (move as the main action, explore, interact, trade, another action, and a fight once
+its dice are read) flip the character's activation token: the seat is done until the action dial
+turns. Free actions (the optional first move, gain, discard, eat, lose, focus) keep the turn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar, Literal
+
+from engine.core import Event, Move, Seat
+
+Kind = Literal["basic", "raw_food", "cooked_food", "loot", "item"]
+KINDS: tuple[str, ...] = ("basic", "raw_food", "cooked_food", "loot", "item")
+Food = Literal["raw_food", "cooked_food"]
+Symbol = Literal["wet", "overheat", "cold"]
+
+# --- moves ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MoveTo(Move):
+    """Move the figure to an adjacent tile (行动 移动): the optional move, or the main action.
+
+    ``biome`` says what a face-down tile turned out to be when it is revealed (the camera reads
+    it); None lets the engine draw it from the face-down tiles with the game's seeded Rng.
+    """
+
+    type: ClassVar[str] = "dont_starve.move"
+    seat: Seat
+    to: str
+    main: bool = False
+    biome: str | None = None
+
+    @property  # type: ignore[override]
+    def ends_turn(self) -> bool:
+        """The optional move keeps the turn; a move as the main action ends it."""
+        return self.main
+
+
+@dataclass(frozen=True)
+class Explore(Move):
+    """Draw a location card for the current tile (行动 探索), from the top or the bottom."""
+
+    type: ClassVar[str] = "dont_starve.explore"
+    seat: Seat
+    bottom: bool = False
+
+
+@dataclass(frozen=True)
+class Interact(Move):
+    """Interact with the location, a structure (portal only) or a scenario card (行动 互动)."""
+
+    type: ClassVar[str] = "dont_starve.interact"
+    seat: Seat
+    target: Literal["location", "structure", "scenario"] = "location"
+    roll: bool = True
+
+
+@dataclass(frozen=True)
+class Fight(Move):
+    """Declare a fight (行动 战斗); the dice are read afterwards with ``dont_starve.roll``.
+
+    ``cv`` is the fighters' total CV from the items they use; ``monster_cv`` and ``damage`` are
+    printed on the location card (scenario tokens and shadow creatures come from the data);
+    ``tokens`` is how many scenario monster tokens are engaged; ``tier`` the shadow creature;
+    ``split`` how the monster dice are shared (default: dealt one by one from the initiator).
+    """
+
+    type: ClassVar[str] = "dont_starve.fight"
+    ends_turn: ClassVar[bool] = False
+    seat: Seat
+    target: Literal["location", "scenario", "shadow"] = "location"
+    cv: int = 0
+    monster_cv: int = 0
+    damage: int = 1
+    helpers: tuple[Seat, ...] = ()
+    tokens: int = 1
+    tier: int = 1
+    split: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Roll(Move):
+    """What one fighter's dice showed after any focus rerolls (made by the fight's initiator)."""
+
+    type: ClassVar[str] = "dont_starve.roll"
+    seat: Seat
+    fighter: Seat
+    successes: int = 0
+    dodges: int = 0
+    hits: int = 0
+    blocked: int = 0
+    """Hits that armour prevented."""
+
+
+@dataclass(frozen=True)
+class Transfer:
+    """One exchange within a trade: ``count`` of ``kind`` from ``giver`` to ``receiver``."""
+
+    giver: Seat
+    receiver: Seat
+    kind: Kind
+    count: int = 1
+
+
+@dataclass(frozen=True)
+class Trade(Move):
+    """Characters on the same tile exchange resources and items (行动 交易)."""
+
+    type: ClassVar[str] = "dont_starve.trade"
+    seat: Seat
+    transfers: tuple[Transfer, ...] = ()
+
+
+@dataclass(frozen=True)
+class Act(Move):
+    """Another main action (the 行动 icon on abilities, structures, scenario elements)."""
+
+    type: ClassVar[str] = "dont_starve.act"
+    seat: Seat
+    what: str = ""
+
+
+@dataclass(frozen=True)
+class Gain(Move):
+    """A character gains resources or item cards (``for_seat``: into whose backpack or hand)."""
+
+    type: ClassVar[str] = "dont_starve.gain"
+    ends_turn: ClassVar[bool] = False
+    seat: Seat
+    kind: Kind = "basic"
+    count: int = 1
+    for_seat: Seat | None = None
+
+
+@dataclass(frozen=True)
+class Discard(Move):
+    """Return resources or item cards to the supply (上限: allowed at any time)."""
+
+    type: ClassVar[str] = "dont_starve.discard"
+    ends_turn: ClassVar[bool] = False
+    seat: Seat
+    kind: Kind = "basic"
+    count: int = 1
+
+
+@dataclass(frozen=True)
+class Eat(Move):
+    """Consume one food token for the stats printed on it (消耗食物).
+
+    In the daily needs and weather phases the food offsets that phase's losses first.
+    """
+
+    type: ClassVar[str] = "dont_starve.eat"
+    ends_turn: ClassVar[bool] = False
+    seat: Seat
+    kind: Literal["raw_food", "cooked_food"] = "cooked_food"
+    health: int = 0
+    hunger: int = 0
+    sanity: int = 0
+
+
+@dataclass(frozen=True)
+class Lose(Move):
+    """A stat loss the table resolved from a card (shadow creature, monster ability, scenario)."""
+
+    type: ClassVar[str] = "dont_starve.lose"
+    ends_turn: ClassVar[bool] = False
+    seat: Seat
+    health: int = 0
+    hunger: int = 0
+    sanity: int = 0
+
+
+@dataclass(frozen=True)
+class SpendFocus(Move):
+    """Flip one active focus token to reroll any dice once (专注点)."""
+
+    type: ClassVar[str] = "dont_starve.focus"
+    ends_turn: ClassVar[bool] = False
+    seat: Seat
+
+
+@dataclass(frozen=True)
+class Light(Move):
+    """Light this character provides on its tile in the daily needs phase (光照)."""
+
+    type: ClassVar[str] = "dont_starve.light"
+    ends_turn: ClassVar[bool] = False
+    seat: Seat
+    points: int = 1
+
+
+@dataclass(frozen=True)
+class Protect(Move):
+    """Exempt weather symbols with an item or food (天气需求)."""
+
+    type: ClassVar[str] = "dont_starve.protect"
+    ends_turn: ClassVar[bool] = False
+    seat: Seat
+    symbol: Symbol = "wet"
+    count: int = 1
+
+
+@dataclass(frozen=True)
+class ScenarioEnd(Move):
+    """A scenario card declares the scenario won or lost (胜利与失败)."""
+
+    type: ClassVar[str] = "dont_starve.scenario_end"
+    ends_turn: ClassVar[bool] = False
+    seat: Seat
+    result: Literal["win", "lose"] = "win"
+
+
+# --- events --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DialSet(Event):
+    """The action dial shows ``value`` on its day or night side."""
+
+    type: ClassVar[str] = "dont_starve.dial_set"
+    value: int
+    time: str
+
+
+@dataclass(frozen=True)
+class NeedsTileRemoved(Event):
+    """The leftmost needs tile was removed; ``left`` remain (the first is the current one)."""
+
+    type: ClassVar[str] = "dont_starve.needs_tile_removed"
+    left: int
+    time: str = ""
+
+
+@dataclass(frozen=True)
+class WeatherDrawn(Event):
+    """A weather card is face up for this round's weather phase."""
+
+    type: ClassVar[str] = "dont_starve.weather_drawn"
+    card: str
+    symbols: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class CharacterMoved(Event):
+    """A figure went from one tile to another."""
+
+    type: ClassVar[str] = "dont_starve.character_moved"
+    seat: Seat
+    from_tile: str
+    to_tile: str
+
+
+@dataclass(frozen=True)
+class TileRevealed(Event):
+    """A face-down map tile was turned over."""
+
+    type: ClassVar[str] = "dont_starve.tile_revealed"
+    tile: str
+    biome: str
+
+
+@dataclass(frozen=True)
+class LocationExplored(Event):
+    """A location card was drawn for a tile."""
+
+    type: ClassVar[str] = "dont_starve.location_explored"
+    seat: Seat
+    tile: str
+    card: str
+
+
+@dataclass(frozen=True)
+class FightStarted(Event):
+    """A fight was declared: who fights and how many monster dice each rolls."""
+
+    type: ClassVar[str] = "dont_starve.fight_started"
+    seat: Seat
+    target: str
+    tile: str
+    fighters: tuple[Seat, ...]
+    monster_dice: int
+    split: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class FighterResolved(Event):
+    """One fighter's dice were read: won or not, and the damage taken."""
+
+    type: ClassVar[str] = "dont_starve.fighter_resolved"
+    seat: Seat
+    won: bool
+    damage: int
+
+
+@dataclass(frozen=True)
+class FightEnded(Event):
+    """The whole fight is over: won only if every fighter won."""
+
+    type: ClassVar[str] = "dont_starve.fight_ended"
+    won: bool
+    target: str
+    tile: str
+
+
+@dataclass(frozen=True)
+class StatsChanged(Event):
+    """A character's dials now read these values."""
+
+    type: ClassVar[str] = "dont_starve.stats_changed"
+    seat: Seat
+    health: int
+    hunger: int
+    sanity: int
+
+
+@dataclass(frozen=True)
+class ShadowRevealed(Event):
+    """Sanity fell below a threshold: the shadow creature of that tier shows."""
+
+    type: ClassVar[str] = "dont_starve.shadow_revealed"
+    seat: Seat
+    tier: int
+
+
+@dataclass(frozen=True)
+class ShadowCovered(Event):
+    """Sanity rose back above a threshold: that shadow creature is covered (not returned)."""
+
+    type: ClassVar[str] = "dont_starve.shadow_covered"
+    seat: Seat
+    tier: int
+
+
+@dataclass(frozen=True)
+class CharacterDefeated(Event):
+    """A character lost all health and was taken off the map."""
+
+    type: ClassVar[str] = "dont_starve.character_defeated"
+    seat: Seat
+
+
+@dataclass(frozen=True)
+class CharacterRevived(Event):
+    """A meat effigy brought a character back on the portal."""
+
+    type: ClassVar[str] = "dont_starve.character_revived"
+    seat: Seat
+    effigies_left: int
+
+
+@dataclass(frozen=True)
+class FocusChanged(Event):
+    """How many of a character's focus tokens are active now."""
+
+    type: ClassVar[str] = "dont_starve.focus_changed"
+    seat: Seat
+    active: int
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class InventoryChanged(Event):
+    """How many of a kind a character now holds."""
+
+    type: ClassVar[str] = "dont_starve.inventory_changed"
+    seat: Seat
+    kind: str
+    count: int
+
+
+@dataclass(frozen=True)
+class WorldEvent(Event):
+    """A world event of the weather card was resolved (spoil_all, regrow, monster_refresh)."""
+
+    type: ClassVar[str] = "dont_starve.world_event"
+    name: str
+
+
+@dataclass(frozen=True)
+class NeedsAnnounced(Event):
+    """What the current needs tile asks for in the daily needs phase."""
+
+    type: ClassVar[str] = "dont_starve.needs_announced"
+    light: int
+    hunger: int
+    sanity: int
+
+
+@dataclass(frozen=True)
+class WeatherAnnounced(Event):
+    """Which weather symbols are in force this round (the storm marker decides)."""
+
+    type: ClassVar[str] = "dont_starve.weather_announced"
+    card: str
+    symbols: tuple[str, ...]
+    past_storm: bool
+
+
+@dataclass(frozen=True)
+class ScenarioWon(Event):
+    """The scenario is won; the base camp stage gets these unlock points (营地阶段)."""
+
+    type: ClassVar[str] = "dont_starve.scenario_won"
+    unlock_points: int

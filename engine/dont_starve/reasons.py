@@ -1,0 +1,173 @@
+"""Why a Don't Starve move is refused: stable codes, both languages, the rule each comes from."""
+
+from __future__ import annotations
+
+from engine.core import Reason, Text
+
+RULES = "dont-starve.zh.md"
+
+
+def rule(section: str) -> str:
+    """The citation of a section of the rule text."""
+    return f"{RULES} §{section}"
+
+
+DEFEATED = Reason(
+    "dont_starve.defeated",
+    Text(
+        "{player}号玩家的角色已被击败,等待肉块雕像复活",
+        "Player {player}'s character is defeated and waits for a meat effigy",
+    ),
+    rule("角色复活"),
+)
+FIGHT_PENDING = Reason(
+    "dont_starve.fight_pending",
+    Text("先读完这场战斗的骰子", "Read the dice of the fight first"),
+    rule("战斗 战斗结算"),
+)
+NO_SUCH_TILE = Reason(
+    "dont_starve.no_such_tile",
+    Text("地图上没有板块{tile}", "There is no tile {tile} on this map"),
+    rule("世界构建"),
+)
+NOT_ADJACENT = Reason(
+    "dont_starve.not_adjacent",
+    Text(
+        "板块{to}与{frm}不相邻(至少共享半条边;仅角落接触不相邻)",
+        "Tile {to} is not adjacent to {frm} (they must share at least half an edge; corners"
+        " do not count)",
+    ),
+    rule("移动 相邻"),
+)
+MOVE_USED = Reason(
+    "dont_starve.move_used",
+    Text(
+        "本回合的可选移动已经用过;再移动只能作为主要行动",
+        "The optional move is used; another move must be the main action",
+    ),
+    rule("行动阶段 执行回合"),
+)
+WRONG_BIOME = Reason(
+    "dont_starve.wrong_biome",
+    Text("面朝下的板块中没有{biome}生态域", "No face-down tile of biome {biome} is left"),
+    rule("世界构建"),
+)
+EXPLORE_PORTAL = Reason(
+    "dont_starve.explore_portal",
+    Text("不能在传送门板块上探索", "You cannot explore on the portal tile"),
+    rule("探索"),
+)
+NO_LOCATION = Reason(
+    "dont_starve.no_location",
+    Text("板块{tile}上没有翻开的地点卡:先探索", "Tile {tile} has no location card: explore first"),
+    rule("互动"),
+)
+STRUCTURE_OFF_PORTAL = Reason(
+    "dont_starve.structure_off_portal",
+    Text("只有在传送门板块上才能与建筑互动", "Structures can be used on the portal tile only"),
+    rule("与建筑卡互动"),
+)
+MONSTER_DEFEATED = Reason(
+    "dont_starve.monster_defeated",
+    Text(
+        "板块{tile}的地点上有已击败怪物指示物,不能在此战斗",
+        "The location on tile {tile} has a defeated-monster token: no fight there",
+    ),
+    rule("符号参考 地点效果"),
+)
+NO_TOKENS = Reason(
+    "dont_starve.no_tokens",
+    Text(
+        "板块{tile}上只有{have}个剧本怪物指示物,不能交战{want}个",
+        "Tile {tile} has {have} scenario monster token(s); you cannot engage {want}",
+    ),
+    rule("与剧本怪物战斗"),
+)
+NO_SHADOW = Reason(
+    "dont_starve.no_shadow",
+    Text("没有翻开的{tier}阶影怪纠缠你", "No tier {tier} shadow creature is haunting you"),
+    rule("战斗"),
+)
+SHADOW_ALONE = Reason(
+    "dont_starve.shadow_alone",
+    Text("角色不能在对抗影怪的战斗中互相支援", "Nobody may join a fight against a shadow"),
+    rule("加入战斗"),
+)
+CANNOT_JOIN = Reason(
+    "dont_starve.cannot_join",
+    Text(
+        "{player}号玩家不能加入战斗:须是尚未行动、位于相同或相邻板块的角色",
+        "Player {player} cannot join: a helper must not have acted yet and must stand on the"
+        " same or an adjacent tile",
+    ),
+    rule("加入战斗"),
+)
+BAD_SPLIT = Reason(
+    "dont_starve.bad_split",
+    Text(
+        "怪物骰分配{split}不对:每名战斗者一个数,总数须为{total}",
+        "The split {split} is wrong: one number per fighter, adding up to {total}",
+    ),
+    rule("战斗结算"),
+)
+NO_FIGHT = Reason(
+    "dont_starve.no_fight",
+    Text("现在没有进行中的战斗", "There is no fight to read dice for"),
+    rule("战斗结算"),
+)
+NOT_FIGHTING = Reason(
+    "dont_starve.not_fighting",
+    Text(
+        "{player}号玩家不在这场战斗中或已读过骰子",
+        "Player {player} is not in this fight or has already read their dice",
+    ),
+    rule("战斗结算"),
+)
+BAD_DICE = Reason(
+    "dont_starve.bad_dice",
+    Text(
+        "骰面不对:{dice}个怪物骰最多{dice}个闪避加命中,且不能为负",
+        "Those faces cannot be: {dice} monster dice show at most {dice} dodges and hits, none"
+        " negative",
+    ),
+    rule("投骰"),
+)
+BAD_NUMBER = Reason(
+    "dont_starve.bad_number",
+    Text("数量必须为正数({what})", "The number must be positive ({what})"),
+    rule("上限"),
+)
+BACKPACK_FULL = Reason(
+    "dont_starve.backpack_full",
+    Text(
+        "背包最多10个资源(这样会有{have}个):先弃置",
+        "A backpack holds at most 10 resources (this would make {have}): discard first",
+    ),
+    rule("上限 物品栏上限"),
+)
+HAND_FULL = Reason(
+    "dont_starve.hand_full",
+    Text(
+        "手牌最多8张物品卡(这样会有{have}张):先弃置",
+        "A hand holds at most 8 item cards (this would make {have}): discard first",
+    ),
+    rule("上限 物品栏上限"),
+)
+NOT_IN_INVENTORY = Reason(
+    "dont_starve.not_in_inventory",
+    Text("{player}号玩家没有{count}个{kind}", "Player {player} does not have {count} {kind}"),
+    rule("物品栏"),
+)
+NO_FOCUS = Reason(
+    "dont_starve.no_focus",
+    Text("没有激活的专注点", "No active focus token is left"),
+    rule("专注点"),
+)
+TRADE_APART = Reason(
+    "dont_starve.trade_apart",
+    Text(
+        "只有同一地图板块上的角色之间才能交易",
+        "Only characters on the same tile may trade",
+    ),
+    rule("交易"),
+)

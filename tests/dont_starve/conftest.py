@@ -1,0 +1,84 @@
+"""Helpers for the Don't Starve tests: a game driven move by move through the real engine."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from engine.core import Advance, Event, Move, Pass, Verdict, apply, find_game, legal, start
+from engine.dont_starve.state import DSData
+
+GAME = find_game("dont_starve")
+
+
+class Play:
+    """One game whose state the test may also set directly (to stage a situation)."""
+
+    def __init__(self, seed: int = 0, **options: Any) -> None:
+        self.state, self.events = start(GAME, {"players": 1, **options}, seed)
+
+    @property
+    def data(self) -> DSData:
+        """The game's own data."""
+        return self.state.data
+
+    def set(self, **changes: Any) -> None:
+        """Stage a situation: replace fields of the game data."""
+        self.state = replace(self.state, data=replace(self.state.data, **changes))
+
+    def set_char(self, seat: int, **changes: Any) -> None:
+        """Stage a situation: replace fields of one character."""
+        self.set(
+            characters=self.data.with_char(
+                seat, replace(self.data.char(seat), **changes)
+            ).characters
+        )
+
+    def check(self, move: Move) -> Verdict:
+        """The verdict on a move, without making it."""
+        return legal(GAME, self.state, move)
+
+    def do(self, move: Move) -> tuple[Event, ...]:
+        """Make a move that must be accepted; its events."""
+        self.state, events = apply(GAME, self.state, move)
+        return events
+
+    def events_of(self, kind: str, events: tuple[Event, ...]) -> list[Event]:
+        """The events of one type."""
+        return [e for e in events if e.type == kind]
+
+    def finish_phase(self) -> tuple[Event, ...]:
+        """Everyone passes (or the table advances) until the phase changes."""
+        phase, round_ = self.state.flow.phase, self.state.flow.round
+        out: list[Event] = []
+        while self.state.outcome is None and (self.state.flow.phase, self.state.flow.round) == (
+            phase,
+            round_,
+        ):
+            flow = self.state.flow
+            if GAME.phase(flow.phase).order.value == "table":
+                out += self.do(Advance())
+            else:
+                seat = min(set(self.state.seats) - flow.done)
+                out += self.do(Pass(seat=seat))
+        return tuple(out)
+
+    def go_to(self, phase: str, round_: int | None = None) -> tuple[Event, ...]:
+        """Finish phases until ``phase`` (of ``round_``) begins."""
+        out: list[Event] = []
+        for _ in range(200):
+            flow = self.state.flow
+            if flow.phase == phase and round_ in (None, flow.round):
+                return tuple(out)
+            if self.state.outcome is not None:
+                raise AssertionError(f"the game ended before {phase}: {self.state.outcome}")
+            out += self.finish_phase()
+        raise AssertionError(f"never reached {phase}")
+
+
+@pytest.fixture
+def play() -> type[Play]:
+    """The Play class (make one per test with its options)."""
+    return Play
