@@ -1,0 +1,92 @@
+"""Helpers for the Greenwood tests: games driven through the real engine, move by move."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from engine.core import Move, Pass, Session, State, find_game
+from engine.core import flow as core_flow
+from engine.greenwood.state import Player
+
+
+class Table:
+    """A Greenwood session with a few shortcuts; every move goes through ``Session.submit``."""
+
+    def __init__(self, players: int = 2, **options: Any) -> None:
+        options.setdefault("start_seat", 0)
+        options.setdefault("tutorial_threats", True)
+        self.session = Session(find_game("greenwood"), {"players": players, **options}, seed=1)
+        self.events: list[Any] = []
+
+    @property
+    def state(self) -> State[Any]:
+        """The current state."""
+        return self.session.state
+
+    def player(self, seat: int) -> Player:
+        """One player's Greenwood data."""
+        return self.state.data.players[seat]
+
+    def ok(self, move: Move) -> tuple[Any, ...]:
+        """Submit a move that must be accepted; returns its events."""
+        result = self.session.submit(move)
+        assert result.accepted, result.verdict
+        self.events += result.events
+        return result.events
+
+    def refused(self, move: Move) -> str:
+        """Submit a move that must be refused; returns the reason code (nothing changes)."""
+        before = self.state
+        result = self.session.submit(move)
+        assert not result.accepted, f"{move} was accepted"
+        assert self.state == before
+        return result.verdict.code
+
+    def pass_until(self, phase: str, round_: int | None = None) -> None:
+        """Every seat passes (and the table advances) until ``phase`` of ``round_`` begins."""
+        from engine.core import Advance
+
+        for _ in range(200):
+            flow = self.state.flow
+            if flow.phase == phase and (round_ is None or flow.round == round_):
+                return
+            if flow.phase in ("dawn", "upkeep", "scoring"):
+                self.ok(Advance())
+                continue
+            seat = (
+                flow.current if flow.current is not None else min(set(self.state.seats) - flow.done)
+            )
+            self.ok(Pass(seat=seat))
+        raise AssertionError(f"never reached {phase}")
+
+
+def with_player(state: State[Any], seat: int, **changes: Any) -> State[Any]:
+    """The state with some of one player's fields set (for rules tested on a prepared board)."""
+    data = state.data
+    return replace(state, data=data.with_player(seat, replace(data.players[seat], **changes)))
+
+
+def apply(state: State[Any], move: Move) -> tuple[State[Any], Any]:
+    """The real driver's apply (raises IllegalMoveError when the rules refuse)."""
+    return core_flow.apply(find_game("greenwood"), state, move)
+
+
+def legal(state: State[Any], move: Move) -> Any:
+    """The real driver's verdict on a move."""
+    return core_flow.legal(find_game("greenwood"), state, move)
+
+
+@pytest.fixture
+def table() -> Table:
+    """A two-player basic game, layout 0, seat 0 starts, tutorial threats."""
+    return Table()
+
+
+@pytest.fixture(scope="session")
+def gw() -> SimpleNamespace:
+    """The helpers above, for tests that build their own tables."""
+    return SimpleNamespace(Table=Table, with_player=with_player, apply=apply, legal=legal)

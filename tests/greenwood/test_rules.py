@@ -1,0 +1,316 @@
+"""Greenwood's rules round by round (greenwood.zh.md §一, §三, §四, §五), through real sessions."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.core import Advance, EndTurn, Pass
+from engine.greenwood.game import solo_band
+from engine.greenwood.records import (
+    CastSpell,
+    FinalScores,
+    Gain,
+    GainAurora,
+    Hike,
+    Learn,
+    Place,
+    PlaceDuskMarker,
+    Protect,
+    Recruit,
+    RemoveHiker,
+    Rescue,
+    RewardGained,
+    SoloRated,
+    Strengthen,
+    SwapKnowledge,
+    TakeWisp,
+    ThreatRevealed,
+    UseEnergy,
+    UseSpy,
+    VirtualCompanionsRevealed,
+)
+from engine.greenwood.state import Placed
+
+SPIRIT = 5
+
+
+def test_setup_tokens_and_tracks(table) -> None:
+    """§一.6: 2 energy, 1 spy, aurora 0, score 5; §四.3: 2 knowledge slots; §一.8: one companion."""
+    me = table.player(0)
+    assert (me.energy, me.spies, me.aurora, me.score, me.slots) == (2, 1, 0, 5, 2)
+    assert me.companions == {0} and me.hikers == frozenset()
+
+
+def test_clan_mode_sends_the_start_companion_hiking(gw) -> None:
+    """§一.8: 氏族进阶模式中,在起始伙伴卡牌上放置1个徒步标记."""
+    assert gw.Table(mode="clan").player(1).hikers == {0}
+
+
+def test_the_dusk_marker_comes_first_and_blocks_its_effect(table) -> None:
+    """§三.2: the marker gives up one of four effects; the other three once each."""
+    assert table.refused(Strengthen(seat=0)) == "greenwood.marker_first"
+    table.ok(PlaceDuskMarker(seat=0, effect="strengthen"))
+    assert table.refused(PlaceDuskMarker(seat=0, effect="aurora")) == "greenwood.marker_placed"
+    assert table.refused(Strengthen(seat=0)) == "greenwood.effect_blocked"
+    table.ok(GainAurora(seat=0))
+    assert table.refused(GainAurora(seat=0)) == "greenwood.effect_done"
+    table.ok(Recruit(seat=0, place=1))
+    table.ok(Protect(seat=0, threat=0))
+    assert table.player(0).companions == {0, 1} and table.player(0).aurora == 1
+
+
+def test_the_dusk_marker_must_move_in_rounds_2_and_3_and_may_go_back_in_round_3(table) -> None:
+    """§三.2: 第二轮和第三轮必须移动到另一种效果,第三轮可以重新选择第一轮放置过的效果."""
+    table.ok(PlaceDuskMarker(seat=0, effect="protect"))
+    table.pass_until("dusk", 2)
+    assert table.refused(PlaceDuskMarker(seat=0, effect="protect")) == "greenwood.marker_must_move"
+    table.ok(PlaceDuskMarker(seat=0, effect="recruit"))
+    table.pass_until("dusk", 3)
+    assert table.refused(PlaceDuskMarker(seat=0, effect="recruit")) == "greenwood.marker_must_move"
+    table.ok(PlaceDuskMarker(seat=0, effect="protect"))
+
+
+def test_recruiting_replaces_a_companion_only_when_every_place_is_full(table) -> None:
+    """§三.2 招募伙伴: 若所有普通伙伴位置都已占满,必须选择一个已有伙伴替换."""
+    table.ok(PlaceDuskMarker(seat=0, effect="aurora"))
+    assert table.refused(Recruit(seat=0, place=0)) == "greenwood.replace_only_when_full"
+    assert table.refused(Recruit(seat=0, place=5)) == "greenwood.no_such_place"
+
+
+def test_aurora_gain_is_refused_at_5(gw) -> None:
+    """§三.2: 极光最多累积至5个."""
+    t = gw.Table()
+    state = gw.with_player(t.state, 0, aurora=5)
+    state, _ = gw.apply(state, PlaceDuskMarker(seat=0, effect="recruit"))
+    assert gw.legal(state, GainAurora(seat=0)).code == "greenwood.aurora_full"
+
+
+def test_protection_goes_on_revealed_threats_three_tokens_then_moves(gw) -> None:
+    """§三.2 保护队伍, §一.3 (one threat face up in round 1): 3 tokens a player (21 for 7)."""
+    t = gw.Table()
+    t.ok(PlaceDuskMarker(seat=0, effect="aurora"))
+    assert t.refused(Protect(seat=0, threat=1)) == "greenwood.threat_hidden"
+    t.ok(Protect(seat=0, threat=0))
+    assert [e.reward for e in t.events if isinstance(e, RewardGained)] == ["vp:2"]  # threat 1
+    state = gw.with_player(t.state, 1, protections=(0, 1, 2))
+    state = gw.apply(state, PlaceDuskMarker(seat=1, effect="aurora"))[0]
+    state = gw.with_player(state, 1, protections=(1, 2, 3))
+    assert gw.legal(state, Protect(seat=1, threat=0)).code == "greenwood.no_protection_left"
+    assert gw.legal(state, Protect(seat=1, threat=0, move_from=0)).code == "greenwood.not_protected"
+    state, _ = gw.apply(state, Protect(seat=1, threat=0, move_from=2))
+    assert state.data.players[1].protections == (1, 3, 0)
+
+
+def test_departure_allows_one_choice_per_aurora_held_when_it_began(table) -> None:
+    """§三.3: 玩家每拥有1个极光,就可以选择一项; 启程阶段获得的极光不能在本阶段立即使用."""
+    table.ok(PlaceDuskMarker(seat=0, effect="protect"))
+    table.ok(GainAurora(seat=0))
+    table.pass_until("departure")
+    assert table.refused(RemoveHiker(seat=0, companion=0)) == "greenwood.no_hiker"
+    table.ok(CastSpell(seat=0, spell="request_aid"))
+    table.ok(Gain(seat=0, reward="aurora"))  # a card gives aurora now: not usable now
+    assert table.refused(CastSpell(seat=0, spell="stay_alert")) == "greenwood.no_aurora_left"
+    assert table.player(0).score == 6  # 请求援助: 1 point
+    assert table.refused(CastSpell(seat=1, spell="stay_alert")) == "greenwood.no_aurora_left"
+
+
+def test_an_aurora_takes_a_hike_token_off(gw) -> None:
+    """§三.3: 移除自己1名普通伙伴身上的1个徒步标记."""
+    t = gw.Table(mode="clan")
+    t.session.state = gw.with_player(t.state, 0, aurora=1)  # prepared: one aurora held
+    t.pass_until("departure")
+    t.ok(RemoveHiker(seat=0, companion=0))
+    assert t.player(0).hikers == frozenset()
+
+
+def night(gw, **options):
+    t = gw.Table(**options)
+    t.pass_until("night")
+    return t
+
+
+def test_a_night_turn_uses_one_token_then_ends(gw) -> None:
+    """§三.4: 轮到自己时,必须选择使用1个行动标记,或结束本轮夜晚行动 — one token a turn."""
+    t = night(gw)
+    assert t.refused(Gain(seat=0, reward="vp:1")) == "greenwood.token_first"
+    t.ok(UseEnergy(seat=0, companion=0))
+    assert t.refused(UseEnergy(seat=0, companion=SPIRIT)) == "greenwood.one_token_per_turn"
+    t.ok(Gain(seat=0, reward="vp:1"))  # the companion's ability
+    t.ok(EndTurn(seat=0))
+    assert t.state.flow.current == 1
+    t.ok(Pass(seat=1))
+    assert t.refused(Gain(seat=0, reward="vp:1")) == "greenwood.token_first"  # a new turn
+    t.ok(UseEnergy(seat=0, companion=SPIRIT))  # §四.1: the spirit takes energy
+    t.ok(EndTurn(seat=0))
+    assert t.refused(UseEnergy(seat=0, companion=SPIRIT)) == "greenwood.no_energy"
+
+
+def test_energy_goes_on_a_free_own_companion_once_a_night(gw) -> None:
+    """§三.5: 已经被能量标记或徒步标记占用的伙伴不能再次使用."""
+    t = night(gw)
+    assert t.refused(UseEnergy(seat=0, companion=3)) == "greenwood.no_companion"
+    t.ok(Hike(seat=0, companion=0))
+    t.ok(EndTurn(seat=0))
+    t.ok(Pass(seat=1))
+    assert t.refused(UseEnergy(seat=0, companion=0)) == "greenwood.companion_busy"
+
+
+def test_the_spirit_cannot_hike(gw) -> None:
+    """§四.1, §四.6: 原初之灵不能放置徒步标记."""
+    assert night(gw).refused(Hike(seat=0, companion=SPIRIT)) == "greenwood.spirit_cannot_hike"
+
+
+def test_a_spy_copies_an_energised_unspied_companion_of_another_player(gw) -> None:
+    """§三.6: the companion must carry energy and no spy; a spirit takes two spies a round."""
+    t = gw.Table(players=3)
+    t.pass_until("night")
+    t.ok(UseEnergy(seat=0, companion=0))
+    t.ok(EndTurn(seat=0))
+    assert t.refused(UseSpy(seat=1, owner=1, companion=0)) == "greenwood.spy_own"
+    assert t.refused(UseSpy(seat=1, owner=2, companion=0)) == "greenwood.spy_needs_energy"
+    assert t.refused(UseSpy(seat=1, owner=None, companion=0)) == "greenwood.no_virtual_opponent"
+    t.ok(UseSpy(seat=1, owner=0, companion=0))
+    t.ok(EndTurn(seat=1))
+    assert t.refused(UseSpy(seat=2, owner=0, companion=0)) == "greenwood.already_spied"
+    t.ok(UseSpy(seat=2, owner=0, companion=SPIRIT))
+    t.ok(EndTurn(seat=2))
+    t.ok(Pass(seat=0))
+    assert t.refused(UseSpy(seat=1, owner=0, companion=SPIRIT)) == "greenwood.no_spy"
+    two_spies = gw.with_player(t.state, 1, spies=2)
+    assert gw.legal(two_spies, UseSpy(seat=1, owner=0, companion=SPIRIT)).ok
+    spirit_full = gw.with_player(two_spies, 0, spirit_spies=2)
+    verdict = gw.legal(spirit_full, UseSpy(seat=1, owner=0, companion=SPIRIT))
+    assert verdict.code == "greenwood.spirit_spied_twice"
+
+
+def test_dawn_pays_unused_energy_and_spies_and_upkeep_takes_tokens_back(gw) -> None:
+    """§三.14: 1 point per unused energy and spy token; §三.15 step 1 recalls them; step 3
+    reveals the next two threats."""
+    t = night(gw)
+    t.ok(UseEnergy(seat=0, companion=0))
+    t.ok(EndTurn(seat=0))
+    t.ok(Pass(seat=1))
+    t.ok(Pass(seat=0))
+    assert t.state.flow.phase == "dawn"
+    dawn = [e for e in t.events if isinstance(e, RewardGained) and e.source.startswith("dawn")]
+    assert [(e.seat, e.reward) for e in dawn] == [(0, "vp:2"), (1, "vp:3")]
+    assert (t.player(0).score, t.player(1).score) == (7, 8)
+    t.ok(Advance())
+    assert t.player(0).energised == frozenset() and t.player(0).energy_left == 2
+    revealed = [e for e in t.events if isinstance(e, ThreatRevealed)]
+    assert [e.index for e in revealed] == [1, 2] and t.state.data.revealed == 3
+
+
+def test_learning_fills_unlocked_slots_and_a_full_store_returns_a_token_first(gw) -> None:
+    """§三.8, §四.4: one token per unlocked slot; with none free, return one first."""
+    t = night(gw)
+    t.ok(Hike(seat=0, companion=0))
+    t.ok(Learn(seat=0, knowledge="red"))
+    t.ok(Learn(seat=0, knowledge="blue"))
+    assert t.refused(Learn(seat=0, knowledge="yellow")) == "greenwood.no_free_slot"
+    assert t.refused(Learn(seat=0, knowledge="yellow", discard="yellow")) == "greenwood.not_held"
+    t.ok(Learn(seat=0, knowledge="yellow", discard="red"))
+    assert t.player(0).knowledge == ("blue", "yellow")
+
+
+def test_rescue_pays_its_knowledge_scores_and_asks_for_its_pieces(gw) -> None:
+    """§三.9: all the knowledge shown (large creatures also the display's extra), then the
+    points, then the piece(s) into the submarine — a pair is two pieces."""
+    t = night(gw)
+    t.ok(Hike(seat=0, companion=0))
+    assert t.refused(Rescue(seat=0, creature="unicorn")) == "greenwood.unknown_creature"
+    t.ok(Learn(seat=0, knowledge="blue"))
+    assert t.refused(Rescue(seat=0, creature="twin newts")) == "greenwood.missing_knowledge"
+    t.ok(Learn(seat=0, knowledge="blue"))
+    t.ok(Rescue(seat=0, creature="twin newts"))
+    me = t.player(0)
+    assert me.knowledge == () and me.score == 5 + 4 and me.rescued == ("twin newts",)
+    assert me.awaiting == "domino"
+    assert t.refused(Learn(seat=0, knowledge="red")) == "greenwood.place_first"
+    assert t.refused(Place(seat=0, piece="wisp", cells=((0, 0),))) == "greenwood.wrong_piece"
+    t.ok(Place(seat=0, piece="domino", cells=((0, 0), (0, 1))))
+    assert t.player(0).awaiting == "domino"
+    t.ok(Place(seat=0, piece="domino", cells=((1, 0), (1, 1))))
+    assert t.player(0).awaiting is None and len(t.player(0).pieces) == 2
+
+
+def test_a_large_creature_also_costs_the_display_extra(gw) -> None:
+    """§三.9: 大型囚禁生物除了板块本身显示的知识要求外,还必须支付其展示位置旁边额外标示的知识."""
+    t = night(gw)
+    t.session.state = gw.with_player(t.state, 0, knowledge=("red", "yellow"), slots=3)
+    t.ok(Hike(seat=0, companion=0))
+    assert t.refused(Rescue(seat=0, creature="stag")) == "greenwood.missing_knowledge"
+    t.ok(Learn(seat=0, knowledge="yellow"))
+    t.ok(Rescue(seat=0, creature="stag"))
+
+
+def test_the_wisp_action_places_a_wisp_then_may_swap_one_knowledge(gw) -> None:
+    """§三.11: place the wisp by the usual rules, then one knowledge may become another."""
+    t = night(gw)
+    t.ok(Hike(seat=0, companion=0))
+    t.ok(Learn(seat=0, knowledge="red"))
+    assert t.refused(SwapKnowledge(seat=0, old="red", new="blue")) == "greenwood.no_swap"
+    t.ok(TakeWisp(seat=0))
+    assert t.refused(SwapKnowledge(seat=0, old="red", new="blue")) == "greenwood.place_first"
+    assert t.refused(Place(seat=0, piece="wisp", cells=((3, 3),))) == "greenwood.must_cover_start"
+    t.ok(Place(seat=0, piece="wisp", cells=((0, 0),)))
+    t.ok(SwapKnowledge(seat=0, old="red", new="blue"))
+    assert t.player(0).knowledge == ("blue",)
+    assert t.refused(SwapKnowledge(seat=0, old="blue", new="red")) == "greenwood.no_swap"
+
+
+def finish(t) -> None:
+    t.pass_until("scoring")
+    t.ok(Advance())
+
+
+def test_most_points_wins(gw) -> None:
+    """§五.5: 胜利点数最高的玩家获胜."""
+    t = gw.Table()
+    t.ok(Gain(seat=1, reward="vp:3"))
+    finish(t)
+    assert t.state.outcome.result == "win" and t.state.outcome.winners == (1,)
+    scores = [e for e in t.events if isinstance(e, FinalScores)]
+    assert scores[0].scores[1] - scores[0].scores[0] == 3
+
+
+def test_a_tie_goes_to_more_rescued_creatures_wisps_excluded(gw) -> None:
+    """§五.5: 比较潜艇顶部放置的已解救囚禁生物数量,不包括鬼火; 仍然相同则共同获胜."""
+    t = gw.Table()
+    t.session.state = gw.with_player(t.state, 0, rescued=("moth",), score=5)
+    t.session.state = gw.with_player(t.state, 1, score=5)
+    t.session.state = gw.with_player(t.state, 1, pieces=(Placed("wisp", frozenset({(0, 0)})),))
+    finish(t)
+    assert (t.state.outcome.result, t.state.outcome.winners) == ("win", (0,))
+    assert t.state.outcome.reason == "greenwood.tie_most_rescued"
+    t2 = gw.Table()
+    finish(t2)
+    assert (t2.state.outcome.result, t2.state.outcome.winners) == ("shared_win", (0, 1))
+
+
+@pytest.mark.parametrize(
+    ("score", "band"),
+    [(0, 1), (45, 1), (46, 2), (65, 2), (66, 3), (85, 3), (86, 4), (104, 4), (105, 5), (300, 5)],
+)
+def test_solo_rating_bands(score, band) -> None:
+    """§五.6: 45分及以下, 46至65, 66至85, 86至104, 105分及以上."""
+    assert solo_band(score)[0] == band
+
+
+def test_solo_virtual_opponent_shows_1_2_3_companions_that_spies_may_copy(gw) -> None:
+    """§四.18: 第一轮翻开1张,第二轮2张,第三轮3张, each with energy, discarded after the night."""
+    t = gw.Table(players=1)
+    t.pass_until("night")
+    assert t.state.data.virtual == 1
+    assert t.refused(UseSpy(seat=0, owner=None, companion=1)) == "greenwood.spy_needs_energy"
+    t.ok(UseSpy(seat=0, owner=None, companion=0))
+    t.ok(EndTurn(seat=0))
+    t.ok(Pass(seat=0))
+    assert t.state.data.virtual == 0
+    t.pass_until("night", 2)
+    t.pass_until("night", 3)
+    counts = [e.count for e in t.events if isinstance(e, VirtualCompanionsRevealed)]
+    assert counts == [1, 2, 3]
+    finish(t)
+    rated = [e for e in t.events if isinstance(e, SoloRated)]
+    assert rated[0].band == 1 and t.state.outcome.reason == "greenwood.solo_band_1"
