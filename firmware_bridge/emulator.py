@@ -204,6 +204,14 @@ class Emulator:
         """The controller sends an EVENT for button ``index``."""
         self._call(lambda d: d.emit_event(P.EV_BUTTON, index, 1))
 
+    def inject(self, data: bytes) -> None:
+        """Write raw bytes to the host, as line noise would (corruption faults not applied)."""
+        fds = self._fds
+        if fds is None:
+            raise EmulatorError("unplugged: nothing to inject into")
+        with contextlib.suppress(OSError):
+            os.write(fds[0], data)
+
     def stall(self, ms: float) -> None:
         """The controller stops reading for ``ms`` milliseconds (as if busy or hung)."""
         self._stalled_until = time.monotonic() + ms / 1000

@@ -1,0 +1,67 @@
+"""Fixtures: an emulated controller on a real pseudo-terminal, a link and a controller to it.
+
+Imports name submodules (``firmware_bridge.link``), not the package: with ``pythonpath = ["tests"]``
+this folder would shadow the package's ``__init__`` under ``.venv/bin/pytest``.
+
+Timeouts and backoffs are short (tens of milliseconds) so that faults settle quickly; every
+fixture closes what it opened in ``finally``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from firmware_bridge.devices import LedController
+from firmware_bridge.emulator import Emulator
+from firmware_bridge.link import Link, LinkStatus
+
+FAST = {"ack_timeout": 0.05, "retries": 6, "heartbeat": 0.1, "backoff": (0.02, 0.1)}
+"""Link settings for tests: a lost frame costs 50 ms, a lost cable is noticed within 0.2 s."""
+
+
+@pytest.fixture
+def emulator(tmp_path: Path) -> Iterator[Emulator]:
+    """A started emulator behind a stable symlink (as /dev/serial/by-id would be)."""
+    emu = Emulator(link_path=tmp_path / "by-id-tablesight-leds")
+    try:
+        yield emu.start()
+    finally:
+        emu.close()
+
+
+@pytest.fixture
+def make_link() -> Iterator[Callable[..., Link]]:
+    """Factory of started links with the fast test settings; all are closed afterwards."""
+    links: list[Link] = []
+
+    def make(url: str, **options: object) -> Link:
+        link = Link(url, **{**FAST, **options})  # type: ignore[arg-type]
+        links.append(link)
+        return link.start()
+
+    try:
+        yield make
+    finally:
+        for link in links:
+            link.close()
+
+
+@pytest.fixture
+def link(emulator: Emulator, make_link: Callable[..., Link]) -> Link:
+    """A link connected to the emulator."""
+    lnk = make_link(emulator.path)
+    assert lnk.wait_status(LinkStatus.CONNECTED, 5.0), lnk.problem
+    return lnk
+
+
+@pytest.fixture
+def controller(link: Link) -> Iterator[LedController]:
+    """The device API over the connected link."""
+    ctl = LedController(link, retry_interval=0.02)
+    try:
+        yield ctl
+    finally:
+        ctl.close()
