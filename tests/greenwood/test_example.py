@@ -1,0 +1,47 @@
+"""The documented example games replay to their end through `tablesight replay` (kiosk.cli)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from kiosk.cli import main
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
+
+
+def replay(path: Path, capsys) -> tuple[int, list[dict]]:
+    code = main(["--lang", "en", "replay", "greenwood", str(path), "--json"])
+    return code, [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+
+
+def test_the_two_player_example_is_a_whole_game_read_to_its_last_line(capsys) -> None:
+    """§三.1 three nights to final scoring; §五.5 the most points wins. The file also shows three
+    refusals the kiosk would announce (§三.10 start cell, §三.2 marker, §三.10 corner)."""
+    path = EXAMPLES / "greenwood.jsonl"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    code, rows = replay(path, capsys)
+    assert code == 0
+    assert [r["line"] for r in rows] == list(range(2, len(lines) + 1))
+    refused = [r["verdict"]["code"] for r in rows if not r["accepted"]]
+    assert refused == [
+        "greenwood.must_cover_start",
+        "greenwood.marker_must_move",
+        "greenwood.not_adjacent",
+    ]
+    events = [e for r in rows if r["accepted"] for e in r["events"]]
+    rounds = [e["round"] for e in events if e["type"] == "round_started"]
+    assert rounds == [2, 3]  # round 1 starts with the game, before the first line
+    # every point on the score track comes from a reward the kiosk announced (start: 5 points)
+    gained = [5, 5]
+    for e in events:
+        if e["type"] == "greenwood.reward_gained" and e["reward"].startswith("vp:"):
+            gained[e["seat"]] += int(e["reward"].removeprefix("vp:"))
+    final = next(e for e in events if e["type"] == "greenwood.final_scores")
+    assert final["scores"] == gained
+    assert final["rescued"] == [2, 2]
+    ended = events[-1]
+    assert ended["type"] == "game_ended" and ended["result"] == "win"
+    assert ended["winners"] == [gained.index(max(gained))]
+    placed = [e for e in events if e["type"] == "greenwood.piece_placed"]
+    assert {e["piece"] for e in placed} >= {"domino", "wisp", "bar3", "corner3"}
