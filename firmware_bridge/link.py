@@ -96,9 +96,9 @@ class Link:
         *,
         baudrate: int = 115200,
         ack_timeout: float = 0.1,
-        retries: int = 4,
+        retries: int = 6,
         heartbeat: float = 1.0,
-        backoff: tuple[float, float] = (0.1, 2.0),
+        backoff: tuple[float, float] = (0.05, 0.5),
         read_timeout: float = 0.02,
         serial_for_url: SerialFactory = serial.serial_for_url,
     ) -> None:
