@@ -91,7 +91,7 @@ class DetectorConfig:
     """
 
     families: tuple[str, ...] = ("tag36h11",)
-    decimation: float = 1.0
+    decimation: float = 2.0
     threads: int = 1
     sharpening: float = 1.0
     min_decision_margin: float = 20.0
@@ -127,8 +127,8 @@ class DetectorConfig:
 
     @classmethod
     def plain(cls, **changes: object) -> DetectorConfig:
-        """One call of AprilTag 3 and nothing more (the baseline the other passes improve on)."""
-        return cls().as_plain(**changes)
+        """One call of AprilTag 3 at full resolution and nothing more (the baseline)."""
+        return cls(decimation=1.0).as_plain(**changes)
 
     def as_plain(self, **changes: object) -> DetectorConfig:
         """These settings with the extra passes and the sharpening turned off."""
@@ -217,7 +217,7 @@ class Detector:
             if crop is None:
                 continue
             polygon = quad.astype(np.float32)
-            for treated in (sharpened(crop), binarised(crop)):
+            for treated in (crop, sharpened(crop), binarised(crop)):
                 found_here = [
                     RawDetection(
                         d.family,
@@ -240,9 +240,9 @@ class Detector:
                     )
                     >= 0
                 ]
-                if found_here:
-                    out += found_here
-                    break
+                out += found_here
+                if any(d.hamming == 0 for d in found_here):
+                    break  # an exact decode: the other treatments can add nothing
         return out
 
 
@@ -291,7 +291,8 @@ def _fuse(raw: list[RawDetection], min_margin: float) -> tuple[list[Detection], 
     usable = [
         d for d in raw if d.source == _ARUCO or d.decision_margin >= min_margin
     ]  # cv2.aruco reports no margin
-    usable.sort(key=lambda d: _PREFERENCE[d.source])
+    # Most trusted first: the pass, then the fewest corrected bits (aruco's -1 never leads).
+    usable.sort(key=lambda d: (_PREFERENCE[d.source], d.hamming))
     same = _same_place([d.corners for d in usable], [d.corners for d in usable])
     groups: list[list[RawDetection]] = []
     leaders: list[int] = []  # index in ``usable`` of each group's first member
@@ -309,9 +310,8 @@ def _fuse(raw: list[RawDetection], min_margin: float) -> tuple[list[Detection], 
             continue
         sources = {d.source for d in group}
         best = group[0]
-        trusted = (
-            _MAIN in sources or len(sources) >= 2 or (best.source != _ARUCO and best.hamming == 0)
-        )
+        exact = any(d.source != _ARUCO and d.hamming == 0 for d in group)
+        trusted = _MAIN in sources or len(sources) >= 2 or exact
         if trusted:
             kept.append(
                 Detection(
