@@ -29,7 +29,7 @@ from engine.core import (
 from engine.core.vocabulary import SeatPassed
 from engine.dont_starve import reasons as R
 from engine.dont_starve.board import Place, adjacent
-from engine.dont_starve.data import (
+from engine.dont_starve.catalogue import (
     BIOMES,
     DIFFICULTIES,
     PORTAL,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from engine.core import Event, Seat
-from engine.dont_starve.data import CharacterCard, catalogue
+from engine.dont_starve.catalogue import CharacterCard, catalogue
 from engine.dont_starve.moves import (
     CharacterDefeated,
     CharacterRevived,

@@ -78,7 +78,7 @@ class Play:
         raise AssertionError(f"never reached {phase}")
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def play() -> type[Play]:
     """The Play class (make one per test with its options)."""
     return Play

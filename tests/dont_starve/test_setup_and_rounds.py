@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.core import GameConfigError, Pass
-from engine.dont_starve.data import DIFFICULTIES, SEASONS, catalogue
+from engine.dont_starve.catalogue import DIFFICULTIES, SEASONS, catalogue
 from engine.dont_starve.moves import Eat, Gain, Light, Lose, MoveTo, ScenarioEnd, SpendFocus
 
 

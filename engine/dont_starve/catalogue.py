@@ -151,7 +151,7 @@ PORTAL_SLOT = "P"
 
 def _read(name: str) -> dict[str, Any]:
     try:
-        text = resources.files("engine.dont_starve").joinpath("data", name).read_text("utf-8")
+        text = resources.files("engine.dont_starve.data").joinpath(name).read_text("utf-8")
         return tomllib.loads(text)
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise GameConfigError(f"dont_starve data file {name}: {exc}") from None

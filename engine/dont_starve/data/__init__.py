@@ -1,0 +1,1 @@
+"""Don't Starve's printed content as editable TOML files (a package so that wheels ship them)."""
