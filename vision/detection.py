@@ -80,8 +80,9 @@ class Detection:
 class DetectorConfig:
     """Settings of the detector.
 
-    ``decimation`` is AprilTag's ``quad_decimate`` (1 = full resolution, 2 = four times faster
-    and blind to small tags); ``sharpening`` is the sigma of the sharpening AprilTag applies
+    ``decimation`` is AprilTag's ``quad_decimate`` (1 = full resolution; 2 = about four times
+    faster, and the small tags it misses are mostly recovered by the second pass, which works at
+    full resolution); ``sharpening`` is the sigma of the sharpening AprilTag applies
     before it looks for quads (0 = none); ``min_decision_margin`` drops weak AprilTag decodes;
     ``edge_margin`` drops tags with a corner closer than that many pixels (or half a cell of the
     tag) to the frame edge (a cut tag gives wrong corners). ``backends`` names the detectors to
