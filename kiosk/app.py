@@ -1,82 +1,109 @@
-"""The kiosk's FastAPI application: until the kiosk issue lands, a plain status page."""
+"""The kiosk's FastAPI application: pages, the status API, live updates and the controls.
+
+Layout after FastAPI's "bigger applications": one router per concern in ``kiosk.routers``,
+dependencies in ``kiosk.deps``, hardware (buttons, buzzer, status LED, camera feed) opened and
+closed in ``lifespan``.
+"""
 
 from __future__ import annotations
 
-import html
-from collections.abc import AsyncIterator
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Protocol
 
-from fastapi import FastAPI
-from fastapi.responses import HTMLResponse
+from fastapi import FastAPI, Request, Response
+from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
 
+from kiosk.deps import Pairing
+from kiosk.routers import camera, controls, live, pages, status, tray
 from kiosk.settings import Settings
 from kiosk.table import Table
 
-LABELS = {
-    "zh": {
-        "round": "第{n}轮",
-        "player": "轮到{n}号玩家",
-        "moves": "已记录{n}步",
-        "over": "游戏结束",
-    },
-    "en": {
-        "round": "Round {n}",
-        "player": "Player {n} to act",
-        "moves": "{n} moves saved",
-        "over": "Game over",
-    },
+log = logging.getLogger("tablesight.kiosk")
+
+MAX_BODY_BYTES = 16 * 1024
+"""The largest request body the kiosk accepts (every control request is a few hundred bytes)."""
+
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:;"
+    " connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none';"
+    " form-action 'self'"
+)
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
 }
 
 
-def create_app(settings: Settings, table: Table) -> FastAPI:
-    """Build the app around the table being played."""
+class Hardware(Protocol):
+    """What the app opens at start and closes at the end (``kiosk.commands.run`` builds it)."""
+
+    def open(self, app: FastAPI) -> None:
+        """Open the devices and wire them to ``app.state.table``."""
+
+    def close(self) -> None:
+        """Close every device (idempotent)."""
+
+
+def create_app(
+    settings: Settings,
+    table: Table,
+    *,
+    hardware: Hardware | None = None,
+    pairing: Pairing | None = None,
+) -> FastAPI:
+    """Build the app around the table being played; ``hardware`` is opened in the lifespan."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        yield
-        table.saved.store.close()
+        if hardware is not None:
+            hardware.open(app)
+        try:
+            yield
+        finally:
+            if hardware is not None:
+                hardware.close()
+            app.state.camera.close()
+            table.saved.store.close()
 
-    app = FastAPI(title="tablesight", docs_url=None, redoc_url=None, lifespan=lifespan)
-
-    @app.get("/api/status")
-    def status() -> dict[str, Any]:
-        return table.status(settings.lang)
-
-    @app.get("/healthz")
-    def healthz() -> dict[str, str]:
-        return {"status": "ok"}
-
-    @app.get("/", response_class=HTMLResponse)
-    def status_page() -> str:
-        return render_status(table.status(settings.lang), settings.lang)
-
-    return app
-
-
-def render_status(status: dict[str, Any], lang: str) -> str:
-    """The status page: game, round, phase, step, whose turn, how many moves are saved."""
-    words = LABELS[lang]
-    esc = html.escape
-    lines = [
-        f"<h1>{esc(status['title'])}</h1>",
-        f"<p id='round'>{esc(words['round'].format(n=status['round']))}</p>",
-        f"<p id='phase'>{esc(status['phase']['title'])}</p>",
-    ]
-    if status["step"]:
-        step = status["step"]
-        lines.append(f"<p id='step'>{step['index']}/{step['of']} {esc(step['title'])}</p>")
-    if status["current_player"]:
-        lines.append(f"<p id='turn'>{esc(words['player'].format(n=status['current_player']))}</p>")
-    if status["outcome"]:
-        lines.append(f"<p id='outcome'>{esc(words['over'])}</p>")
-    lines.append(f"<p id='moves'>{esc(words['moves'].format(n=status['moves']))}</p>")
-    lines += [f"<p class='notice'>{esc(n)}</p>" for n in status["notices"]]
-    body = "\n".join(lines)
-    return (
-        f"<!doctype html><html lang='{lang}'><head><meta charset='utf-8'>"
-        "<meta http-equiv='refresh' content='2'><title>tablesight</title>"
-        "<style>body{font:2rem system-ui;margin:2rem;background:#111;color:#eee}"
-        "h1{font-size:3rem}.notice{font-size:1rem;color:#aaa}</style></head>"
-        f"<body>{body}</body></html>"
+    app = FastAPI(
+        title="tablesight",
+        docs_url=None,
+        redoc_url=None,
+        openapi_url=None,
+        lifespan=lifespan,
+        max_body_size=MAX_BODY_BYTES,
     )
+    app.state.settings = settings
+    app.state.table = table
+    app.state.pairing = pairing or Pairing(code=settings.pairing_code or Pairing().code)
+    app.state.camera = camera.CameraFeed(settings, table)
+    app.state.leds = None  # the LED controller, when the hardware opens one
+
+    @app.middleware("http")
+    async def security_headers(
+        request: Request, call_next: Callable[[Request], Awaitable[Response]]
+    ) -> Response:
+        response = await call_next(request)
+        for key, value in SECURITY_HEADERS.items():
+            response.headers.setdefault(key, value)
+        return response
+
+    @app.exception_handler(Exception)
+    async def internal_error(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("error while answering %s %s", request.method, request.url.path)
+        return JSONResponse(
+            {"detail": "internal error; the service log has the details"},
+            status_code=500,
+            headers=SECURITY_HEADERS,
+        )
+
+    routers = (pages, status, live, controls, camera, tray)
+    for module in routers:
+        app.include_router(module.router)
+    app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
+    return app

@@ -12,13 +12,17 @@ from pathlib import Path
 from typing import Any, Literal
 
 import platformdirs
-from pydantic import Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
     SettingsConfigDict,
     TomlConfigSettingsSource,
 )
+
+from vision.detection import DetectorConfig
+from vision.sources import SourceConfig
+from vision.stabiliser import StabiliserConfig
 
 APP_NAME = "tablesight"
 
@@ -39,6 +43,47 @@ def default_config_file() -> Path:
     return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False)) / f"{APP_NAME}.toml"
 
 
+class GpioSettings(BaseModel):
+    """The Pi's buttons, buzzer and status LED (BCM pin numbers; None: not fitted)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    pin_factory: str | None = Field(
+        None,
+        description="gpiozero pin factory (lgpio, rpigpio, mock…); default: the Pi's own, "
+        "or mock pins with a warning when not on a Pi",
+    )
+    advance_pin: int | None = Field(17, ge=0, le=27, description="confirm/advance button")
+    undo_pin: int | None = Field(27, ge=0, le=27, description="undo button")
+    menu_pin: int | None = Field(22, ge=0, le=27, description="menu button")
+    buzzer_pin: int | None = Field(23, ge=0, le=27, description="buzzer")
+    led_pin: int | None = Field(24, ge=0, le=27, description="status LED")
+    long_press_s: float = Field(1.0, gt=0, le=10, description="a press this long opens the menu")
+
+
+class CameraSettings(BaseModel):
+    """The camera: which frame source (a spec string) and what to ask of it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    source: str = Field(
+        "synthetic",
+        description="camera:N, camera:/dev/videoN, picamera2, video:PATH, folder:PATH, synthetic",
+    )
+    width: int | None = Field(None, gt=0)
+    height: int | None = Field(None, gt=0)
+    fps: float | None = Field(None, gt=0)
+    exposure: float | None = None
+    gain: float | None = None
+    loop: bool = True
+    view_fps: float = Field(5.0, gt=0, le=10, description="frames per second of the camera page")
+
+    def source_config(self) -> SourceConfig:
+        """The vision package's SourceConfig for these settings (SourceConfigError if bad)."""
+        extra = self.model_dump(exclude={"source", "view_fps"})
+        return SourceConfig.from_spec(self.source, **extra)
+
+
 class Settings(BaseSettings):
     """Every setting of tablesight, validated; one instance is made at start."""
 
@@ -55,6 +100,26 @@ class Settings(BaseSettings):
     data_dir: Path = Field(default_factory=default_data_dir, description="saves and calibration")
     game: str = Field("greenwood", description="game started when no saved game exists")
     save: str | None = Field(None, description="name of the saved game to use (default: latest)")
+    lan: bool = Field(False, description="serve read-only pages to the network (binds 0.0.0.0)")
+    pairing_code: str | None = Field(
+        None, pattern=r"^[0-9]{6}$", description="fixed pairing code (default: a new one per start)"
+    )
+    brightness: int = Field(60, ge=0, le=100, description="LED brightness in percent")
+    sound: bool = Field(True, description="buzzer on")
+    controller: str | None = Field(
+        None,
+        description="serial port URL of the LED controller (/dev/ttyACM0, /dev/tablesight-leds);"
+        " default: the emulated controller",
+    )
+    gpio: GpioSettings = Field(default_factory=GpioSettings)
+    camera: CameraSettings = Field(default_factory=CameraSettings)
+    stabiliser: StabiliserConfig = Field(default_factory=StabiliserConfig)
+    detector: DetectorConfig = Field(default_factory=DetectorConfig)
+
+    @property
+    def bind_host(self) -> str:
+        """The address to listen on: ``host``, or every address with ``--lan``."""
+        return "0.0.0.0" if self.lan and self.host == "127.0.0.1" else self.host
 
     @property
     def database(self) -> Path:

@@ -2,48 +2,198 @@
 
 Every change goes through here, under one lock: moves are committed to the store before their
 events are kept for the screen (the store's rule), and a status snapshot is built on demand.
+Each change bumps a sequence number and is told to the listeners (the live page, the buzzer).
 """
 
 from __future__ import annotations
 
 import threading
 from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from engine.core import Event, Move, Result, Text
+from engine.core import (
+    DicePoolAnnounced,
+    Event,
+    Move,
+    Result,
+    Session,
+    Text,
+    Verdict,
+    find_game,
+)
 from kiosk.settings import Settings
 from kiosk.store import SavedGame, SaveNotFoundError, Store, StoreDamagedError
 
 RECENT_EVENTS = 30
+"""How many events the table keeps for the log on the screen."""
+SHOWN_EVENTS = 12
+LATEST_VERDICTS = 4
+
+LINK_STATES = ("ok", "simulated", "lost", "not_connected")
+"""What a link (camera, LED controller) can be: working, simulated, lost, never connected."""
+
+
+@dataclass(frozen=True)
+class Change:
+    """One change of the table, as told to listeners: its sequence number and what happened."""
+
+    seq: int
+    kind: str
+    """``move``, ``rejected``, ``undo``, ``new_game``, ``link``, ``menu`` or ``settings``."""
+    events: tuple[Event, ...] = ()
+    verdict: Verdict | None = None
+
+    @property
+    def phase_changed(self) -> bool:
+        """Whether a new phase began (the buzzer's phase-change pattern)."""
+        return any(e.type == "phase_started" for e in self.events)
+
+
+@dataclass
+class Link:
+    """The state of one link the table depends on, with a short detail for the screen."""
+
+    state: str = "not_connected"
+    detail: str = ""
+
+
+Listener = Callable[[Change], None]
+
+EVENT_TEXT: dict[str, Text] = {
+    "game_started": Text("新开一局,{players}人", "New game, {players} players"),
+    "round_started": Text("第{round}轮开始", "Round {round} begins"),
+    "phase_started": Text("{phase}开始", "{phase} begins"),
+    "step_started": Text("第{index}步:{step}", "Step {index}: {step}"),
+    "turn_started": Text("轮到{player}号玩家", "Player {player} to act"),
+    "seat_passed": Text("{player}号玩家结束本阶段", "Player {player} is done"),
+    "phase_ended": Text("{phase}结束", "{phase} ends"),
+    "game_ended": Text("游戏结束", "Game over"),
+    "move_undone": Text("撤销了一步({move})", "Undid a move ({move})"),
+    "move_redone": Text("重做了一步({move})", "Redid a move ({move})"),
+    "dice_pool_announced": Text("掷骰:{dice}", "Roll: {dice}"),
+}
 
 
 class Table:
-    """One saved game at the table, safe to use from the web server's threads."""
+    """One saved game at the table, safe to use from the web server's and the buttons' threads."""
 
     def __init__(self, saved: SavedGame, notices: list[Text] | None = None) -> None:
         self.saved = saved
         self.notices = list(notices or [])
-        self._lock = threading.Lock()
-        self._recent: deque[dict[str, Any]] = deque(maxlen=RECENT_EVENTS)
+        self.links: dict[str, Link] = {"camera": Link(), "controller": Link()}
+        self.menu_open = False
+        self.seq = 0
+        self._lock = threading.RLock()
+        self._listeners: list[Listener] = []
+        self._reset_memory()
+
+    # --- changes ---------------------------------------------------------------------------
 
     def submit(self, move: Move) -> Result:
         """Check and apply a move; accepted moves are saved before this returns."""
         with self._lock:
             result = self.saved.submit(move)
             self._remember(result.events)
-            return result
+            self._verdicts.append((move.type, result.verdict))
+            change = self._bump("move" if result.accepted else "rejected", result)
+        self._tell(change)
+        return result
 
     def undo(self) -> tuple[Event, ...]:
-        """Take back the last move (saved first)."""
+        """Take back the last move (saved first); NothingToUndoError if there is none."""
         with self._lock:
             events = self.saved.undo()
-            self._remember(events)
-            return events
+            self._reset_memory()
+            change = self._bump("undo", None, events)
+        self._tell(change)
+        return events
+
+    def new_game(self, game: str, options: dict[str, Any] | None, name: str | None = None) -> None:
+        """Start a new saved game (StoreError if the name is taken, EngineError if bad options)."""
+        with self._lock:
+            game_name = find_game(game).name
+            name = name or f"{game_name}-{datetime.now(UTC):%Y%m%d-%H%M%S-%f}"
+            self.saved = self.saved.store.new_game(name, game_name, options)
+            self.notices = []
+            self._reset_memory()
+            change = self._bump("new_game")
+        self._tell(change)
+
+    def set_link(self, name: str, state: str, detail: str = "") -> None:
+        """Record the state of a link (``camera``, ``controller``) for the screen."""
+        if state not in LINK_STATES:
+            raise ValueError(f"link state must be one of {LINK_STATES}, not {state!r}")
+        with self._lock:
+            if (link := self.links.get(name)) and (link.state, link.detail) == (state, detail):
+                return
+            self.links[name] = Link(state, detail)
+            change = self._bump("link")
+        self._tell(change)
+
+    def toggle_menu(self, open_: bool | None = None) -> None:
+        """Open or close the menu on the screen (the long press of the confirm button)."""
+        with self._lock:
+            self.menu_open = (not self.menu_open) if open_ is None else open_
+            change = self._bump("menu")
+        self._tell(change)
+
+    def touch(self, kind: str = "settings") -> None:
+        """Announce a change made elsewhere (the settings) so that every screen redraws."""
+        with self._lock:
+            change = self._bump(kind)
+        self._tell(change)
+
+    def listen(self, listener: Listener) -> Callable[[], None]:
+        """Call ``listener(change)`` after every change (outside the lock); returns the remover."""
+        with self._lock:
+            self._listeners.append(listener)
+
+        def remove() -> None:
+            with self._lock:
+                if listener in self._listeners:
+                    self._listeners.remove(listener)
+
+        return remove
+
+    def _bump(
+        self, kind: str, result: Result | None = None, events: tuple[Event, ...] = ()
+    ) -> Change:
+        self.seq += 1
+        if result is not None:
+            return Change(self.seq, kind, result.events, result.verdict)
+        return Change(self.seq, kind, events)
+
+    def _tell(self, change: Change) -> None:
+        for listener in list(self._listeners):
+            listener(change)
+
+    def _reset_memory(self) -> None:
+        """Rebuild the log and the dice pool by replaying the saved moves in a scratch session.
+
+        Called at start, after an undo and for a new game, so the screen shows the same thing
+        after a restart as before it.
+        """
+        session = self.saved.session
+        scratch = Session(session.game, session.options, session.seed)
+        self._recent: deque[dict[str, Any]] = deque(maxlen=RECENT_EVENTS)
+        self._verdicts: deque[tuple[str, Verdict]] = deque(maxlen=LATEST_VERDICTS)
+        self._dice: dict[str, Any] | None = None
+        self._remember(scratch.start_events)
+        for move in session.moves:
+            result = scratch.submit(move)
+            self._remember(result.events)
 
     def _remember(self, events: tuple[Event, ...]) -> None:
         for event in events:
-            self._recent.append(event.to_dict())
+            if isinstance(event, DicePoolAnnounced):
+                self._dice = {"seat": event.seat, "dice": list(event.dice), "reason": event.reason}
+            if event.type != "move_rejected":
+                self._recent.append(event.to_dict())
+
+    # --- what the screen shows ---------------------------------------------------------------
 
     def status(self, lang: str) -> dict[str, Any]:
         """A snapshot of where the game is, in the kiosk's language."""
@@ -53,12 +203,17 @@ class Table:
             phase = game.phase(state.flow.phase)
             step = phase.steps[state.flow.step] if state.flow.step < len(phase.steps) else None
             return {
+                "seq": self.seq,
                 "game": game.name,
                 "title": game.title.in_(lang),
                 "save": self.saved.name,
                 "players": state.players,
                 "round": state.flow.round,
                 "rounds": game.rounds,
+                "phases": [
+                    {"name": p.name, "title": p.title.in_(lang), "steps": len(p.steps)}
+                    for p in game.phases
+                ],
                 "phase": {"name": phase.name, "title": phase.title.in_(lang), "rule": phase.rule},
                 "step": None
                 if step is None
@@ -70,13 +225,62 @@ class Table:
                 },
                 "order": phase.order.value,
                 "current_player": None if state.flow.current is None else state.flow.current + 1,
+                "start_player": state.flow.start_seat + 1,
                 "passed_players": sorted(seat + 1 for seat in state.flow.done),
                 "moves": len(session.moves),
+                "can_undo": bool(session.moves),
                 "outcome": None if state.outcome is None else state.outcome.__dict__,
                 "view": game.view(state, lang),
-                "recent": list(self._recent)[-10:],
+                "dice": self._dice,
+                "verdicts": [
+                    {
+                        "move": move,
+                        "ok": v.ok,
+                        "code": v.code,
+                        "message": v.message.in_(lang),
+                        "rule": v.rule,
+                    }
+                    for move, v in reversed(self._verdicts)
+                ],
+                "recent": [
+                    {"type": e["type"], "text": describe(e, game, lang)}
+                    for e in list(self._recent)[-SHOWN_EVENTS:]
+                ][::-1],
+                "links": {k: {"state": v.state, "detail": v.detail} for k, v in self.links.items()},
+                "menu": self.menu_open,
                 "notices": [n.in_(lang) for n in self.notices],
             }
+
+
+def describe(event: dict[str, Any], game: Any, lang: str) -> str:
+    """One line of the log for an event (as plain data); unknown events are shown generically."""
+    kind = event["type"]
+    params: dict[str, Any] = dict(event)
+    if (phase := _phase_or_none(game, event.get("phase"))) is not None:
+        params["phase"] = phase.title.in_(lang)
+    if params.get("seat") is not None:
+        params["player"] = params["seat"] + 1
+    if kind == "step_started":
+        index = int(event.get("index", 0)) - 1
+        if phase is not None and 0 <= index < len(phase.steps):
+            params["step"] = phase.steps[index].title.in_(lang)
+    if kind == "dice_pool_announced":
+        params["dice"] = " ".join(event.get("dice") or ()) or "—"
+    template = EVENT_TEXT.get(kind)
+    if template is None:
+        rest = ", ".join(f"{k}={v}" for k, v in event.items() if k != "type")
+        return f"{kind}: {rest}" if rest else kind
+    try:
+        return template.in_(lang).format(**params)  # type: ignore[arg-type]
+    except (KeyError, IndexError):
+        return kind
+
+
+def _phase_or_none(game: Any, name: object) -> Any:
+    try:
+        return game.phase(str(name))
+    except KeyError:
+        return None
 
 
 def open_table(settings: Settings, store: Store | None = None) -> tuple[Table, Store]:

@@ -39,6 +39,16 @@ class Server:
     url: str
     data_dir: Path
 
+    @property
+    def port(self) -> int:
+        """The port it serves on."""
+        return int(self.url.rsplit(":", 1)[1])
+
+    def kill(self) -> None:
+        """Kill it without warning (SIGKILL), as a power cut or a crash would."""
+        self.process.kill()
+        self.process.communicate(timeout=30)
+
     def stop(self) -> tuple[int, str]:
         """Ctrl-C, as a user would; returns the exit status and what it printed on stderr."""
         self.process.send_signal(signal.SIGINT)
@@ -46,12 +56,18 @@ class Server:
         return self.process.returncode, err
 
 
-def start_server(data_dir: Path, *args: str) -> Server:
-    """Start `tablesight run` and wait until it answers (a start-up wait, not an assertion)."""
-    port = free_port()
+def start_server(
+    data_dir: Path, *args: str, port: int | None = None, env: dict[str, str] | None = None
+) -> Server:
+    """Start `tablesight run` and wait until it answers (a start-up wait, not an assertion).
+
+    ``port`` reuses a port (to restart a server where the page expects it); ``env`` adds
+    environment variables (``TABLESIGHT_*`` settings).
+    """
+    port = port or free_port()
     cmd = [sys.executable, "-m", "kiosk.cli", "--data-dir", str(data_dir), "--lang", "en"]
     cmd += ["run", "--port", str(port), *args]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path), **(env or {})}
     proc = subprocess.Popen(
         cmd, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=env
     )

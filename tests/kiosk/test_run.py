@@ -9,7 +9,6 @@ import sys
 import urllib.request
 from pathlib import Path
 
-import pytest
 from serving import start_server
 
 from engine.core import Pass
@@ -81,17 +80,3 @@ def test_run_on_a_busy_port_is_one_clear_line(tmp_path: Path) -> None:
     assert proc.returncode == 2
     (line,) = proc.stderr.strip().splitlines()
     assert line.startswith(f"tablesight run: cannot listen on 127.0.0.1:{port}")
-
-
-@pytest.mark.browser
-def test_the_status_page_shows_the_game_in_a_real_browser(server, browser) -> None:
-    with Store.open(server.data_dir / "games.sqlite") as store:
-        assert store.list()  # the server made its game
-    page = browser.new_page()
-    try:
-        page.goto(server.url + "/")
-        assert page.locator("h1").inner_text() == "Greenwood"
-        assert page.locator("#round").inner_text() == "Round 1"
-        assert page.locator("#phase").inner_text() == "Dusk"
-    finally:
-        page.close()

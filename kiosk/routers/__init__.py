@@ -1,0 +1,1 @@
+"""The kiosk's routes, one ``APIRouter`` per concern."""

@@ -1,0 +1,221 @@
+"""The camera page's live view, the calibration from the kiosk, and the sticker sheets.
+
+The camera is opened only while someone watches (the feed stops after ``IDLE_S`` without a
+viewer): a kiosk that nobody looks at spends no time on detection.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import threading
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any, Literal
+
+import anyio
+import cv2
+import numpy as np
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import Response, StreamingResponse
+
+from kiosk.deps import Control, SettingsDep, TableDep
+from kiosk.settings import Settings
+from kiosk.table import Table
+from vision.calibration import (
+    TableCalibration,
+    anchor_report,
+    calibrate_table,
+    draw_calibration,
+)
+from vision.detection import Detection, Detector
+from vision.errors import VisionError
+from vision.registry import ANCHORS, GAMES, load_registry
+from vision.sheets import write_sheets
+from vision.sources import ResilientSource, open_source
+
+router = APIRouter(tags=["camera"])
+
+IDLE_S = 10.0
+CALIBRATION_FILE = "calibration.json"
+BOUNDARY = "frame"
+
+
+class CameraFeed:
+    """Frames from the configured source with the detections drawn on them, at ``view_fps``."""
+
+    def __init__(self, settings: Settings, table: Table) -> None:
+        self.settings, self.table = settings, table
+        self.jpeg: bytes | None = None
+        self.detections: list[Detection] = []
+        self.size: tuple[int, int] = (0, 0)
+        self.frames = 0
+        self._image: np.ndarray | None = None
+        self._seen = time.monotonic()
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+        if self.settings.camera.source == "synthetic":
+            table.set_link("camera", "simulated", "synthetic table")
+
+    def wanted(self) -> None:
+        """A viewer wants frames: start the reader if it is not running."""
+        with self._lock:
+            self._seen = time.monotonic()
+            if self._thread is None or not self._thread.is_alive():
+                self._stop.clear()
+                self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
+                self._thread.start()
+
+    def close(self) -> None:
+        """Stop the reader and release the camera (idempotent)."""
+        self._stop.set()
+        thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout=5)
+
+    def _run(self) -> None:
+        period = 1.0 / self.settings.camera.view_fps
+        try:
+            source = ResilientSource(
+                open_source(self.settings.camera.source_config()), on_state=self._on_state
+            )
+        except VisionError as exc:
+            self.table.set_link("camera", "lost", str(exc))
+            return
+        detector = Detector(self.settings.detector)
+        anchors = load_registry([], anchors=True).anchors()
+        try:
+            while not self._stop.is_set() and time.monotonic() - self._seen < IDLE_S:
+                started = time.monotonic()
+                frame = source.read(timeout=1.0)
+                if frame is None:
+                    continue
+                found = detector.detect(frame.image)
+                picture = draw_calibration(frame.image, found, anchors, None)
+                ok, encoded = cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, 75])
+                with self._lock:
+                    self._image, self.detections = frame.image, found
+                    self.size = (frame.image.shape[1], frame.image.shape[0])
+                    self.jpeg = encoded.tobytes() if ok else self.jpeg
+                    self.frames += 1
+                self._stop.wait(max(0.0, period - (time.monotonic() - started)))
+        finally:
+            source.close()
+
+    def _on_state(self, state: str, message: str) -> None:
+        if self.settings.camera.source == "synthetic":
+            return
+        self.table.set_link("camera", "ok" if state == "live" else "lost", message)
+
+    def latest(self) -> tuple[np.ndarray | None, list[Detection], tuple[int, int]]:
+        """The last frame read, its detections and its size."""
+        with self._lock:
+            return self._image, list(self.detections), self.size
+
+
+def get_feed(request: Request) -> CameraFeed:
+    """The app's camera feed."""
+    return request.app.state.camera
+
+
+@router.get("/camera.mjpg")
+async def camera_stream(request: Request) -> StreamingResponse:
+    """The live view as motion JPEG, at most ``camera.view_fps`` frames per second."""
+    feed = get_feed(request)
+
+    async def frames() -> AsyncIterator[bytes]:
+        last = -1
+        while True:
+            feed.wanted()
+            if feed.jpeg is not None and feed.frames != last:
+                last = feed.frames
+                yield (
+                    (
+                        f"--{BOUNDARY}\r\nContent-Type: image/jpeg\r\n"
+                        f"Content-Length: {len(feed.jpeg)}\r\n\r\n"
+                    ).encode()
+                    + feed.jpeg
+                    + b"\r\n"
+                )
+            await anyio.sleep(0.5 / feed.settings.camera.view_fps)
+
+    return StreamingResponse(frames(), media_type=f"multipart/x-mixed-replace; boundary={BOUNDARY}")
+
+
+@router.get("/api/camera")
+def camera_state(request: Request, table: TableDep) -> dict[str, Any]:
+    """What the camera sees now: the tags in view (asks the feed to run)."""
+    feed = get_feed(request)
+    feed.wanted()
+    _, found, size = feed.latest()
+    return {
+        "link": table.status("en")["links"]["camera"],
+        "size": list(size),
+        "frames": feed.frames,
+        "detections": [d.as_json() for d in found],
+    }
+
+
+@router.post("/api/calibrate", dependencies=[Control])
+def calibrate(request: Request, settings: SettingsDep) -> dict[str, Any]:
+    """Calibrate the table from the last frame; saves it when enough anchors are in view."""
+    feed = get_feed(request)
+    feed.wanted()
+    image, found, size = feed.latest()
+    if image is None:
+        raise HTTPException(409, "no camera frame yet; open the camera page and try again")
+    anchors = load_registry([], anchors=True).anchors()
+    report = anchor_report(found, anchors)
+    answer: dict[str, Any] = {
+        "found": list(report.found),
+        "missing": list(report.missing),
+        "report": report.describe(anchors),
+        "calibrated": False,
+        "error_px": None,
+    }
+    try:
+        calibration: TableCalibration = calibrate_table(found, anchors, size)
+    except VisionError as exc:
+        answer["problem"] = str(exc)
+        return answer
+    calibration.save(settings.data_dir / CALIBRATION_FILE)
+    answer.update(calibrated=True, error_px=round(calibration.reprojection_error_px, 3))
+    return answer
+
+
+@router.get("/api/calibration.png")
+def calibration_picture(request: Request) -> Response:
+    """The last frame with anchors and the table grid drawn on it (404 before any frame)."""
+    feed = get_feed(request)
+    feed.wanted()
+    image, found, size = feed.latest()
+    if image is None:
+        raise HTTPException(404, "no camera frame yet")
+    anchors = load_registry([], anchors=True).anchors()
+    try:
+        calibration = calibrate_table(found, anchors, size)
+    except VisionError:
+        calibration = None
+    _, encoded = cv2.imencode(".png", draw_calibration(image, found, anchors, calibration))
+    return Response(encoded.tobytes(), media_type="image/png")
+
+
+@router.get("/api/sheets/{game}.{fmt}")
+def sheets(game: str, fmt: Literal["svg", "pdf"]) -> Response:
+    """The true-size sticker sheet of a game's tags (the first page for SVG; all pages in PDF)."""
+    if game not in (*GAMES, ANCHORS):
+        raise HTTPException(404, f"no tags for {game!r}; the games are: {', '.join(GAMES)}")
+    try:
+        entries = load_registry().for_game(game)
+    except VisionError as exc:
+        raise HTTPException(404, str(exc)) from None
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = write_sheets(entries, Path(tmp) / f"{game}.{fmt}", title=f"tablesight: {game}")
+        data = paths[0].read_bytes()
+    media = "image/svg+xml" if fmt == "svg" else "application/pdf"
+    return Response(
+        data,
+        media_type=media,
+        headers={"Content-Disposition": f'attachment; filename="tablesight-{game}.{fmt}"'},
+    )

@@ -1,0 +1,138 @@
+"""Control actions: advance, undo, a move, the menu, a new game, the settings.
+
+From the kiosk's own screen they are always allowed; from another device only with the pairing
+code (``kiosk.deps.require_control``). Bodies are validated by pydantic and size-limited by the
+app; a refused action answers with a readable message and changes nothing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from fastapi import APIRouter, HTTPException
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine.core import Advance, EngineError, NothingToUndoError, Result, move_from_dict
+from kiosk.deps import Control, SettingsDep, TableDep
+from kiosk.settings import Language
+from kiosk.store import StoreError
+
+router = APIRouter(prefix="/api", tags=["controls"], dependencies=[Control])
+
+
+class Strict(BaseModel):
+    """A request body that refuses unknown fields."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class MoveBody(BaseModel):
+    """A move as the engine spells it: ``{"type": "pass", "seat": 0}`` (see docs/engine.md)."""
+
+    model_config = ConfigDict(extra="allow")
+    type: str = Field(min_length=1, max_length=64)
+
+
+class MenuBody(Strict):
+    """Open or close the menu; leave ``open`` out to toggle it."""
+
+    open: bool | None = None
+
+
+class NewGameBody(Strict):
+    """A new game: which game, how many players, its options, and an optional save name."""
+
+    game: str = Field(min_length=1, max_length=40)
+    players: int = Field(ge=1, le=8)
+    options: dict[str, int | float | bool | str | None] = Field(default_factory=dict)
+    name: str | None = Field(None, min_length=1, max_length=80)
+
+
+class StabilityBody(Strict):
+    """How long a tag must be seen before it counts, and missed before it is removed."""
+
+    add_ms: float | None = Field(None, ge=0, le=10_000)
+    remove_ms: float | None = Field(None, ge=0, le=60_000)
+
+
+class SettingsBody(Strict):
+    """The settings a player may change while the service runs."""
+
+    lang: Language | None = None
+    brightness: int | None = Field(None, ge=0, le=100)
+    sound: bool | None = None
+    stability: StabilityBody | None = None
+
+
+def verdict_answer(result: Result, lang: str) -> dict[str, Any]:
+    """The answer to a move: accepted or not, the reason code, the message and the rule."""
+    v = result.verdict
+    return {"accepted": v.ok, "code": v.code, "message": v.message.in_(lang), "rule": v.rule}
+
+
+@router.post("/advance")
+def advance(table: TableDep, settings: SettingsDep) -> dict[str, Any]:
+    """The confirm button: next step of a table phase, or end it."""
+    return verdict_answer(table.submit(Advance()), settings.lang)
+
+
+@router.post("/move")
+def move(body: MoveBody, table: TableDep, settings: SettingsDep) -> dict[str, Any]:
+    """Submit any move of the game being played."""
+    try:
+        parsed = move_from_dict(body.model_dump())
+    except EngineError as exc:
+        raise HTTPException(400, str(exc)) from None
+    return verdict_answer(table.submit(parsed), settings.lang)
+
+
+@router.post("/undo")
+def undo(table: TableDep) -> dict[str, Any]:
+    """Take back the last move."""
+    try:
+        table.undo()
+    except NothingToUndoError as exc:
+        raise HTTPException(409, str(exc)) from None
+    return {"undone": True, "moves": len(table.saved.session.moves)}
+
+
+@router.post("/menu")
+def menu(body: MenuBody, table: TableDep) -> dict[str, Any]:
+    """Open, close or toggle the menu on the screen."""
+    table.toggle_menu(body.open)
+    return {"menu": table.menu_open}
+
+
+@router.post("/new-game")
+def new_game(body: NewGameBody, table: TableDep) -> dict[str, Any]:
+    """Start a new saved game; the old one stays saved."""
+    try:
+        table.new_game(body.game, {**body.options, "players": body.players}, body.name)
+    except (EngineError, StoreError) as exc:
+        raise HTTPException(400, str(exc)) from None
+    return {"save": table.saved.name, "game": table.saved.game.name}
+
+
+@router.post("/settings")
+def change_settings(body: SettingsBody, table: TableDep, settings: SettingsDep) -> dict[str, Any]:
+    """Change the language, LED brightness, sound or stability timing of the running service."""
+    if body.stability is not None:
+        changes = body.stability.model_dump(exclude_none=True)
+        try:
+            settings.stabiliser = dataclasses.replace(settings.stabiliser, **changes)
+        except ValueError as exc:
+            raise HTTPException(400, str(exc)) from None
+    for key in ("lang", "brightness", "sound"):
+        if (value := getattr(body, key)) is not None:
+            setattr(settings, key, value)
+    table.touch("settings")
+    return {
+        "lang": settings.lang,
+        "brightness": settings.brightness,
+        "sound": settings.sound,
+        "stability": {
+            "add_ms": settings.stabiliser.add_ms,
+            "remove_ms": settings.stabiliser.remove_ms,
+        },
+    }

@@ -1,0 +1,135 @@
+// Shared by every page: language, the live connection, control requests with the pairing code.
+"use strict";
+
+const WORDS = {
+  zh: {
+    round: "第 {n} 轮", roundOf: "第 {n} / {of} 轮", step: "第 {i}/{of} 步:{t}",
+    player: "轮到 {n} 号玩家", table: "全体玩家", everyone: "所有玩家同时行动",
+    passed: "已结束:{list}", dice: "骰池", noDice: "现在不用掷骰",
+    verdicts: "判定", log: "记录", camera: "摄像头", controller: "灯光控制器",
+    ok: "正常", simulated: "模拟", lost: "断开", not_connected: "未连接",
+    live: "已连接", reconnecting: "重新连接中…", advance: "确认 / 下一步", undo: "撤销",
+    menu: "菜单", setup: "新游戏", settings: "设置", tray: "骰盘", cameraPage: "摄像头画面",
+    calibrate: "校准", sheets: "贴纸", pairing: "配对码", pairHint: "在手机上输入此码即可操作",
+    pairAsk: "输入桌旁屏幕上的配对码", over: "游戏结束", moves: "已记录 {n} 步",
+    accepted: "已接受", rejected: "不允许", close: "关闭", back: "返回", save: "保存",
+    start: "开始", players: "玩家人数", game: "游戏", name: "存档名(可不填)",
+    language: "语言", brightness: "亮度", sound: "声音", addMs: "出现多久才算放下(毫秒)",
+    removeMs: "消失多久才算拿走(毫秒)", saved: "已保存", error: "出错", phases: "阶段",
+    notConnected: "控制器:未连接", calibrateNow: "现在校准", anchors: "定位标记",
+    reprojection: "重投影误差", tags: "画面中的标记", download: "下载",
+  },
+  en: {
+    round: "Round {n}", roundOf: "Round {n} of {of}", step: "Step {i}/{of}: {t}",
+    player: "Player {n} to act", table: "The whole table", everyone: "Everyone acts at once",
+    passed: "Done: {list}", dice: "Dice pool", noDice: "No dice to roll now",
+    verdicts: "Verdicts", log: "Log", camera: "Camera", controller: "LED controller",
+    ok: "ok", simulated: "simulated", lost: "lost", not_connected: "not connected",
+    live: "live", reconnecting: "reconnecting…", advance: "Confirm / next", undo: "Undo",
+    menu: "Menu", setup: "New game", settings: "Settings", tray: "Dice trays",
+    cameraPage: "Camera view", calibrate: "Calibrate", sheets: "Stickers",
+    pairing: "Pairing code", pairHint: "enter it on a phone to control the table",
+    pairAsk: "Enter the pairing code shown on the table's screen", over: "Game over",
+    moves: "{n} moves saved", accepted: "accepted", rejected: "not allowed", close: "Close",
+    back: "Back", save: "Save", start: "Start", players: "Players", game: "Game",
+    name: "Save name (optional)", language: "Language", brightness: "Brightness",
+    sound: "Sound", addMs: "Seen this long to count as placed (ms)",
+    removeMs: "Gone this long to count as removed (ms)", saved: "Saved", error: "Error",
+    phases: "Phases", notConnected: "controller: not connected", calibrateNow: "Calibrate now",
+    anchors: "Anchors", reprojection: "Reprojection error", tags: "Tags in view",
+    download: "Download",
+  },
+};
+
+const Kiosk = {
+  lang: new URLSearchParams(location.search).get("lang") || localStorage.getItem("lang") || "",
+  status: null,
+
+  t(key, params = {}) {
+    const words = WORDS[Kiosk.lang] || WORDS.en;
+    let text = words[key] ?? key;
+    for (const [k, v] of Object.entries(params)) text = text.replace(`{${k}}`, v);
+    return text;
+  },
+
+  el(tag, attrs = {}, ...children) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs)) {
+      if (k === "text") node.textContent = v;
+      else if (k === "class") node.className = v;
+      else node.setAttribute(k, v);
+    }
+    for (const child of children) if (child != null) node.append(child);
+    return node;
+  },
+
+  translateStatic() {
+    document.documentElement.lang = Kiosk.lang === "zh" ? "zh-CN" : "en";
+    for (const node of document.querySelectorAll("[data-t]")) node.textContent = Kiosk.t(node.dataset.t);
+    for (const b of document.querySelectorAll("[data-lang]")) {
+      b.setAttribute("aria-pressed", String(b.dataset.lang === Kiosk.lang));
+    }
+  },
+
+  // Live status: a snapshot on every (re)connect, then changes merged into it.
+  connect(onStatus, onConnection) {
+    let source = null;
+    let retry = null;
+    const open = () => {
+      if (source) source.close();
+      const query = Kiosk.lang ? `?lang=${encodeURIComponent(Kiosk.lang)}` : "";
+      source = new EventSource(`/api/live${query}`);
+      source.addEventListener("snapshot", (e) => {
+        Kiosk.status = JSON.parse(e.data);
+        if (!Kiosk.lang) Kiosk.lang = Kiosk.status.lang;
+        onConnection(true);
+        onStatus(Kiosk.status, true);
+      });
+      source.addEventListener("change", (e) => {
+        const change = JSON.parse(e.data);
+        if (!Kiosk.status || change.seq <= Kiosk.status.seq) return;
+        Object.assign(Kiosk.status, change);
+        onStatus(Kiosk.status, false);
+      });
+      source.onerror = () => {
+        onConnection(false);
+        if (source.readyState === EventSource.CLOSED && retry === null) {
+          retry = setTimeout(() => { retry = null; open(); }, 1000);
+        }
+      };
+    };
+    open();
+    return {
+      reopen: open,
+    };
+  },
+
+  setLang(lang, live) {
+    Kiosk.lang = lang;
+    localStorage.setItem("lang", lang);
+    Kiosk.translateStatic();
+    if (live) live.reopen();
+  },
+
+  // A control request: the kiosk's own screen needs no code; a phone sends the pairing code.
+  async post(path, body = {}) {
+    const headers = { "Content-Type": "application/json" };
+    const code = localStorage.getItem("pairing");
+    if (code) headers["X-Pairing-Code"] = code;
+    let response = await fetch(path, { method: "POST", headers, body: JSON.stringify(body) });
+    if (response.status === 403) {
+      const entered = prompt(Kiosk.t("pairAsk"));
+      if (!entered) return { ok: false, detail: Kiosk.t("pairAsk") };
+      localStorage.setItem("pairing", entered.trim());
+      headers["X-Pairing-Code"] = entered.trim();
+      response = await fetch(path, { method: "POST", headers, body: JSON.stringify(body) });
+    }
+    const data = await response.json().catch(() => ({}));
+    return { ok: response.ok, ...data };
+  },
+
+  describe(detail) {
+    if (Array.isArray(detail)) return detail.map((d) => `${(d.loc || []).join(".")}: ${d.msg}`).join("; ");
+    return String(detail ?? "");
+  },
+};

@@ -1,0 +1,118 @@
+"""The table page in a real Chromium against a real `tablesight run`: it loads, follows moves
+live, survives a server restart, switches language; and a screenshot per landed game."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+from serving import Server, start_server
+
+from kiosk.routers.status import available_games
+
+pytestmark = pytest.mark.browser
+
+WAIT_MS = 10_000  # a bound on waiting for the page, not a speed requirement (see the benchmark)
+expect.set_options(timeout=WAIT_MS)
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "out" / "screenshots"
+
+
+def post(server: Server, path: str, body: dict | None = None) -> dict:
+    request = urllib.request.Request(
+        server.url + path,
+        data=json.dumps(body or {}).encode(),
+        headers={"Content-Type": "application/json"},
+        method="POST",
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.load(response)
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1600, "height": 900})
+    page = context.new_page()
+    try:
+        yield page
+    finally:
+        context.close()
+
+
+def test_the_table_page_shows_where_the_game_is(server: Server, page) -> None:
+    page.goto(server.url + "/")
+    expect(page.locator("#phase")).to_have_text("Dusk")
+    assert page.locator("#title").inner_text() == "Greenwood"
+    assert page.locator("#round").inner_text() == "Round 1 of 3"
+    assert page.locator("#track li").count() == 3
+    assert page.locator("#track li[aria-current=true]").inner_text() == "1"
+    assert page.locator("#phases li[aria-current=true]").get_attribute("data-phase") == "dusk"
+    assert page.locator("#turn").inner_text() == "Everyone acts at once"
+    assert "LED controller: simulated" in page.locator("#link-controller").inner_text()
+    assert page.locator("#log li").first.inner_text() == "Dusk begins"
+
+
+def test_a_move_changes_the_page_live_and_a_refusal_shows_icon_and_text(
+    server: Server, page
+) -> None:
+    page.goto(server.url + "/")
+    expect(page.locator("#phase")).to_have_text("Dusk")
+    assert post(server, "/api/move", {"type": "pass", "seat": 0})["accepted"]
+    assert post(server, "/api/move", {"type": "pass", "seat": 1})["accepted"]
+    expect(page.locator("#phase")).to_have_text("Departure")
+    assert not post(server, "/api/advance")["accepted"]  # no table step in departure
+    refused = page.locator("#verdicts li.bad").first
+    refused.wait_for(timeout=WAIT_MS)
+    assert refused.locator(".icon").inner_text() == "✖"
+    assert "not allowed" in refused.inner_text()
+    assert refused.get_attribute("data-code") == "core.no_advance"
+
+
+def test_after_a_restart_the_page_reconnects_and_shows_the_same_state(tmp_path: Path, page) -> None:
+    server = start_server(tmp_path)
+    try:
+        page.goto(server.url + "/")
+        for seat in (0, 1):
+            post(server, "/api/move", {"type": "pass", "seat": seat})
+        expect(page.locator("#phase")).to_have_text("Departure")
+        server.kill()
+        expect(page.locator("#connection")).to_have_attribute("data-state", "lost")
+        server = start_server(tmp_path, port=server.port)
+        expect(page.locator("#connection")).to_have_attribute("data-state", "ok")
+        assert page.locator("#phase").inner_text() == "Departure"
+        assert page.locator("#moves").inner_text() == "2 moves saved"
+        post(server, "/api/move", {"type": "pass", "seat": 0})  # and it follows the new server
+        expect(page.locator("#moves")).to_have_text("3 moves saved")
+    finally:
+        server.stop()
+
+
+def test_the_language_switch_redraws_the_page_in_chinese_and_back(server: Server, page) -> None:
+    page.goto(server.url + "/")
+    expect(page.locator("#phase")).to_have_text("Dusk")
+    page.click("#lang-zh")
+    expect(page.locator("#phase")).to_have_text("黄昏")
+    assert page.locator("#title").inner_text() == "苍林秘境"
+    assert page.locator("#round").inner_text() == "第 1 / 3 轮"
+    assert page.locator("#advance").inner_text() == "确认 / 下一步"
+    assert page.locator("html").get_attribute("lang") == "zh-CN"
+    page.reload()  # the choice is remembered by this screen
+    expect(page.locator("#phase")).to_have_text("黄昏")
+    page.click("#lang-en")
+    expect(page.locator("#phase")).to_have_text("Dusk")
+
+
+def test_a_screenshot_of_the_table_page_for_each_landed_game(server: Server, page) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    games = [g.name for g in available_games()]
+    assert "greenwood" in games
+    page.goto(server.url + "/")
+    for name in games:
+        game = next(g for g in available_games() if g.name == name)
+        post(server, "/api/new-game", {"game": name, "players": min(2, game.max_players)})
+        expect(page.locator("#title")).to_have_text(game.title.en)
+        path = SCREENSHOTS / f"table-{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        assert path.stat().st_size > 10_000
