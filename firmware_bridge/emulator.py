@@ -14,6 +14,7 @@ import os
 import pty
 import random
 import select
+import signal
 import sys
 import threading
 import time
@@ -462,6 +463,7 @@ def main(argv: list[str] | None = None) -> int:
         faults=faults,
         link_path=args.link,
     )
+    signal.signal(signal.SIGTERM, _stop)
     with emulator:
         print(emulator.path, flush=True)
         seen = 0
@@ -474,6 +476,10 @@ def main(argv: list[str] | None = None) -> int:
         except KeyboardInterrupt:
             pass
     return 0
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def describe(state: LedState) -> str:
