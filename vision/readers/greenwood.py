@@ -1,0 +1,406 @@
+"""Greenwood's camera reader: submarine boards and the pieces laid on them (greenwood.zh.md §三.10).
+
+Each submarine board carries two tags at known places of its own grid (``vision/tags/
+greenwood.toml``); each rescued-creature or wisp piece carries one tag at the centre of its
+shape's ``tag_cell`` (``engine/greenwood/data/pieces.toml``). From a board's tags the reader
+gets the board's frame; from a piece tag's place and angle in that frame, the cell under the tag
+and the quarter turn; from the shape, every cell the piece covers. A tag that is not near a cell
+centre, or turned between two quarter turns, gets a "place it squarely" prompt instead of a guess.
+
+Two ways in:
+
+- :func:`scan` reads one photo (``tablesight scan greenwood IMAGE``): boards are located from
+  their own tags in pixels, so no table calibration is needed; each piece gets a verdict.
+- :class:`SubmarineReader` is fed the stabiliser's observations (table millimetres) and the
+  current engine state by the table loop, and returns :class:`Proposal` s: a ``greenwood.place``
+  move to submit, or a prompt for the players.
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from engine.core import ACCEPTED, Reason, State, Text, Verdict
+from engine.greenwood.catalogue import Layout, Shape, catalogue
+from engine.greenwood.records import Place
+from engine.greenwood.shapes import Cell, turn
+from engine.greenwood.state import Table
+from engine.greenwood.submarine import check_placement
+from vision.calibration import BoardLayout
+from vision.detection import Detection, Detector, read_image
+from vision.registry import TAGS_DIR, Registry, load_registry
+from vision.stabiliser import Observation
+
+FloatArray = npt.NDArray[np.float64]
+
+SQUARE_CELL = 0.25
+"""How far (in cells) a piece's tag may sit from its cell's centre and still count as square."""
+SQUARE_DEG = 15.0
+"""How far (in degrees) a piece may be turned from a quarter turn and still count as square."""
+
+RULE = "greenwood.zh.md §三.10"
+PLACE_SQUARELY = Reason(
+    "greenwood.place_squarely",
+    Text(
+        "请把板块摆正:对齐潜艇的格子(标签{tag})",
+        "Place it squarely: line the piece up with the submarine's cells (tag {tag})",
+    ),
+    RULE,
+)
+PIECE_MOVED = Reason(
+    "greenwood.piece_moved",
+    Text(
+        "已经放入潜艇的板块不能移动:请把它放回{cells}",
+        "A placed piece may not move: put it back on {cells}",
+    ),
+    RULE,
+)
+
+
+@dataclass(frozen=True)
+class Submarine:
+    """One face of a submarine board: its tags and grid (registry) and the layout it shows."""
+
+    board: BoardLayout
+    item: int
+    layout: int
+    size_mm: tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What the camera makes of one piece on one board: cells and turn, or a prompt."""
+
+    tag_id: int
+    piece: str
+    cells: tuple[Cell, ...] = ()
+    rotation: int = 0
+    prompt: Verdict | None = None
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """What the reader asks the table loop to do: submit ``move``, or show ``prompt``."""
+
+    tag_id: int
+    seat: int | None
+    move: Place | None = None
+    prompt: Verdict | None = None
+
+
+@cache
+def _board_data() -> tuple[list[list[int]], tuple[float, float]]:
+    data = tomllib.loads((TAGS_DIR / "greenwood.toml").read_text(encoding="utf-8"))
+    group = next(g for g in data["group"] if g["name"] == "submarine board")
+    return group["layouts"], (float(group["board_mm"][0]), float(group["board_mm"][1]))
+
+
+def submarines(registry: Registry) -> dict[int, Submarine]:
+    """Every submarine board face, keyed by each of its tag ids."""
+    layouts, size = _board_data()
+    out: dict[int, Submarine] = {}
+    for board in registry.boards.get("greenwood", []):
+        name = board.name
+        if not name.startswith("submarine board "):
+            continue
+        item_text, _, face = name.removeprefix("submarine board ").partition(" ")
+        item = int(item_text)
+        sub = Submarine(board, item, layouts[item - 1][0 if face == "front" else 1], size)
+        for tag_id in board.tag_ids:
+            out[tag_id] = sub
+    return out
+
+
+def piece_shapes(registry: Registry) -> dict[int, Shape]:
+    """The shape of every piece tag: wisps, then rescued creatures in ``pieces.toml`` order."""
+    shapes = catalogue().shapes
+    creature_shapes = [s for s in shapes.values() if s.name != "wisp" for _ in range(s.copies)]
+    out: dict[int, Shape] = {}
+    for entry in registry.for_game("greenwood"):
+        if entry.name == "wisp":
+            out[entry.tag_id] = shapes["wisp"]
+        elif entry.name == "rescued creature" and entry.item <= len(creature_shapes):
+            out[entry.tag_id] = creature_shapes[entry.item - 1]
+    return out
+
+
+def _show(cells: Iterable[Cell]) -> str:
+    return " ".join(f"({c},{r})" for c, r in sorted(cells))
+
+
+def read_piece(
+    sub: Submarine, tag_id: int, shape: Shape, at: tuple[float, float], angle: float
+) -> Reading | None:
+    """The piece whose tag is at ``at`` (board mm) turned ``angle`` degrees (clockwise, relative
+    to the board); None when the tag is not on this board at all."""
+    w, h = sub.size_mm
+    if not (0 <= at[0] <= w and 0 <= at[1] <= h) or sub.board.grid is None:
+        return None
+    grid = sub.board.grid
+    u = (at[0] - grid.origin_mm[0]) / grid.cell_mm[0]
+    v = (at[1] - grid.origin_mm[1]) / grid.cell_mm[1]
+    col, row = math.floor(u), math.floor(v)
+    off = max(abs(u - col - 0.5), abs(v - row - 0.5))
+    quarter = round((angle % 360) / 90) % 4
+    tilt = abs((angle - quarter * 90 + 180) % 360 - 180)
+    if off > SQUARE_CELL or tilt > SQUARE_DEG:
+        return Reading(tag_id, shape.name, prompt=PLACE_SQUARELY.reject(tag=tag_id))
+    tc, tr = shape.tag_cell
+    cells = []
+    for c, r in shape.cells:
+        dc, dr = turn((c - tc, r - tr), quarter)
+        cells.append((col + dc, row + dr))
+    return Reading(tag_id, shape.name, tuple(sorted(cells)), quarter * 90)
+
+
+def judge(layout: Layout, readings: Sequence[Reading]) -> dict[int, Verdict]:
+    """A verdict per squarely placed piece of one submarine seen at once (§三.10).
+
+    A photo does not say in which order the pieces came, so the pieces are laid in any order the
+    rules allow (the start cell first, then edge neighbours); what can never be laid is refused
+    with the reason it fails against all the others.
+    """
+    shapes = catalogue().shapes
+    todo = [r for r in readings if r.prompt is None]
+    covered: frozenset[Cell] = frozenset()
+    verdicts: dict[int, Verdict] = {}
+    progress = True
+    while todo and progress:
+        progress = False
+        for r in list(todo):
+            verdict = check_placement(layout, covered, frozenset(r.cells), shapes[r.piece])
+            if verdict.ok:
+                verdicts[r.tag_id] = ACCEPTED
+                covered |= frozenset(r.cells)
+                todo.remove(r)
+                progress = True
+    for r in todo:
+        verdicts[r.tag_id] = check_placement(layout, covered, frozenset(r.cells), shapes[r.piece])
+    return verdicts
+
+
+def _pixel_pose(
+    to_board: FloatArray, corners: Sequence[Sequence[float]]
+) -> tuple[tuple[float, float], float]:
+    """A tag's centre (board mm) and angle (degrees clockwise from the board's up)."""
+    pts = cv2.perspectiveTransform(np.asarray([corners], np.float64), to_board)[0]
+    centre = pts.mean(axis=0)
+    top = (pts[0] + pts[1]) / 2
+    d = top - centre
+    return (float(centre[0]), float(centre[1])), math.degrees(math.atan2(d[0], -d[1])) % 360
+
+
+def scan(image_path: Path, lang: str, *, registry: Registry | None = None) -> dict[str, Any]:
+    """Read one photo: per submarine board in view, its pieces, their cells and verdicts."""
+    registry = registry or load_registry()
+    image = read_image(image_path)
+    found = registry.known(Detector().detect(image))
+    subs = submarines(registry)
+    shapes = piece_shapes(registry)
+    boards: dict[str, tuple[Submarine, list[Detection]]] = {}
+    for d in found:
+        if d.id in subs:
+            boards.setdefault(subs[d.id].board.name, (subs[d.id], []))[1].append(d)
+    pieces = [d for d in found if d.id in shapes]
+    placed: set[int] = set()
+    out_boards = []
+    for name, (sub, tags) in sorted(boards.items()):
+        places = {t.tag_id: t for t in sub.board.tags}
+        mm = np.vstack([places[d.id].corners_mm() for d in tags])
+        px = np.vstack([np.asarray(d.corners, float) for d in tags])
+        to_board, _ = cv2.findHomography(px, mm, 0)
+        readings = []
+        for d in pieces:
+            at, angle = _pixel_pose(to_board, d.corners)
+            reading = read_piece(sub, d.id, shapes[d.id], at, angle)
+            if reading is not None:
+                readings.append(reading)
+                placed.add(d.id)
+        layout = catalogue().layouts[sub.layout]
+        verdicts = judge(layout, readings)
+        out_boards.append(
+            {
+                "board": name,
+                "layout": sub.layout,
+                "tags": sorted(d.id for d in tags),
+                "pieces": [_piece_json(r, verdicts.get(r.tag_id)) for r in readings],
+            }
+        )
+    return {
+        "boards": out_boards,
+        "loose_pieces": sorted(d.id for d in pieces if d.id not in placed),
+        "other_tags": sorted(d.id for d in found if d.id not in shapes and d.id not in subs),
+    }
+
+
+def _piece_json(r: Reading, verdict: Verdict | None) -> dict[str, Any]:
+    data: dict[str, Any] = {"tag": r.tag_id, "piece": r.piece}
+    if r.prompt is not None:
+        data["prompt"] = r.prompt.to_dict()
+        return data
+    data.update(cells=[list(c) for c in r.cells], rotation=r.rotation)
+    if verdict is not None:
+        data["verdict"] = verdict.to_dict()
+    return data
+
+
+def describe(result: dict[str, Any], lang: str) -> str:
+    """The scan result for people, one line per board and per piece."""
+    en = lang != "zh"
+    lines = []
+    for b in result["boards"]:
+        tags = ", ".join(map(str, b["tags"]))
+        lines.append(
+            f"  {b['board']} (layout {b['layout']}), tags {tags}:"
+            if en
+            else f"  {b['board']}(潜艇布局{b['layout']}),标签 {tags}:"
+        )
+        if not b["pieces"]:
+            lines.append("    no pieces" if en else "    没有板块")
+        for p in b["pieces"]:
+            if "prompt" in p:
+                lines.append(f"    tag {p['tag']} {p['piece']}: {p['prompt']['message'][lang]}")
+                continue
+            cells = _show(tuple(c) for c in p["cells"])
+            verdict = p["verdict"]
+            word = ("accepted" if en else "可以") if verdict["ok"] else verdict["message"][lang]
+            code = "" if verdict["ok"] else f" [{verdict['code']}, {verdict['rule']}]"
+            turned = f"turned {p['rotation']}°" if en else f"转{p['rotation']}°"
+            lines.append(f"    tag {p['tag']} {p['piece']} on {cells}, {turned}: {word}{code}")
+    if not result["boards"]:
+        lines.append("  no submarine board in view" if en else "  画面中没有潜艇版图")
+    if result["loose_pieces"]:
+        loose = ", ".join(map(str, result["loose_pieces"]))
+        lines.append(f"  pieces off any board: {loose}" if en else f"  不在潜艇上的板块:{loose}")
+    return "\n".join(lines)
+
+
+# --- the table loop's reader ---------------------------------------------------------------
+
+
+@dataclass
+class SubmarineReader:
+    """Turns steady observations of submarine boards and pieces into placement moves.
+
+    Call :meth:`update` with each batch of stabiliser observations (table millimetres) and the
+    engine state the moves will be judged against. ``seats`` maps a seat to the board item
+    (1–8) in front of it; by default the boards in view showing the game's layout go to seats
+    0, 1, … in item order. A piece lifted and put back on the same cells is not a new placement;
+    a placed piece that lands elsewhere gets the ``greenwood.piece_moved`` prompt.
+    """
+
+    seats: dict[int, int] | None = None
+    registry: Registry = field(default_factory=load_registry)
+    _poses: dict[int, tuple[float, float, float]] = field(default_factory=dict)
+    _bound: dict[int, tuple[int, frozenset[Cell]]] = field(default_factory=dict)
+    _proposed: dict[int, tuple[int, frozenset[Cell]]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._subs = submarines(self.registry)
+        self._shapes = piece_shapes(self.registry)
+
+    def update(self, observations: Iterable[Observation], state: State[Table]) -> list[Proposal]:
+        """What the players did, as proposals; only pieces that were added or moved are read."""
+        changed: set[int] = set()
+        board_moved = False
+        for obs in observations:
+            if obs.tag_id in self._shapes or obs.tag_id in self._subs:
+                if obs.kind in ("add", "update"):
+                    self._poses[obs.tag_id] = (obs.x_mm, obs.y_mm, obs.angle_deg)
+                    changed.add(obs.tag_id)
+                    board_moved |= obs.tag_id in self._subs
+                elif obs.kind == "remove":
+                    self._poses.pop(obs.tag_id, None)  # lifted: it may come back
+        self._learn_accepted(state)
+        frames = self._frames(state)
+        todo = [t for t in self._poses if t in self._shapes]
+        if not board_moved:
+            todo = [t for t in todo if t in changed]
+        out = []
+        for tag in sorted(todo):
+            proposal = self._read(tag, frames, state)
+            if proposal is not None:
+                out.append(proposal)
+        return out
+
+    def _learn_accepted(self, state: State[Table]) -> None:
+        """Proposed placements the engine accepted bind their piece to its cells for good."""
+        for tag, (seat, cells) in list(self._proposed.items()):
+            if any(p.cells == cells for p in state.data.players[seat].pieces):
+                self._bound[tag] = (seat, cells)
+                del self._proposed[tag]
+
+    def _frames(self, state: State[Table]) -> dict[int, tuple[Submarine, FloatArray]]:
+        """Seat → (board face, table-mm → board-mm map) for the boards in view."""
+        faces: dict[int, tuple[Submarine, dict[int, tuple[float, float, float]]]] = {}
+        for tag, pose in self._poses.items():
+            sub = self._subs.get(tag)
+            if sub is not None and sub.layout == state.options.layout:
+                faces.setdefault(sub.item, (sub, {}))[1][tag] = pose
+        seats = self.seats or dict(enumerate(sorted(faces)))
+        return {
+            seat: (faces[item][0], _board_frame(*faces[item]))
+            for seat, item in seats.items()
+            if item in faces and seat < state.players
+        }
+
+    def _read(
+        self, tag: int, frames: dict[int, tuple[Submarine, FloatArray]], state: State[Table]
+    ) -> Proposal | None:
+        x, y, angle = self._poses[tag]
+        for seat, (sub, to_board) in frames.items():
+            at = _apply(to_board, (x, y))
+            up = _apply(
+                to_board, (x + math.sin(math.radians(angle)), y - math.cos(math.radians(angle)))
+            )
+            rel = math.degrees(math.atan2(up[0] - at[0], -(up[1] - at[1]))) % 360
+            reading = read_piece(sub, tag, self._shapes[tag], at, rel)
+            if reading is None:
+                continue
+            if reading.prompt is not None:
+                return Proposal(tag, seat, prompt=reading.prompt)
+            cells = frozenset(reading.cells)
+            bound = self._bound.get(tag)
+            if bound is not None:
+                if bound == (seat, cells):
+                    return None  # lifted and put back where it was
+                return Proposal(tag, bound[0], prompt=PIECE_MOVED.reject(cells=_show(bound[1])))
+            if any(p.cells == cells for p in state.data.players[seat].pieces):
+                self._bound[tag] = (seat, cells)  # placed before the reader started
+                return None
+            if self._proposed.get(tag) == (seat, cells):
+                return None  # already proposed; the kiosk shows the engine's answer
+            self._proposed[tag] = (seat, cells)
+            move = Place(seat=seat, piece=reading.piece, cells=reading.cells)
+            return Proposal(tag, seat, move=move)
+        return None
+
+
+def _board_frame(sub: Submarine, seen: dict[int, tuple[float, float, float]]) -> FloatArray:
+    """The map from table mm to the board's own mm, from the board tags seen (one is enough)."""
+    places = {t.tag_id: t for t in sub.board.tags}
+    angles = [math.radians(pose[2] - places[tag].rotation_deg) for tag, pose in seen.items()]
+    a = math.atan2(sum(map(math.sin, angles)), sum(map(math.cos, angles)))
+    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    shifts = [
+        np.array(pose[:2]) - rot @ (places[tag].x_mm, places[tag].y_mm)
+        for tag, pose in seen.items()
+    ]
+    board_to_table = np.eye(3)
+    board_to_table[:2, :2], board_to_table[:2, 2] = rot, np.mean(shifts, axis=0)
+    return np.linalg.inv(board_to_table)
+
+
+def _apply(h: FloatArray, point: tuple[float, float]) -> tuple[float, float]:
+    p = h @ np.array([point[0], point[1], 1.0])
+    return float(p[0] / p[2]), float(p[1] / p[2])
