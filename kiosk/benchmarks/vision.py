@@ -114,7 +114,10 @@ def _speed(width: int, height: int, quick: bool) -> list[Figure]:
     )
     raw1, raw2, raw_aruco, fused_ms = ms["raw1"], ms["raw2"], ms["aruco"], ms["fused"]
     pipeline, plain_pipeline = ms["pipeline"], ms["plain pipeline"]
-    found = len(fused.detect(frames[0]))
+    found_now = fused.detect(frames[0])
+    found = len(found_now)
+    alone = Stabiliser()
+    stabiliser_ms = _mean_ms(lambda i: alone.update(found_now, i * FRAME_MS), 200)
 
     incremental = IncrementalDetector(fused)
     steady_stabiliser = Stabiliser()
@@ -133,6 +136,7 @@ def _speed(width: int, height: int, quick: bool) -> list[Figure]:
         Figure(SUITE, f"{size} cv2.aruco raw", raw_aruco, "ms/frame", "DICT_APRILTAG_36h11"),
         Figure(SUITE, f"{size} fused detector", fused_ms, "ms/frame", "AprilTag+aruco+2nd pass"),
         Figure(SUITE, f"{size} whole pipeline", pipeline, "ms/frame", "frame→detect→stabilise"),
+        Figure(SUITE, f"{size} stabiliser alone", stabiliser_ms, "ms/frame", f"{found} tags"),
         Figure(
             SUITE,
             f"{size} steady state, static table",
