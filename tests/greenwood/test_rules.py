@@ -92,6 +92,8 @@ def test_protection_goes_on_revealed_threats_three_tokens_then_moves(gw) -> None
     assert t.refused(Protect(seat=0, threat=1)) == "greenwood.threat_hidden"
     t.ok(Protect(seat=0, threat=0))
     assert [e.reward for e in t.events if isinstance(e, RewardGained)] == ["vp:2"]  # threat 1
+    next_dusk = gw.with_player(t.state, 0, dusk_done=frozenset())
+    assert gw.legal(next_dusk, Protect(seat=0, threat=0)).code == "greenwood.already_protected"
     state = gw.with_player(t.state, 1, protections=(0, 1, 2))
     state = gw.apply(state, PlaceDuskMarker(seat=1, effect="aurora"))[0]
     state = gw.with_player(state, 1, protections=(1, 2, 3))
