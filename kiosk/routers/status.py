@@ -9,7 +9,7 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, Request
 
-from engine.core import EngineError, Game, find_game
+from engine.core import EngineError, Game, find_game, game_names
 from engine.core.game import GAME_MODULES
 from kiosk.deps import Pairing, PairingDep, SettingsDep, TableDep, is_local
 from kiosk.settings import Language, Settings
@@ -75,13 +75,17 @@ def games(settings: SettingsDep, lang: Language | None = None) -> list[dict[str,
 
 def available_games() -> list[Game]:
     """The games that can be played now; a game package still being written is left out."""
+    # RecursionError: engine.core.game.find_game recurses through game_names() when a game's
+    # package imports without registering its game (a half-written package).
+    try:
+        names = game_names()
+    except (EngineError, RecursionError):
+        names = list(GAME_MODULES)
     games = []
-    for name in GAME_MODULES:
+    for name in names:
         try:
             games.append(find_game(name))
         except (EngineError, RecursionError):
-            # RecursionError: engine.core.game.find_game recurses through game_names() when a
-            # game's package imports without registering its game (a half-written package).
             continue
     return games
 

@@ -16,7 +16,7 @@ function render(s) {
   $("step").textContent = s.step ? t("step", { i: s.step.index, of: s.step.of, t: s.step.title }) : "";
   $("turn").textContent = s.current_player
     ? t("player", { n: s.current_player })
-    : s.order === "simultaneous" ? t("everyone") : s.order === "table" ? t("table") : "";
+    : t({ simultaneous: "everyone", table: "table", free: "free", clockwise: "table" }[s.order] || "table");
   if (s.passed_players.length && s.order !== "table") {
     $("turn").textContent += ` · ${t("passed", { list: s.passed_players.join(", ") })}`;
   }

@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import expect
 from serving import Server, start_server
 
+from engine.core.game import GAME_MODULES
 from kiosk.routers.status import available_games
 
 pytestmark = pytest.mark.browser
@@ -106,12 +107,13 @@ def test_the_language_switch_redraws_the_page_in_chinese_and_back(server: Server
 
 def test_a_screenshot_of_the_table_page_for_each_landed_game(server: Server, page) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    games = [g.name for g in available_games()]
-    assert "greenwood" in games
+    games = [g for g in available_games() if g.name in GAME_MODULES]  # not the tests' own
+    assert "greenwood" in [g.name for g in games]
     page.goto(server.url + "/")
-    for name in games:
-        game = next(g for g in available_games() if g.name == name)
-        post(server, "/api/new-game", {"game": name, "players": min(2, game.max_players)})
+    for game in games:
+        name = game.name
+        players = max(game.min_players, min(2, game.max_players))
+        post(server, "/api/new-game", {"game": name, "players": players})
         expect(page.locator("#title")).to_have_text(game.title.en)
         path = SCREENSHOTS / f"table-{name}.png"
         page.screenshot(path=str(path), full_page=True)

@@ -1,0 +1,392 @@
+"""The kiosk app in process (httpx's ASGI transport): controls, pairing, validation, headers,
+and a game the kiosk has never seen drawn from its data."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any, ClassVar, Literal
+
+import httpx
+import pytest
+from fastapi import FastAPI
+
+from engine.core import (
+    DicePoolAnnounced,
+    Game,
+    Options,
+    Pass,
+    Phase,
+    Step,
+    Text,
+    TurnOrder,
+    register_game,
+)
+from engine.greenwood.game import GreenwoodOptions
+from kiosk.app import MAX_BODY_BYTES, create_app
+from kiosk.deps import MAX_WRONG_CODES, PAIRING_HEADER, Pairing, get_table
+from kiosk.settings import load_settings
+from kiosk.table import open_table
+
+LOCAL = ("127.0.0.1", 50000)
+PHONE = ("192.168.1.20", 5000)
+CODE = "246810"
+
+
+# --- a game the kiosk knows nothing about -----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DemoOptions(Options):
+    players: int = 2
+    colour: Literal["red", "blue"] = "red"
+    dice: int = 3
+    seed_bag: int | None = None
+
+
+def announce(state: Any) -> tuple[Any, tuple]:
+    return state, (DicePoolAnnounced(None, ("d6",) * state.options.dice, "demo roll"),)
+
+
+class Demo(Game):
+    name: ClassVar[str] = "kiosk_demo"
+    title: ClassVar[Text] = Text("演示", "Demo game")
+    options_type: ClassVar[type[Options]] = DemoOptions
+    rounds: ClassVar[int | None] = 4
+    phases: ClassVar[tuple[Phase, ...]] = (
+        Phase(
+            "roll",
+            Text("掷骰", "Roll"),
+            steps=(Step("gather", Text("集合", "Gather")), Step("throw", Text("投掷", "Throw"))),
+            on_begin=announce,
+            starts_round=True,
+        ),
+        Phase("act", Text("行动", "Act"), TurnOrder.CLOCKWISE, next="roll"),
+    )
+
+    def view(self, state: Any, lang: str) -> dict[str, Any]:
+        colour = "颜色" if lang == "zh" else "colour"
+        return {
+            "summary": [[colour, state.options.colour]],
+            "players": [
+                {"seat": s, "name": f"P{s + 1}", "fields": [["gold", s]]} for s in state.seats
+            ],
+        }
+
+
+register_game(Demo())
+
+
+# --- helpers -------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Iterator[FastAPI]:
+    settings = load_settings(data_dir=tmp_path, lang="en", lan=True)
+    table, store = open_table(settings)
+    try:
+        yield create_app(settings, table, pairing=Pairing(code=CODE))
+    finally:
+        store.close()
+
+
+def call(
+    app: FastAPI, method: str, path: str, *, client: tuple[str, int] = LOCAL, **kw: Any
+) -> httpx.Response:
+    """One request through the ASGI transport, appearing to come from ``client``."""
+
+    async def go() -> httpx.Response:
+        transport = httpx.ASGITransport(app=app, client=client, raise_app_exceptions=False)
+        async with httpx.AsyncClient(transport=transport, base_url="http://kiosk") as http:
+            return await http.request(method, path, **kw)
+
+    # In a thread of its own: Playwright's sync API keeps an event loop running in this one.
+    with ThreadPoolExecutor(1) as worker:
+        return worker.submit(asyncio.run, go()).result()
+
+
+def moves(app: FastAPI) -> int:
+    return call(app, "GET", "/api/status").json()["moves"]
+
+
+CONTROLS = [
+    ("/api/advance", {}),
+    ("/api/undo", {}),
+    ("/api/move", {"type": "pass", "seat": 0}),
+    ("/api/menu", {"open": True}),
+    ("/api/new-game", {"game": "greenwood", "players": 3}),
+    ("/api/settings", {"lang": "zh"}),
+]
+
+
+# --- pairing -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("path", "body"), CONTROLS)
+def test_a_control_from_another_host_without_the_code_is_refused_and_changes_nothing(
+    app: FastAPI, path: str, body: dict
+) -> None:
+    before = call(app, "GET", "/api/status").json()
+    refused = call(app, "POST", path, json=body, client=PHONE)
+    assert refused.status_code == 403
+    assert "pairing code" in refused.json()["detail"]
+    wrong = call(app, "POST", path, json=body, client=PHONE, headers={PAIRING_HEADER: "000000"})
+    assert wrong.status_code == 403
+    after = call(app, "GET", "/api/status").json()
+    for key in ("save", "moves", "menu", "phase", "settings"):
+        assert after[key] == before[key], key
+
+
+def test_with_the_pairing_code_a_phone_may_control_the_table(app: FastAPI) -> None:
+    answer = call(
+        app,
+        "POST",
+        "/api/move",
+        json={"type": "pass", "seat": 0},
+        client=PHONE,
+        headers={PAIRING_HEADER: CODE},
+    )
+    assert answer.status_code == 200 and answer.json()["accepted"]
+    assert moves(app) == 1
+    assert call(app, "POST", "/api/undo", client=PHONE, headers={PAIRING_HEADER: CODE}).is_success
+    assert moves(app) == 0
+
+
+def test_the_code_is_shown_on_the_kiosk_only_and_replaced_after_too_many_wrong_tries(
+    app: FastAPI,
+) -> None:
+    assert call(app, "GET", "/api/status").json()["control"] == {
+        "local": True,
+        "lan": True,
+        "code": CODE,
+    }
+    phone_view = call(app, "GET", "/api/status", client=PHONE).json()["control"]
+    assert phone_view["code"] is None and not phone_view["local"]
+    for n in range(MAX_WRONG_CODES):
+        call(app, "POST", "/api/advance", client=PHONE, headers={PAIRING_HEADER: f"{n:06d}"})
+    new_code = call(app, "GET", "/api/status").json()["control"]["code"]
+    assert new_code != CODE and len(new_code) == 6
+    old = call(app, "POST", "/api/menu", json={}, client=PHONE, headers={PAIRING_HEADER: CODE})
+    assert old.status_code == 403
+    new = call(app, "POST", "/api/menu", json={}, client=PHONE, headers={PAIRING_HEADER: new_code})
+    assert new.status_code == 200
+
+
+def test_phones_may_read_every_page_without_a_code(app: FastAPI) -> None:
+    for path in (
+        "/",
+        "/setup",
+        "/settings",
+        "/tray",
+        "/camera",
+        "/calibrate",
+        "/api/status",
+        "/api/games",
+        "/api/tray",
+        "/static/table.js",
+    ):
+        assert call(app, "GET", path, client=PHONE).status_code == 200, path
+
+
+# --- validation, limits, headers -----------------------------------------------------------------
+
+
+def test_every_answer_carries_the_content_security_policy(app: FastAPI) -> None:
+    for method, path, client in [
+        ("GET", "/", LOCAL),
+        ("GET", "/api/status", LOCAL),
+        ("GET", "/static/style.css", LOCAL),
+        ("GET", "/no/such/page", LOCAL),
+        ("POST", "/api/advance", PHONE),
+    ]:
+        response = call(app, method, path, client=client)
+        csp = response.headers.get("content-security-policy", "")
+        assert "default-src 'self'" in csp and "script-src 'self'" in csp, path
+        assert "unsafe-inline" not in csp
+        assert response.headers["x-content-type-options"] == "nosniff"
+
+
+def test_an_oversized_body_is_refused_before_it_is_read(app: FastAPI) -> None:
+    padding = "x" * (MAX_BODY_BYTES + 1)
+    answer = call(app, "POST", "/api/move", json={"type": "pass", "seat": 0, "pad": padding})
+    assert answer.status_code == 413
+    assert moves(app) == 0
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "status", "says"),
+    [
+        ("/api/new-game", {"game": "greenwood"}, 422, "players"),
+        ("/api/new-game", {"game": "greenwood", "players": 2, "colour": "red"}, 422, "colour"),
+        ("/api/new-game", {"game": "greenwood", "players": 9}, 422, "players"),
+        ("/api/new-game", {"game": "chess", "players": 2}, 400, "no game called 'chess'"),
+        (
+            "/api/new-game",
+            {"game": "greenwood", "players": 2, "options": {"x": 1}},
+            400,
+            "no option",
+        ),
+        (
+            "/api/new-game",
+            {"game": "greenwood", "players": 2, "options": {"mode": "x"}},
+            400,
+            "mode",
+        ),
+        ("/api/move", {"type": "no_such_move"}, 400, "no_such_move"),
+        ("/api/move", {"type": "pass", "seat": "north"}, 400, "seat"),
+        ("/api/settings", {"brightness": 101}, 422, "brightness"),
+        ("/api/settings", {"stability": {"add_ms": -1}}, 422, "add_ms"),
+        ("/api/settings", {"volume": 3}, 422, "volume"),
+    ],
+)
+def test_a_bad_request_gets_a_readable_answer_and_changes_nothing(
+    app: FastAPI, path: str, body: dict, status: int, says: str
+) -> None:
+    before = call(app, "GET", "/api/status").json()
+    answer = call(app, "POST", path, json=body)
+    assert answer.status_code == status
+    assert says in answer.text
+    assert "Traceback" not in answer.text
+    after = call(app, "GET", "/api/status").json()
+    assert (after["save"], after["moves"], after["settings"]) == (
+        before["save"],
+        before["moves"],
+        before["settings"],
+    )
+
+
+def test_malformed_json_is_a_422_not_a_crash(app: FastAPI) -> None:
+    answer = call(
+        app, "POST", "/api/move", content=b"{not json", headers={"content-type": "application/json"}
+    )
+    assert answer.status_code == 422
+
+
+def test_an_internal_error_reaches_the_client_without_a_stack_trace(app: FastAPI) -> None:
+    def broken() -> None:
+        raise RuntimeError("secret detail from deep inside")
+
+    app.dependency_overrides[get_table] = broken
+    answer = call(app, "GET", "/api/status")
+    assert answer.status_code == 500
+    assert "secret detail" not in answer.text and "Traceback" not in answer.text
+    assert answer.json() == {"detail": "internal error; the service log has the details"}
+
+
+def test_undo_with_nothing_to_undo_is_a_clear_conflict(app: FastAPI) -> None:
+    answer = call(app, "POST", "/api/undo")
+    assert answer.status_code == 409 and "no move to undo" in answer.json()["detail"]
+
+
+# --- setup and settings --------------------------------------------------------------------------
+
+
+def test_the_setup_form_is_generated_from_each_games_options_dataclass(app: FastAPI) -> None:
+    games = {g["name"]: g for g in call(app, "GET", "/api/games").json()}
+    assert {"greenwood", "kiosk_demo"} <= set(games)
+    names = [f["name"] for f in games["greenwood"]["options"]]
+    assert names == [f.name for f in fields(GreenwoodOptions) if f.name != "players"]
+    demo = {f["name"]: f for f in games["kiosk_demo"]["options"]}
+    assert demo["colour"] == {
+        "name": "colour",
+        "kind": "choice",
+        "choices": ["red", "blue"],
+        "optional": False,
+        "default": "red",
+    }
+    assert demo["dice"]["kind"] == "int" and demo["seed_bag"]["optional"]
+
+
+def test_a_new_game_starts_with_its_options_and_the_old_one_stays_saved(app: FastAPI) -> None:
+    first = call(app, "GET", "/api/status").json()["save"]
+    answer = call(
+        app,
+        "POST",
+        "/api/new-game",
+        json={
+            "game": "greenwood",
+            "players": 3,
+            "options": {"mode": "clan", "start_seat": 2},
+            "name": "friday",
+        },
+    )
+    assert answer.json() == {"save": "friday", "game": "greenwood"}
+    status = call(app, "GET", "/api/status").json()
+    assert status["save"] == "friday" and status["players"] == 3 and status["start_player"] == 3
+    taken = call(
+        app, "POST", "/api/new-game", json={"game": "greenwood", "players": 2, "name": first}
+    )
+    assert taken.status_code == 400 and "exists already" in taken.json()["detail"]
+
+
+def test_settings_change_the_language_and_the_stability_timing(app: FastAPI) -> None:
+    answer = call(
+        app,
+        "POST",
+        "/api/settings",
+        json={"lang": "zh", "brightness": 30, "sound": False, "stability": {"add_ms": 250}},
+    )
+    assert answer.json()["stability"] == {"add_ms": 250.0, "remove_ms": 1500.0}
+    status = call(app, "GET", "/api/status").json()
+    assert status["lang"] == "zh" and status["phase"]["title"] == "黄昏"
+    assert status["settings"] == {"lang": "zh", "brightness": 30, "sound": False}
+    assert app.state.settings.stabiliser.add_ms == 250.0
+    inverted = call(app, "POST", "/api/settings", json={"stability": {"add_ms": 0}})
+    assert inverted.is_success
+
+
+# --- a game the kiosk has never seen ------------------------------------------------------------
+
+
+def test_a_game_that_lands_later_is_drawn_from_its_data(app: FastAPI) -> None:
+    call(
+        app,
+        "POST",
+        "/api/new-game",
+        json={"game": "kiosk_demo", "players": 2, "options": {"colour": "blue", "dice": 4}},
+    )
+    status = call(app, "GET", "/api/status").json()
+    assert status["title"] == "Demo game" and status["rounds"] == 4
+    assert [p["name"] for p in status["phases"]] == ["roll", "act"]
+    assert status["step"] == {"name": "gather", "title": "Gather", "index": 1, "of": 2}
+    assert status["dice"] == {"seat": None, "dice": ["d6"] * 4, "reason": "demo roll"}
+    assert status["view"]["summary"] == [["colour", "blue"]]
+    assert call(app, "POST", "/api/advance").json()["accepted"]
+    status = call(app, "GET", "/api/status").json()
+    assert status["step"]["title"] == "Throw"
+    assert status["recent"][0]["text"] == "Step 2: Throw"
+    zh = call(app, "GET", "/api/status?lang=zh").json()
+    assert zh["step"]["title"] == "投掷" and zh["view"]["summary"] == [["颜色", "blue"]]
+
+
+def test_undo_and_a_restart_keep_the_dice_pool_and_the_log(app: FastAPI, tmp_path: Path) -> None:
+    call(app, "POST", "/api/new-game", json={"game": "kiosk_demo", "players": 2, "name": "d"})
+    for _ in range(2):
+        call(app, "POST", "/api/advance")
+    call(app, "POST", "/api/move", json={"type": "pass", "seat": 0})
+    before = call(app, "GET", "/api/status").json()
+    assert before["phase"]["name"] == "act" and before["moves"] == 3
+    settings = load_settings(data_dir=tmp_path, lang="en", save="d")
+    table, store = open_table(settings)
+    try:
+        again = table.status("en")
+        for key in ("phase", "step", "round", "dice", "moves"):
+            assert again[key] == before[key], key
+        assert [e["text"] for e in again["recent"]] == [e["text"] for e in before["recent"]]
+    finally:
+        store.close()
+    call(app, "POST", "/api/undo")
+    undone = call(app, "GET", "/api/status").json()
+    assert undone["moves"] == 2 and undone["dice"] == before["dice"]
+    assert undone["recent"][0]["text"] != before["recent"][0]["text"]
+
+
+def test_a_refused_move_is_shown_with_its_reason_and_no_pass_is_lost(app: FastAPI) -> None:
+    call(app, "POST", "/api/move", json={"type": "pass", "seat": 5})
+    verdict = call(app, "GET", "/api/status").json()["verdicts"][0]
+    assert verdict["ok"] is False and verdict["code"] == "core.no_such_seat"
+    assert "player 6" in verdict["message"]
+    assert isinstance(Pass(seat=0), Pass)
