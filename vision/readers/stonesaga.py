@@ -1,0 +1,379 @@
+"""Stonesaga's camera reader: ore tokens on the draw pad, and the valley map for the Log.
+
+Two jobs (see ``docs/stonesaga.md``, "Camera"):
+
+- **Draws.** The draw pad is a small board with two tags (``draw pad`` in
+  ``vision/tags/stonesaga.toml``). Each ore token carries a tag on each face; the omen face's tag
+  says the stone and the omen. :class:`DrawPadReader` is fed the stabiliser's observations and
+  the engine state by the table loop and returns the moves to submit: a token laid on the pad
+  omen side up is a ``stonesaga.draw_ore`` (checked against the bag by the engine first), the
+  drawn tokens all leaving the pad is ``stonesaga.finish_mining`` (the tokens go back to the
+  supply). Anything else becomes a :class:`Prompt` for the players.
+- **The valley.** :func:`read_valley` records the terrain trays, each tile with its slot and its
+  orientation, and each overlay with its tile and zone, as the engine's ``ValleyRecord``;
+  :func:`placement_guide` shows a recorded valley tile by tile, and
+  ``engine.stonesaga.campaign.rebuild_problems`` checks a rebuilt one against its record.
+
+``scan(image_path, lang)`` and ``describe(result, lang)`` serve ``tablesight scan stonesaga``.
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from engine.core import Game, Move, State, Text, apply, find_game, legal
+from engine.stonesaga import campaign as camp
+from engine.stonesaga.catalogue import MINING_FEATURES, OMENS, STONES, bag, mining
+from engine.stonesaga.model import OverlayPlacement, TilePlacement, ValleyRecord
+from engine.stonesaga.moves import DrawOre, FinishMining
+from vision.calibration import BoardPose, TableCalibration, calibrate_table, locate_board
+from vision.detection import Detection, Detector, read_image
+from vision.errors import CalibrationError, VisionError
+from vision.registry import TAGS_DIR, Registry, TagEntry, load_registry
+from vision.stabiliser import Observation, Stabiliser, StabiliserConfig
+
+ORE_GROUPS = {
+    "ore: cloud stone": "cloud_stone",
+    "ore: river stone": "river_stone",
+    "ore: sun stone": "sun_stone",
+    "ore: clay": "clay",
+}
+"""Registry group name → the engine's stone name."""
+
+
+class ReaderError(VisionError, ValueError):
+    """The Stonesaga reader cannot read what it was given (no pad, no trays in view)."""
+
+
+@cache
+def _layout() -> dict[str, Any]:
+    """The reader's own entries in the tag file (zone, overlay kinds, valley settings)."""
+    data = tomllib.loads((TAGS_DIR / "stonesaga.toml").read_text(encoding="utf-8"))
+    groups = {g["name"]: g for g in data["group"]}
+    return {"groups": groups, "valley": data["valley"]}
+
+
+def ore_of(entry: TagEntry | None) -> tuple[str, str | None] | None:
+    """The stone and omen a tag shows: (stone, omen) on the omen face, (stone, None) on the
+    plain face; None for a tag that is not an ore token. Copy k of a stone shows the k-th omen
+    of ``omens_per_stone`` in ``engine/stonesaga/data/mining.toml``."""
+    if entry is None or entry.name not in ORE_GROUPS:
+        return None
+    stone = ORE_GROUPS[entry.name]
+    if entry.face != "omen":
+        return stone, None
+    return stone, mining()["omens_per_stone"][entry.item - 1]
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """Something the players should do or know (shown on the kiosk), with a stable code."""
+
+    code: str
+    message: Text
+
+
+@dataclass(frozen=True)
+class PadZone:
+    """Where the draw pad lies on the table and the zone on it where a token counts as drawn."""
+
+    pose: BoardPose
+    zone_mm: tuple[float, float, float, float]
+
+    def contains(self, x_mm: float, y_mm: float) -> bool:
+        """Whether a table point lies in the pad's zone."""
+        bx, by = self.pose.to_board(np.array([[x_mm, y_mm]]))[0]
+        x0, y0, x1, y1 = self.zone_mm
+        return x0 <= bx <= x1 and y0 <= by <= y1
+
+
+def locate_pad(
+    detections: Sequence[Detection], calibration: TableCalibration, registry: Registry
+) -> PadZone:
+    """The draw pad from whichever of its tags are in view; CalibrationError if none is."""
+    layout = next(b for b in registry.boards["stonesaga"] if b.name.startswith("draw pad"))
+    zone = tuple(float(v) for v in _layout()["groups"]["draw pad"]["zone_mm"])
+    return PadZone(locate_board(layout, detections, calibration), zone)  # type: ignore[arg-type]
+
+
+TURN_TOKEN = Prompt(
+    "stonesaga.turn_token",
+    Text("把矿石标记翻到预兆面朝上放在抽取垫上", "Lay the ore token omen side up on the draw pad"),
+)
+NOT_MINING = Prompt(
+    "stonesaga.not_mining",
+    Text("现在没有人在采矿:先宣布采矿行动", "Nobody is mining: announce the mining action first"),
+)
+
+
+@dataclass
+class DrawPadReader:
+    """The table loop's reader for mining draws.
+
+    ``observe(observations, state)`` takes one batch of stabiliser observations (table mm) and
+    the current engine state, and returns, in order, the moves to submit (``DrawOre``,
+    ``FinishMining``) and the prompts to show. Each move returned is legal in the state left by
+    the moves before it in the same batch; a draw the engine refuses (a stone no longer in the
+    bag, a fourth draw) comes back as a Prompt carrying the engine's reason code and message.
+    """
+
+    pad: PadZone
+    registry: Registry = field(default_factory=load_registry)
+    game: Game = field(default_factory=lambda: find_game("stonesaga"))
+    on_pad: set[int] = field(default_factory=set)
+    """Ore tags lying on the pad now."""
+    drawn: set[int] = field(default_factory=set)
+    """Ore tags on the pad that were accepted as draws of the current mining action."""
+
+    def observe(
+        self, observations: Iterable[Observation], state: State[Any]
+    ) -> list[Move | Prompt]:
+        """The moves to submit and the prompts to show for these observations."""
+        out: list[Move | Prompt] = []
+        for obs in observations:
+            ore = ore_of(self.registry.lookup(obs.tag_id, obs.family))
+            if ore is None or obs.kind == "duplicate":
+                continue
+            inside = obs.kind != "remove" and self.pad.contains(obs.x_mm, obs.y_mm)
+            if inside and obs.tag_id not in self.on_pad:
+                self.on_pad.add(obs.tag_id)
+                state = self._laid(obs.tag_id, ore, state, out)
+            elif not inside and obs.tag_id in self.on_pad:
+                self.on_pad.discard(obs.tag_id)
+                state = self._lifted(obs.tag_id, state, out)
+        return out
+
+    def _laid(
+        self, tag_id: int, ore: tuple[str, str | None], state: State[Any], out: list[Move | Prompt]
+    ) -> State[Any]:
+        stone, omen = ore
+        if omen is None:
+            out.append(TURN_TOKEN)
+            return state
+        mine = getattr(state.data, "mining", None)
+        if mine is None:
+            out.append(NOT_MINING)
+            return state
+        move = DrawOre(mine.seat, stone, omen)
+        verdict = legal(self.game, state, move)
+        if not verdict.ok:
+            out.append(Prompt(verdict.code, verdict.message))
+            return state
+        self.drawn.add(tag_id)
+        out.append(move)
+        return apply(self.game, state, move)[0]
+
+    def _lifted(self, tag_id: int, state: State[Any], out: list[Move | Prompt]) -> State[Any]:
+        if tag_id not in self.drawn:
+            return state
+        self.drawn.discard(tag_id)
+        mine = getattr(state.data, "mining", None)
+        if self.drawn or mine is None:
+            return state
+        move = FinishMining(mine.seat)
+        if legal(self.game, state, move).ok:
+            out.append(move)
+            return apply(self.game, state, move)[0]
+        return state
+
+
+# --- the valley ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Seen:
+    """A registered Stonesaga tag on the table: what it is, where (mm), which way it points."""
+
+    entry: TagEntry
+    x_mm: float
+    y_mm: float
+    angle_deg: float
+
+
+def table_tags(
+    detections: Sequence[Detection], calibration: TableCalibration, registry: Registry
+) -> list[Seen]:
+    """Every Stonesaga tag of one frame placed on the table (through the stabiliser's poses)."""
+    once = Stabiliser(
+        StabiliserConfig(add_frames=1, add_ms=0, settle_frames=1), calibration.image_to_table
+    )
+    seen = []
+    for obs in once.update(registry.known(detections), timestamp_ms=0):
+        entry = registry.lookup(obs.tag_id, obs.family)
+        if obs.kind == "add" and entry is not None and entry.game == "stonesaga":
+            seen.append(Seen(entry, obs.x_mm, obs.y_mm, obs.angle_deg))
+    return seen
+
+
+def _trays(
+    detections: Sequence[Detection], calibration: TableCalibration, registry: Registry
+) -> dict[int, BoardPose]:
+    poses = {}
+    for layout in registry.boards["stonesaga"]:
+        if layout.name.startswith("terrain tray") and any(
+            d.id in layout.tag_ids for d in detections
+        ):
+            poses[int(layout.name.split()[-1])] = locate_board(layout, detections, calibration)
+    return poses
+
+
+def read_valley(
+    detections: Sequence[Detection],
+    calibration: TableCalibration,
+    registry: Registry,
+    region: str,
+) -> tuple[ValleyRecord, list[str]]:
+    """The valley map as the Log records it (§局间保留与存档 记录地图), and what could not be
+    placed (a tile outside every tray, an overlay far from every tile)."""
+    settings = _layout()["valley"]
+    step = float(settings["rotation_step_deg"])
+    trays = _trays(detections, calibration, registry)
+    if not trays:
+        raise ReaderError("no terrain tray is in view: the valley cannot be read")
+    seen = table_tags(detections, calibration, registry)
+    tiles: list[TilePlacement] = []
+    centres: dict[str, tuple[float, float, float]] = {}
+    problems: list[str] = []
+    for s in (s for s in seen if s.entry.name == "terrain tile"):
+        tile_id = str(int(settings["tile_id_base"]) + s.entry.item)
+        place = next(
+            ((n, p.cell_at(s.x_mm, s.y_mm)) for n, p in trays.items() if p.cell_at(s.x_mm, s.y_mm)),
+            None,
+        )
+        if place is None:
+            problems.append(f"tile {tile_id} is not in a tray")
+            continue
+        tray, (slot, _) = place
+        turn = (s.angle_deg - trays[tray].angle_deg) % 360
+        rotation = int(round(turn / step) * step) % 360
+        tiles.append(TilePlacement(tile_id, tray, slot, rotation))
+        centres[tile_id] = (s.x_mm, s.y_mm, s.angle_deg)
+    overlays: list[OverlayPlacement] = []
+    kinds = _layout()["groups"]["overlay"]["overlay_kinds"]
+    for s in (s for s in seen if s.entry.name == "overlay"):
+        name = f"{kinds[s.entry.item - 1]} {s.entry.item}"
+        near = sorted(
+            (math.hypot(s.x_mm - x, s.y_mm - y), t, x, y, a) for t, (x, y, a) in centres.items()
+        )
+        if not near or near[0][0] > float(settings["overlay_reach_mm"]):
+            problems.append(f"overlay {name} is not on a tile")
+            continue
+        _, tile_id, x, y, a = near[0]
+        bearing = math.degrees(math.atan2(s.x_mm - x, -(s.y_mm - y)))
+        zone = int(((bearing - a) % 360) // 120)
+        overlays.append(OverlayPlacement(name, tile_id, zone))
+    record = ValleyRecord(
+        region,
+        tuple(sorted(tiles, key=lambda t: (t.tray, t.slot))),
+        tuple(sorted(overlays, key=lambda o: (o.tile, o.zone, o.overlay))),
+    )
+    return record, problems
+
+
+def placement_guide(record: ValleyRecord, lang: str = "en") -> list[str]:
+    """Where each recorded tile and overlay goes, one line each, for rebuilding the valley."""
+    lines = []
+    for t in record.tiles:
+        face = "" if t.explored else (" 未探索面" if lang == "zh" else " unexplored side up")
+        if lang == "zh":
+            lines.append(f"托盘 {t.tray} 第 {t.slot + 1} 格: 地块 {t.tile} 转 {t.rotation}°{face}")
+        else:
+            lines.append(f"tray {t.tray} slot {t.slot + 1}: tile {t.tile} at {t.rotation}°{face}")
+    for o in record.overlays:
+        if lang == "zh":
+            lines.append(f"覆盖层 {o.overlay}: 地块 {o.tile} 第 {o.zone + 1} 区")
+        else:
+            lines.append(f"overlay {o.overlay}: tile {o.tile} zone {o.zone + 1}")
+    return lines
+
+
+# --- tablesight scan -------------------------------------------------------------------------
+
+
+def features_for(tokens: Sequence[tuple[str, str | None]]) -> list[str]:
+    """The mining features whose bag (§采矿.3) can hold these tokens, at most 3 (§采矿)."""
+    if len(tokens) > mining()["max_draws"]:
+        return []
+    counts = Counter(stone for stone, _ in tokens)
+    omens = Counter(tokens)
+    if any(n > 1 for (stone, omen), n in omens.items() if omen is not None):
+        return []  # the same token twice: two tags of one copy cannot both be on the pad
+    return [f for f in MINING_FEATURES if all(bag(f).get(s, 0) >= n for s, n in counts.items())]
+
+
+def scan(image_path: Path, lang: str) -> dict[str, Any]:
+    """Read one overhead photo: the ore tokens on the draw pad and the valley in the trays.
+
+    Needs the four calibration anchors in view (CalibrationError names a missing one).
+    """
+    image = read_image(image_path)
+    detections = Detector().detect(image)
+    registry = load_registry()
+    height, width = image.shape[:2]
+    calibration = calibrate_table(detections, registry.anchors(), (width, height))
+    seen = table_tags(detections, calibration, registry)
+    result: dict[str, Any] = {"pad": None, "valley": None, "problems": []}
+    try:
+        pad = locate_pad(detections, calibration, registry)
+    except CalibrationError:
+        pad = None
+    if pad is not None:
+        tokens = []
+        for s in seen:
+            ore = ore_of(s.entry)
+            if ore is not None and pad.contains(s.x_mm, s.y_mm):
+                tokens.append({"tag": s.entry.tag_id, "stone": ore[0], "omen": ore[1]})
+        pairs = [(t["stone"], t["omen"]) for t in tokens]
+        result["pad"] = {"tokens": tokens, "features": features_for(pairs)}
+        if any(t["omen"] is None for t in tokens):
+            result["problems"].append(TURN_TOKEN.message.in_("zh" if lang == "zh" else "en"))
+    try:
+        record, problems = read_valley(detections, calibration, registry, "valley")
+    except ReaderError:
+        record, problems = None, []
+    if record is not None:
+        result["valley"] = asdict(record)
+        result["problems"] += problems
+    if result["pad"] is None and result["valley"] is None:
+        raise ReaderError("neither the draw pad nor a terrain tray is in view")
+    return result
+
+
+def describe(result: dict[str, Any], lang: str) -> str:
+    """The scan result for people, in the kiosk language."""
+    zh = lang == "zh"
+    lines: list[str] = []
+    pad = result.get("pad")
+    if pad is not None:
+        names = [
+            f"{STONES[t['stone']].in_(lang)}/{OMENS[t['omen']].in_(lang) if t['omen'] else '?'}"
+            for t in pad["tokens"]
+        ]
+        lines.append(("抽取垫: " if zh else "draw pad: ") + (", ".join(names) or "-"))
+        features = ", ".join(pad["features"]) or ("无" if zh else "none")
+        lines.append(("可能来自: " if zh else "bags that can hold them: ") + features)
+    if result.get("valley") is not None:
+        v = result["valley"]
+        record = ValleyRecord(
+            v["region"],
+            tuple(TilePlacement(**t) for t in v["tiles"]),
+            tuple(OverlayPlacement(**o) for o in v["overlays"]),
+        )
+        lines.append(f"{'山谷' if zh else 'valley'}: {record.trays} tray(s)")
+        lines += ["  " + line for line in placement_guide(record, lang)]
+    lines += [("问题: " if zh else "problem: ") + p for p in result.get("problems", [])]
+    return "\n".join(lines)
+
+
+def check_rebuild(record: ValleyRecord, seen: ValleyRecord) -> list[str]:
+    """How the rebuilt valley on the table differs from the Log's record (empty: it matches)."""
+    return camp.rebuild_problems(record, seen)
