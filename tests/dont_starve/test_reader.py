@@ -1,0 +1,222 @@
+"""The Don't Starve camera reader on synthetic tables, through the real detector."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import pytest
+
+from engine.core import Pass, apply, find_game, start
+from engine.dont_starve.board import adjacency
+from engine.dont_starve.catalogue import catalogue
+from engine.dont_starve.moves import MoveTo
+from kiosk.cli import main
+from vision.calibration import calibrate_table
+from vision.detection import Detector
+from vision.readers.dont_starve import DontStarveReader, Prompt, scan
+from vision.registry import load_registry
+from vision.stabiliser import Stabiliser
+from vision.synthetic import Camera, Component, Table, render
+
+REGISTRY = load_registry()
+SCENARIO = catalogue().scenarios["a_new_beginning"]
+HALF = catalogue().tile_mm / 2
+CAMERA = Camera.overhead(1280, 720, height_mm=950, over_mm=(450, 300), tilt_deg=3, yaw_deg=2)
+TILE_TAGS = {
+    (e.item, e.face): e.tag_id for e in REGISTRY.for_game("dont_starve") if e.name == "map tile"
+}
+FIGURE_TAGS = {e.item: e.tag_id for e in REGISTRY.for_game("dont_starve") if e.name == "character"}
+BIOME_TILES: dict[str, list[int]] = {}
+for number, biome in enumerate(catalogue().tile_biomes, 1):
+    BIOME_TILES.setdefault(biome, []).append(number)
+PORTAL_TILE = BIOME_TILES["portal"][0]
+
+
+def dealt() -> dict[str, int]:
+    """A correct setup: each slot of the scenario with a printed tile of a wanted biome."""
+    wanted = [b for b, n in sorted(SCENARIO.biomes.items()) for _ in range(n)]
+    taken = {b: 0 for b in BIOME_TILES}
+    out = {}
+    for slot, biome in zip(SCENARIO.slots, wanted, strict=True):
+        out[slot.name] = BIOME_TILES[biome][taken[biome]]
+        taken[biome] += 1
+    return out
+
+
+@dataclass
+class Scene:
+    """A Don't Starve table: tiles by slot (or at explicit grid places), faces, figures."""
+
+    tiles: dict[str, int] = field(default_factory=dealt)
+    moved: dict[str, tuple[float, float]] = field(default_factory=dict)
+    """Slot → shift in mm of the tile dealt there."""
+    faces: dict[int, str] = field(default_factory=dict)
+    figures: dict[int, tuple[str, float, float]] = field(default_factory=dict)
+    """Character item → slot and offset (mm) from that slot's centre."""
+    anchors: bool = True
+    portal: bool = True
+
+    def centre(self, slot: str) -> tuple[float, float]:
+        s = SCENARIO.slot(slot)
+        assert s is not None
+        return 450 + (s.x - SCENARIO.portal.x) * HALF, 300 + (s.y - SCENARIO.portal.y) * HALF
+
+    def components(self) -> tuple[Component, ...]:
+        comps = []
+        if self.anchors:
+            comps += [
+                Component(a.tag_id, a.x_mm, a.y_mm, a.rotation_deg, a.size_mm)
+                for a in REGISTRY.anchors().values()
+            ]
+        placed = {"P": PORTAL_TILE, **self.tiles} if self.portal else dict(self.tiles)
+        for slot, number in placed.items():
+            x, y = self.centre(slot)
+            dx, dy = self.moved.get(slot, (0.0, 0.0))
+            face = self.faces.get(number, "revealed" if number == PORTAL_TILE else "hidden")
+            tag = TILE_TAGS[(number, face)]
+            comps.append(
+                Component(tag, x + dx, y + dy, 0, 25, body_mm=(106, 106), colour=(90, 130, 100))
+            )
+        for item, (slot, ox, oy) in self.figures.items():
+            x, y = self.centre(slot)
+            comps.append(Component(FIGURE_TAGS[item], x + ox, y + oy, 0, 20))
+        return tuple(comps)
+
+    def image(self):
+        return render(Table(self.components()), CAMERA).image
+
+
+def read(scene: Scene, tmp_path: Path) -> dict:
+    path = tmp_path / "table.png"
+    cv2.imwrite(str(path), scene.image())
+    return scan(path, "en")
+
+
+def codes(result: dict) -> list[tuple[str, int | None, str | None]]:
+    return [(v["code"].rsplit(".", 1)[1], v["tile"], v["slot"]) for v in result["verdicts"]]
+
+
+def test_a_correct_layout_is_read_with_the_scenarios_adjacency(tmp_path) -> None:
+    """dont-starve.zh.md §世界构建: the tiles around the portal as the layout shows;
+    §相邻: the adjacency read from the table is the layout's (sharing half an edge)."""
+    result = read(Scene(), tmp_path)
+    assert result["ok"] and result["verdicts"] == [] and result["reference"] == "anchors"
+    assert result["scenario"] == "a_new_beginning"
+    layout = {s.name: (s.x, s.y) for s in SCENARIO.all_slots}
+    assert result["adjacency"] == adjacency(layout)
+    assert {t["slot"]: t["tile"] for t in result["tiles"]} == {"P": PORTAL_TILE, **dealt()}
+
+
+def test_a_tile_off_its_place_is_misplaced_and_its_place_missing(tmp_path) -> None:
+    """§世界构建 C: each tile on its place of the layout; the reader names the stray tile, the
+    empty place, and suggests the nearest free place."""
+    g = dealt()["G"]
+    result = read(Scene(moved={"G": (0.0, 2 * HALF)}), tmp_path)  # one tile down: (8, 4)
+    assert ("misplaced", g, None) in codes(result)
+    assert ("missing", None, "G") in codes(result)
+    misplaced = next(v for v in result["verdicts"] if v["code"].endswith("misplaced"))
+    assert "nearest free place: G" in misplaced["message"]
+
+
+def test_a_tile_of_a_biome_the_scenario_has_no_room_for_is_named(tmp_path) -> None:
+    """§世界构建 B: the scenario's list says how many tiles of each biome; one marsh too many
+    is the wrong biome."""
+    tiles = dealt()
+    extra = next(n for n in BIOME_TILES["marsh"] if n not in tiles.values())
+    grass_slot = next(s for s, n in tiles.items() if n in BIOME_TILES["grassland"])
+    tiles[grass_slot] = extra
+    result = read(Scene(tiles=tiles), tmp_path)
+    assert codes(result) == [("wrong_biome", extra, grass_slot)]
+
+
+def test_a_tile_between_grid_places_is_off_the_grid(tmp_path) -> None:
+    """§相邻 works on half tiles: a tile half-way between half-tile places must be pushed on."""
+    result = read(Scene(moved={"D": (HALF / 2, 0.0)}), tmp_path)
+    assert codes(result)[0][:2] == ("off_grid", dealt()["D"])
+
+
+def test_a_tile_face_up_during_setup_is_named_and_the_portal_is_needed(tmp_path) -> None:
+    """§世界构建 C: 将洗混后的地图板块面朝下放置; A: the portal in the centre."""
+    number = dealt()["B"]
+    assert codes(read(Scene(faces={number: "revealed"}), tmp_path)) == [("face_up", number, "B")]
+    assert codes(read(Scene(portal=False), tmp_path))[0][0] == "no_portal"
+
+
+def test_without_anchors_the_portal_tag_gives_the_scale(tmp_path) -> None:
+    """The same layout read with no anchors in view (measured from the portal tag)."""
+    result = read(Scene(anchors=False), tmp_path)
+    assert result["ok"] and result["reference"] == "portal tag"
+
+
+def test_tablesight_scan_prints_grid_adjacency_and_verdicts(tmp_path, capsys) -> None:
+    """`tablesight scan dont_starve IMAGE --json`: one JSON object per image."""
+    path = tmp_path / "table.png"
+    cv2.imwrite(str(path), Scene(moved={"G": (0.0, 2 * HALF)}).image())
+    assert main(["--lang", "en", "scan", "dont_starve", str(path), "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["image"] == str(path)
+    assert {"tiles", "adjacency", "verdicts", "figures"} <= set(result)
+    assert [v["code"] for v in result["verdicts"]] == [
+        "dont_starve.layout.misplaced",
+        "dont_starve.layout.missing",
+    ]
+    assert main(["--lang", "en", "scan", "dont_starve", str(path)]) == 0
+    assert "Place G has no tile" in capsys.readouterr().out
+    empty = tmp_path / "empty.png"
+    cv2.imwrite(str(empty), render(Table(()), CAMERA).image)
+    assert main(["scan", "dont_starve", str(empty)]) == 2
+    assert "no Don't Starve map tile" in capsys.readouterr().err
+
+
+class Camera_:
+    """Frames through the real detector and the stabiliser into the reader."""
+
+    def __init__(self) -> None:
+        image = Scene().image()
+        found = Detector().detect(image)
+        cal = calibrate_table(found, REGISTRY.anchors(), (1280, 720))
+        self.stabiliser = Stabiliser(homography=cal.image_to_table)
+        self.reader = DontStarveReader()
+        self.clock = 0.0
+
+    def show(self, scene: Scene, state) -> list:
+        out = []
+        image = scene.image()
+        found = Detector().detect(image)
+        for _ in range(4):
+            self.clock += 60
+            out += self.reader.observe(self.stabiliser.update(found, self.clock), state)
+        return out
+
+
+@pytest.fixture(scope="module")
+def game_start():
+    return start(find_game("dont_starve"), {"players": 2}, seed=1)[0]
+
+
+def test_figures_moving_become_moves_and_prompts(game_start) -> None:
+    """§移动: a figure put on an adjacent face-down tile prompts to turn it over, then moves
+    with the biome read from the tile; a figure put on a tile not adjacent is flagged with the
+    engine's verdict (§相邻)."""
+    game = find_game("dont_starve")
+    state = game_start
+    cam = Camera_()
+    tiles = dealt()
+    at_portal = {1: ("P", -30.0, -30.0), 2: ("P", 30.0, 30.0)}
+    assert cam.show(Scene(figures=at_portal), state) == []
+    on_b = {1: ("B", -30.0, -30.0), 2: ("P", 30.0, 30.0)}
+    out = cam.show(Scene(figures=on_b), state)
+    assert out == [Prompt("dont_starve.reveal", out[0].message, 0, "B")]
+    flipped = Scene(figures=on_b, faces={tiles["B"]: "revealed"})
+    biome = catalogue().tile_biomes[tiles["B"] - 1]
+    out = cam.show(flipped, state)
+    assert out == [MoveTo(seat=0, to="B", main=False, biome=biome)]
+    state, _ = apply(game, state, out[0])
+    state, _ = apply(game, state, Pass(seat=0))  # Wilson's turn ends; Willow's may begin
+    far = {1: ("B", -30.0, -30.0), 2: ("G", 30.0, 30.0)}
+    out = cam.show(Scene(figures=far, faces={tiles["B"]: "revealed"}), state)
+    assert len(out) == 1 and isinstance(out[0], Prompt)
+    assert (out[0].code, out[0].seat, out[0].tile) == ("dont_starve.not_adjacent", 1, "G")

@@ -1,0 +1,450 @@
+"""Don't Starve's camera reader: the map layout checked during setup, figures moved in play.
+
+Every map tile carries one tag on each face (``vision/tags/dont_starve.toml``: the hidden face
+names the tile, whose biome is in ``engine/dont_starve/data/tiles.toml``; the revealed face
+too). The portal tile fixes the grid: every other tile is placed relative to the portal's centre
+and turn, in half-tile units (a tile is 2 × 2), snapped to the nearest grid place and compared
+with the scenario's layout. What is wrong is listed with a stable code:
+
+``misplaced``   a tile on no place of the layout (the nearest free place is named)
+``off_grid``    a tile more than 0.3 half-tile units from the nearest half-tile grid place
+``not_square``  a tile turned more than 15° from the portal's square
+``doubled``     two tiles on one place
+``missing``     a place of the layout with no tile
+``wrong_biome`` a tile of a biome the scenario has no room for (too many of that biome)
+``face_up``     a tile lying face up during setup (all but the portal go face down)
+``no_portal``   the portal tile is not in view: nothing can be placed
+
+For ``tablesight scan`` (:func:`scan`, :func:`describe`) table millimetres come from the four
+calibration anchors when they are in the picture, else from the portal tag's own size.
+During play :class:`DontStarveReader` takes the stabiliser's observations and the engine state
+and returns moves to submit and prompts for the players (see docs/dont_starve.md).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from engine.core import Move, State, Text, find_game, legal
+from engine.dont_starve.board import adjacency
+from engine.dont_starve.catalogue import PORTAL, Scenario, catalogue
+from engine.dont_starve.game import CHARACTERS
+from engine.dont_starve.moves import MoveTo
+from engine.dont_starve.state import DSData
+from vision.calibration import calibrate_table
+from vision.detection import Detection, Detector, read_image
+from vision.errors import CalibrationError, VisionError
+from vision.registry import Registry, TagEntry, load_registry
+from vision.stabiliser import Observation
+
+GAME = "dont_starve"
+OFF_GRID = 0.3
+"""How far (in half-tile units) a tile may lie from a grid place and still count as on it."""
+NOT_SQUARE_DEG = 15.0
+
+Pose = tuple[float, float, float]
+"""Centre x, y in table mm and the tag's turn in degrees (clockwise)."""
+
+
+class ReaderError(VisionError, ValueError):
+    """The picture cannot be read as a Don't Starve table (e.g. no tags of the game)."""
+
+
+@dataclass(frozen=True)
+class TileSeen:
+    """One map tile in view: which printed tile, its biome, the face up, where it snaps."""
+
+    tile: int
+    biome: str
+    face: str
+    grid: tuple[int, int]
+    error: float
+    """How far from the grid place, in half-tile units (at most 0.5)."""
+    turn: float
+    """Degrees off the portal's square."""
+    slot: str | None = None
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with the layout: a stable code, the tile and place, a message."""
+
+    code: str
+    message: Text
+    tile: int | None = None
+    slot: str | None = None
+
+
+@dataclass(frozen=True)
+class LayoutReport:
+    """The layout as read: tiles, adjacency by place, figures on tiles, and what is wrong."""
+
+    scenario: str
+    tiles: tuple[TileSeen, ...]
+    adjacency: dict[str, list[str]]
+    figures: dict[str, str | None]
+    problems: tuple[Problem, ...]
+
+    @property
+    def ok(self) -> bool:
+        """Whether the layout matches the scenario with nothing wrong."""
+        return not self.problems
+
+
+# --- the layout check (pure: poses in, report out) ----------------------------------------
+
+
+def _tile_entries(registry: Registry) -> dict[int, TagEntry]:
+    return {e.tag_id: e for e in registry.for_game(GAME) if e.name in ("map tile", "character")}
+
+
+def read_layout(
+    tiles: dict[int, tuple[str, Pose]],
+    figures: dict[str, Pose],
+    scenario: Scenario,
+    *,
+    setup: bool = True,
+) -> LayoutReport:
+    """Check tiles (printed tile number → face and pose) against ``scenario``'s layout.
+
+    ``figures`` are character figures (key → pose) placed on the tile under them. With
+    ``setup`` a tile lying face up (other than the portal) is a problem.
+    """
+    cat = catalogue()
+    half = cat.tile_mm / 2
+    portal_no = cat.tile_biomes.index(PORTAL) + 1
+    if portal_no not in tiles:
+        problem = Problem(
+            "no_portal",
+            Text(
+                "看不到传送门板块:把它放在中央,标签朝上",
+                "The portal tile is not in view: put it in the centre, its tag showing",
+            ),
+        )
+        return LayoutReport(scenario.key, (), {}, dict.fromkeys(figures), (problem,))
+    _, (px, py, pa) = tiles[portal_no]
+    a = math.radians(pa)
+    rot = np.array([[math.cos(a), math.sin(a)], [-math.sin(a), math.cos(a)]])  # table → portal
+
+    def to_units(x: float, y: float) -> tuple[float, float]:
+        u, v = rot @ np.array([x - px, y - py]) / half
+        return scenario.portal.x + float(u), scenario.portal.y + float(v)
+
+    slots = {(s.x, s.y): s.name for s in scenario.all_slots}
+    seen: list[TileSeen] = []
+    for number, (face, (x, y, turn)) in sorted(tiles.items()):
+        u, v = to_units(x, y)
+        grid = (round(u), round(v))
+        error = max(abs(u - grid[0]), abs(v - grid[1]))
+        off = abs((turn - pa + 45) % 90 - 45)
+        biome = cat.tile_biomes[number - 1]
+        seen.append(
+            TileSeen(number, biome, face, grid, round(error, 3), round(off, 1), slots.get(grid))
+        )
+    problems = _problems(seen, scenario, slots, setup)
+    places = {t.slot or f"tile {t.tile}": t.grid for t in seen}
+    on_tiles: dict[str, str | None] = {}
+    for key, (x, y, _) in figures.items():
+        u, v = to_units(x, y)
+        under = next(
+            (
+                name
+                for name, (gx, gy) in places.items()
+                if gx - 1 <= u < gx + 1 and gy - 1 <= v < gy + 1
+            ),
+            None,
+        )
+        on_tiles[key] = under
+    return LayoutReport(scenario.key, tuple(seen), adjacency(places), on_tiles, tuple(problems))
+
+
+def _problems(
+    seen: list[TileSeen], scenario: Scenario, slots: dict[tuple[int, int], str], setup: bool
+) -> list[Problem]:
+    problems: list[Problem] = []
+
+    def add(code: str, zh: str, en: str, tile: int | None, slot: str | None) -> None:
+        problems.append(Problem(code, Text(zh, en), tile, slot))
+
+    by_slot: dict[str, list[TileSeen]] = {}
+    for t in seen:
+        if t.slot is not None:
+            by_slot.setdefault(t.slot, []).append(t)
+    free = [s for s in scenario.all_slots if s.name not in by_slot]
+    for t in seen:
+        n = _tile_name(t)
+        if t.error > OFF_GRID:
+            zh, en = f"{n.zh}不在网格上:推正", f"{n.en} is off the grid: push it onto the grid"
+            add("off_grid", zh, en, t.tile, t.slot)
+        elif t.turn > NOT_SQUARE_DEG:
+            add(
+                "not_square",
+                f"{n.zh}放歪了:摆正",
+                f"{n.en} is turned: place it squarely",
+                t.tile,
+                t.slot,
+            )
+        if t.slot is None:
+            near = min(free, key=lambda s: math.dist((s.x, s.y), t.grid), default=None)
+            zh = f"{n.zh}不在剧本布局的位置上" + (f"(最近的空位:{near.name})" if near else "")
+            en = f"{n.en} is on no place of the layout" + (
+                f" (nearest free place: {near.name})" if near else ""
+            )
+            add("misplaced", zh, en, t.tile, None)
+        if setup and t.face == "revealed" and t.biome != PORTAL:
+            add("face_up", f"{n.zh}应面朝下放置", f"{n.en} must lie face down", t.tile, t.slot)
+    for slot, here in sorted(by_slot.items()):
+        if len(here) > 1:
+            zh, en = f"位置{slot}上有{len(here)}块板块", f"Place {slot} has {len(here)} tiles"
+            add("doubled", zh, en, here[1].tile, slot)
+    for s in free:
+        add("missing", f"位置{s.name}缺少板块", f"Place {s.name} has no tile", None, s.name)
+    placed = [t for t in seen if t.biome != PORTAL]
+    for biome in sorted({t.biome for t in placed}):
+        mine = [t for t in placed if t.biome == biome]
+        room = scenario.biomes.get(biome, 0)
+        numbers = ", ".join(str(t.tile) for t in mine)
+        for t in mine[room:]:
+            n = _tile_name(t)
+            zh = f"{n.zh}的生态域不对:本剧本只用{room}块{biome}(已放:{numbers})"
+            en = (
+                f"{n.en} is the wrong biome: the scenario uses {room} {biome} tile(s),"
+                f" {len(mine)} are down (tiles {numbers})"
+            )
+            add("wrong_biome", zh, en, t.tile, t.slot)
+    return problems
+
+
+def _tile_name(t: TileSeen) -> Text:
+    where_zh = f"(位置{t.slot})" if t.slot else ""
+    where_en = f" at {t.slot}" if t.slot else ""
+    return Text(f"{t.tile}号板块[{t.biome}]{where_zh}", f"Tile {t.tile} ({t.biome}){where_en}")
+
+
+def best_layout(
+    tiles: dict[int, tuple[str, Pose]], figures: dict[str, Pose], *, setup: bool = True
+) -> LayoutReport:
+    """The report against the scenario the tiles fit best (fewest problems)."""
+    reports = [read_layout(tiles, figures, s, setup=setup) for s in catalogue().scenarios.values()]
+    return min(reports, key=lambda r: len(r.problems))
+
+
+# --- from tags to poses -------------------------------------------------------------------
+
+
+def components(
+    poses: Iterable[tuple[int, Pose]], registry: Registry
+) -> tuple[dict[int, tuple[str, Pose]], dict[str, Pose]]:
+    """Map tiles (number → face, pose) and figures (character → pose) among tag poses."""
+    entries = _tile_entries(registry)
+    tiles: dict[int, tuple[str, Pose]] = {}
+    figures: dict[str, Pose] = {}
+    for tag_id, pose in poses:
+        e = entries.get(tag_id)
+        if e is None:
+            continue
+        if e.name == "map tile":
+            tiles[e.item] = (e.face or "hidden", pose)
+        else:
+            figures[CHARACTERS[e.item - 1]] = pose
+    return tiles, figures
+
+
+def tag_poses(detections: list[Detection], to_table: Any) -> list[tuple[int, Pose]]:
+    """Each tag's centre (table mm) and turn (clockwise degrees, as the stabiliser reports)."""
+    out = []
+    for d in detections:
+        c = to_table(np.asarray(d.corners, float))
+        centre = c.mean(axis=0)
+        up = (c[0] + c[1]) / 2 - centre
+        angle = math.degrees(math.atan2(up[0], -up[1])) % 360
+        out.append((d.id, (float(centre[0]), float(centre[1]), angle)))
+    return out
+
+
+def scan(image_path: Path, lang: str) -> dict[str, Any]:
+    """Read one picture of the table: the grid, the adjacency and the verdicts, as JSON data."""
+    image = read_image(image_path)
+    detections = Detector().detect(image)
+    registry = load_registry()
+    height, width = image.shape[:2]
+    try:
+        calibration = calibrate_table(detections, registry.anchors(), (width, height))
+        to_table, reference = calibration.to_table, "anchors"
+    except CalibrationError:
+        to_table, reference = _portal_scale(detections, registry), "portal tag"
+    tiles, figures = components(tag_poses(detections, to_table), registry)
+    if not tiles and not figures:
+        raise ReaderError("no Don't Starve map tile or figure is in this picture")
+    report = best_layout(tiles, figures)
+    return report_json(report, lang) | {"reference": reference}
+
+
+def _portal_scale(detections: list[Detection], registry: Registry) -> Any:
+    """Pixels to millimetres from the portal tag's size (a camera looking straight down)."""
+    cat = catalogue()
+    portal_no = cat.tile_biomes.index(PORTAL) + 1
+    sizes = {
+        e.tag_id: e.tag_mm
+        for e in _tile_entries(registry).values()
+        if e.name == "map tile" and e.item == portal_no
+    }
+    portal = next((d for d in detections if d.id in sizes), None)
+    if portal is None:
+        return lambda pts: np.asarray(pts, float)
+    c = np.asarray(portal.corners, float)
+    side = float(np.mean(np.linalg.norm(c - np.roll(c, 1, axis=0), axis=1)))
+    scale = sizes[portal.id] / side
+    return lambda pts: np.asarray(pts, float) * scale
+
+
+def report_json(report: LayoutReport, lang: str) -> dict[str, Any]:
+    """A layout report as plain JSON data, messages in ``lang``."""
+    return {
+        "scenario": report.scenario,
+        "ok": report.ok,
+        "tiles": [
+            {
+                "tile": t.tile,
+                "biome": t.biome,
+                "face": t.face,
+                "grid": list(t.grid),
+                "slot": t.slot,
+                "off_grid": t.error,
+                "turn_deg": t.turn,
+            }
+            for t in report.tiles
+        ],
+        "adjacency": report.adjacency,
+        "figures": report.figures,
+        "verdicts": [
+            {
+                "code": f"dont_starve.layout.{p.code}",
+                "tile": p.tile,
+                "slot": p.slot,
+                "message": p.message.in_(lang),
+            }  # type: ignore[arg-type]
+            for p in report.problems
+        ],
+    }
+
+
+def describe(result: dict[str, Any], lang: str) -> str:
+    """The scan result for people: the layout's verdicts, then tiles and adjacency."""
+    zh = lang == "zh"
+    sc = catalogue().scenarios[result["scenario"]]
+    title = sc.title_zh if zh else sc.title_en
+    lines = [f"  {'剧本' if zh else 'scenario'}: {title}"]
+    if result["ok"]:
+        lines.append("  " + ("布局正确" if zh else "layout OK: every tile in place"))
+    lines += [f"  ✗ {v['message']}" for v in result["verdicts"]]
+    for t in result["tiles"]:
+        where = t["slot"] or "-"
+        lines.append(
+            f"  tile {t['tile']:>2} {t['biome']:<9} {t['face']:<8} "
+            f"grid {tuple(t['grid'])} place {where}"
+        )
+    for name, near in result["adjacency"].items():
+        lines.append(f"  {name}: {', '.join(near) or '-'}")
+    for who, tile in result["figures"].items():
+        lines.append(f"  {who} → {tile or '?'}")
+    return "\n".join(lines)
+
+
+# --- the reader for the table loop --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """Something the players must do before the camera can submit a move."""
+
+    code: str
+    message: Text
+    seat: int | None = None
+    tile: str | None = None
+
+
+@dataclass
+class DontStarveReader:
+    """Keeps the tags in view from stabiliser observations and turns figure moves into moves.
+
+    ``observe(observations, state)`` returns, in order, the moves to submit and the prompts
+    to show. During setup (``layout()``) it checks the map against the scenario.
+    """
+
+    registry: Registry = field(default_factory=load_registry)
+    poses: dict[int, Pose] = field(default_factory=dict)
+    _said: dict[int, tuple[str, str]] = field(default_factory=dict)
+
+    def update(self, observations: Iterable[Observation]) -> None:
+        """Keep the latest pose of every tag in view."""
+        for o in observations:
+            if o.kind in ("add", "update"):
+                self.poses[o.tag_id] = (o.x_mm, o.y_mm, o.angle_deg)
+            elif o.kind == "remove":
+                self.poses.pop(o.tag_id, None)
+
+    def layout(self, scenario: str, *, setup: bool = True) -> LayoutReport:
+        """The layout in view checked against a scenario."""
+        tiles, figures = components(self.poses.items(), self.registry)
+        return read_layout(tiles, figures, catalogue().scenarios[scenario], setup=setup)
+
+    def observe(
+        self, observations: Iterable[Observation], state: State[Any]
+    ) -> list[Move | Prompt]:
+        """New observations in; moves for figures that moved, or prompts, out.
+
+        A figure on another tile than its character's gives ``dont_starve.move`` (the optional
+        move if the seat has not made it this turn, else the main action); onto a face-down
+        tile it first prompts to turn the tile over, then moves with the biome read from the
+        tile; a move the engine refuses (not adjacent, say) becomes a prompt with its verdict.
+        """
+        self.update(observations)
+        data: DSData = state.data
+        report = self.layout(data.scenario, setup=False)
+        out: list[Move | Prompt] = []
+        biomes = {t.slot: (t.biome, t.face) for t in report.tiles if t.slot}
+        game = find_game(GAME)
+        for seat, c in enumerate(data.characters):
+            there = report.figures.get(c.key)
+            if there is None or there == c.tile or c.defeated or there not in biomes:
+                continue
+            biome, face = biomes[there]
+            hidden = data.biome_of(there) is None
+            move = MoveTo(seat, there, seat in data.moved, biome if hidden else None)
+            verdict = legal(game, state, move)
+            said: Move | Prompt = move
+            if not verdict.ok:
+                said = Prompt(verdict.code, verdict.message, seat, there)
+            elif hidden and face != "revealed":
+                reveal = Text(f"把板块{there}翻开", f"Turn tile {there} over")
+                said = Prompt("dont_starve.reveal", reveal, seat, there)
+            key = (there, said.code if isinstance(said, Prompt) else "move")
+            if self._said.get(seat) != key:  # each thing is said once, not at every frame
+                self._said[seat] = key
+                out.append(said)
+        return out
+
+    def forget(self, seat: int) -> None:
+        """Let a seat's figure be read again (after an undo, say)."""
+        self._said.pop(seat, None)
+
+
+__all__ = [
+    "DontStarveReader",
+    "LayoutReport",
+    "Problem",
+    "Prompt",
+    "ReaderError",
+    "TileSeen",
+    "best_layout",
+    "describe",
+    "read_layout",
+    "scan",
+]
