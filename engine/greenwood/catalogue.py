@@ -10,6 +10,7 @@ import tomllib
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from importlib.resources.abc import Traversable
 from typing import Any
 
 from engine.greenwood.errors import GreenwoodDataError
@@ -153,14 +154,18 @@ def _layout(raw: dict[str, Any]) -> Layout:
     return layout
 
 
-def _load(name: str) -> dict[str, Any]:
-    text = (resources.files("engine.greenwood.data") / name).read_text(encoding="utf-8")
-    return tomllib.loads(text)
-
-
 @cache
 def catalogue() -> Catalogue:
-    """The component data, read once; GreenwoodDataError names the file and the problem."""
+    """The shipped component data (``engine/greenwood/data``), read once."""
+    return load_catalogue(resources.files("engine.greenwood.data"))
+
+
+def load_catalogue(folder: Traversable) -> Catalogue:
+    """The component data in ``folder``; GreenwoodDataError names the file and the problem."""
+
+    def _load(name: str) -> dict[str, Any]:
+        return tomllib.loads((folder / name).read_text(encoding="utf-8"))
+
     current = "submarines.toml"
     try:
         subs = _load(current)
@@ -170,7 +175,7 @@ def catalogue() -> Catalogue:
         shapes = {
             s["name"]: Shape(
                 str(s["name"]),
-                normalise(_cells(s["cells"])),
+                _cells(s["cells"]),
                 (int(s["tag_cell"][0]), int(s["tag_cell"][1])),
                 bool(s.get("flippable", False)),
                 int(s["copies"]),
@@ -188,6 +193,11 @@ def catalogue() -> Catalogue:
             )
             for c in pieces["creature"]
         }
+        for sh in shapes.values():
+            if sh.tag_cell not in sh.cells or normalise(sh.cells) != sh.cells:
+                raise ValueError(f"shape {sh.name!r}: cells must start at [0, 0] and hold tag_cell")
+        if sorted(layouts) != [0, 1, 2, 3]:
+            raise ValueError(f"layouts 0-3 are needed, found {sorted(layouts)}")
         for c in creatures.values():
             if c.shape not in shapes or not set(c.cost) <= set(KNOWLEDGE):
                 raise ValueError(f"creature {c.name!r}: unknown shape or knowledge")
@@ -212,6 +222,6 @@ def catalogue() -> Catalogue:
                 ranges=tuple(int(r) for r in path["ranges"]),
             ),
         )
-    except (KeyError, TypeError, ValueError, tomllib.TOMLDecodeError) as exc:
+    except (KeyError, TypeError, ValueError, OSError, tomllib.TOMLDecodeError) as exc:
         what = f"missing field {exc.args[0]!r}" if isinstance(exc, KeyError) else str(exc)
-        raise GreenwoodDataError(f"engine/greenwood/data/{current}: {what}") from None
+        raise GreenwoodDataError(f"{folder / current}: {what}") from None
