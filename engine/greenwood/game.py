@@ -9,6 +9,7 @@ from engine.core import (
     END,
     Event,
     Game,
+    GameConfigError,
     Move,
     Options,
     Outcome,
@@ -269,8 +270,6 @@ class Greenwood(Game):
         options = super().parse_options(raw)
         seat = options.start_seat  # type: ignore[attr-defined]
         if seat is not None and not 0 <= seat < options.players:
-            from engine.core import GameConfigError
-
             raise GameConfigError(
                 f"greenwood: start_seat {seat} is not at a {options.players}-player table"
             )

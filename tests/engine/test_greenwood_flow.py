@@ -74,3 +74,49 @@ def test_start_player_is_random_but_seeded_when_not_known() -> None:
 def test_greenwood_is_for_one_to_four_players() -> None:
     with pytest.raises(GameConfigError):
         Session(find_game("greenwood"), {"players": 5})
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"players": 2, "layout": 4}, "layout"),  # §一.1: layouts 0-3
+        ({"players": 2, "mode": "expert"}, "mode"),  # §一.1: basic or clan
+        ({"players": 2, "start_seat": 2}, "start_seat 2 is not at a 2-player table"),
+    ],
+)
+def test_bad_setup_options_are_refused_with_the_option_named(options, message) -> None:
+    """§一.1 (mode, layout 0-3) and §一.10 (a start player at the table)."""
+    with pytest.raises(GameConfigError, match=message):
+        Session(find_game("greenwood"), options)
+
+
+def test_the_kiosk_is_told_each_phase_turn_reward_and_refusal() -> None:
+    """§三.1-§三.4 announced as events (the kiosk, the round-track LEDs and the buzzer react)."""
+    from engine.greenwood.records import PlaceDuskMarker, Strengthen
+
+    session = Session(find_game("greenwood"), {"players": 2, "start_seat": 1})
+    assert [e.type for e in session.start_events][:3] == [
+        "game_started",
+        "round_started",
+        "phase_started",
+    ]
+    assert session.submit(PlaceDuskMarker(seat=0, effect="aurora")).accepted
+    rewards = session.submit(Strengthen(seat=0)).events
+    assert [e.type for e in rewards] == ["greenwood.reward_gained"] * 2  # the step, its space
+    refused = session.submit(Strengthen(seat=0)).events
+    assert [(e.type, e.code) for e in refused] == [("move_rejected", "greenwood.effect_done")]
+    for seat in (0, 1, 0, 1):
+        events = session.submit(Pass(seat=seat)).events
+    assert session.state.flow.phase == "night"
+    assert [e.type for e in events][-2:] == ["phase_started", "turn_started"]
+    assert events[-1].seat == 1  # the start player acts first
+
+
+def test_the_view_shows_each_player_in_both_languages() -> None:
+    game = find_game("greenwood")
+    session = Session(game, {"players": 2, "start_seat": 0})
+    en, zh = game.view(session.state, "en"), game.view(session.state, "zh")
+    assert [p["name"] for p in en["players"]] == ["player 1", "player 2"]
+    assert dict(en["players"][0]["fields"])["points"] == 5  # §一.6: the score starts at 5
+    assert dict(zh["players"][0]["fields"])["分数"] == 5
+    assert dict(en["players"][0]["fields"])["energy"] == "2/2"
