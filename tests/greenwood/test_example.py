@@ -45,3 +45,20 @@ def test_the_two_player_example_is_a_whole_game_read_to_its_last_line(capsys) ->
     assert ended["winners"] == [gained.index(max(gained))]
     placed = [e for e in events if e["type"] == "greenwood.piece_placed"]
     assert {e["piece"] for e in placed} >= {"domino", "wisp", "bar3", "corner3"}
+
+
+def test_the_solo_example_spies_on_the_virtual_opponent_and_is_rated(capsys) -> None:
+    """§四.18: the virtual opponent shows 1, 2, 3 companions a night; §五.6: the rating band."""
+    path = EXAMPLES / "greenwood-solo.jsonl"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    code, rows = replay(path, capsys)
+    assert code == 0 and [r["line"] for r in rows] == list(range(2, len(lines) + 1))
+    refused = [r["verdict"]["code"] for r in rows if not r["accepted"]]
+    assert refused == ["greenwood.spy_needs_energy"]  # companion 1 is not shown in round 1
+    events = [e for r in rows if r["accepted"] for e in r["events"]]
+    assert [e["count"] for e in events if e["type"] == "greenwood.virtual_companions"] == [1, 2, 3]
+    rated = next(e for e in events if e["type"] == "greenwood.solo_rated")
+    final = next(e for e in events if e["type"] == "greenwood.final_scores")
+    assert rated["score"] == final["scores"][0]
+    assert rated["band"] == (1 if rated["score"] <= 45 else 2)
+    assert events[-1]["reason"] == f"greenwood.solo_band_{rated['band']}"
