@@ -62,6 +62,8 @@ class ControlPanel:
         self.buzzer: Buzzer | None = None
         self.led: LED | None = None
         self._closed = False
+        self.led_mode = "off"
+        """What the status LED shows: ``off``, ``heartbeat`` or ``error``."""
         self._held = False
         self._tune_stop = threading.Event()
         self._tune: threading.Thread | None = None
@@ -155,13 +157,18 @@ class ControlPanel:
 
     def heartbeat(self) -> None:
         """Status LED: a short blink every two seconds (all is well)."""
-        if self.led is not None and not self._closed:
-            self.led.blink(*HEARTBEAT)
+        self._blink("heartbeat", HEARTBEAT)
 
     def error(self) -> None:
         """Status LED: fast blinking (something needs attention)."""
-        if self.led is not None and not self._closed:
-            self.led.blink(*ERROR_BLINK)
+        self._blink("error", ERROR_BLINK)
+
+    def _blink(self, mode: str, timing: tuple[float, float]) -> None:
+        with self._lock:  # called from several threads; gpiozero's blink is not thread-safe
+            if self.led is None or self._closed or self.led_mode == mode:
+                return
+            self.led_mode = mode
+            self.led.blink(*timing)
 
     # --- life ------------------------------------------------------------------------------
 
