@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from engine.core import event_from_dict, move_from_dict
+from engine.core.records import event_types, move_types
 from kiosk.cli import main
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
@@ -69,3 +71,31 @@ def test_the_lost_example_ends_when_wendy_falls_a_second_time(capsys) -> None:
 def test_the_examples_start_with_a_setup_line(name: str) -> None:
     first = json.loads((EXAMPLES / name).read_text(encoding="utf-8").splitlines()[0])
     assert set(first) == {"setup", "seed"} and first["setup"]["players"] >= 1
+
+
+DOC = EXAMPLES.parent / "dont_starve.md"
+
+
+def doc_examples() -> list[dict]:
+    """Every JSON example in a table row of docs/dont_starve.md."""
+    found = []
+    for line in DOC.read_text(encoding="utf-8").splitlines():
+        for cell in line.split("|")[2:3]:
+            cell = cell.strip()
+            if cell.startswith("`{") and cell.endswith("}`"):
+                found.append(json.loads(cell[1:-1]))
+            elif cell.startswith("`{"):
+                found.append(json.loads(cell[1 : cell.index("}`") + 1]))
+    return found
+
+
+def test_the_documented_examples_are_real_moves_and_events_and_cover_every_type() -> None:
+    """docs/dont_starve.md: one example per move and per event, each parsing exactly."""
+    examples = doc_examples()
+    types = {e["type"] for e in examples}
+    own = {t for t in (*move_types(), *event_types()) if t.startswith("dont_starve.")}
+    assert own <= types
+    for example in examples:
+        kind = example["type"]
+        parse = move_from_dict if kind in move_types() else event_from_dict
+        assert parse(example).to_dict() == example

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import tomllib
+from dataclasses import replace
+from importlib import resources
+
 import pytest
 
 from engine.core import GameConfigError, Pass
-from engine.dont_starve.catalogue import DIFFICULTIES, SEASONS, catalogue
+from engine.dont_starve.catalogue import DIFFICULTIES, SEASONS, _check, catalogue
 from engine.dont_starve.moves import Eat, Gain, Light, Lose, MoveTo, ScenarioEnd, SpendFocus
 
 
@@ -210,3 +214,26 @@ def test_the_optional_move_then_one_main_action_per_turn(play) -> None:
     assert p.check(MoveTo(seat=0, to="D")).code == "dont_starve.move_used"
     p.do(MoveTo(seat=0, to="D", main=True))
     assert 0 in p.state.flow.done and p.state.flow.current is None
+
+
+def test_every_data_file_marks_its_placeholders() -> None:
+    """Printed values the rule text does not give are marked as placeholders in each file."""
+    folder = resources.files("engine.dont_starve.data")
+    names = sorted(f.name for f in folder.iterdir() if f.name.endswith(".toml"))
+    assert len(names) == 8
+    for name in names:
+        text = folder.joinpath(name).read_text("utf-8")
+        data = tomllib.loads(text)
+        marked = any(k.startswith("placeholder") for k in data) or all(
+            isinstance(v, dict) and v.get("placeholder") for v in data.values()
+        )
+        assert marked and "PLACEHOLDER" in text, name
+
+
+def test_a_contradictory_data_file_is_refused_naming_it() -> None:
+    """A scenario whose biome counts do not match its places cannot be played."""
+    cat = catalogue()
+    scenario = cat.scenarios["a_new_beginning"]
+    broken = replace(scenario, biomes={**scenario.biomes, "forest": 9})
+    with pytest.raises(GameConfigError, match=r"scenarios\.toml a_new_beginning"):
+        _check(replace(cat, scenarios={"a_new_beginning": broken}))
