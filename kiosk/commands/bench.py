@@ -11,7 +11,7 @@ from pathlib import Path
 from kiosk.benchmarks import Figure
 from kiosk.settings import Settings
 
-SUITES = ("engine", "vision", "serial")
+SUITES = ("engine", "vision", "serial", "kiosk")
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -1,0 +1,190 @@
+"""`tablesight bench kiosk`: page-load time and update latency of a real `tablesight run`.
+
+Update latency is from the moment a move is posted (it is then checked, saved to SQLite with
+``synchronous=FULL`` and announced) to the moment a server-sent-events client has the change;
+it is measured with one viewer and with many. Page load is the HTML, its scripts and style and
+the first live snapshot over HTTP, and, when Chromium is installed, a real browser from
+navigation to the phase drawn on the screen. Figures are percentiles of repeated runs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+
+from kiosk.benchmarks import Figure
+
+SUITE = "kiosk"
+ASSETS = ("/static/common.js", "/static/table.js", "/static/style.css")
+
+
+def run(quick: bool) -> list[Figure]:
+    """Measure and return the figures (``quick``: fewer repetitions)."""
+    loads, updates = (10, 30) if quick else (50, 200)
+    figures: list[Figure] = []
+    with tempfile.TemporaryDirectory() as tmp, serving(Path(tmp)) as url:
+        figures += _percentiles(
+            "page load, HTTP (html + assets + first snapshot)",
+            [_http_load(url) for _ in range(loads)],
+            "ms",
+        )
+        browser = _browser_loads(url, loads)
+        if browser:
+            figures += _percentiles("page load, Chromium (navigation → phase drawn)", browser, "ms")
+        else:
+            print(
+                "bench kiosk: Chromium or Playwright not installed; browser load skipped",
+                file=sys.stderr,
+            )
+        for viewers in (1, 10):
+            samples = _update_latency(url, viewers, updates)
+            label = "viewer" if viewers == 1 else "viewers (the last to see it)"
+            figures += _percentiles(f"update latency, {viewers} {label}", samples, "ms")
+    return figures
+
+
+def _percentiles(name: str, samples_s: list[float], unit: str) -> list[Figure]:
+    ms = sorted(s * 1000 for s in samples_s)
+    p95 = ms[min(len(ms) - 1, round(0.95 * (len(ms) - 1)))]
+    note = f"{len(ms)} runs"
+    return [
+        Figure(SUITE, f"{name} p50", statistics.median(ms), unit, note),
+        Figure(SUITE, f"{name} p95", p95, unit, note),
+    ]
+
+
+@contextmanager
+def serving(data_dir: Path) -> Iterator[str]:
+    """A `tablesight run` child process on a free port; yields its URL."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    cmd = [
+        sys.executable,
+        "-m",
+        "kiosk.cli",
+        "--data-dir",
+        str(data_dir),
+        "--lang",
+        "en",
+        "run",
+        "--port",
+        str(port),
+    ]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError("tablesight run exited during start-up")
+            try:
+                httpx.get(f"{url}/healthz", timeout=1)
+                break
+            except httpx.TransportError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError("tablesight run did not answer within 30 s") from None
+                time.sleep(0.05)
+        yield url
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def _http_load(url: str) -> float:
+    started = time.perf_counter()
+    with httpx.Client(base_url=url, timeout=10) as http:
+        http.get("/").raise_for_status()
+        for asset in ASSETS:
+            http.get(asset).raise_for_status()
+        with http.stream("GET", "/api/live") as stream:
+            for line in stream.iter_lines():
+                if line.startswith("data:"):
+                    break
+    return time.perf_counter() - started
+
+
+def _browser_loads(url: str, count: int) -> list[float]:
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        return []
+    if chromium is None:
+        return []
+    samples = []
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(
+            executable_path=chromium, args=["--headless", "--no-sandbox", "--disable-gpu"]
+        )
+        try:
+            for _ in range(count):
+                context = browser.new_context()
+                page = context.new_page()
+                started = time.perf_counter()
+                page.goto(url + "/")
+                page.locator("#phase").filter(has_text="Dusk").wait_for()
+                samples.append(time.perf_counter() - started)
+                context.close()
+        finally:
+            browser.close()
+    return samples
+
+
+def _update_latency(url: str, viewers: int, count: int) -> list[float]:
+    """Post a pass then an undo, ``count`` times; time each pass until every viewer has it."""
+    seen: queue.Queue[tuple[int, float]] = queue.Queue()
+    ready = threading.Barrier(viewers + 1)
+    stop = threading.Event()
+
+    def watch(index: int) -> None:
+        with httpx.Client(timeout=30) as http, http.stream("GET", f"{url}/api/live") as stream:
+            kind = ""
+            for line in stream.iter_lines():
+                if line.startswith("event:"):
+                    kind = line.split(":", 1)[1].strip()
+                elif line.startswith("data:"):
+                    if kind == "snapshot":
+                        ready.wait()
+                    elif json.loads(line[5:]).get("passed_players") == [1]:
+                        seen.put((index, time.perf_counter()))
+                if stop.is_set():
+                    return
+
+    threads = [threading.Thread(target=watch, args=(i,), daemon=True) for i in range(viewers)]
+    for t in threads:
+        t.start()
+    ready.wait(timeout=30)
+    samples = []
+    with httpx.Client(base_url=url, timeout=10) as http:
+        for _ in range(count):
+            started = time.perf_counter()
+            http.post("/api/move", json={"type": "pass", "seat": 0}).raise_for_status()
+            last = max(seen.get(timeout=10)[1] for _ in range(viewers))
+            samples.append(last - started)
+            http.post("/api/undo").raise_for_status()
+        stop.set()
+        http.post("/api/menu", json={"open": False})  # one more event wakes the watchers to stop
+    for t in threads:
+        t.join(timeout=5)
+    return samples
