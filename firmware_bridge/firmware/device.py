@@ -134,8 +134,8 @@ class Device:
             self.errors += 1
             self.send(P.NACK, P.pack_nack(exc.code), frame.seq)
             return
+        self.hw.state_changed(self)  # before the ACK: once acknowledged, the state is visible
         self.send(P.ACK, b"", frame.seq)
-        self.hw.state_changed(self)
 
     def _set_slots(self, tray, start, leds):
         if tray >= self.trays or start + len(leds) > self.slots_per_tray:
