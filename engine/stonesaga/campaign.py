@@ -7,8 +7,10 @@ when a new session is set up from the campaign log.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
 
-from engine.stonesaga.catalogue import campaign
+from engine.stonesaga.catalogue import ATTRIBUTES, campaign
 from engine.stonesaga.model import ValleyRecord
 
 MOURNING_OLD_AGE = 2
@@ -59,6 +61,57 @@ def age_after(age: str, interval: str) -> str:
     if interval == "generation":
         return "old" if age == "young" else "dead"
     return age
+
+
+@dataclass(frozen=True)
+class AfterInterval:
+    """The Log after an interval: the roster aged, who died of old age and the mourning."""
+
+    roster: tuple[Any, ...]
+    mourned: tuple[tuple[str, int, str], ...]
+    """(name, d6 rolled, effect) for each character who died of old age."""
+    population: int = 0
+    unrest: int = 0
+    """How the society tracks change."""
+
+
+def after_interval(roster: Sequence[Any], interval: str, rolls: Sequence[int]) -> AfterInterval:
+    """§间隔 and §角色死亡与传说: age every living character of the Log (``Hero`` values).
+
+    Each who dies is mourned with the next d6 of ``rolls`` (roster order; ValueError when there
+    are too few): +2 for death of old age (a generation), no +2 when an epoch ends everyone.
+    On 5–6 the legend's highest attribute below 6 is raised by 1 (the table's choice, 黎明规则).
+    """
+    out, mourned, population, unrest = [], [], 0, 0
+    dice = iter(rolls)
+    for hero in roster:
+        if hero.age == "dead":
+            out.append(hero)
+            continue
+        age = age_after(hero.age, interval)
+        if age != "dead":
+            out.append(replace(hero, age=age))
+            continue
+        roll = next(dice, None)
+        if roll is None:
+            raise ValueError(f"a mourning roll is needed for {hero.name}")
+        effect = mourning(roll, old_age=interval == "generation")
+        hero = replace(hero, age="dead")
+        if effect == "population":
+            population -= 1
+        elif effect == "unrest":
+            unrest += 1
+        else:
+            below = [
+                (getattr(hero, a), -k, a) for k, a in enumerate(ATTRIBUTES) if getattr(hero, a) < 6
+            ]
+            if below:
+                _, _, name = max(below)
+                hero = replace(hero, **{name: getattr(hero, name) + 1})
+                effect = f"{name}+1"
+        mourned.append((hero.name, roll, effect))
+        out.append(hero)
+    return AfterInterval(tuple(out), tuple(mourned), population, unrest)
 
 
 def keep_problem(items: Sequence[str], materials: Sequence[str]) -> str | None:

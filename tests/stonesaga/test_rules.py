@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from engine.stonesaga import Hero
 from engine.stonesaga import campaign as camp
 from engine.stonesaga import model as m
 from engine.stonesaga.catalogue import MINING_FEATURES, bag, table_entry, valley
@@ -230,3 +231,32 @@ def test_each_character_keeps_five_items_and_five_materials() -> None:
 def test_which_challenge_each_session_of_an_epoch_takes(session, epoch, kinds) -> None:
     """§开局设置.5: 战役起始 / 纪元起始；第 2–3 局危机；第 4–5 局终局或危机；第 6 局终局."""
     assert camp.challenge_kinds(session, epoch) == kinds
+
+
+def hero(name: str, age: str, faith: int = 5) -> Hero:
+    return Hero(name, "wise", 3, 4, faith, 2, age)
+
+
+def test_a_generation_ages_the_log_and_mourns_the_old_with_plus_two() -> None:
+    """§间隔 世代: 年轻 → 变老；已老 → 死亡; §角色死亡与传说.1: 局间年老而死 +2."""
+    roster = [hero("Ash", "young"), hero("Birch", "old"), hero("Cedar", "old"), hero("Elm", "dead")]
+    after = camp.after_interval(roster, "generation", [1, 4])
+    assert [h.age for h in after.roster] == ["old", "dead", "dead", "dead"]
+    assert after.mourned == (("Birch", 1, "unrest"), ("Cedar", 4, "faith+1"))
+    assert (after.population, after.unrest) == (0, 1)
+    assert after.roster[2].faith == 6 and after.roster[1].faith == 5
+
+
+def test_an_epoch_ends_everyone_and_mourns_without_the_old_age_bonus() -> None:
+    """§间隔 纪元: 所有角色死亡并成为传说 (mourned with a plain d6)."""
+    after = camp.after_interval([hero("Ash", "young"), hero("Birch", "old")], "epoch", [1, 2])
+    assert [h.age for h in after.roster] == ["dead", "dead"]
+    assert (after.population, after.unrest) == (-1, 1)
+    with pytest.raises(ValueError, match="mourning roll is needed for Birch"):
+        camp.after_interval([hero("Ash", "young"), hero("Birch", "old")], "epoch", [3])
+
+
+def test_a_season_changes_no_one() -> None:
+    """§间隔 季: 对已有角色无影响."""
+    roster = [hero("Ash", "young"), hero("Birch", "old")]
+    assert camp.after_interval(roster, "season", []).roster == tuple(roster)
