@@ -114,6 +114,14 @@ def test_scan_without_the_anchors_says_which_are_missing(tmp_path: Path, capsys)
     assert "missing anchor 0" in capsys.readouterr().err
 
 
+def test_scan_of_a_table_with_neither_pad_nor_trays_says_so(tmp_path: Path, capsys) -> None:
+    """A bad input gets a clear message: exit 2, one line naming what is missing."""
+    image = photo(tmp_path, [sc.token("clay", "moon", 600, 300)])
+    assert main(["scan", "stonesaga", str(image)]) == 2
+    err = capsys.readouterr().err
+    assert "neither the draw pad nor a terrain tray is in view" in err and "Traceback" not in err
+
+
 class Loop:
     """The table loop in miniature: frames → real detector → stabiliser → reader → engine."""
 
