@@ -608,7 +608,11 @@ class DontStarve(Game):
         return ACCEPTED
 
     def _legal_spendfocus(self, data: DSData, seat: Seat, move: SpendFocus) -> Verdict:
-        return ACCEPTED if data.char(seat).focus > 0 else R.NO_FOCUS.reject()
+        owner = seat if move.for_seat is None else move.for_seat
+        fighters = data.fight.fighters if data.fight is not None else ()
+        if owner != seat and owner not in fighters:
+            return R.NOT_FIGHTING.reject(player=owner + 1)
+        return ACCEPTED if data.char(owner).focus > 0 else R.NO_FOCUS.reject()
 
     def _legal_light(self, data: DSData, seat: Seat, move: Light) -> Verdict:
         return ACCEPTED if move.points >= 1 else R.BAD_NUMBER.reject(what="points")
@@ -795,9 +799,16 @@ class DontStarve(Game):
         return _data(state, data), events
 
     def _apply_spendfocus(self, state: S, seat: Seat, move: SpendFocus) -> tuple[S, Events]:
-        c = state.data.char(seat)
-        data = state.data.with_char(seat, replace(c, focus=c.focus - 1))
-        return _data(state, data), (FocusChanged(seat, c.focus - 1, "reroll"),)
+        """专注点: one token flips; in a fight the tray shows that fighter's dice again."""
+        owner = seat if move.for_seat is None else move.for_seat
+        c = state.data.char(owner)
+        data = state.data.with_char(owner, replace(c, focus=c.focus - 1))
+        events: list[Event] = [FocusChanged(owner, c.focus - 1, "reroll")]
+        fight = data.fight
+        if fight is not None and owner in fight.fighters and fight.dice_of(owner):
+            dice = ("character",) + ("monster",) * fight.dice_of(owner)
+            events.append(DicePoolAnnounced(owner, dice, "reroll"))
+        return _data(state, data), tuple(events)
 
     def _apply_light(self, state: S, seat: Seat, move: Light) -> tuple[S, Events]:
         c = state.data.char(seat)

@@ -177,11 +177,15 @@ class Lose(Move):
 
 @dataclass(frozen=True)
 class SpendFocus(Move):
-    """Flip one active focus token to reroll any dice once (专注点)."""
+    """Flip one active focus token to reroll any dice once (专注点).
+
+    ``for_seat``: whose token, when the fight's initiator enters a helper's reroll.
+    """
 
     type: ClassVar[str] = "dont_starve.focus"
     ends_turn: ClassVar[bool] = False
     seat: Seat
+    for_seat: Seat | None = None
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from engine.dont_starve.moves import (
     Interact,
     MoveTo,
     Roll,
+    SpendFocus,
     Trade,
     Transfer,
 )
@@ -308,3 +309,24 @@ def test_every_dont_starve_move_round_trips_through_json(name, cls, data) -> Non
 def test_every_dont_starve_event_round_trips_through_json(name, cls, data) -> None:
     event = data.draw(st.builds(cls))
     assert event_from_dict(json.loads(event.to_json())) == event
+
+
+def test_a_focus_reroll_in_a_fight_shows_the_fighters_dice_again(play) -> None:
+    """§专注点: flip an active focus token to reroll any dice; the tray shows the reroll. A
+    helper's token is entered by the initiator (helpers have given up their turn)."""
+    p = _explored(play, hostile=False)
+    p.set_char(1, tile="P")
+    p.do(Fight(seat=0, monster_cv=4, helpers=(1,)))
+    focus = p.data.char(1).focus
+    events = p.do(SpendFocus(seat=0, for_seat=1))
+    assert p.data.char(1).focus == focus - 1
+    pools = [e.to_dict() for e in p.events_of("dice_pool_announced", events)]
+    assert pools == [
+        {
+            "type": "dice_pool_announced",
+            "seat": 1,
+            "dice": ["character", "monster", "monster"],  # 4 dice dealt: 2 each
+            "reason": "reroll",
+        }
+    ]
+    assert p.check(SpendFocus(seat=0, for_seat=2)).code == "dont_starve.not_fighting"

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from engine.core import Pass
+from engine.core import Pass, find_game, start
 from engine.dont_starve.catalogue import catalogue
 from engine.dont_starve.moves import Eat, Fight, Gain, Light, Lose, Protect, Roll
+from engine.dont_starve.state import change_stats
 
 WILSON = catalogue().characters["wilson"]
 
@@ -215,3 +219,39 @@ def test_defeat_outside_the_action_phase_is_revived_in_the_next_preparation(play
     assert p.data.char(0).defeated
     p.finish_phase()
     assert not p.data.char(0).defeated and p.data.char(0).tile == "P"
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    values=st.tuples(st.integers(1, 10), st.integers(0, 10), st.integers(0, 10)),
+    delta=st.tuples(st.integers(-12, 12), st.integers(-12, 12), st.integers(-12, 12)),
+)
+def test_stat_changes_respect_caps_zero_and_the_hunger_rule(values, delta) -> None:
+    """§属性: dials never pass their cap or 0; hunger lost below 0 costs 2 health a point;
+    health at 0 defeats the character (§角色复活: off the map)."""
+    state, _ = start(find_game("dont_starve"), {"players": 1})
+    c = state.data.char(0)
+    data = state.data.with_char(0, replace(c, health=values[0], hunger=values[1], sanity=values[2]))
+    data, _ = change_stats(data, 0, *delta)
+    after = data.char(0)
+    overflow = max(0, -(values[1] + delta[1]))
+    health = min(WILSON.max_health, max(0, values[0] + delta[0] - 2 * overflow))
+    assert after.health == health
+    assert after.hunger == min(WILSON.max_hunger, max(0, values[1] + delta[1]))
+    assert after.sanity == min(WILSON.max_sanity, max(0, values[2] + delta[2]))
+    assert after.defeated == (health == 0) and (after.tile is None) == (health == 0)
+
+
+def test_the_kiosk_view_shows_time_dial_storm_and_the_dials(play) -> None:
+    """§需求板块 day or night, §行动阶段 the dial, §天气阶段 the storm, §属性 each character's
+    dials: what the kiosk draws, in both languages."""
+    p = play(players=2)
+    view = find_game("dont_starve").view(p.state, "en")
+    summary = dict(view["summary"])
+    assert summary["Time"] == p.data.needs[0][1] and summary["Action dial"] == 6
+    assert summary["Storm"] == f"in {p.data.storm_after} tile(s)"
+    assert [pl["name"] for pl in view["players"]] == ["Wilson", "Willow"]
+    assert dict(view["players"][0]["fields"])["Health"] == f"{WILSON.health}/{WILSON.max_health}"
+    zh = find_game("dont_starve").view(p.state, "zh")
+    assert dict(zh["summary"])["时间"] in ("白天", "黑夜")
+    json.dumps(view, ensure_ascii=False)

@@ -163,7 +163,7 @@ def test_tablesight_scan_prints_grid_adjacency_and_verdicts(tmp_path, capsys) ->
         "dont_starve.layout.misplaced",
         "dont_starve.layout.missing",
     ]
-    assert main(["--lang", "en", "scan", "dont_starve", str(path)]) == 0
+    assert main(["--lang", "en", "scan", "dont-starve", str(path)]) == 0  # the spelling
     assert "Place G has no tile" in capsys.readouterr().out
     empty = tmp_path / "empty.png"
     cv2.imwrite(str(empty), render(Table(()), CAMERA).image)
