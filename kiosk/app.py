@@ -7,7 +7,10 @@ closed in ``lifespan``.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import os
+import socket
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Protocol
@@ -62,9 +65,11 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if hardware is not None:
             hardware.open(app)
+        watchdog = asyncio.create_task(systemd_watchdog())
         try:
             yield
         finally:
+            watchdog.cancel()
             if hardware is not None:
                 hardware.close()
             app.state.camera.close()
@@ -107,3 +112,36 @@ def create_app(
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
     return app
+
+
+def sd_notify(message: str) -> bool:
+    """Tell systemd about the service (``READY=1``, ``WATCHDOG=1``); False when not under it."""
+    address = os.environ.get("NOTIFY_SOCKET")
+    if not address:
+        return False
+    if address.startswith("@"):
+        address = "\0" + address[1:]  # an abstract socket
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+            sock.connect(address)
+            sock.sendall(message.encode())
+    except OSError as exc:
+        log.warning("cannot notify systemd: %s", exc)
+        return False
+    return True
+
+
+async def systemd_watchdog() -> None:
+    """Say READY=1 once serving, then WATCHDOG=1 at half the ``WATCHDOG_USEC`` interval.
+
+    The pings come from the event loop itself, so a hung loop stops them and systemd restarts
+    the service (``WatchdogSec=`` in hardware/deploy/tablesight.service).
+    """
+    if not sd_notify("READY=1"):
+        return
+    usec = int(os.environ.get("WATCHDOG_USEC", "0") or 0)
+    if usec <= 0:
+        return
+    while True:
+        await asyncio.sleep(usec / 2e6)
+        sd_notify("WATCHDOG=1")
