@@ -3,9 +3,11 @@
 - ``firmware_bridge.firmware.protocol``: the codec, shared unchanged with the MicroPython firmware;
 - :class:`Link`: the self-healing serial link; :class:`LedController`, :class:`DiceTray`,
   :class:`RoundTrack`: the desired LED state, kept on the controller;
-- ``firmware_bridge.emulator``: a controller on a pseudo-terminal, running the firmware's code.
+- ``firmware_bridge.emulator``: a controller on a pseudo-terminal, running the firmware's code;
+- :func:`open_leds`: the plugged-in controller, or an emulated one when there is none.
 """
 
+from firmware_bridge.connect import Leds, open_leds
 from firmware_bridge.devices import DiceTray, LedController, RoundTrack
 from firmware_bridge.errors import (
     BridgeError,
@@ -31,10 +33,12 @@ __all__ = [
     "LedController",
     "LedState",
     "LedValueError",
+    "Leds",
     "Link",
     "LinkError",
     "LinkStatus",
     "NotConnected",
     "RoundTrack",
     "find_controller",
+    "open_leds",
 ]

@@ -9,6 +9,9 @@ fixture closes what it opened in ``finally``.
 
 from __future__ import annotations
 
+import os
+import select
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -16,6 +19,7 @@ import pytest
 
 from firmware_bridge.devices import LedController
 from firmware_bridge.emulator import Emulator
+from firmware_bridge.firmware import protocol as P
 from firmware_bridge.link import Link, LinkStatus
 
 FAST = {"ack_timeout": 0.05, "retries": 6, "heartbeat": 0.1, "backoff": (0.02, 0.1)}
@@ -65,3 +69,21 @@ def controller(link: Link) -> Iterator[LedController]:
         yield ctl
     finally:
         ctl.close()
+
+
+def read_frames(fd: int, done: Callable[[list[P.Frame]], bool], timeout: float = 10) -> list:
+    """Frames read from the raw ``fd`` until ``done(frames)`` holds or ``timeout`` passes."""
+    deframer = P.Deframer()
+    frames: list[P.Frame] = []
+    deadline = time.monotonic() + timeout
+    while not done(frames) and time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 0.05)
+        if ready:
+            frames += [x for x in deframer.feed(os.read(fd, 1024)) if isinstance(x, P.Frame)]
+    return frames
+
+
+@pytest.fixture(name="read_frames", scope="session")
+def read_frames_fixture() -> Callable[..., list]:
+    """The :func:`read_frames` helper, for tests that talk raw bytes to a controller."""
+    return read_frames
