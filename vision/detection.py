@@ -192,10 +192,12 @@ class Detector:
         height, width = grey.shape
         if c.second_pass:
             # A quad at the frame edge is a cut tag: enlarging it will not make it whole.
-            candidates = [q for q in candidates if _inside(q, width, height, c.edge_margin)]
+            inside = _inside(candidates, width, height, c.edge_margin)
+            candidates = [q for q, ok in zip(candidates, inside, strict=True) if ok]
             raw += self._second_pass(grey, candidates, raw)
         kept, self.conflicts = _fuse(raw, c.min_decision_margin)
-        kept = [d for d in kept if _inside(d.corners, width, height, c.edge_margin)]
+        inside = _inside([d.corners for d in kept], width, height, c.edge_margin)
+        kept = [d for d, ok in zip(kept, inside, strict=True) if ok]
         return sorted(kept, key=_sort_key)
 
     def _second_pass(
@@ -295,15 +297,14 @@ def _fuse(raw: list[RawDetection], min_margin: float) -> tuple[list[Detection], 
     # Most trusted first: the pass, then the fewest corrected bits (aruco's -1 never leads).
     usable.sort(key=lambda d: (_PREFERENCE[d.source], d.hamming))
     same = _same_place([d.corners for d in usable], [d.corners for d in usable])
+    # Each detection joins the first earlier leader at its place, or leads a new group.
+    group_of = np.full(len(usable), -1)
     groups: list[list[RawDetection]] = []
-    leaders: list[int] = []  # index in ``usable`` of each group's first member
-    for i, d in enumerate(usable):
-        matches = np.flatnonzero(same[leaders, i]) if leaders else []
-        if len(matches):
-            groups[matches[0]].append(d)
-        else:
-            groups.append([d])
-            leaders.append(i)
+    for i in range(len(usable)):
+        if group_of[i] < 0:
+            members = np.flatnonzero(same[i] & (group_of < 0))
+            group_of[members] = len(groups)
+            groups.append([usable[j] for j in members])
     kept, conflicts = [], 0
     for group in groups:
         if len({(d.family, d.id) for d in group}) > 1:
@@ -318,8 +319,8 @@ def _fuse(raw: list[RawDetection], min_margin: float) -> tuple[list[Detection], 
                 Detection(
                     family=best.family,
                     id=best.id,
-                    corners=tuple((float(x), float(y)) for x, y in best.corners),  # type: ignore[arg-type]
-                    center=(float(best.center[0]), float(best.center[1])),
+                    corners=tuple(map(tuple, best.corners.tolist())),  # type: ignore[arg-type]
+                    center=tuple(best.center.tolist()),  # type: ignore[arg-type]
                     decision_margin=best.decision_margin,
                     hamming=best.hamming,
                 )
@@ -350,21 +351,23 @@ def _side(quad: npt.NDArray[np.float64]) -> float:
 
 
 def _inside(
-    corners: Corners | npt.NDArray[np.float64], width: int, height: int, margin: float
-) -> bool:
-    """Whether the quad is ``margin`` pixels and half a cell inside the frame.
+    quads: list[npt.NDArray[np.float64]] | list[Corners], width: int, height: int, margin: float
+) -> npt.NDArray[np.bool_]:
+    """For each quad, whether it lies ``margin`` pixels and half a cell inside the frame.
 
     A tag whose black border the frame cuts still decodes at times, with its corners on an
     inner edge: such a quad ends less than half a cell (1/16 of its side) from the frame edge.
     """
-    quad = np.asarray(corners, dtype=np.float64)
-    pad = max(margin, _side(quad) / 16)
-    xs, ys = quad[:, 0], quad[:, 1]
-    return bool(
-        xs.min() >= pad
-        and ys.min() >= pad
-        and xs.max() <= width - 1 - pad
-        and ys.max() <= height - 1 - pad
+    if not quads:
+        return np.zeros(0, dtype=bool)
+    q = np.asarray(quads, dtype=np.float64)
+    pad = np.maximum(margin, _sides(q) / 16)
+    low, high = q.min(axis=1), q.max(axis=1)  # N × 2: (x, y)
+    return (
+        (low[:, 0] >= pad)
+        & (low[:, 1] >= pad)
+        & (high[:, 0] <= width - 1 - pad)
+        & (high[:, 1] <= height - 1 - pad)
     )
 
 
