@@ -19,7 +19,7 @@ from vision.detection import Detector
 from vision.readers.dont_starve import DontStarveReader, Prompt, scan
 from vision.registry import load_registry
 from vision.stabiliser import Stabiliser
-from vision.synthetic import Camera, Component, Table, render
+from vision.synthetic import Camera, Component, Effects, Table, render
 
 REGISTRY = load_registry()
 SCENARIO = catalogue().scenarios["a_new_beginning"]
@@ -101,8 +101,10 @@ def codes(result: dict) -> list[tuple[str, int | None, str | None]]:
 
 def test_a_correct_layout_is_read_with_the_scenarios_adjacency(tmp_path) -> None:
     """dont-starve.zh.md §世界构建: the tiles around the portal as the layout shows;
-    §相邻: the adjacency read from the table is the layout's (sharing half an edge)."""
-    result = read(Scene(), tmp_path)
+    §相邻: the adjacency read from the table is the layout's (sharing half an edge);
+    figures are placed on the tile under them."""
+    result = read(Scene(figures={1: ("P", -30, 30), 3: ("G", 30, -30)}), tmp_path)
+    assert result["figures"] == {"wilson": "P", "wendy": "G"}
     assert result["ok"] and result["verdicts"] == [] and result["reference"] == "anchors"
     assert result["scenario"] == "a_new_beginning"
     layout = {s.name: (s.x, s.y) for s in SCENARIO.all_slots}
@@ -143,6 +145,15 @@ def test_a_tile_face_up_during_setup_is_named_and_the_portal_is_needed(tmp_path)
     number = dealt()["B"]
     assert codes(read(Scene(faces={number: "revealed"}), tmp_path)) == [("face_up", number, "B")]
     assert codes(read(Scene(portal=False), tmp_path))[0][0] == "no_portal"
+
+
+def test_a_noisy_blurred_jpeg_frame_reads_the_same(tmp_path) -> None:
+    """A real camera's frame: sensor noise, blur, uneven light and JPEG, one tile misplaced."""
+    scene = Scene(moved={"G": (0.0, 2 * HALF)})
+    fx = Effects(blur=0.8, noise=4, uneven_light=0.3, glare=0.4, jpeg_quality=80)
+    path = tmp_path / "noisy.png"
+    cv2.imwrite(str(path), render(Table(scene.components()), CAMERA, fx, seed=3).image)
+    assert codes(scan(path, "en")) == [("misplaced", dealt()["G"], None), ("missing", None, "G")]
 
 
 def test_without_anchors_the_portal_tag_gives_the_scale(tmp_path) -> None:

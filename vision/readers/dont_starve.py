@@ -243,16 +243,20 @@ def components(
 ) -> tuple[dict[int, tuple[str, Pose]], dict[str, Pose]]:
     """Map tiles (number → face, pose) and figures (character → pose) among tag poses."""
     entries = _tile_entries(registry)
+    ox, oy = catalogue().tag_offset_mm
     tiles: dict[int, tuple[str, Pose]] = {}
     figures: dict[str, Pose] = {}
-    for tag_id, pose in poses:
+    for tag_id, (x, y, turn) in poses:
         e = entries.get(tag_id)
         if e is None:
             continue
-        if e.name == "map tile":
-            tiles[e.item] = (e.face or "hidden", pose)
+        if e.name == "map tile":  # the tile's centre: the tag less its offset, turned
+            a = math.radians(turn)
+            cx = x - (ox * math.cos(a) - oy * math.sin(a))
+            cy = y - (ox * math.sin(a) + oy * math.cos(a))
+            tiles[e.item] = (e.face or "hidden", (cx, cy, turn))
         else:
-            figures[CHARACTERS[e.item - 1]] = pose
+            figures[CHARACTERS[e.item - 1]] = (x, y, turn)
     return tiles, figures
 
 
