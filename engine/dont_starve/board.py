@@ -10,8 +10,6 @@ Two tiles are adjacent when they share at least half an edge; touching at a corn
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 Place = tuple[int, int]
 TILE = 2
 """A tile's edge in half-tile units."""
@@ -43,13 +41,3 @@ def adjacency(places: dict[str, Place]) -> dict[str, list[str]]:
         name: sorted(o for o, q in places.items() if o != name and adjacent(p, q))
         for name, p in places.items()
     }
-
-
-def neighbours(name: str, places: dict[str, Place]) -> list[str]:
-    """The names of the tiles adjacent to ``name``."""
-    return sorted(o for o, q in places.items() if o != name and adjacent(places[name], q))
-
-
-def within(names: Iterable[str], places: dict[str, Place]) -> dict[str, Place]:
-    """The places of the named tiles only."""
-    return {n: places[n] for n in names if n in places}

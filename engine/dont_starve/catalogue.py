@@ -12,11 +12,10 @@ import tomllib
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Any, Literal
+from typing import Any
 
 from engine.core import GameConfigError
 
-Biome = Literal["forest", "grassland", "badlands", "marsh"]
 BIOMES: tuple[str, ...] = ("forest", "grassland", "badlands", "marsh")
 PORTAL = "portal"
 SEASONS: tuple[str, ...] = ("autumn", "winter", "spring", "summer")
