@@ -81,6 +81,8 @@ FORAGE_FEATURES = ("forest", "grassland")
 """采集 needs one of these (§采集)."""
 SHELTER_FEATURE = "cave"
 """备庇护所 needs a cave (§备庇护所)."""
+DELVE_FEATURES = ("cave", "fissure")
+"""探穴 needs a cave or a fissure (§探穴)."""
 
 
 @dataclass(frozen=True)
@@ -103,6 +105,7 @@ class TileData:
     blocked: tuple[str, ...] = ()
     impassable: tuple[str, ...] = ()
     explored: bool = True
+    ruin: bool = False
 
 
 @dataclass(frozen=True)
@@ -177,6 +180,7 @@ def valley() -> tuple[str, dict[str, TileData]]:
             tuple(t.get("blocked", ())),
             tuple(t.get("impassable", ())),
             bool(t.get("explored", True)),
+            bool(t.get("ruin", False)),
         )
         for t in data["tile"]
     }

@@ -36,6 +36,7 @@ from engine.stonesaga import model as m
 from engine.stonesaga import moves as mv
 from engine.stonesaga.catalogue import (
     ATTRIBUTES,
+    DELVE_FEATURES,
     FEATURES,
     FORAGE_FEATURES,
     MALADIES,
@@ -259,6 +260,23 @@ KEEP = _reason(
     "Each character keeps at most 5 items and 5 materials",
     "局间保留与存档",
 )
+ONE_ACTION = _reason(
+    "one_action",
+    "每人每次只做一个行动:先结束回合",
+    "One action per turn: end the turn first",
+    "白天阶段",
+)
+NO_OUTPOST = _reason("no_outpost", "这一格没有前哨", "There is no outpost on this tile", "建建筑")
+BUILDINGS_FULL = _reason(
+    "buildings_full", "每个前哨最多5座建筑", "An outpost holds at most 5 buildings", "建建筑"
+)
+NO_RUIN = _reason("no_ruin", "拾荒要在有废墟的地块上做", "Scavenging needs a ruin", "拾荒")
+NOT_FOOD_OR_WATER = _reason(
+    "not_food_or_water",
+    "行动之外只能自由互送食物和水",
+    "Only food and water are handed over freely",
+    "白天阶段",
+)
 VALLEY_FULL = _reason(
     "valley_capacity",
     "纪元{epoch}的山谷最多{capacity}个托盘,记录里有{trays}个",
@@ -384,7 +402,7 @@ def _held(pack: m.Resources, names: tuple[str, ...]) -> str | None:
 
 
 def _busy(state: State[Data], seat: Seat) -> Verdict:
-    """A mining action or a test of this seat is still open."""
+    """A mining action or a test of this seat is still open, or its turn had its action."""
     data = state.data
     if data.test is not None:
         return TEST_IN_PROGRESS.reject()
@@ -392,6 +410,8 @@ def _busy(state: State[Data], seat: Seat) -> Verdict:
     if mine is not None and mine.seat == seat and state.flow.current == seat:
         name = data.characters[mine.character].name
         return BUSY.reject(name=name, what=Text("采矿", "mining"))
+    if data.acted and state.flow.current == seat:
+        return ONE_ACTION.reject()
     return ACCEPTED
 
 
@@ -552,32 +572,14 @@ def _check_outpost(state: State[Data], move: mv.BuildOutpost) -> Verdict:
     limit = camp.outpost_limit(data.population)
     if built >= limit:
         return OUTPOST_LIMIT.reject(population=data.population, limit=limit)
-    payers = dict(move.shares)
-    own = OUTPOST_ENERGY - sum(payers.values())
-    if len(payers) != len(move.shares) or own < 0 or move.character in payers:
-        return OUTPOST_SHARES.reject()
-    for index, share in payers.items():
-        if not 0 <= index < data.party or share < 0:
-            return OUTPOST_SHARES.reject()
-        other = data.characters[index]
-        if not other.alive or other.tile != char.tile:
-            return NOT_SAME_TILE.reject(other=other.name)
-        verdict = _energy(other, share)
-        if not verdict.ok:
-            return verdict
-    return _energy(char, own)
+    return _check_shares(state, move, OUTPOST_ENERGY)
 
 
 def _outpost(state: State[Data], move: mv.BuildOutpost) -> tuple[Data, Events]:
-    data = state.data
-    payers = {move.character: OUTPOST_ENERGY - sum(s for _, s in move.shares), **dict(move.shares)}
-    out: list[Event] = []
-    for index, share in payers.items():
-        data, events = _spend(data, index, share, "build_outpost")
-        out += events
+    data, events = _pay_shares(state.data, move, OUTPOST_ENERGY, "build_outpost")
     tile = data.characters[move.character].tile
     data = data.with_tile(tile, outpost=True)
-    return data, (*out, mv.TileMarked(tile, "outpost", 1))
+    return data, (*events, mv.TileMarked(tile, "outpost", 1))
 
 
 def _check_water(state: State[Data], move: mv.CollectWater) -> Verdict:
@@ -759,9 +761,20 @@ def _resolve_test(data: Data, test: m.PendingTest) -> tuple[Data, Events]:
     boost = char.boost(test.attribute)
     total = sum(test.dice) + char.attribute(test.attribute) + boost + test.modifier
     success = None if test.versus is None else total >= test.versus
+    if test.purpose == "fire":
+        success = total >= FIRE_TARGET
     events: list[Event] = [
         mv.TestResolved(test.character, test.attribute, test.dice, total, success)
     ]
+    if test.purpose == "fire":
+        tile = char.tile
+        if success:
+            data = data.with_tile(tile, fire=2)
+            events.append(mv.TileMarked(tile, "fire", 2))
+        else:
+            data, more = _pack(data, test.character, "wood", 1)
+            events += more
+    char = data.characters[test.character]
     if boost:
         level = m.degrade_boost(boost)
         data = data.with_character(test.character, char.with_boost(test.attribute, level))
@@ -943,6 +956,175 @@ def _choose(state: State[Data], move: mv.ChooseCharacter) -> tuple[Data, Events]
     return _join(state, m.Character(hero.name, move.seat, hero.trait, attributes, hero.age))
 
 
+def _check_shares(state: State[Data], move: Any, total: int) -> Verdict:
+    """§建前哨.1: ``total`` energy shared freely by living characters on the builder's tile."""
+    data = state.data
+    char = data.characters[move.character]
+    payers = dict(move.shares)
+    own = total - sum(payers.values())
+    if len(payers) != len(move.shares) or own < 0 or move.character in payers:
+        return OUTPOST_SHARES.reject()
+    for index, share in payers.items():
+        if not 0 <= index < data.party or share < 0:
+            return OUTPOST_SHARES.reject()
+        other = data.characters[index]
+        if not other.alive or other.tile != char.tile:
+            return NOT_SAME_TILE.reject(other=other.name)
+        verdict = _energy(other, share)
+        if not verdict.ok:
+            return verdict
+    return _energy(char, own)
+
+
+def _pay_shares(data: Data, move: Any, total: int, reason: str) -> tuple[Data, Events]:
+    payers = {move.character: total - sum(s for _, s in move.shares), **dict(move.shares)}
+    out: list[Event] = []
+    for index, share in payers.items():
+        data, events = _spend(data, index, share, reason)
+        out += events
+    return data, tuple(out)
+
+
+MAX_BUILDINGS = 5
+"""§建建筑: 每个前哨最多 5 座建筑."""
+
+
+def _check_build(state: State[Data], move: mv.Build) -> Verdict:
+    tile = state.data.tile(state.data.characters[move.character].tile)
+    if not tile.outpost:
+        return NO_OUTPOST.reject()
+    if len(tile.buildings) >= MAX_BUILDINGS:
+        return BUILDINGS_FULL.reject()
+    if move.energy < 0:
+        return OUTPOST_SHARES.reject()
+    return _check_shares(state, move, move.energy)
+
+
+def _build(state: State[Data], move: mv.Build) -> tuple[Data, Events]:
+    data, events = _pay_shares(state.data, move, move.energy, "build")
+    tile = data.characters[move.character].tile
+    buildings = (*data.tile(tile).buildings, move.name)
+    data = data.with_tile(tile, buildings=buildings)
+    return data, (*events, mv.TileMarked(tile, "buildings", len(buildings)))
+
+
+RELOCATE_ENERGY = 3
+"""§废墟与迁移前哨: 迁移前哨（3 精力）."""
+
+
+def _check_relocate(state: State[Data], move: mv.RelocateOutpost) -> Verdict:
+    data = state.data
+    char = data.characters[move.character]
+    if not data.tile(char.tile).outpost:
+        return NO_OUTPOST.reject()
+    here = valley()[1][char.tile]
+    if move.to not in here.neighbours:
+        return NOT_ADJACENT.reject(to=move.to, tile=char.tile)
+    if data.tile(move.to).outpost:
+        return OUTPOST_EXISTS.reject()
+    return _energy(char, RELOCATE_ENERGY)
+
+
+def _relocate(state: State[Data], move: mv.RelocateOutpost) -> tuple[Data, Events]:
+    data, events = _spend(state.data, move.character, RELOCATE_ENERGY, "relocate_outpost")
+    tile = data.characters[move.character].tile
+    data = data.with_tile(tile, outpost=False, buildings=())
+    data = data.with_tile(move.to, outpost=True)
+    moved = (mv.TileMarked(tile, "outpost", 0), mv.TileMarked(move.to, "outpost", 1))
+    return data, (*events, *moved)
+
+
+FIRE_TARGET = 10
+"""§生火: 10+ 生火成功."""
+FIBER_BONUS = 2
+"""§生火: 可先花 1 份纤维给结果 +2."""
+
+
+def _wood(pack: m.Resources) -> str | None:
+    return next((k for k in ("wood:raw", "wood:processed") if m.count(pack, k) > 0), None)
+
+
+def _check_fire(state: State[Data], move: mv.MakeFire) -> Verdict:
+    char = state.data.characters[move.character]
+    if move.attribute not in ("dexterity", "faith"):
+        return UNKNOWN_NAME.reject(
+            what=Text("属性(灵巧或信念)", "attribute (dexterity or faith)"), name=move.attribute
+        )
+    if _wood(char.pack) is None:
+        return NOT_HELD.reject(what="wood")
+    if move.fiber and m.count(char.pack, "fiber:raw") + m.count(char.pack, "fiber:processed") < 1:
+        return NOT_HELD.reject(what="fiber")
+    return _energy(char, 1)
+
+
+def _fire(state: State[Data], move: mv.MakeFire) -> tuple[Data, Events]:
+    data, events = _spend(state.data, move.character, 1, "make_fire")
+    out = list(events)
+    char = data.characters[move.character]
+    data, more = _pack(data, move.character, _wood(char.pack) or "wood", -1)
+    out += more
+    if move.fiber:
+        fiber = "fiber:raw" if m.count(char.pack, "fiber:raw") else "fiber:processed"
+        data, more = _pack(data, move.character, fiber, -1)
+        out += more
+    bonus = FIBER_BONUS if move.fiber else 0
+    test = m.PendingTest(move.seat, move.character, move.attribute, bonus, purpose="fire")
+    return replace(data, test=test), (*out, DicePoolAnnounced(move.seat, ("d6",), "test"))
+
+
+def _check_delve(state: State[Data], move: mv.Delve) -> Verdict:
+    char = state.data.characters[move.character]
+    here = valley()[1][char.tile].features
+    feature = next((f for f in DELVE_FEATURES if f in here), "")
+    return _first_failure(
+        lambda: _feature(state, char, feature, DELVE_FEATURES), lambda: _energy(char, 1)
+    )
+
+
+def _delve(state: State[Data], move: mv.Delve) -> tuple[Data, Events]:
+    return _spend(state.data, move.character, 1, "delve")
+
+
+def _check_scavenge(state: State[Data], move: mv.Scavenge) -> Verdict:
+    char = state.data.characters[move.character]
+    if not state.data.tile(char.tile).ruin:
+        return NO_RUIN.reject()
+    return _energy(char, 2)
+
+
+def _scavenge(state: State[Data], move: mv.Scavenge) -> tuple[Data, Events]:
+    data, events = _spend(state.data, move.character, 2, "scavenge")
+    data, more = _deplete(data, data.characters[move.character].tile)
+    return data, events + more
+
+
+def _check_give(state: State[Data], move: mv.Give) -> Verdict:
+    data = state.data
+    busy = _busy(state, move.seat)
+    if not busy.ok and busy.code != ONE_ACTION.code:
+        return busy
+    if not 0 <= move.partner < data.party or move.partner == move.character:
+        return NO_SUCH_CHARACTER.reject(n=move.partner + 1)
+    char, partner = data.characters[move.character], data.characters[move.partner]
+    if not partner.alive or partner.tile != char.tile:
+        return NOT_SAME_TILE.reject(other=partner.name)
+    base = m.resource_name(move.resource).partition(":")[0]
+    food = resource_data()["perishable"] + resource_data()["hard"]
+    if base != "water" and base not in food:
+        return NOT_FOOD_OR_WATER.reject()
+    if not m.known_resource(move.resource):
+        return UNKNOWN_RESOURCE.reject(what=move.resource)
+    if move.amount < 1 or m.count(char.pack, move.resource) < move.amount:
+        return NOT_HELD.reject(what=move.resource)
+    return ACCEPTED
+
+
+def _give(state: State[Data], move: mv.Give) -> tuple[Data, Events]:
+    data, a = _pack(state.data, move.character, move.resource, -move.amount)
+    data, b = _pack(data, move.partner, move.resource, move.amount)
+    return data, a + b
+
+
 ACTIONS: dict[type[Move], tuple[Check, Effect]] = {
     mv.Travel: (_check_travel, _travel),
     mv.Exchange: (_check_exchange, _exchange),
@@ -956,6 +1138,11 @@ ACTIONS: dict[type[Move], tuple[Check, Effect]] = {
     mv.Fish: (_check_fish, _fish),
     mv.Forage: (_check_forage, _forage),
     mv.Mine: (_check_mine, _mine),
+    mv.Build: (_check_build, _build),
+    mv.RelocateOutpost: (_check_relocate, _relocate),
+    mv.MakeFire: (_check_fire, _fire),
+    mv.Delve: (_check_delve, _delve),
+    mv.Scavenge: (_check_scavenge, _scavenge),
 }
 """The day's actions: each needs a living character of the seat and no open mining or test."""
 
@@ -965,6 +1152,7 @@ OTHERS: dict[type[Move], tuple[Check, Effect]] = {
     mv.CallTest: (_check_call_test, _call_test),
     mv.Roll: (_check_roll, _roll),
     mv.Effect: (_check_effect, _effect),
+    mv.Give: (_check_give, _give),
     mv.EndChallenge: (_check_end, _end),
     mv.NightCard: (_check_card, _card),
     mv.Keep: (_check_keep, _keep),
@@ -1205,6 +1393,7 @@ DAY_MOVES = frozenset(
         mv.CallTest,
         mv.Roll,
         mv.Effect,
+        mv.Give,
         mv.EndChallenge,
     )
 )
@@ -1274,7 +1463,9 @@ class Stonesaga(Game):
         card = challenge(options.challenge)
         if options.epoch not in (1, 2, 3):
             raise GameConfigError(f"stonesaga has epochs 1 to 3, not {options.epoch}")
-        tiles = tuple((t.id, m.TileState(explored=t.explored)) for t in valley()[1].values())
+        tiles = tuple(
+            (t.id, m.TileState(explored=t.explored, ruin=t.ruin)) for t in valley()[1].values()
+        )
         alert = None
         if options.behemoths:
             alert, rng = rng.choice(options.behemoths)
@@ -1309,10 +1500,12 @@ class Stonesaga(Game):
         return ACCEPTED
 
     def apply(self, state: State[Any], move: Move) -> tuple[State[Any], Events]:
-        """The move's effects on the saga's data."""
-        table = ACTIONS if type(move) in ACTIONS else OTHERS
-        data, events = table[type(move)][1](state, move)
-        return replace(state, data=data), events
+        """The move's effects on the saga's data; an action marks the seat's turn as used."""
+        if state.flow.current is None and state.data.acted:
+            state = replace(state, data=replace(state.data, acted=False))  # a new turn
+        action = type(move) in ACTIONS
+        data, events = (ACTIONS if action else OTHERS)[type(move)][1](state, move)
+        return replace(state, data=replace(data, acted=True) if action else data), events
 
     def final_outcome(self, state: State[Any]) -> Outcome:
         """A shared win when the challenge ended won, else a loss."""

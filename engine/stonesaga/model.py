@@ -307,13 +307,15 @@ class Character:
 @dataclass(frozen=True)
 class TileState:
     """Markers on a tile: explored, depletion (2 arrow side, 1 × side), shelter 0/1/2,
-    fire (2 arrow side, 1 × side), outpost (§地点标记, §建前哨)."""
+    fire (2 arrow side, 1 × side), outpost and its buildings, ruin (§地点标记, §建前哨, §废墟)."""
 
     explored: bool = True
     depletion: int = 0
     shelter: int = 0
     fire: int = 0
     outpost: bool = False
+    buildings: tuple[str, ...] = ()
+    ruin: bool = False
 
 
 @dataclass(frozen=True)
@@ -338,6 +340,8 @@ class PendingTest:
     versus: int | None = None
     raw: tuple[int, ...] = ()
     dice: tuple[int, ...] = ()
+    purpose: str = ""
+    """What the result decides: "" (read by the players) or "fire" (§生火)."""
 
 
 @dataclass(frozen=True)
@@ -366,6 +370,8 @@ class Saga:
     alert: str | None = None
     mining: Mining | None = None
     test: PendingTest | None = None
+    acted: bool = False
+    """The seat whose turn is open (flow.current) has made its one action (§白天阶段)."""
     result: str | None = None
     kept: tuple[tuple[int, tuple[str, ...], tuple[str, ...]], ...] = ()
     valley_record: ValleyRecord | None = None

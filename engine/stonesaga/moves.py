@@ -194,6 +194,74 @@ class FinishMining(Move):
     seat: Seat
 
 
+@dataclass(frozen=True)
+class Build(Move):
+    """§建建筑: a designed building at an outpost; ``energy`` is printed on the card's back,
+    shared like an outpost's (``shares``); at most 5 buildings per outpost."""
+
+    type: ClassVar[str] = "stonesaga.build"
+    seat: Seat
+    character: int
+    name: str
+    energy: int
+    shares: tuple[tuple[int, int], ...] = ()
+
+
+@dataclass(frozen=True)
+class RelocateOutpost(Move):
+    """§废墟与迁移前哨 (3 energy): the outpost on the tile moves to an adjacent tile without one."""
+
+    type: ClassVar[str] = "stonesaga.relocate_outpost"
+    seat: Seat
+    character: int
+    to: str
+
+
+@dataclass(frozen=True)
+class MakeFire(Move):
+    """§生火 (1 energy + 1 wood, optionally 1 fiber for +2): a dexterity or faith test follows
+    (``roll``); 10+ puts a fire on the tile, 1–9 gives the wood back. The turn stays open."""
+
+    type: ClassVar[str] = "stonesaga.make_fire"
+    ends_turn: ClassVar[bool] = False
+    seat: Seat
+    character: int
+    attribute: str
+    fiber: bool = False
+
+
+@dataclass(frozen=True)
+class Delve(Move):
+    """§探穴 (1 energy): start delving at a cave or fissure; the chambers are cards."""
+
+    type: ClassVar[str] = "stonesaga.delve"
+    seat: Seat
+    character: int
+
+
+@dataclass(frozen=True)
+class Scavenge(Move):
+    """§拾荒 (2 energy, depletes): at a tile with a ruin."""
+
+    type: ClassVar[str] = "stonesaga.scavenge"
+    seat: Seat
+    character: int
+
+
+@dataclass(frozen=True)
+class Give(Move):
+    """§白天阶段 食物与水: before or after an action, food or water handed to a character on
+    the same tile, free and not an action."""
+
+    type: ClassVar[str] = "stonesaga.give"
+    ends_turn: ClassVar[bool] = False
+    seat: Seat
+    character: int
+    partner: int
+    resource: str
+    amount: int = 1
+
+
 # --- moves: tests and effects ---------------------------------------------------------------
 
 

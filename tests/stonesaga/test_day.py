@@ -412,3 +412,89 @@ def test_an_unknown_effect_is_refused_with_a_message() -> None:
     )
     with pytest.raises(IllegalMoveError):
         play.do(mv.Effect(0, 0, "boost", 3, "faith"))
+
+
+# --- advanced actions, buildings, free food and water ---------------------------------------
+
+
+def test_making_fire_costs_energy_and_wood_and_ten_or_more_lights_it() -> None:
+    """§生火: 花 1 精力 + 1 份木材，判定灵巧或信念；10+ 火堆标记；1–9 失败，返还 1 份木材."""
+    play = Play(1)
+    play.edit(0, pack=(("wood:raw", 1),))  # dexterity 5
+    play.do(mv.MakeFire(0, 0, "dexterity"))
+    assert play.char(0).energy == 4 and play.char(0).pack == ()
+    play.do(mv.Roll(0, 4))  # 4 + 5 = 9: fails
+    assert play.data.tile("101").fire == 0 and play.char(0).pack == (("wood:raw", 1),)
+    play.do(EndTurn(0))
+    play.do(mv.MakeFire(0, 0, "dexterity"))
+    play.do(mv.Roll(0, 5))  # 10
+    assert play.data.tile("101").fire == 2
+
+
+def test_fiber_adds_two_to_the_fire_test_and_only_dexterity_or_faith_test_it() -> None:
+    """§生火: 可先花 1 份纤维给结果 +2; 判定灵巧或信念."""
+    play = Play(1)
+    play.edit(0, pack=(("fiber:raw", 1), ("wood:raw", 1)))
+    assert play.check(mv.MakeFire(0, 0, "strength")).code == "stonesaga.unknown_name"
+    play.do(mv.MakeFire(0, 0, "dexterity", fiber=True))
+    (result,) = of(play.do(mv.Roll(0, 3)), mv.TestResolved)
+    assert (result.total, result.success) == (3 + 5 + 2, True)
+    assert play.char(0).pack == ()
+
+
+def test_one_action_per_turn_even_when_the_action_leaves_the_turn_open() -> None:
+    """§白天阶段: 轮到你时，做一个行动，或者过牌."""
+    play = Play(1)
+    play.edit(0, pack=(("wood:raw", 1),))
+    play.do(mv.MakeFire(0, 0, "faith"))
+    play.do(mv.Roll(0, 2))
+    assert play.check(mv.Pack(0, 0)).code == "stonesaga.one_action"
+    play.do(EndTurn(0))
+    play.do(mv.Effect(0, 0, "gain", 1, "water"))  # a card's effect opens a turn, not an action
+    assert play.check(mv.Pack(0, 0)).ok
+
+
+def test_buildings_stand_at_an_outpost_at_most_five_with_shared_energy() -> None:
+    """§建建筑: 在有前哨的地块花建筑卡背面的精力；同格角色可分摊；每个前哨最多 5 座建筑."""
+    play = Play(2)
+    assert play.check(mv.Build(0, 0, "rack", 1)).code == "stonesaga.no_outpost"
+    play.tile("101", outpost=True, buildings=("a", "b", "c", "d"))
+    play.do(mv.Build(0, 0, "rack", 3, shares=((1, 2),)))
+    assert (play.char(0).energy, play.char(1).energy) == (4, 3)
+    assert play.data.tile("101").buildings[-1] == "rack"
+    assert play.check(mv.Build(1, 1, "hut", 0)).code == "stonesaga.buildings_full"
+
+
+def test_an_outpost_moves_to_an_adjacent_tile_for_three_energy() -> None:
+    """§废墟与迁移前哨: 迁移前哨（3 精力）移到相邻的、没有前哨的地块."""
+    play = Play(1)
+    play.tile("101", outpost=True)
+    assert play.check(mv.RelocateOutpost(0, 0, "103")).code == "stonesaga.not_adjacent"
+    play.do(mv.RelocateOutpost(0, 0, "102"))
+    assert not play.data.tile("101").outpost and play.data.tile("102").outpost
+    assert play.char(0).energy == 2
+
+
+def test_delving_needs_a_cave_or_fissure_and_scavenging_a_ruin() -> None:
+    """§探穴（1 精力）: 有洞穴或裂隙的地块; §拾荒（2 精力 + 枯竭）: 有废墟覆盖层的地块."""
+    play = Play(1)
+    assert play.check(mv.Delve(0, 0)).code == "stonesaga.no_feature"
+    assert play.check(mv.Scavenge(0, 0)).code == "stonesaga.no_ruin"
+    play.edit(0, tile="103")
+    play.do(mv.Delve(0, 0))
+    assert play.char(0).energy == 4
+    play.edit(0, tile="105")  # the placeholder valley's ruin
+    play.do(mv.Scavenge(0, 0))
+    assert play.char(0).energy == 2 and play.data.tile("105").depletion == 2
+
+
+def test_food_and_water_change_hands_freely_but_not_during_an_action() -> None:
+    """§白天阶段: 任何行动之前与之后（不是行动中），同处一格的角色可以自由互送食物和水."""
+    play = Play(2)
+    play.edit(0, pack=(("water", 1), ("clay:raw", 1), ("fish:fresh", 1)), tile="102")
+    play.edit(1, tile="102")
+    assert play.check(mv.Give(0, 0, 1, "clay")).code == "stonesaga.not_food_or_water"
+    play.do(mv.Give(0, 0, 1, "water"))
+    assert play.char(1).pack == (("water", 1),) and play.char(0).energy == 5
+    play.do(mv.Mine(0, 0, "cave"))
+    assert play.check(mv.Give(0, 0, 1, "fish")).code == "stonesaga.busy"
