@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
 
 from engine.core import ACCEPTED, Event, Move, Reason, Seat, State, Text, Verdict
 from engine.greenwood.catalogue import Catalogue, catalogue, parse_reward
@@ -58,6 +57,8 @@ from engine.greenwood.state import (
 from engine.greenwood.submarine import check_placement, rewards_of
 
 R = "greenwood.zh.md"
+Effect = tuple[Player, Table]
+"""What a move's effect returns: the mover's new data and the table (other players may change)."""
 
 
 def _r(code: str, zh: str, en: str, rule: str) -> Reason:
@@ -326,7 +327,7 @@ def _check_strengthen(state: State[Table], p: Player, m: Strengthen) -> Verdict:
     return _dusk_effect(state, p, "strengthen")
 
 
-def _marker(state: State[Table], p: Player, m: PlaceDuskMarker, ev: list[Event]) -> Any:
+def _marker(state: State[Table], p: Player, m: PlaceDuskMarker, ev: list[Event]) -> Effect:
     ev.append(DuskMarkerPlaced(m.seat, m.effect))
     return replace(p, marker=m.effect, marker_round=state.flow.round), state.data
 
@@ -335,16 +336,16 @@ def _done(p: Player, effect: str) -> Player:
     return replace(p, dusk_done=p.dusk_done | {effect})
 
 
-def _recruit(state: State[Table], p: Player, m: Recruit, ev: list[Event]) -> Any:
+def _recruit(state: State[Table], p: Player, m: Recruit, ev: list[Event]) -> Effect:
     p = replace(p, companions=p.companions | {m.place}, hikers=p.hikers - {m.place})
     return _done(p, "recruit"), state.data
 
 
-def _aurora(state: State[Table], p: Player, m: GainAurora, ev: list[Event]) -> Any:
+def _aurora(state: State[Table], p: Player, m: GainAurora, ev: list[Event]) -> Effect:
     return _resolve(_done(p, "aurora"), m.seat, [("dusk: gain aurora", "aurora")], ev), state.data
 
 
-def _protect(state: State[Table], p: Player, m: Protect, ev: list[Event]) -> Any:
+def _protect(state: State[Table], p: Player, m: Protect, ev: list[Event]) -> Effect:
     kept = tuple(t for t in p.protections if t != m.move_from)
     p = _done(replace(p, protections=(*kept, m.threat)), "protect")
     threat = catalogue().threats[state.data.threats[m.threat]]
@@ -352,7 +353,7 @@ def _protect(state: State[Table], p: Player, m: Protect, ev: list[Event]) -> Any
     return _resolve(p, m.seat, items, ev), state.data
 
 
-def _strengthen(state: State[Table], p: Player, m: Strengthen, ev: list[Event]) -> Any:
+def _strengthen(state: State[Table], p: Player, m: Strengthen, ev: list[Event]) -> Effect:
     p = _done(p, "strengthen")
     return _resolve(p, m.seat, [("dusk: strengthen", "strength")], ev), state.data
 
@@ -372,12 +373,12 @@ def _check_spell(state: State[Table], p: Player, m: CastSpell) -> Verdict:
     return NO_AURORA_LEFT.reject() if p.departure_left <= 0 else ACCEPTED
 
 
-def _remove_hiker(state: State[Table], p: Player, m: RemoveHiker, ev: list[Event]) -> Any:
+def _remove_hiker(state: State[Table], p: Player, m: RemoveHiker, ev: list[Event]) -> Effect:
     p = replace(p, hikers=p.hikers - {m.companion}, departure_left=p.departure_left - 1)
     return p, state.data
 
 
-def _spell(state: State[Table], p: Player, m: CastSpell, ev: list[Event]) -> Any:
+def _spell(state: State[Table], p: Player, m: CastSpell, ev: list[Event]) -> Effect:
     p = replace(p, departure_left=p.departure_left - 1)
     reward = "vp:1" if m.spell == "request_aid" else "pathfinding"
     return _resolve(p, m.seat, [(f"spell: {m.spell}", reward)], ev), state.data
@@ -448,17 +449,17 @@ def _check_spy(state: State[Table], p: Player, m: UseSpy) -> Verdict:
     return ALREADY_SPIED.reject() if m.companion in owner.spied else ACCEPTED
 
 
-def _energy(state: State[Table], p: Player, m: UseEnergy, ev: list[Event]) -> Any:
+def _energy(state: State[Table], p: Player, m: UseEnergy, ev: list[Event]) -> Effect:
     ev.append(TokenUsed(m.seat, "energy", m.seat, m.companion))
     return replace(p, energised=p.energised | {m.companion}, swap_ready=False), state.data
 
 
-def _hike(state: State[Table], p: Player, m: Hike, ev: list[Event]) -> Any:
+def _hike(state: State[Table], p: Player, m: Hike, ev: list[Event]) -> Effect:
     ev.append(TokenUsed(m.seat, "hike", m.seat, m.companion))
     return replace(p, hikers=p.hikers | {m.companion}, swap_ready=False), state.data
 
 
-def _spy(state: State[Table], p: Player, m: UseSpy, ev: list[Event]) -> Any:
+def _spy(state: State[Table], p: Player, m: UseSpy, ev: list[Event]) -> Effect:
     ev.append(TokenUsed(m.seat, "spy", m.owner, m.companion))
     table = state.data
     p = replace(p, spies_out=p.spies_out + 1, swap_ready=False)
@@ -549,11 +550,11 @@ def _cost(cat: Catalogue, name: str) -> tuple[str, ...]:
     return creature.cost + (cat.large_extra if creature.deck == "B" else ())
 
 
-def _gain(state: State[Table], p: Player, m: Gain, ev: list[Event]) -> Any:
+def _gain(state: State[Table], p: Player, m: Gain, ev: list[Event]) -> Effect:
     return _resolve(p, m.seat, [("card", m.reward)], ev), state.data
 
 
-def _learn(state: State[Table], p: Player, m: Learn, ev: list[Event]) -> Any:
+def _learn(state: State[Table], p: Player, m: Learn, ev: list[Event]) -> Effect:
     held = list(p.knowledge)
     if m.discard is not None:
         held.remove(m.discard)
@@ -562,7 +563,7 @@ def _learn(state: State[Table], p: Player, m: Learn, ev: list[Event]) -> Any:
     return p, state.data
 
 
-def _rescue(state: State[Table], p: Player, m: Rescue, ev: list[Event]) -> Any:
+def _rescue(state: State[Table], p: Player, m: Rescue, ev: list[Event]) -> Effect:
     cat = catalogue()
     creature = cat.creatures[m.creature]
     held = list(p.knowledge)
@@ -577,12 +578,12 @@ def _rescue(state: State[Table], p: Player, m: Rescue, ev: list[Event]) -> Any:
     return _resolve(p, m.seat, items, ev), state.data
 
 
-def _take_wisp(state: State[Table], p: Player, m: TakeWisp, ev: list[Event]) -> Any:
+def _take_wisp(state: State[Table], p: Player, m: TakeWisp, ev: list[Event]) -> Effect:
     p = replace(p, swap_ready=True)
     return _resolve(p, m.seat, [("wisp action", "place:wisp")], ev), state.data
 
 
-def _swap(state: State[Table], p: Player, m: SwapKnowledge, ev: list[Event]) -> Any:
+def _swap(state: State[Table], p: Player, m: SwapKnowledge, ev: list[Event]) -> Effect:
     held = list(p.knowledge)
     held[held.index(m.old)] = m.new
     p = replace(p, knowledge=tuple(held), swap_ready=False)
@@ -590,7 +591,7 @@ def _swap(state: State[Table], p: Player, m: SwapKnowledge, ev: list[Event]) -> 
     return p, state.data
 
 
-def _place(state: State[Table], p: Player, m: Place, ev: list[Event]) -> Any:
+def _place(state: State[Table], p: Player, m: Place, ev: list[Event]) -> Effect:
     cat = catalogue()
     layout = cat.layouts[state.options.layout]
     cells = frozenset(m.cells)
@@ -688,7 +689,7 @@ _CHECKS: dict[type, Callable[..., Verdict]] = {
     SwapKnowledge: _check_swap,
     Place: _check_place,
 }
-_EFFECTS: dict[type, Callable[..., Any]] = {
+_EFFECTS: dict[type, Callable[..., Effect]] = {
     PlaceDuskMarker: _marker,
     Recruit: _recruit,
     GainAurora: _aurora,

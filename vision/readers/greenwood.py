@@ -218,7 +218,10 @@ def scan(image_path: Path, lang: str, *, registry: Registry | None = None) -> di
         places = {t.tag_id: t for t in sub.board.tags}
         mm = np.vstack([places[d.id].corners_mm() for d in tags])
         px = np.vstack([np.asarray(d.corners, float) for d in tags])
-        to_board, _ = cv2.findHomography(px, mm, 0)
+        found_h, _ = cv2.findHomography(px, mm, 0)
+        if found_h is None:
+            continue  # its tags do not span the board's plane: nothing can be read on it
+        to_board = np.asarray(found_h, dtype=np.float64)
         readings = []
         for d in pieces:
             at, angle = _pixel_pose(to_board, d.corners)
@@ -398,7 +401,7 @@ def _board_frame(sub: Submarine, seen: dict[int, tuple[float, float, float]]) ->
     ]
     board_to_table = np.eye(3)
     board_to_table[:2, :2], board_to_table[:2, 2] = rot, np.mean(shifts, axis=0)
-    return np.linalg.inv(board_to_table)
+    return np.asarray(np.linalg.inv(board_to_table), dtype=np.float64)
 
 
 def _apply(h: FloatArray, point: tuple[float, float]) -> tuple[float, float]:
