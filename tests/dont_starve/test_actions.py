@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.core import Pass, move_from_json
+from engine.core import Pass, find_game, move_from_json, start
 from engine.core.records import event_from_dict, event_types, move_types
 from engine.dont_starve.board import adjacent, overlap, shared_edge
 from engine.dont_starve.catalogue import catalogue
@@ -330,3 +330,22 @@ def test_a_focus_reroll_in_a_fight_shows_the_fighters_dice_again(play) -> None:
         }
     ]
     assert p.check(SpendFocus(seat=0, for_seat=2)).code == "dont_starve.not_fighting"
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000))
+def test_revealing_every_tile_turns_up_exactly_the_scenarios_biomes(seed) -> None:
+    """§世界构建 B–C: the tiles of each biome the scenario lists are shuffled together and laid
+    face down, so revealing them all shows exactly those counts, whatever the seed."""
+    game = find_game("dont_starve")
+    state, _ = start(game, {"players": 1}, seed=seed)
+    scenario = catalogue().scenarios[state.data.scenario]
+    for slot in scenario.slots:  # the effect of entering each tile, one after the other
+        state, events = game.apply(state, MoveTo(seat=0, to=slot.name))
+        assert [e.type for e in events][:2] == [
+            "dont_starve.character_moved",
+            "dont_starve.tile_revealed",
+        ]
+    revealed = [b for t, b in state.data.revealed if t != "P"]
+    assert {b: revealed.count(b) for b in set(revealed)} == scenario.biomes
+    assert state.data.pool == ()
