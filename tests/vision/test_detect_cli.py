@@ -142,3 +142,11 @@ def test_the_detector_settings_and_flags_are_used(capsys, monkeypatch, apriltag_
     status, out, err = run(capsys, path, "--json")
     assert status == 2 and out == ""
     assert "sharpening: must not be negative" in err
+
+
+def test_plain_is_one_apriltag_call(capsys, apriltag_photos):
+    path = str(apriltag_photos / "mapping_feb_2014" / "IMG_1451.JPG")
+    fused = {d["id"] for d in json.loads(run(capsys, path, "--json")[1])["detections"]}
+    plain = {d["id"] for d in json.loads(run(capsys, path, "--json", "--plain")[1])["detections"]}
+    assert plain < fused
+    assert 8 in fused - plain  # about 14 px wide: only the second pass reads it
