@@ -9,13 +9,16 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from engine.greenwood.catalogue import catalogue
 from engine.greenwood.records import Hike, Learn, Place, Rescue, TakeWisp, UseEnergy
 from kiosk.cli import main
 from vision.detection import Detector
-from vision.readers.greenwood import SubmarineReader
+from vision.readers.greenwood import SubmarineReader, piece_shapes
 from vision.registry import load_registry
-from vision.stabiliser import Stabiliser, StabiliserConfig
+from vision.stabiliser import Observation, Stabiliser, StabiliserConfig
 from vision.synthetic import Camera, Component, Effects, Table, render
 
 REGISTRY = load_registry()
@@ -28,6 +31,9 @@ CAMERA = Camera.overhead(800, 600, height_mm=320, over_mm=(390, 270), hfov_deg=6
 DETECTOR = Detector()
 # tag ids: wisps from 198; rescued creatures from 148 in pieces.toml order (10 dominoes, 8 bar3…)
 DOMINO, BAR3, WISP, WISP2 = 148, 158, 198, 199
+CATALOGUE = catalogue()
+SHAPE_TAGS = {"wisp": 198, "domino": 148, "bar3": 158, "corner3": 166, "tee4": 174}
+SHAPE_TAGS |= {"ell4": 180, "ess4": 186, "square4": 190, "pee5": 194}
 
 
 def on_table(bx: float, by: float) -> tuple[float, float]:
@@ -170,3 +176,64 @@ def test_a_board_of_another_layout_is_not_read_for_this_game(gw, face) -> None:
     table = gw.Table(layout=0)
     cam = Camcorder(SubmarineReader())
     assert cam.show(table.state, *tags, piece(WISP, (0, 0))) == []
+
+
+def quarter(cell: tuple[int, int], q: int) -> tuple[int, int]:
+    """A cell turned clockwise (rows grow downwards) by ``q`` quarter turns, written out."""
+    c, r = cell
+    return [(c, r), (-r, c), (-c, -r), (r, -c)][q % 4]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    shape=st.sampled_from(sorted(s for s in CATALOGUE.shapes)),
+    q=st.integers(0, 3),
+    at=st.tuples(st.integers(1, 4), st.integers(1, 4)),
+    board_turn=st.floats(-30, 30),
+    board_at=st.tuples(st.floats(100, 600), st.floats(100, 400)),
+    jitter=st.tuples(st.floats(-3, 3), st.floats(-3, 3), st.floats(-8, 8)),
+)
+def test_any_squarely_laid_piece_on_any_board_pose_is_read_on_its_cells(
+    gw, shape, q, at, board_turn, board_at, jitter
+) -> None:
+    """§三.10 geometry: the reader turns a board's pose and a piece tag's place and angle (table
+    mm, a few mm and degrees off) into exactly the cells the piece covers."""
+    spec = CATALOGUE.shapes[shape]
+    tc, tr = spec.tag_cell
+    expected = sorted(
+        (at[0] + dc, at[1] + dr) for dc, dr in (quarter((c - tc, r - tr), q) for c, r in spec.cells)
+    )
+    a = math.radians(board_turn)
+
+    def table_point(bx: float, by: float) -> tuple[float, float]:
+        x = board_at[0] + bx * math.cos(a) - by * math.sin(a)
+        y = board_at[1] + bx * math.sin(a) + by * math.cos(a)
+        return x, y
+
+    obs = [
+        Observation(
+            "add", t.tag_id, "tag36h11", t.tag_id, *table_point(t.x_mm, t.y_mm), board_turn % 360, 0
+        )
+        for t in BOARD.tags
+    ]
+    bx = GRID.origin_mm[0] + (at[0] + 0.5) * GRID.cell_mm[0]
+    by = GRID.origin_mm[1] + (at[1] + 0.5) * GRID.cell_mm[1]
+    x, y = table_point(bx, by)
+    angle = (board_turn + q * 90 + jitter[2]) % 360
+    obs.append(
+        Observation(
+            "add", 99, "tag36h11", SHAPE_TAGS[shape], x + jitter[0], y + jitter[1], angle, 0
+        )
+    )
+    table = gw.Table(layout=0)
+    (proposal,) = SubmarineReader(seats={0: 1}, registry=REGISTRY).update(obs, table.state)
+    assert proposal.move is not None
+    assert list(proposal.move.cells) == expected and proposal.move.piece == shape
+
+
+def test_the_first_tag_of_each_shape_is_where_the_tests_expect_it() -> None:
+    """The tag ids above follow pieces.toml's order and copies (a check of the test's own table)."""
+    shapes = piece_shapes(REGISTRY)
+    assert {name: shapes[tag].name for name, tag in SHAPE_TAGS.items()} == {
+        n: n for n in SHAPE_TAGS
+    }
