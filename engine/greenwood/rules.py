@@ -114,6 +114,12 @@ NO_PROTECTION_LEFT = _r(
     "Every protection token is placed: say which threat to move one from",
     "§三.2",
 )
+PROTECTION_LEFT = _r(
+    "protection_left",
+    "你还有保护标记:用完之后才能移动已放置的标记",
+    "You still have a protection token: a placed one moves only when all are placed",
+    "§三.2",
+)
 NOT_PROTECTED = _r(
     "not_protected",
     "威胁{threat}上没有你的保护标记",
@@ -318,6 +324,8 @@ def _check_protect(state: State[Table], p: Player, m: Protect) -> Verdict:
         return ALREADY_PROTECTED.reject()
     if len(p.protections) >= PROTECTION_TOKENS and m.move_from is None:
         return NO_PROTECTION_LEFT.reject()
+    if m.move_from is not None and len(p.protections) < PROTECTION_TOKENS:
+        return PROTECTION_LEFT.reject()
     if m.move_from is not None and m.move_from not in p.protections:
         return NOT_PROTECTED.reject(threat=m.move_from + 1)
     return ACCEPTED

@@ -94,6 +94,9 @@ def test_protection_goes_on_revealed_threats_three_tokens_then_moves(gw) -> None
     assert [e.reward for e in t.events if isinstance(e, RewardGained)] == ["vp:2"]  # threat 1
     next_dusk = gw.with_player(t.state, 0, dusk_done=frozenset())
     assert gw.legal(next_dusk, Protect(seat=0, threat=0)).code == "greenwood.already_protected"
+    early = gw.apply(t.state, PlaceDuskMarker(seat=1, effect="aurora"))[0]
+    moving = Protect(seat=1, threat=0, move_from=1)
+    assert gw.legal(early, moving).code == "greenwood.protection_left"
     state = gw.with_player(t.state, 1, protections=(0, 1, 2))
     state = gw.apply(state, PlaceDuskMarker(seat=1, effect="aurora"))[0]
     state = gw.with_player(state, 1, protections=(1, 2, 3))
