@@ -53,7 +53,8 @@ def scan(args: argparse.Namespace, settings: Settings) -> int:
         try:
             result = reader.scan(path, settings.lang)
         except (VisionError, EngineError, OSError) as exc:
-            print(f"tablesight scan: {path}: {exc}", file=sys.stderr)
+            where = "" if str(path) in str(exc) else f"{path}: "
+            print(f"tablesight scan: {where}{exc}", file=sys.stderr)
             status = 2
             continue
         if args.json:

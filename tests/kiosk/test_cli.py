@@ -124,10 +124,25 @@ def test_settings_precedence_flag_over_env_over_file(tmp_path: Path, monkeypatch
     assert load_settings(config).port == 8100
 
 
-def test_a_game_without_a_reader_says_so_in_one_line(tmp_path: Path, capsys) -> None:
-    assert main(["scan", "greenwood", str(tmp_path / "table.png")]) == 2
-    err = capsys.readouterr().err.strip()
-    assert err == "tablesight scan: the greenwood reader is not available yet"
+def test_a_game_without_a_reader_says_so_in_one_line(tmp_path: Path, capsys, monkeypatch) -> None:
+    import toy_games  # a game that has no camera reader
+
+    from engine.core import game as registry
+
+    monkeypatch.setitem(registry._GAMES, "toy", toy_games.Toy())  # restored after the test
+    assert main(["scan", "toy", str(tmp_path / "table.png")]) == 2
+    assert capsys.readouterr().err.strip() == "tablesight scan: the toy reader is not available yet"
+
+
+def test_scan_reports_an_unreadable_image_once_and_goes_on(tmp_path: Path, capsys) -> None:
+    missing, broken = tmp_path / "missing.png", tmp_path / "broken.png"
+    broken.write_bytes(b"not an image")
+    assert main(["scan", "greenwood", str(missing), str(broken), "--json"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 2
+    assert err[0].startswith("tablesight scan: ") and str(missing) in err[0]
+    assert str(missing) not in err[0].split(str(missing), 1)[1]  # the path is named once
+    assert str(broken) in err[1]
 
 
 def test_bench_engine_prints_and_writes_its_figures(tmp_path: Path, capsys) -> None:
