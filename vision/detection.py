@@ -164,7 +164,9 @@ class Detector:
         ]
         # The second pass works on small crops: full resolution, no thread start-up cost.
         self._crop_apriltag = [
-            AprilTagBackend(family, threads=1, decimation=1, sharpening=0, max_hamming=1)
+            AprilTagBackend(
+                family, threads=1, decimation=1, sharpening=0, max_hamming=min(1, c.max_hamming)
+            )
             for family in c.families
         ]
         self._aruco = [
@@ -203,7 +205,8 @@ class Detector:
     def _second_pass(
         self, grey: Image, candidates: list[npt.NDArray[np.float64]], found: list[RawDetection]
     ) -> list[RawDetection]:
-        """AprilTag on enlarged, locally thresholded crops of the undecoded candidate quads."""
+        """AprilTag on enlarged crops of the undecoded candidate quads: each crop as it is, then
+        sharpened, then thresholded on its own, until one decodes with no corrected bit."""
         out: list[RawDetection] = []
         decoded = [  # places where a detection will be trusted on its own
             d.corners
