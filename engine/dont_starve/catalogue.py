@@ -133,6 +133,8 @@ class Catalogue:
     weather: tuple[WeatherCard, ...]
     weather_effects: dict[str, dict[str, int]]
     locations: dict[str, tuple[tuple[str, bool], ...]]
+    mining: dict[str, int]
+    """Location card → interactions its mining track allows."""
     shadow_cv: dict[int, int]
     shadow_dice: dict[int, int]
 
@@ -213,6 +215,7 @@ def catalogue() -> Catalogue:
         where = "locations.toml"
         loc_raw = _read(where)
         locations = {b: tuple((c["id"], bool(c["hostile"])) for c in loc_raw[b]) for b in BIOMES}
+        mining = {c["id"]: int(c["mining"]) for b in BIOMES for c in loc_raw[b]}
         where = "shadows.toml"
         tiers = _read(where)["tier"]
     except (KeyError, TypeError, ValueError) as exc:
@@ -229,6 +232,7 @@ def catalogue() -> Catalogue:
         weather,
         effects,
         locations,
+        mining,
         {int(t["tier"]): int(t["cv"]) for t in tiers},
         {int(t["tier"]): int(t["shadow_dice"]) for t in tiers},
     )

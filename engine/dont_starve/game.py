@@ -294,6 +294,8 @@ def _resolve_weather(state: S) -> tuple[S, Events]:
                 if c.raw_food:
                     data = data.with_char(seat, replace(c, raw_food=0))
                     events.append(InventoryChanged(seat, "raw_food", 0))
+        elif name == "regrow":  # every mining marker back to the start (再生长)
+            data = replace(data, mined=())
         elif name == "monster_refresh":
             data = replace(data, defeated_monsters=frozenset())
     return _data(state, _clear_phase_marks(data)), tuple(events)
@@ -506,8 +508,11 @@ class DontStarve(Game):
         tile = data.char(seat).tile or ""
         if move.target == "structure" and tile != PORTAL_SLOT:
             return R.STRUCTURE_OFF_PORTAL.reject()
-        if move.target == "location" and data.location(tile) is None:
+        card = data.location(tile)
+        if move.target == "location" and card is None:
             return R.NO_LOCATION.reject(tile=tile)
+        if move.target == "location" and dict(data.mined).get(tile, 0) >= catalogue().mining[card]:
+            return R.MINED_OUT.reject(tile=tile)
         return ACCEPTED
 
     def _legal_fight(self, data: DSData, seat: Seat, move: Fight, done: frozenset[Seat]) -> Verdict:
@@ -680,6 +685,7 @@ class DontStarve(Game):
             decks=tuple(decks.items()),
             discards=tuple(discards.items()),
             locations=locations,
+            mined=tuple((t, n) for t, n in data.mined if t != tile),  # marker at the start
             defeated_monsters=data.defeated_monsters - {tile},
         )
         state = replace(state, rng=rng, data=data)
@@ -690,7 +696,13 @@ class DontStarve(Game):
         return state, (*events, *done)
 
     def _apply_interact(self, state: S, seat: Seat, move: Interact) -> tuple[S, Events]:
+        """互动: the mining marker moves one space towards 已开采; dice for the roll and any
+        hostile monster."""
         tile = state.data.char(seat).tile or ""
+        if move.target == "location":
+            mined = dict(state.data.mined)
+            mined[tile] = mined.get(tile, 0) + 1
+            state = _data(state, replace(state.data, mined=tuple(sorted(mined.items()))))
         dice = ("character",) if move.roll else ()
         if _hostile_here(state.data, tile):
             dice += ("monster",)

@@ -171,3 +171,11 @@ TRADE_APART = Reason(
     ),
     rule("交易"),
 )
+MINED_OUT = Reason(
+    "dont_starve.mined_out",
+    Text(
+        "板块{tile}的地点已开采完:等再生长",
+        "The location on tile {tile} is mined out: wait for regrowth",
+    ),
+    rule("与地点卡互动"),
+)

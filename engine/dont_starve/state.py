@@ -109,6 +109,8 @@ class DSData:
     decks: tuple[tuple[str, tuple[str, ...]], ...]
     discards: tuple[tuple[str, tuple[str, ...]], ...]
     locations: tuple[tuple[str, str], ...] = ()
+    mined: tuple[tuple[str, int], ...] = ()
+    """How far each location's mining marker has moved from its start (与地点卡互动)."""
     defeated_monsters: frozenset[str] = frozenset()
     tokens: tuple[int, ...] = ()
     """Scenario monster tokens still on the map (indices into the scenario's list)."""

@@ -349,3 +349,22 @@ def test_revealing_every_tile_turns_up_exactly_the_scenarios_biomes(seed) -> Non
     revealed = [b for t, b in state.data.revealed if t != "P"]
     assert {b: revealed.count(b) for b in set(revealed)} == scenario.biomes
     assert state.data.pool == ()
+
+
+def test_a_mined_out_location_allows_no_interaction_until_explored_again(play) -> None:
+    """§与地点卡互动: only while the mining marker is not on 已开采; each interaction moves it
+    one space; §探索 a new card starts a new track (再生长: see the weather tests)."""
+    p = _explored(play, hostile=False)
+    card = p.data.location("E")
+    for _ in range(catalogue().mining[card]):
+        assert p.check(Interact(seat=0)).ok
+        p.do(Interact(seat=0))
+        p.do(Pass(seat=1))
+        p.do(Pass(seat=2))
+    assert p.check(Interact(seat=0)).code == "dont_starve.mined_out"
+    assert p.check(Interact(seat=0, target="scenario")).ok  # other elements stay open
+    assert p.check(Explore(seat=0)).ok
+    p.do(Explore(seat=0))
+    p.do(Pass(seat=1))
+    p.do(Pass(seat=2))
+    assert p.check(Interact(seat=0)).ok

@@ -161,21 +161,25 @@ def test_the_multiplier_of_a_symbol_type_is_its_unexempted_count(play, monkeypat
     assert weather_round(play, monkeypatch, symbols, 0, 3, cold=5) == (0, 0, 0)
 
 
-def test_world_events_spoil_food_and_refresh_monsters(play, monkeypatch) -> None:
-    """§天气阶段 世界事件: 全部腐烂 (raw food spoils), 怪物刷新 (defeated-monster tokens go)."""
+def test_world_events_spoil_food_regrow_and_refresh_monsters(play, monkeypatch) -> None:
+    """§天气阶段 世界事件: 全部腐烂 (raw food spoils), 再生长 (mining markers back to the
+    start), 怪物刷新 (defeated-monster tokens go)."""
     cat = catalogue()
-    card = replace(cat.weather[0], symbols=("storm",), world=("spoil_all", "monster_refresh"))
+    world = ("spoil_all", "regrow", "monster_refresh")
+    card = replace(cat.weather[0], symbols=("storm",), world=world)
     patch_catalogue(monkeypatch, weather=(card, *cat.weather[1:]))
     p = play()
     p.do(Gain(seat=0, kind="raw_food", count=2))
     p.do(Gain(seat=0, kind="cooked_food", count=1))
     p.go_to("weather")
-    p.set(weather=card.id, defeated_monsters=frozenset({"E"}))
+    p.set(weather=card.id, defeated_monsters=frozenset({"E"}), mined=(("E", 3), ("F", 1)))
     events = p.finish_phase()
     assert [e.to_dict()["name"] for e in p.events_of("dont_starve.world_event", events)] == [
         "spoil_all",
+        "regrow",
         "monster_refresh",
     ]
+    assert p.data.mined == ()
     assert (p.data.char(0).raw_food, p.data.char(0).cooked_food) == (0, 1)
     assert p.data.defeated_monsters == frozenset()
 
