@@ -339,11 +339,10 @@ def _spend(data: Data, index: int, cost: int, reason: str) -> tuple[Data, Events
     if cost == 0:
         return data, ()
     char = replace(char, energy=char.energy - cost)
-    return data.with_character(index, char), (m_energy(index, char, -cost, reason),)
+    return data.with_character(index, char), (_energy_event(index, char, -cost, reason),)
 
 
-def m_energy(index: int, char: m.Character, delta: int, reason: str) -> mv.EnergyChanged:
-    """The event for an energy change."""
+def _energy_event(index: int, char: m.Character, delta: int, reason: str) -> mv.EnergyChanged:
     return mv.EnergyChanged(index, char.energy, delta, reason)
 
 
@@ -352,7 +351,7 @@ def _lose(data: Data, index: int, amount: int, reason: str) -> tuple[Data, Event
     before = data.characters[index]
     char, missing = m.lose_energy(before, amount)
     data = data.with_character(index, char)
-    events: list[Event] = [m_energy(index, char, char.energy - before.energy, reason)]
+    events: list[Event] = [_energy_event(index, char, char.energy - before.energy, reason)]
     for _ in range(missing):
         data, more = _malady(data, index, "injury", heavy=False)
         events.extend(more)
@@ -363,7 +362,7 @@ def _gain_energy(data: Data, index: int, amount: int, reason: str) -> tuple[Data
     before = data.characters[index]
     char = replace(before, energy=min(before.energy + amount, _cap(data)))
     return data.with_character(index, char), (
-        m_energy(index, char, char.energy - before.energy, reason),
+        _energy_event(index, char, char.energy - before.energy, reason),
     )
 
 
@@ -418,7 +417,7 @@ def _busy(state: State[Data], seat: Seat) -> Verdict:
 # --- the moves' checks and effects, by type --------------------------------------------------
 
 Check = Callable[[State[Data], Any], Verdict]
-Effect = Callable[[State[Data], Any], tuple[Data, Events]]
+Apply = Callable[[State[Data], Any], tuple[Data, Events]]
 
 
 def _check_travel(state: State[Data], move: mv.Travel) -> Verdict:
@@ -458,10 +457,15 @@ def _check_exchange(state: State[Data], move: mv.Exchange) -> Verdict:
         return NOT_SAME_TILE.reject(other=partner.name)
     cost = 0 if data.tile(char.tile).outpost else 1
     for pack, given in ((char.pack, move.give), (partner.pack, move.receive)):
+        wanted: dict[str, int] = {}
         for name, amount in given:
             if not m.known_resource(name):
                 return UNKNOWN_RESOURCE.reject(what=name)
-            if amount < 1 or m.count(pack, name) < amount:
+            if amount < 1:
+                return NOT_HELD.reject(what=name)
+            wanted[m.resource_name(name)] = wanted.get(m.resource_name(name), 0) + amount
+        for name, amount in wanted.items():
+            if m.count(pack, name) < amount:
                 return NOT_HELD.reject(what=name)
     return _energy(char, cost)
 
@@ -1125,7 +1129,7 @@ def _give(state: State[Data], move: mv.Give) -> tuple[Data, Events]:
     return data, a + b
 
 
-ACTIONS: dict[type[Move], tuple[Check, Effect]] = {
+ACTIONS: dict[type[Move], tuple[Check, Apply]] = {
     mv.Travel: (_check_travel, _travel),
     mv.Exchange: (_check_exchange, _exchange),
     mv.Pack: (_check_pack, _pack_items),
@@ -1146,7 +1150,7 @@ ACTIONS: dict[type[Move], tuple[Check, Effect]] = {
 }
 """The day's actions: each needs a living character of the seat and no open mining or test."""
 
-OTHERS: dict[type[Move], tuple[Check, Effect]] = {
+OTHERS: dict[type[Move], tuple[Check, Apply]] = {
     mv.DrawOre: (_check_draw, _draw),
     mv.FinishMining: (_check_finish, _finish),
     mv.CallTest: (_check_call_test, _call_test),
@@ -1366,7 +1370,7 @@ def _session_begin(state: State[Data]) -> tuple[State[Data], Events]:
     data = state.data
     cap, start = _cap(data), valley()[0]
     chars = tuple(replace(c, energy=cap, tile=start) for c in data.characters)
-    events: list[Event] = [m_energy(i, c, cap, "setup") for i, c in enumerate(chars)]
+    events: list[Event] = [_energy_event(i, c, cap, "setup") for i, c in enumerate(chars)]
     if data.alert:
         events.append(mv.BehemothAlert(data.alert))
     return replace(state, data=replace(data, characters=chars)), tuple(events)
