@@ -18,6 +18,7 @@ the frame changed. On a static table a frame thus costs one small difference ima
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -108,9 +109,10 @@ class IncrementalDetector:
         self, grey: Image, coarse: npt.NDArray[np.float32], changed: npt.NDArray[np.bool_]
     ) -> list[Detection]:
         height, width = grey.shape
-        cell = self.config.cell
+        # One coarse cell in pixels (about ``config.cell``; exact when it divides the frame).
+        cell_w, cell_h = width / changed.shape[1], height / changed.shape[0]
         boxes = _grow(
-            _changed_boxes(changed, self.config.cell, self.config.pad, width, height),
+            _changed_boxes(changed, (cell_w, cell_h), self.config.pad, width, height),
             self._detections,
             self.config.pad,
             width,
@@ -120,7 +122,10 @@ class IncrementalDetector:
         assert self._coarse is not None
         for x0, y0, x1, y1 in boxes:
             # These cells are now up to date: later frames are compared with this one here.
-            cells = np.s_[y0 // cell : -(-y1 // cell), x0 // cell : -(-x1 // cell)]
+            cells = np.s_[
+                int(y0 // cell_h) : math.ceil(y1 / cell_h),
+                int(x0 // cell_w) : math.ceil(x1 / cell_w),
+            ]
             self._coarse[cells] = coarse[cells]
             region = np.ascontiguousarray(grey[y0:y1, x0:x1])
             # The detector drops tags the region's edge cuts, as it does at the frame's edge;
@@ -141,18 +146,19 @@ class IncrementalDetector:
 
 
 def _changed_boxes(
-    changed: npt.NDArray[np.bool_], cell: int, pad: int, width: int, height: int
+    changed: npt.NDArray[np.bool_], cell: tuple[float, float], pad: int, width: int, height: int
 ) -> list[Box]:
     """Bounding boxes, in frame pixels and grown by ``pad``, of the changed cells."""
     count, _, stats, _ = cv2.connectedComponentsWithStats(changed.astype(np.uint8), 8)
+    cell_w, cell_h = cell
     boxes = []
     for x, y, w, h, _area in stats[1:count].tolist():
         boxes.append(
             (
-                max(0, x * cell - pad),
-                max(0, y * cell - pad),
-                min(width, (x + w) * cell + pad),
-                min(height, (y + h) * cell + pad),
+                max(0, int(x * cell_w) - pad),
+                max(0, int(y * cell_h) - pad),
+                min(width, math.ceil((x + w) * cell_w) + pad),
+                min(height, math.ceil((y + h) * cell_h) + pad),
             )
         )
     return _merge(boxes)

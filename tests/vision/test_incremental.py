@@ -116,3 +116,18 @@ def test_bad_settings_are_refused():
         IncrementalConfig(rescan_every=0)
     with pytest.raises(IncrementalConfigError):
         IncrementalConfig(full_fraction=0)
+
+
+def test_a_frame_size_that_cells_do_not_divide(detector, table):
+    camera = Camera.overhead(1277, 717)  # 8-pixel cells do not divide either side
+    incremental = IncrementalDetector(detector)
+    incremental.detect(render(table, camera, NOISY, seed=10).image)
+    parts = list(table.components)
+    last = parts[-1]  # at the bottom right, where rounding errors would add up
+    parts[-1] = dataclasses.replace(last, x_mm=last.x_mm - 10, rotation_deg=last.rotation_deg + 30)
+    frame = render(
+        dataclasses.replace(table, components=tuple(parts)), camera, NOISY, seed=11
+    ).image
+    got = incremental.detect(frame)
+    assert incremental.last_mode == "partial"
+    assert_same(got, detector.detect(frame))
