@@ -1531,7 +1531,12 @@ class Stonesaga(Game):
         ]
         if data.mining is not None:
             mine = data.mining
-            summary.append([label("袋中", "In the bag"), tr(_bag_text(mine.bag))])
+            feature = tr(FEATURES[mine.feature])
+            summary.append(
+                [label(f"{feature}的袋子", f"Bag for {feature}"), tr(_bag_text(mine.bag))]
+            )
+            left = tuple((s, n - sum(1 for d, _ in mine.drawn if d == s)) for s, n in mine.bag)
+            summary.append([label("袋中还剩", "Left in the bag"), tr(_bag_text(left))])
             drawn = ", ".join(f"{tr(STONES[s])}/{tr(OMENS[o])}" for s, o in mine.drawn)
             summary.append([label("已摸出", "Drawn"), drawn or "-"])
         players = []
@@ -1540,7 +1545,7 @@ class Stonesaga(Game):
                 [label("精力", "Energy"), f"{c.energy}/{_cap(data)}"],
                 [
                     label("健康", "Health"),
-                    f"{len(c.health)}/{_length(data)} " + " ".join(t.label() for t in c.health),
+                    " ".join([f"{len(c.health)}/{_length(data)}", *(t.label() for t in c.health)]),
                 ],
                 [label("地块", "Tile"), c.tile],
                 [label("背包", "Pack"), ", ".join(f"{k}×{v}" for k, v in c.pack) or "-"],

@@ -211,9 +211,12 @@ def test_the_view_shows_the_bag_and_every_character() -> None:
     play = Play(1)
     play.edit(0, tile="102")
     play.do(mv.Mine(0, 0, "cave"))
+    play.do(mv.DrawOre(0, "river_stone", "moon"))
     view = STONESAGA.view(play.state, "zh")
     summary = dict(map(tuple, view["summary"]))
-    assert summary["袋中"] == "云石×1、河石×2、太阳石×2"
+    assert summary["洞穴的袋子"] == "云石×1、河石×2、太阳石×2"
+    assert summary["袋中还剩"] == "云石×1、河石×1、太阳石×2"
+    assert summary["已摸出"] == "河石/月"
     assert view["players"][0]["name"] == "1. C0"
 
 
