@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import signal
@@ -10,8 +11,17 @@ import subprocess
 import sys
 import time
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+import httpx
+
+LOCAL = ("127.0.0.1", 50000)
+"""Where requests from the kiosk's own screen come from."""
+PHONE = ("192.168.1.20", 5000)
+"""Where a phone's requests appear to come from (no traffic is sent there)."""
 
 CHROMIUM_FLAGS = [
     "--headless",
@@ -85,5 +95,33 @@ def start_server(
     raise AssertionError("tablesight run did not answer within 30 s")
 
 
+def post(server: Server, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A control request from this machine; returns the JSON answer (raises on an HTTP error)."""
+    response = httpx.post(server.url + path, json=body or {}, timeout=10)
+    response.raise_for_status()
+    return response.json()
+
+
+def fresh_game(server: Server) -> None:
+    """Start a new two-player Greenwood game on ``server`` (each test starts from Dusk)."""
+    post(server, "/api/new-game", {"game": "greenwood", "players": 2, "options": {"start_seat": 0}})
+
+
 def chromium_path() -> str | None:
     return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def asgi_call(
+    app: Any, method: str, path: str, *, client: tuple[str, int] = LOCAL, **kw: Any
+) -> httpx.Response:
+    """One request to an app in this process (httpx's ASGI transport), appearing to come from
+    ``client``; the app's errors become answers, as a server would send them."""
+
+    async def go() -> httpx.Response:
+        transport = httpx.ASGITransport(app=app, client=client, raise_app_exceptions=False)
+        async with httpx.AsyncClient(transport=transport, base_url="http://kiosk") as http:
+            return await http.request(method, path, **kw)
+
+    # In a thread of its own: Playwright's sync API keeps an event loop running in this one.
+    with ThreadPoolExecutor(1) as worker:
+        return worker.submit(asyncio.run, go()).result()

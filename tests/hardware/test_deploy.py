@@ -3,6 +3,7 @@ relaunches Chromium, the udev rule names the Pico, the example settings load."""
 
 from __future__ import annotations
 
+import asyncio
 import configparser
 import os
 import re
@@ -11,12 +12,14 @@ import signal
 import socket
 import subprocess
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from serving import start_server
 
+from kiosk.app import create_app
 from kiosk.settings import load_settings
+from kiosk.table import open_table
 
 DEPLOY = Path(__file__).resolve().parents[2] / "hardware" / "deploy"
 WAIT_S = 10.0  # a bound on waiting for a child process, not a timing requirement
@@ -59,17 +62,26 @@ def test_systemd_accepts_the_service_unit(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
 
 
-def test_the_service_tells_systemd_it_is_ready_and_pings_the_watchdog(tmp_path: Path) -> None:
+def test_the_app_tells_systemd_it_is_ready_and_pings_the_watchdog(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = tmp_path / "notify"
+    monkeypatch.setenv("NOTIFY_SOCKET", str(path))
+    monkeypatch.setenv("WATCHDOG_USEC", "100000")
+    settings = load_settings(data_dir=tmp_path, lang="en")
+    table, _ = open_table(settings)
+    app = create_app(settings, table)
+
+    async def serve_a_while() -> None:
+        async with app.router.lifespan_context(app):  # the app's real start-up and shutdown
+            await asyncio.sleep(0.3)
+
     with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
         sock.bind(str(path))
         sock.settimeout(WAIT_S)
-        env = {"NOTIFY_SOCKET": str(path), "WATCHDOG_USEC": "200000"}
-        server = start_server(tmp_path / "data", env=env)
-        try:
-            messages = [sock.recv(100).decode() for _ in range(3)]
-        finally:
-            server.stop()
+        with ThreadPoolExecutor(1) as worker:  # Playwright may hold this thread's event loop
+            worker.submit(asyncio.run, serve_a_while()).result()
+        messages = [sock.recv(100).decode() for _ in range(3)]
     assert messages == ["READY=1", "WATCHDOG=1", "WATCHDOG=1"]
 
 

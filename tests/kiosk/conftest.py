@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from serving import CHROMIUM_FLAGS, Server, chromium_path, start_server
+from serving import CHROMIUM_FLAGS, Server, chromium_path, fresh_game, start_server
 
 
 @pytest.fixture
@@ -19,6 +19,24 @@ def server(tmp_path: Path) -> Iterator[Server]:
         if srv.process.poll() is None:
             srv.process.kill()
             srv.process.wait()
+
+
+@pytest.fixture(scope="session")
+def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One `tablesight run` for the tests that start from a fresh game (``fresh_game``)."""
+    srv = start_server(tmp_path_factory.mktemp("shared"))
+    try:
+        yield srv
+    finally:
+        if srv.process.poll() is None:
+            srv.stop()
+
+
+@pytest.fixture
+def fresh(shared_server: Server) -> Server:
+    """The shared server with a new two-player game of Greenwood (start seat 1)."""
+    fresh_game(shared_server)
+    return shared_server
 
 
 @pytest.fixture(scope="session")

@@ -3,16 +3,15 @@ and a game the kiosk has never seen drawn from its data."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
-import httpx
 import pytest
 from fastapi import FastAPI
+from serving import LOCAL, PHONE
+from serving import asgi_call as call
 
 from engine.core import (
     DicePoolAnnounced,
@@ -31,8 +30,6 @@ from kiosk.deps import MAX_WRONG_CODES, PAIRING_HEADER, Pairing, get_table
 from kiosk.settings import load_settings
 from kiosk.table import open_table
 
-LOCAL = ("127.0.0.1", 50000)
-PHONE = ("192.168.1.20", 5000)
 CODE = "246810"
 
 
@@ -91,21 +88,6 @@ def app(tmp_path: Path) -> Iterator[FastAPI]:
         yield create_app(settings, table, pairing=Pairing(code=CODE))
     finally:
         store.close()
-
-
-def call(
-    app: FastAPI, method: str, path: str, *, client: tuple[str, int] = LOCAL, **kw: Any
-) -> httpx.Response:
-    """One request through the ASGI transport, appearing to come from ``client``."""
-
-    async def go() -> httpx.Response:
-        transport = httpx.ASGITransport(app=app, client=client, raise_app_exceptions=False)
-        async with httpx.AsyncClient(transport=transport, base_url="http://kiosk") as http:
-            return await http.request(method, path, **kw)
-
-    # In a thread of its own: Playwright's sync API keeps an event loop running in this one.
-    with ThreadPoolExecutor(1) as worker:
-        return worker.submit(asyncio.run, go()).result()
 
 
 def moves(app: FastAPI) -> int:

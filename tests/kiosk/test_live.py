@@ -8,7 +8,14 @@ from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 
 import httpx
+import pytest
 from serving import Server
+
+
+@pytest.fixture
+def server(fresh: Server) -> Server:
+    """Here: the shared server, with a new game for each test."""
+    return fresh
 
 
 class Viewer:

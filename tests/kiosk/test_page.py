@@ -3,13 +3,11 @@ live, survives a server restart, switches language; and a screenshot per landed 
 
 from __future__ import annotations
 
-import json
-import urllib.request
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
-from serving import Server, start_server
+from serving import Server, post, start_server
 
 from engine.core.game import GAME_MODULES
 from kiosk.routers.status import available_games
@@ -21,15 +19,10 @@ expect.set_options(timeout=WAIT_MS)
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "out" / "screenshots"
 
 
-def post(server: Server, path: str, body: dict | None = None) -> dict:
-    request = urllib.request.Request(
-        server.url + path,
-        data=json.dumps(body or {}).encode(),
-        headers={"Content-Type": "application/json"},
-        method="POST",
-    )
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return json.load(response)
+@pytest.fixture
+def server(fresh: Server) -> Server:
+    """Here: the shared server, with a new game for each test (one start for the module)."""
+    return fresh
 
 
 @pytest.fixture
