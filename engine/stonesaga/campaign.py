@@ -39,6 +39,12 @@ def outpost_limit(population: int) -> int:
     return limit
 
 
+def ruins_needed(outposts: int, population: int) -> int:
+    """§建前哨: at the start of a new epoch, how many outposts must become ruins because
+    there are more than the population allows (the players choose which)."""
+    return max(outposts - outpost_limit(population), 0)
+
+
 def valley_capacity(epoch: int) -> int:
     """§山谷扩张: terrain trays the valley holds: epoch 1 → 4, 2 → 6, 3 → 8."""
     return int(campaign()["valley_capacity"][str(epoch)])

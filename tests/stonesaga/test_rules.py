@@ -196,6 +196,13 @@ def test_outposts_allowed_by_population_and_trays_by_epoch() -> None:
     assert [camp.valley_capacity(e) for e in (1, 2, 3)] == [4, 6, 8]
 
 
+def test_a_new_epoch_turns_the_outposts_over_the_limit_into_ruins() -> None:
+    """§建前哨: 若在新纪元开始时前哨数超过上限，必须自选若干个变成废墟."""
+    assert camp.ruins_needed(3, 8) == 1
+    assert camp.ruins_needed(2, 8) == 0
+    assert camp.ruins_needed(2, 4) == 1
+
+
 @pytest.mark.parametrize(
     ("age", "interval", "after"),
     [
