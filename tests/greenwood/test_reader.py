@@ -146,6 +146,21 @@ def test_a_piece_landing_is_proposed_lifting_it_is_not_and_moving_it_is_refused(
     assert "(0,0) (1,0)" in moved.prompt.message.en
 
 
+def test_an_undone_placement_is_proposed_again_when_the_piece_is_put_down_again(gw) -> None:
+    """Undo (the kiosk's button) takes the placement back; the piece is not held to its cells."""
+    table = gw.Table(layout=0)
+    table.pass_until("night")
+    table.ok(UseEnergy(seat=0, companion=0))
+    table.ok(TakeWisp(seat=0))
+    cam = Camcorder(SubmarineReader(seats={0: 1}))
+    (landed,) = cam.show(table.state, *board(), piece(WISP, (0, 0)))
+    table.ok(landed.move)
+    table.session.undo()
+    assert cam.show(table.state, *board()) == []
+    (again,) = cam.show(table.state, *board(), piece(WISP, (0, 0)))
+    assert again.move == landed.move
+
+
 def test_a_piece_between_cells_is_asked_to_be_squared_and_an_illegal_one_is_refused(gw) -> None:
     """§三.10: no guess for a piece resting between cells or turned askew; a squared piece that
     breaks a rule is proposed and the engine refuses it with the rule's reason."""

@@ -325,6 +325,8 @@ class SubmarineReader:
                 elif obs.kind == "remove":
                     self._poses.pop(obs.tag_id, None)  # lifted: it may come back
         self._learn_accepted(state)
+        for tag in changed:
+            self._proposed.pop(tag, None)  # put down anew: judge it anew
         frames = self._frames(state)
         todo = [t for t in self._poses if t in self._shapes]
         if not board_moved:
@@ -337,11 +339,21 @@ class SubmarineReader:
         return out
 
     def _learn_accepted(self, state: State[Table]) -> None:
-        """Proposed placements the engine accepted bind their piece to its cells for good."""
+        """Proposed placements the engine accepted bind their piece to its cells; a binding
+        whose placement is no longer in the state (undone) is let go."""
+
+        def in_state(seat: int, cells: frozenset[Cell]) -> bool:
+            return seat < state.players and any(
+                p.cells == cells for p in state.data.players[seat].pieces
+            )
+
         for tag, (seat, cells) in list(self._proposed.items()):
-            if any(p.cells == cells for p in state.data.players[seat].pieces):
+            if in_state(seat, cells):
                 self._bound[tag] = (seat, cells)
                 del self._proposed[tag]
+        for tag, (seat, cells) in list(self._bound.items()):
+            if not in_state(seat, cells):
+                del self._bound[tag]
 
     def _frames(self, state: State[Table]) -> dict[int, tuple[Submarine, FloatArray]]:
         """Seat → (board face, table-mm → board-mm map) for the boards in view."""
