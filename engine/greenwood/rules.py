@@ -311,7 +311,9 @@ def _check_recruit(state: State[Table], p: Player, m: Recruit) -> Verdict:
 
 def _check_aurora(state: State[Table], p: Player, m: GainAurora) -> Verdict:
     verdict = _dusk_effect(state, p, "aurora")
-    return verdict if not verdict else AURORA_FULL.reject() if p.aurora >= MAX_AURORA else ACCEPTED
+    if verdict and p.aurora >= MAX_AURORA:
+        return AURORA_FULL.reject()
+    return verdict
 
 
 def _check_protect(state: State[Table], p: Player, m: Protect) -> Verdict:
