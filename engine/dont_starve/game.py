@@ -585,11 +585,11 @@ class DontStarve(Game):
         return _limits(chars)
 
     def _legal_gain(self, data: DSData, seat: Seat, move: Gain) -> Verdict:
-        target = seat if move.for_seat is None else move.for_seat
+        target = _owner(seat, move.for_seat)
         if move.count < 1:
             return R.BAD_NUMBER.reject(what="count")
         if not 0 <= target < len(data.characters):
-            return R.CANNOT_JOIN.reject(player=target + 1)
+            return R.NO_SUCH_PLAYER.reject(player=target + 1)
         c = data.char(target)
         return _limits([replace(c, **{move.kind: getattr(c, move.kind) + move.count})])
 
@@ -601,19 +601,26 @@ class DontStarve(Game):
         return ACCEPTED
 
     def _legal_eat(self, data: DSData, seat: Seat, move: Eat) -> Verdict:
-        if min(move.health, move.hunger, move.sanity) < 0:
-            return R.BAD_NUMBER.reject(what="health, hunger, sanity")
-        if getattr(data.char(seat), move.kind) < 1:
-            return R.NOT_IN_INVENTORY.reject(player=seat + 1, count=1, kind=move.kind)
-        return ACCEPTED
+        owner = _owner(seat, move.for_seat)
+        verdict = self._legal_lose(data, seat, move)
+        if verdict.ok and getattr(data.char(owner), move.kind) < 1:
+            return R.NOT_IN_INVENTORY.reject(player=owner + 1, count=1, kind=move.kind)
+        return verdict
 
-    def _legal_lose(self, data: DSData, seat: Seat, move: Lose) -> Verdict:
+    def _legal_lose(self, data: DSData, seat: Seat, move: Lose | Eat) -> Verdict:
+        owner = _owner(seat, move.for_seat)
+        if not 0 <= owner < len(data.characters):
+            return R.NO_SUCH_PLAYER.reject(player=owner + 1)
+        if data.char(owner).defeated:
+            return R.DEFEATED.reject(player=owner + 1)
         if min(move.health, move.hunger, move.sanity) < 0:
             return R.BAD_NUMBER.reject(what="health, hunger, sanity")
         return ACCEPTED
 
     def _legal_spendfocus(self, data: DSData, seat: Seat, move: SpendFocus) -> Verdict:
-        owner = seat if move.for_seat is None else move.for_seat
+        owner = _owner(seat, move.for_seat)
+        if not 0 <= owner < len(data.characters):
+            return R.NO_SUCH_PLAYER.reject(player=owner + 1)
         fighters = data.fight.fighters if data.fight is not None else ()
         if owner != seat and owner not in fighters:
             return R.NOT_FIGHTING.reject(player=owner + 1)
@@ -789,13 +796,13 @@ class DontStarve(Game):
         return _finish_turn(state, seat)
 
     def _apply_gain(self, state: S, seat: Seat, move: Gain) -> tuple[S, Events]:
-        target = seat if move.for_seat is None else move.for_seat
-        return _count(state, target, move.kind, move.count)
+        return _count(state, _owner(seat, move.for_seat), move.kind, move.count)
 
     def _apply_discard(self, state: S, seat: Seat, move: Discard) -> tuple[S, Events]:
         return _count(state, seat, move.kind, -move.count)
 
     def _apply_eat(self, state: S, seat: Seat, move: Eat) -> tuple[S, Events]:
+        seat = _owner(seat, move.for_seat)
         state, events = _count(state, seat, move.kind, -1)
         data = state.data
         if state.flow.phase in ("daily_needs", "weather"):  # offsets this phase's losses first
@@ -807,12 +814,13 @@ class DontStarve(Game):
         return _data(state, data), (*events, *own)
 
     def _apply_lose(self, state: S, seat: Seat, move: Lose) -> tuple[S, Events]:
+        seat = _owner(seat, move.for_seat)
         data, events = change_stats(state.data, seat, -move.health, -move.hunger, -move.sanity)
         return _data(state, data), events
 
     def _apply_spendfocus(self, state: S, seat: Seat, move: SpendFocus) -> tuple[S, Events]:
         """专注点: one token flips; in a fight the tray shows that fighter's dice again."""
-        owner = seat if move.for_seat is None else move.for_seat
+        owner = _owner(seat, move.for_seat)
         c = state.data.char(owner)
         data = state.data.with_char(owner, replace(c, focus=c.focus - 1))
         events: list[Event] = [FocusChanged(owner, c.focus - 1, "reroll")]
@@ -897,6 +905,11 @@ class DontStarve(Game):
             name = card.name_zh if zh else card.name_en
             players.append({"seat": seat, "name": name, "fields": fields})
         return {"summary": summary, "players": players}
+
+
+def _owner(seat: Seat, for_seat: Seat | None) -> Seat:
+    """Whose character a move is about: ``for_seat`` when given, else the seat making it."""
+    return seat if for_seat is None else for_seat
 
 
 def _limits(chars: list[Character]) -> Verdict:

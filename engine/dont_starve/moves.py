@@ -152,6 +152,7 @@ class Eat(Move):
     """Consume one food token for the stats printed on it (消耗食物).
 
     In the daily needs and weather phases the food offsets that phase's losses first.
+    ``for_seat``: entered for another character (one that has given up its turn, say).
     """
 
     type: ClassVar[str] = "dont_starve.eat"
@@ -161,11 +162,13 @@ class Eat(Move):
     health: int = 0
     hunger: int = 0
     sanity: int = 0
+    for_seat: Seat | None = None
 
 
 @dataclass(frozen=True)
 class Lose(Move):
-    """A stat loss the table resolved from a card (shadow creature, monster ability, scenario)."""
+    """A stat loss the table resolved from a card (shadow creature, monster ability, scenario);
+    ``for_seat``: whose loss, when entered for another character."""
 
     type: ClassVar[str] = "dont_starve.lose"
     ends_turn: ClassVar[bool] = False
@@ -173,6 +176,7 @@ class Lose(Move):
     health: int = 0
     hunger: int = 0
     sanity: int = 0
+    for_seat: Seat | None = None
 
 
 @dataclass(frozen=True)

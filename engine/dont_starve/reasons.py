@@ -179,3 +179,8 @@ MINED_OUT = Reason(
     ),
     rule("与地点卡互动"),
 )
+NO_SUCH_PLAYER = Reason(
+    "dont_starve.no_such_player",
+    Text("没有{player}号玩家的角色", "There is no character of player {player}"),
+    rule("角色设置"),
+)

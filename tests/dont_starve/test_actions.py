@@ -19,6 +19,7 @@ from engine.dont_starve.moves import (
     Fight,
     Gain,
     Interact,
+    Lose,
     MoveTo,
     Roll,
     SpendFocus,
@@ -368,3 +369,16 @@ def test_a_mined_out_location_allows_no_interaction_until_explored_again(play) -
     p.do(Pass(seat=1))
     p.do(Pass(seat=2))
     assert p.check(Interact(seat=0)).ok
+
+
+def test_a_helpers_loss_is_entered_by_the_fights_initiator(play) -> None:
+    """§加入战斗: a helper has flipped to inactive, yet a monster ability may still hurt it
+    (§怪物 怪物能力): the initiator enters the loss for it; nobody loses for a defeated one."""
+    p = _explored(play, hostile=False)
+    p.set_char(1, tile="P", health=5)
+    p.do(Fight(seat=0, monster_cv=4, helpers=(1,)))
+    p.do(Lose(seat=0, health=2, for_seat=1))
+    assert p.data.char(1).health == 3
+    assert p.check(Lose(seat=0, health=1, for_seat=7)).code == "dont_starve.no_such_player"
+    p.set_char(2, defeated=True, tile=None)
+    assert p.check(Lose(seat=0, health=1, for_seat=2)).code == "dont_starve.defeated"
