@@ -271,15 +271,18 @@ def describe(result: dict[str, Any], lang: str) -> str:
         if not b["pieces"]:
             lines.append("    no pieces" if en else "    没有板块")
         for p in b["pieces"]:
+            what = f"tag {p['tag']} {p['piece']}" if en else f"标签{p['tag']} {p['piece']}"
             if "prompt" in p:
-                lines.append(f"    tag {p['tag']} {p['piece']}: {p['prompt']['message'][lang]}")
+                lines.append(f"    {what}: {p['prompt']['message'][lang]}")
                 continue
             cells = _show(tuple(c) for c in p["cells"])
             verdict = p["verdict"]
             word = ("accepted" if en else "可以") if verdict["ok"] else verdict["message"][lang]
             code = "" if verdict["ok"] else f" [{verdict['code']}, {verdict['rule']}]"
-            turned = f"turned {p['rotation']}°" if en else f"转{p['rotation']}°"
-            lines.append(f"    tag {p['tag']} {p['piece']} on {cells}, {turned}: {word}{code}")
+            where = (
+                f"on {cells}, turned {p['rotation']}°" if en else f"在{cells},转{p['rotation']}°"
+            )
+            lines.append(f"    {what} {where}: {word}{code}")
     if not result["boards"]:
         lines.append("  no submarine board in view" if en else "  画面中没有潜艇版图")
     if result["loose_pieces"]:
