@@ -197,6 +197,12 @@ def valley() -> tuple[str, dict[str, TileData]]:
 
 
 @cache
+def region() -> str:
+    """The name of the valley's region in valley.toml (what the Log's map page is titled)."""
+    return str(_load("valley.toml")["region"])
+
+
+@cache
 def campaign() -> dict[str, Any]:
     """Valley capacity by epoch, outpost scale, keep limits, starting tracks, challenges."""
     return _load("campaign.toml")

@@ -85,6 +85,7 @@ def test_scan_json_reads_the_pad_tokens_and_the_valley(tmp_path: Path, capsys) -
     assert valley["overlays"] == [
         {"overlay": "outpost 1", "tile": "102", "zone": 1, "state": "active"}
     ]
+    assert valley["region"] == "green_vale"  # valley.toml's region
     assert result["problems"] == []
 
 

@@ -32,7 +32,7 @@ import numpy as np
 
 from engine.core import Game, Move, State, Text, apply, find_game, legal
 from engine.stonesaga import campaign as camp
-from engine.stonesaga.catalogue import MINING_FEATURES, OMENS, STONES, bag, mining
+from engine.stonesaga.catalogue import MINING_FEATURES, OMENS, STONES, bag, mining, region
 from engine.stonesaga.model import OverlayPlacement, TilePlacement, ValleyRecord
 from engine.stonesaga.moves import DrawOre, FinishMining
 from vision.calibration import BoardPose, TableCalibration, calibrate_table, locate_board
@@ -337,7 +337,7 @@ def scan(image_path: Path, lang: str) -> dict[str, Any]:
         if any(t["omen"] is None for t in tokens):
             result["problems"].append(TURN_TOKEN.message.in_("zh" if lang == "zh" else "en"))
     try:
-        record, problems = read_valley(detections, calibration, registry, "valley")
+        record, problems = read_valley(detections, calibration, registry, region())
     except ReaderError:
         record, problems = None, []
     if record is not None:
