@@ -46,6 +46,7 @@ from engine.dont_starve.moves import (
     DialSet,
     Discard,
     Eat,
+    EssenceChanged,
     Explore,
     Fight,
     FightEnded,
@@ -53,6 +54,7 @@ from engine.dont_starve.moves import (
     FightStarted,
     FocusChanged,
     Gain,
+    GainEssence,
     Interact,
     InventoryChanged,
     Light,
@@ -74,8 +76,11 @@ from engine.dont_starve.moves import (
 )
 from engine.dont_starve.state import (
     DIAL_START,
+    ESSENCE_PER_SANITY,
+    ESSENCE_START,
     ITEM_LIMIT,
     LIGHT_DAMAGE,
+    MAX_STRUCTURES,
     RESOURCE_LIMIT,
     UNLOCK_POINTS,
     Character,
@@ -106,6 +111,8 @@ class DontStarveOptions(Options):
     scenario: str = "a_new_beginning"
     season: str | None = None
     difficulty: Literal["classic", "survival", "nightmare"] = "classic"
+    structures: tuple[str, ...] = ()
+    """Built structures put in the base camp (at most 3); none: the base camp is skipped."""
 
 
 # --- small helpers -------------------------------------------------------------------------
@@ -325,6 +332,7 @@ ACTION_MOVES = frozenset(
         Eat.type,
         Lose.type,
         SpendFocus.type,
+        GainEssence.type,
         ScenarioEnd.type,
     }
 )
@@ -418,6 +426,8 @@ class DontStarve(Game):
             )
         if options.season is not None and options.season not in SEASONS:
             problems.append(f"unknown season {options.season!r}; known: {', '.join(SEASONS)}")
+        if len(options.structures) > MAX_STRUCTURES:
+            problems.append(f"at most {MAX_STRUCTURES} structures go in the base camp")
         if options.difficulty not in DIFFICULTIES:
             problems.append(f"unknown difficulty {options.difficulty!r}")
         if problems:
@@ -465,6 +475,8 @@ class DontStarve(Game):
             storm_after=season_setup.storm_after,
             weather_deck=weather[1:],
             weather=weather[0],
+            structures=tuple(options.structures),
+            essence=ESSENCE_START if options.structures else 0,
         )
         return data, rng, 0
 
@@ -506,8 +518,13 @@ class DontStarve(Game):
 
     def _legal_interact(self, data: DSData, seat: Seat, move: Interact) -> Verdict:
         tile = data.char(seat).tile or ""
-        if move.target == "structure" and tile != PORTAL_SLOT:
-            return R.STRUCTURE_OFF_PORTAL.reject()
+        if move.target == "structure":
+            if tile != PORTAL_SLOT:
+                return R.STRUCTURE_OFF_PORTAL.reject()
+            if not data.structures:
+                return R.NO_BASE_CAMP.reject()
+            if not 0 <= move.essence <= data.essence:
+                return R.NO_ESSENCE.reject(cost=move.essence, have=data.essence)
         card = data.location(tile)
         if move.target == "location" and card is None:
             return R.NO_LOCATION.reject(tile=tile)
@@ -626,6 +643,13 @@ class DontStarve(Game):
             return R.NOT_FIGHTING.reject(player=owner + 1)
         return ACCEPTED if data.char(owner).focus > 0 else R.NO_FOCUS.reject()
 
+    def _legal_gainessence(self, data: DSData, seat: Seat, move: GainEssence) -> Verdict:
+        if not data.structures:
+            return R.NO_BASE_CAMP.reject()
+        if data.char(seat).tile != PORTAL_SLOT:
+            return R.OFF_PORTAL.reject()
+        return ACCEPTED if data.char(seat).sanity >= 1 else R.NO_SANITY.reject()
+
     def _legal_light(self, data: DSData, seat: Seat, move: Light) -> Verdict:
         return ACCEPTED if move.points >= 1 else R.BAD_NUMBER.reject(what="points")
 
@@ -706,6 +730,11 @@ class DontStarve(Game):
         """互动: the mining marker moves one space towards 已开采; dice for the roll and any
         hostile monster."""
         tile = state.data.char(seat).tile or ""
+        events: list[Event] = []
+        if move.target == "structure" and move.essence:  # 精华: pay the structure's cost
+            essence = state.data.essence - move.essence
+            state = _data(state, replace(state.data, essence=essence))
+            events.append(EssenceChanged(essence))
         if move.target == "location":
             mined = dict(state.data.mined)
             mined[tile] = mined.get(tile, 0) + 1
@@ -713,7 +742,8 @@ class DontStarve(Game):
         dice = ("character",) if move.roll else ()
         if _hostile_here(state.data, tile):
             dice += ("monster",)
-        events: list[Event] = [DicePoolAnnounced(seat, dice, "interact")] if dice else []
+        if dice:
+            events.append(DicePoolAnnounced(seat, dice, "interact"))
         state, done = _finish_turn(state, seat)
         return state, (*events, *done)
 
@@ -830,6 +860,11 @@ class DontStarve(Game):
             events.append(DicePoolAnnounced(owner, dice, "reroll"))
         return _data(state, data), tuple(events)
 
+    def _apply_gainessence(self, state: S, seat: Seat, move: GainEssence) -> tuple[S, Events]:
+        data, events = change_stats(state.data, seat, sanity=-1)
+        data = replace(data, essence=data.essence + ESSENCE_PER_SANITY)
+        return _data(state, data), (*events, EssenceChanged(data.essence))
+
     def _apply_light(self, state: S, seat: Seat, move: Light) -> tuple[S, Events]:
         c = state.data.char(seat)
         return _data(state, state.data.with_char(seat, replace(c, light=c.light + move.points))), ()
@@ -889,6 +924,8 @@ class DontStarve(Game):
             ["天气" if zh else "Weather", " ".join(cat.weather_card(data.weather).symbols)],
             ["肉块雕像" if zh else "Meat effigies", data.effigies],
         ]
+        if data.structures:
+            summary.append(["精华" if zh else "Essence", data.essence])
         players = []
         for seat, c in enumerate(data.characters):
             card = c.card

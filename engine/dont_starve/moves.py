@@ -51,12 +51,16 @@ class Explore(Move):
 
 @dataclass(frozen=True)
 class Interact(Move):
-    """Interact with the location, a structure (portal only) or a scenario card (行动 互动)."""
+    """Interact with the location, a structure (portal only) or a scenario card (行动 互动).
+
+    ``essence``: a structure's essence cost, as printed on its card (精华).
+    """
 
     type: ClassVar[str] = "dont_starve.interact"
     seat: Seat
     target: Literal["location", "structure", "scenario"] = "location"
     roll: bool = True
+    essence: int = 0
 
 
 @dataclass(frozen=True)
@@ -190,6 +194,15 @@ class SpendFocus(Move):
     ends_turn: ClassVar[bool] = False
     seat: Seat
     for_seat: Seat | None = None
+
+
+@dataclass(frozen=True)
+class GainEssence(Move):
+    """On the portal: spend 1 sanity for 3 essence (精华, a free action)."""
+
+    type: ClassVar[str] = "dont_starve.essence"
+    ends_turn: ClassVar[bool] = False
+    seat: Seat
 
 
 @dataclass(frozen=True)
@@ -407,6 +420,14 @@ class WeatherAnnounced(Event):
     card: str
     symbols: tuple[str, ...]
     past_storm: bool
+
+
+@dataclass(frozen=True)
+class EssenceChanged(Event):
+    """The essence marker of the base camp board now shows ``essence``."""
+
+    type: ClassVar[str] = "dont_starve.essence_changed"
+    essence: int
 
 
 @dataclass(frozen=True)

@@ -184,3 +184,23 @@ NO_SUCH_PLAYER = Reason(
     Text("没有{player}号玩家的角色", "There is no character of player {player}"),
     rule("角色设置"),
 )
+NO_BASE_CAMP = Reason(
+    "dont_starve.no_base_camp",
+    Text("本局没有营地建筑", "No structure is built in this game's base camp"),
+    rule("营地"),
+)
+NO_ESSENCE = Reason(
+    "dont_starve.no_essence",
+    Text("精华不足:需要{cost},只有{have}", "Not enough essence: {cost} needed, {have} left"),
+    rule("精华"),
+)
+OFF_PORTAL = Reason(
+    "dont_starve.off_portal",
+    Text("只有在传送门板块上才能这样做", "Only a character on the portal tile can do this"),
+    rule("营地面板"),
+)
+NO_SANITY = Reason(
+    "dont_starve.no_sanity",
+    Text("没有理智可以花费", "No sanity left to spend"),
+    rule("精华"),
+)

@@ -30,6 +30,11 @@ HUNGER_TO_HEALTH = 2
 LIGHT_DAMAGE = 5
 """光照: 5 health per missing light point."""
 DIAL_START = 6
+ESSENCE_START = 6
+"""营地: the essence marker starts on 6."""
+ESSENCE_PER_SANITY = 3
+"""精华: 花费1点理智来获得3点精华."""
+MAX_STRUCTURES = 3
 UNLOCK_POINTS = {"classic": 4, "survival": 6, "nightmare": 8}
 """营地阶段: unlock points for a completed scenario by difficulty."""
 
@@ -124,6 +129,9 @@ class DSData:
     moved: frozenset[Seat] = frozenset()
     """Seats that made their optional move in the current turn."""
     effigies: int = 1
+    structures: tuple[str, ...] = ()
+    """Structures built in the base camp (营地); none: the base camp is not used."""
+    essence: int = 0
     fight: Fighting | None = None
     result: str = ""
     """'' while playing; 'won'; or the loss's reason code."""

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.core import Pass, find_game, move_from_json, start
+from engine.core import GameConfigError, Pass, find_game, move_from_json, start
 from engine.core.records import event_from_dict, event_types, move_types
 from engine.dont_starve.board import adjacent, overlap, shared_edge
 from engine.dont_starve.catalogue import catalogue
@@ -18,6 +18,7 @@ from engine.dont_starve.moves import (
     Explore,
     Fight,
     Gain,
+    GainEssence,
     Interact,
     Lose,
     MoveTo,
@@ -122,7 +123,7 @@ def test_exploring_draws_from_the_tiles_biome_deck_and_discards_the_old_card(pla
 
 def test_a_structure_is_used_from_the_portal_only(play) -> None:
     """§与建筑卡互动: only a character on the portal tile interacts with structures."""
-    p = play(players=2)
+    p = play(players=2, structures=("tent",))
     assert p.check(Interact(seat=0, target="structure")).ok
     p.do(MoveTo(seat=0, to="E"))
     assert p.check(Interact(seat=0, target="structure")).code == "dont_starve.structure_off_portal"
@@ -382,3 +383,24 @@ def test_a_helpers_loss_is_entered_by_the_fights_initiator(play) -> None:
     assert p.check(Lose(seat=0, health=1, for_seat=7)).code == "dont_starve.no_such_player"
     p.set_char(2, defeated=True, tile=None)
     assert p.check(Lose(seat=0, health=1, for_seat=2)).code == "dont_starve.defeated"
+
+
+def test_structures_cost_essence_and_sanity_buys_essence_on_the_portal(play) -> None:
+    """§营地: essence starts on 6, at most 3 structures; §精华: a structure's cost is paid in
+    essence (none left, no effect); on the portal 1 sanity buys 3 essence."""
+    with pytest.raises(GameConfigError, match="at most 3 structures"):
+        play(structures=("a", "b", "c", "d"))
+    p = play(players=2)
+    assert p.check(Interact(seat=0, target="structure")).code == "dont_starve.no_base_camp"
+    p = play(players=2, structures=("science machine",))
+    assert p.data.essence == 6
+    verdict = p.check(Interact(seat=0, target="structure", essence=7))
+    assert verdict.code == "dont_starve.no_essence" and "7 needed, 6 left" in verdict.message.en
+    sanity = p.data.char(0).sanity
+    events = p.do(GainEssence(seat=0))
+    assert (p.data.essence, p.data.char(0).sanity) == (9, sanity - 1)
+    assert p.events_of("dont_starve.essence_changed", events)[0].to_dict()["essence"] == 9
+    p.do(Interact(seat=0, target="structure", essence=7))
+    assert p.data.essence == 2
+    p.set_char(1, tile="E")
+    assert p.check(GainEssence(seat=1)).code == "dont_starve.off_portal"
