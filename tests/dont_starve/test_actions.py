@@ -404,3 +404,15 @@ def test_structures_cost_essence_and_sanity_buys_essence_on_the_portal(play) -> 
     assert p.data.essence == 2
     p.set_char(1, tile="E")
     assert p.check(GainEssence(seat=1)).code == "dont_starve.off_portal"
+
+
+def test_a_fighter_dealt_no_die_wins_its_part_without_rolling(play) -> None:
+    """§战斗结算: 可能会有角色被分配到0个骰子。此时，该角色自动赢得他的战斗."""
+    p = _explored(play, hostile=False)
+    p.set_char(1, tile="P")
+    events = p.do(Fight(seat=0, monster_cv=1, helpers=(1,)))
+    assert p.events_of("dont_starve.fight_started", events)[0].to_dict()["split"] == [1, 0]
+    assert [e.to_dict()["seat"] for e in p.events_of("dice_pool_announced", events)] == [0]
+    assert p.check(Roll(seat=0, fighter=1)).code == "dont_starve.not_fighting"
+    events = p.do(Roll(seat=0, fighter=0, successes=1))
+    assert p.events_of("dont_starve.fight_ended", events)[0].to_dict()["won"] is True
