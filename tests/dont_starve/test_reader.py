@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+import math
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -58,11 +59,15 @@ class Scene:
     """Character item → slot and offset (mm) from that slot's centre."""
     anchors: bool = True
     portal: bool = True
+    turn: float = 0.0
+    """The whole map turned (clockwise, degrees) about the portal."""
 
     def centre(self, slot: str) -> tuple[float, float]:
         s = SCENARIO.slot(slot)
         assert s is not None
-        return 450 + (s.x - SCENARIO.portal.x) * HALF, 300 + (s.y - SCENARIO.portal.y) * HALF
+        dx, dy = (s.x - SCENARIO.portal.x) * HALF, (s.y - SCENARIO.portal.y) * HALF
+        a = math.radians(self.turn)
+        return 450 + dx * math.cos(a) - dy * math.sin(a), 300 + dx * math.sin(a) + dy * math.cos(a)
 
     def components(self) -> tuple[Component, ...]:
         comps = []
@@ -78,7 +83,9 @@ class Scene:
             face = self.faces.get(number, "revealed" if number == PORTAL_TILE else "hidden")
             tag = TILE_TAGS[(number, face)]
             comps.append(
-                Component(tag, x + dx, y + dy, 0, 25, body_mm=(106, 106), colour=(90, 130, 100))
+                Component(
+                    tag, x + dx, y + dy, self.turn, 25, body_mm=(106, 106), colour=(90, 130, 100)
+                )
             )
         for item, (slot, ox, oy) in self.figures.items():
             x, y = self.centre(slot)
@@ -110,6 +117,20 @@ def test_a_correct_layout_is_read_with_the_scenarios_adjacency(tmp_path) -> None
     layout = {s.name: (s.x, s.y) for s in SCENARIO.all_slots}
     assert result["adjacency"] == adjacency(layout)
     assert {t["slot"]: t["tile"] for t in result["tiles"]} == {"P": PORTAL_TILE, **dealt()}
+
+
+def test_a_map_turned_on_the_table_is_read_from_the_portals_square(tmp_path) -> None:
+    """The layout is relative to the portal: the whole map turned 20° reads the same; one tile
+    turned on its own is not square."""
+    assert read(Scene(turn=20.0), tmp_path)["ok"]
+    scene = Scene()
+    comps = [
+        c if c.tag_id != TILE_TAGS[(dealt()["C"], "hidden")] else replace(c, rotation_deg=30)
+        for c in scene.components()
+    ]
+    path = tmp_path / "turned.png"
+    cv2.imwrite(str(path), render(Table(tuple(comps)), CAMERA).image)
+    assert codes(scan(path, "en")) == [("not_square", dealt()["C"], "C")]
 
 
 def test_a_tile_off_its_place_is_misplaced_and_its_place_missing(tmp_path) -> None:
