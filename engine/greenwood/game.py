@@ -210,6 +210,7 @@ PHASES = (
             "greenwood.rescue",
             "greenwood.take_wisp",
             "greenwood.swap_knowledge",
+            "greenwood.spirit_ability",
         },
         on_begin=_night_begins,
         on_end=_night_ends,

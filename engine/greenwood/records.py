@@ -124,6 +124,18 @@ class Hike(Move):
     companion: int
 
 
+@dataclass(frozen=True)
+class SpiritAbility(Move):
+    """After an energy or spy token on a primal spirit: one of its two abilities (§四.1):
+    ``draw_three`` (3 cards and 2 points) or ``journey`` (1 card, a move one step further and
+    the forest action there)."""
+
+    type: ClassVar[str] = "greenwood.spirit_ability"
+    ends_turn: ClassVar[bool] = False
+    seat: Seat
+    ability: Literal["draw_three", "journey"]
+
+
 # --- what a turn does (§三.8–§三.12) and rewards printed on cards ------------------------------
 
 

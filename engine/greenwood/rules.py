@@ -33,6 +33,7 @@ from engine.greenwood.records import (
     RemoveHiker,
     Rescue,
     RewardGained,
+    SpiritAbility,
     Strengthen,
     SwapKnowledge,
     TakeWisp,
@@ -237,6 +238,13 @@ NO_SWAP = _r(
     "只有在鬼火行动放置鬼火之后才能替换1个知识",
     "A knowledge swap comes only after placing the wisp of a wisp action",
     "§三.11",
+)
+
+NO_SPIRIT_TOKEN = _r(
+    "no_spirit_token",
+    "原初之灵的能力要在本回合把能量或间谍标记放在原初之灵上之后使用,且只能选一个",
+    "A spirit ability follows an energy or spy token put on a primal spirit this turn, once",
+    "§四.1",
 )
 
 NAMES = {
@@ -461,18 +469,21 @@ def _check_spy(state: State[Table], p: Player, m: UseSpy) -> Verdict:
 
 def _energy(state: State[Table], p: Player, m: UseEnergy, ev: list[Event]) -> Effect:
     ev.append(TokenUsed(m.seat, "energy", m.seat, m.companion))
-    return replace(p, energised=p.energised | {m.companion}, swap_ready=False), state.data
+    p = replace(p, energised=p.energised | {m.companion}, swap_ready=False)
+    return replace(p, spirit_ready=m.companion == SPIRIT), state.data
 
 
 def _hike(state: State[Table], p: Player, m: Hike, ev: list[Event]) -> Effect:
     ev.append(TokenUsed(m.seat, "hike", m.seat, m.companion))
-    return replace(p, hikers=p.hikers | {m.companion}, swap_ready=False), state.data
+    p = replace(p, hikers=p.hikers | {m.companion}, swap_ready=False, spirit_ready=False)
+    return p, state.data
 
 
 def _spy(state: State[Table], p: Player, m: UseSpy, ev: list[Event]) -> Effect:
     ev.append(TokenUsed(m.seat, "spy", m.owner, m.companion))
     table = state.data
     p = replace(p, spies_out=p.spies_out + 1, swap_ready=False)
+    p = replace(p, spirit_ready=m.companion == SPIRIT)
     if m.owner is None:
         if m.companion == SPIRIT:
             table = replace(table, virtual_spirit_spies=table.virtual_spirit_spies + 1)
@@ -542,6 +553,19 @@ def _check_swap(state: State[Table], p: Player, m: SwapKnowledge) -> Verdict:
     if m.old not in p.knowledge:
         return NOT_HELD.reject(knowledge=m.old)
     return _in_turn(state, m.seat)
+
+
+def _check_spirit(state: State[Table], p: Player, m: SpiritAbility) -> Verdict:
+    if not p.spirit_ready:
+        return NO_SPIRIT_TOKEN.reject()
+    return _in_turn(state, m.seat)
+
+
+def _spirit(state: State[Table], p: Player, m: SpiritAbility, ev: list[Event]) -> Effect:
+    p = replace(p, spirit_ready=False)
+    if m.ability == "journey":
+        return p, state.data  # a card and a longer move: the forest action follows as moves
+    return _resolve(p, m.seat, [("spirit: draw three", "vp:2")], ev), state.data
 
 
 def _check_place(state: State[Table], p: Player, m: Place) -> Verdict:
@@ -697,6 +721,7 @@ _CHECKS: dict[type, Callable[..., Verdict]] = {
     Rescue: _check_rescue,
     TakeWisp: _check_take_wisp,
     SwapKnowledge: _check_swap,
+    SpiritAbility: _check_spirit,
     Place: _check_place,
 }
 _EFFECTS: dict[type, Callable[..., Effect]] = {
@@ -715,5 +740,6 @@ _EFFECTS: dict[type, Callable[..., Effect]] = {
     Rescue: _rescue,
     TakeWisp: _take_wisp,
     SwapKnowledge: _swap,
+    SpiritAbility: _spirit,
     Place: _place,
 }

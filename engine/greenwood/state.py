@@ -71,6 +71,8 @@ class Player:
     """Captive creature tiles on top of the submarine (§三.9; the tie-break of §五.5)."""
     pending: tuple[Pending, ...] = ()
     swap_ready: bool = False
+    spirit_ready: bool = False
+    """This turn's token went on a primal spirit and its ability is not chosen yet (§四.1)."""
 
     @property
     def covered(self) -> Cells:

@@ -21,6 +21,7 @@ from engine.greenwood.records import (
     Rescue,
     RewardGained,
     SoloRated,
+    SpiritAbility,
     Strengthen,
     SwapKnowledge,
     TakeWisp,
@@ -158,6 +159,27 @@ def test_energy_goes_on_a_free_own_companion_once_a_night(gw) -> None:
     t.ok(EndTurn(seat=0))
     t.ok(Pass(seat=1))
     assert t.refused(UseEnergy(seat=0, companion=0)) == "greenwood.companion_busy"
+
+
+def test_a_spirit_ability_follows_a_token_on_a_spirit_and_is_chosen_once(gw) -> None:
+    """§四.1: 每次激活原初之灵时,必须从其两个能力中选择一个执行 (draw 3 cards and 2 points, or
+    the longer journey); a spy on another player's spirit copies it (§三.6)."""
+    t = night(gw)
+    t.ok(UseEnergy(seat=0, companion=0))
+    ability = SpiritAbility(seat=0, ability="draw_three")
+    assert t.refused(ability) == "greenwood.no_spirit_token"
+    t.ok(EndTurn(seat=0))
+    t.ok(Pass(seat=1))
+    t.ok(UseEnergy(seat=0, companion=SPIRIT))
+    score = t.player(0).score
+    t.ok(ability)
+    assert t.player(0).score == score + 2
+    assert t.refused(SpiritAbility(seat=0, ability="journey")) == "greenwood.no_spirit_token"
+    t2 = gw.Table(players=2)
+    t2.pass_until("night")
+    t2.ok(Pass(seat=0))
+    t2.ok(UseSpy(seat=1, owner=0, companion=SPIRIT))
+    t2.ok(SpiritAbility(seat=1, ability="journey"))
 
 
 def test_the_spirit_cannot_hike(gw) -> None:
