@@ -7,6 +7,7 @@ Each change bumps a sequence number and is told to the listeners (the live page,
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections import deque
 from collections.abc import Callable
@@ -26,6 +27,8 @@ from engine.core import (
 )
 from kiosk.settings import Settings
 from kiosk.store import SavedGame, SaveNotFoundError, Store, StoreDamagedError
+
+log = logging.getLogger("tablesight.table")
 
 RECENT_EVENTS = 30
 """How many events the table keeps for the log on the screen."""
@@ -168,7 +171,10 @@ class Table:
 
     def _tell(self, change: Change) -> None:
         for listener in list(self._listeners):
-            listener(change)
+            try:
+                listener(change)
+            except Exception:  # one broken screen or device must not undo the others' news
+                log.exception("a listener of the table failed on change %d", change.seq)
 
     def _reset_memory(self) -> None:
         """Rebuild the log and the dice pool by replaying the saved moves in a scratch session.

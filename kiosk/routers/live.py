@@ -47,7 +47,8 @@ async def live(
     local = is_local(request)
 
     def on_change(change: Change) -> None:
-        loop.call_soon_threadsafe(wake.set)
+        if not loop.is_closed():
+            loop.call_soon_threadsafe(wake.set)
 
     async def stream() -> AsyncIterator[bytes]:
         remove = table.listen(on_change)

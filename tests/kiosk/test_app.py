@@ -372,3 +372,16 @@ def test_a_refused_move_is_shown_with_its_reason_and_no_pass_is_lost(app: FastAP
     assert verdict["ok"] is False and verdict["code"] == "core.no_such_seat"
     assert "player 6" in verdict["message"]
     assert isinstance(Pass(seat=0), Pass)
+
+
+def test_a_failing_listener_does_not_stop_a_move_or_the_other_listeners(app: FastAPI) -> None:
+    heard: list[int] = []
+
+    def broken(change: object) -> None:
+        raise RuntimeError("a screen went away badly")
+
+    app.state.table.listen(broken)
+    app.state.table.listen(lambda change: heard.append(change.seq))
+    answer = call(app, "POST", "/api/move", json={"type": "pass", "seat": 0})
+    assert answer.status_code == 200 and answer.json()["accepted"]
+    assert heard and moves(app) == 1
