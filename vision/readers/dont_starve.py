@@ -348,16 +348,16 @@ def describe(result: dict[str, Any], lang: str) -> str:
     if result["ok"]:
         lines.append("  " + ("布局正确" if zh else "layout OK: every tile in place"))
     lines += [f"  ✗ {v['message']}" for v in result["verdicts"]]
+    tile, grid, place = ("板块", "网格", "位置") if zh else ("tile", "grid", "place")
     for t in result["tiles"]:
-        where = t["slot"] or "-"
         lines.append(
-            f"  tile {t['tile']:>2} {t['biome']:<9} {t['face']:<8} "
-            f"grid {tuple(t['grid'])} place {where}"
+            f"  {tile} {t['tile']:>2} {t['biome']:<9} {t['face']:<8} "
+            f"{grid} {tuple(t['grid'])} {place} {t['slot'] or '-'}"
         )
-    for name, near in result["adjacency"].items():
-        lines.append(f"  {name}: {', '.join(near) or '-'}")
-    for who, tile in result["figures"].items():
-        lines.append(f"  {who} → {tile or '?'}")
+    lines.append("  " + ("相邻:" if zh else "adjacent:"))
+    lines += [f"    {name}: {', '.join(near) or '-'}" for name, near in result["adjacency"].items()]
+    for who, on in result["figures"].items():
+        lines.append(f"  {who} → {on or '?'}")
     return "\n".join(lines)
 
 
