@@ -80,7 +80,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     for notice in table.notices:
         print(f"tablesight: {notice.in_(settings.lang)}", file=sys.stderr)
     app = create_app(settings, table, hardware=TableHardware(settings))
-    where = "every address (--lan)" if host == "0.0.0.0" else host
+    where = "--lan: every address" if host == "0.0.0.0" else host
     print(
         f"tablesight: kiosk on http://{host}:{settings.port}/ ({where}; Ctrl-C to stop);"
         f" saves in {store.path}",

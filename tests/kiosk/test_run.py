@@ -80,3 +80,15 @@ def test_run_on_a_busy_port_is_one_clear_line(tmp_path: Path) -> None:
     assert proc.returncode == 2
     (line,) = proc.stderr.strip().splitlines()
     assert line.startswith(f"tablesight run: cannot listen on 127.0.0.1:{port}")
+
+
+def test_run_with_lan_serves_the_network_and_prints_the_pairing_code(tmp_path: Path) -> None:
+    server = start_server(tmp_path, "--lan")
+    try:
+        control = get_status(server.url)["control"]
+        assert control["lan"] and control["local"] and len(control["code"]) == 6
+    finally:
+        code, err = server.stop()
+    assert code == 0, err
+    assert f"pairing code for phones: {control['code']}" in err
+    assert "(--lan: every address; Ctrl-C to stop)" in err
