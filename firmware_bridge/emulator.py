@@ -183,7 +183,8 @@ class Emulator:
     # --- stimulus ------------------------------------------------------------------------------
 
     def unplug(self) -> None:
-        """Pull the cable: the firmware stops and the pty closes (the host sees an I/O error)."""
+        """Pull the cable: the firmware stops, the pty closes (the host sees an I/O error) and the
+        stable link disappears, so that nobody opens a recycled pty number through it."""
         self._request("unplug")
         self.wait_for(lambda: not self.plugged, 5.0)
 
@@ -294,7 +295,7 @@ class Emulator:
             for fd in fds:
                 with contextlib.suppress(OSError):
                     os.close(fd)
-        if self.link_path and self._closed:
+        if self.link_path:  # as udev removes /dev/serial/by-id/… when the cable is pulled
             self.link_path.unlink(missing_ok=True)
         with self._cond:
             self._cond.notify_all()
