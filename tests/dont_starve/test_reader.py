@@ -17,7 +17,7 @@ from engine.dont_starve.moves import MoveTo
 from kiosk.cli import main
 from vision.calibration import calibrate_table
 from vision.detection import Detector
-from vision.readers.dont_starve import DontStarveReader, Prompt, scan
+from vision.readers.dont_starve import DontStarveReader, Prompt, components, scan
 from vision.registry import load_registry
 from vision.stabiliser import Stabiliser
 from vision.synthetic import Camera, Component, Effects, Table, render
@@ -252,3 +252,12 @@ def test_figures_moving_become_moves_and_prompts(game_start) -> None:
     out = cam.show(Scene(figures=far, faces={tiles["B"]: "revealed"}), state)
     assert len(out) == 1 and isinstance(out[0], Prompt)
     assert (out[0].code, out[0].seat, out[0].tile) == ("dont_starve.not_adjacent", 1, "G")
+
+
+def test_a_tile_seen_with_both_faces_counts_as_turned_over() -> None:
+    """§移动: a revealed tile stays revealed while the stabiliser still holds its hidden tag."""
+    number = dealt()["B"]
+    hidden, revealed = TILE_TAGS[(number, "hidden")], TILE_TAGS[(number, "revealed")]
+    for order in ((hidden, revealed), (revealed, hidden)):
+        tiles, _ = components([(tag, (100.0, 100.0, 0.0)) for tag in order], REGISTRY)
+        assert tiles[number][0] == "revealed"

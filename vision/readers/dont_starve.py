@@ -254,7 +254,8 @@ def components(
             a = math.radians(turn)
             cx = x - (ox * math.cos(a) - oy * math.sin(a))
             cy = y - (ox * math.sin(a) + oy * math.cos(a))
-            tiles[e.item] = (e.face or "hidden", (cx, cy, turn))
+            if tiles.get(e.item, ("",))[0] != "revealed":  # both faces in view: just flipped
+                tiles[e.item] = (e.face or "hidden", (cx, cy, turn))
         else:
             figures[CHARACTERS[e.item - 1]] = (x, y, turn)
     return tiles, figures
