@@ -34,7 +34,6 @@ from engine.dont_starve.catalogue import (
     DIFFICULTIES,
     PORTAL,
     PORTAL_SLOT,
-    SEASONS,
     STORM,
     SYMBOLS,
     Scenario,
@@ -102,17 +101,17 @@ S = State[DSData]
 class DontStarveOptions(Options):
     """Setup of a scenario (游戏设置): players, characters by seat, scenario, season, difficulty.
 
-    ``characters`` empty: Wilson, Willow, Wendy, Webber in that order. ``season`` None: the
-    season on the scenario card.
+    ``characters`` (a list, or names separated by commas as typed in the setup form) empty:
+    Wilson, Willow, Wendy, Webber in that order. ``season`` None: the season on the scenario
+    card. ``structures``: built structures put in the base camp (at most 3); none: no base camp.
     """
 
     players: int = 1
-    characters: tuple[str, ...] = ()
+    characters: tuple[str, ...] | str | None = None
     scenario: str = "a_new_beginning"
-    season: str | None = None
+    season: Literal["autumn", "winter", "spring", "summer"] | None = None
     difficulty: Literal["classic", "survival", "nightmare"] = "classic"
-    structures: tuple[str, ...] = ()
-    """Built structures put in the base camp (at most 3); none: the base camp is skipped."""
+    structures: tuple[str, ...] | str | None = None
 
 
 # --- small helpers -------------------------------------------------------------------------
@@ -413,7 +412,8 @@ class DontStarve(Game):
         season setup card, the season's weather deck with one card up, characters on the portal.
         """
         cat = catalogue()
-        chosen = tuple(options.characters) or CHARACTERS[: options.players]
+        chosen = _names(options.characters) or CHARACTERS[: options.players]
+        structures = _names(options.structures)
         problems = []
         if len(chosen) != options.players:
             problems.append(f"{options.players} players need {options.players} characters")
@@ -424,9 +424,7 @@ class DontStarve(Game):
             problems.append(
                 f"unknown scenario {options.scenario!r}; known: {', '.join(cat.scenarios)}"
             )
-        if options.season is not None and options.season not in SEASONS:
-            problems.append(f"unknown season {options.season!r}; known: {', '.join(SEASONS)}")
-        if len(options.structures) > MAX_STRUCTURES:
+        if len(structures) > MAX_STRUCTURES:
             problems.append(f"at most {MAX_STRUCTURES} structures go in the base camp")
         if options.difficulty not in DIFFICULTIES:
             problems.append(f"unknown difficulty {options.difficulty!r}")
@@ -475,8 +473,8 @@ class DontStarve(Game):
             storm_after=season_setup.storm_after,
             weather_deck=weather[1:],
             weather=weather[0],
-            structures=tuple(options.structures),
-            essence=ESSENCE_START if options.structures else 0,
+            structures=structures,
+            essence=ESSENCE_START if structures else 0,
         )
         return data, rng, 0
 
@@ -942,6 +940,13 @@ class DontStarve(Game):
             name = card.name_zh if zh else card.name_en
             players.append({"seat": seat, "name": name, "fields": fields})
         return {"summary": summary, "players": players}
+
+
+def _names(value: tuple[str, ...] | str | None) -> tuple[str, ...]:
+    """Names from a list or from text typed in a form ("wilson, wendy")."""
+    if isinstance(value, str):
+        value = tuple(value.replace(",", " ").split())
+    return tuple(v.strip().lower() for v in value or ())
 
 
 def _owner(seat: Seat, for_seat: Seat | None) -> Seat:

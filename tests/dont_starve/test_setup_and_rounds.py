@@ -62,7 +62,7 @@ def test_the_weather_deck_is_the_seasons_cards_with_one_face_up(play) -> None:
         ({"characters": ("maxwell",)}, "unknown character 'maxwell'"),
         ({"players": 2, "characters": ("wendy", "wendy")}, "a different character"),
         ({"scenario": "nowhere"}, "unknown scenario 'nowhere'"),
-        ({"season": "monsoon"}, "unknown season 'monsoon'"),
+        ({"season": "monsoon"}, "season: Input should be 'autumn'"),
         ({"players": 5}, "1 to 4 players"),
     ],
 )
@@ -70,6 +70,15 @@ def test_bad_setup_options_are_refused_with_a_message(play, options, message) ->
     """§游戏设置 / §简介: 1–4 players, each with a character; a scenario and season that exist."""
     with pytest.raises(GameConfigError, match=message):
         play(**options)
+
+
+def test_characters_may_be_typed_as_in_the_setup_form(play) -> None:
+    """The setup form sends text: "Wendy, webber" picks those characters for seats 1 and 2."""
+    p = play(players=2, characters="Wendy, webber", structures="tent")
+    assert [c.key for c in p.data.characters] == ["wendy", "webber"]
+    assert p.data.structures == ("tent",)
+    q = play(players=2, characters=None, season=None)
+    assert [c.key for c in q.data.characters] == ["wilson", "willow"]
 
 
 def test_round_one_skips_preparation_and_a_round_runs_the_six_phases_in_order(play) -> None:
