@@ -45,7 +45,7 @@ class NewGameBody(Strict):
 
     game: str = Field(min_length=1, max_length=40)
     players: int = Field(ge=1, le=8)
-    options: dict[str, int | float | bool | str | None] = Field(default_factory=dict)
+    options: dict[str, int | float | bool | str | list[str] | None] = Field(default_factory=dict)
     name: str | None = Field(None, min_length=1, max_length=80)
 
 

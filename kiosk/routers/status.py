@@ -93,7 +93,8 @@ def available_games() -> list[Game]:
 def describe_options(options_type: type) -> list[dict[str, Any]]:
     """The fields of a game's options dataclass as form fields: name, kind, default, choices.
 
-    ``kind`` is ``int``, ``float``, ``bool``, ``choice`` or ``text``; ``optional`` says whether
+    ``kind`` is ``int``, ``float``, ``bool``, ``choice``, ``list`` (of words) or ``text``;
+    ``optional`` says whether
     the field may be left empty (None). ``players`` is left out: the form asks for it apart.
     """
     hints = typing.get_type_hints(options_type)
@@ -116,17 +117,16 @@ def describe_options(options_type: type) -> list[dict[str, Any]]:
 
 
 def _kind(hint: Any) -> tuple[str, list[Any] | None, bool]:
-    args = typing.get_args(hint)
-    if typing.get_origin(hint) in (typing.Union, types.UnionType) and type(None) in args:
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
         inner = [a for a in args if a is not type(None)]
-        kind, choices, _ = _kind(inner[0]) if len(inner) == 1 else ("text", None, True)
-        return kind, choices, True
-    if typing.get_origin(hint) is Literal:
+        optional = len(inner) < len(args)
+        if any(typing.get_origin(a) in (tuple, list) for a in inner):
+            return "list", None, optional
+        kind, choices, _ = _kind(inner[0]) if len(inner) == 1 else ("text", None, False)
+        return kind, choices, optional
+    if origin in (tuple, list):
+        return "list", None, False
+    if origin is Literal:
         return "choice", list(args), False
-    if hint is bool:
-        return "bool", None, False
-    if hint is int:
-        return "int", None, False
-    if hint is float:
-        return "float", None, False
-    return "text", None, False
+    return {bool: "bool", int: "int", float: "float"}.get(hint, "text"), None, False

@@ -9,16 +9,19 @@ function optionField(o) {
   if (o.kind === "choice") {
     input = Kiosk.el("select", { id, name: o.name });
     if (o.optional) input.append(Kiosk.el("option", { value: "", text: "—" }));
-    for (const c of o.choices) input.append(Kiosk.el("option", { value: String(c), text: String(c) }));
-    if (o.default != null) input.value = String(o.default);
+    o.choices.forEach((c, i) => input.append(Kiosk.el("option", { value: String(i), text: String(c) })));
+    if (o.default != null) input.value = String(o.choices.indexOf(o.default));
+    input.dataset.choices = JSON.stringify(o.choices);
   } else if (o.kind === "bool") {
     input = Kiosk.el("input", { id, name: o.name, type: "checkbox" });
     input.checked = Boolean(o.default);
   } else {
-    input = Kiosk.el("input", { id, name: o.name, type: o.kind === "text" ? "text" : "number" });
+    const number = o.kind === "int" || o.kind === "float";
+    input = Kiosk.el("input", { id, name: o.name, type: number ? "number" : "text" });
     if (o.kind === "float") input.step = "any";
-    if (o.default != null) input.value = String(o.default);
+    if (o.default != null) input.value = Array.isArray(o.default) ? o.default.join(", ") : String(o.default);
     if (o.optional) input.placeholder = "—";
+    if (o.kind === "list") input.placeholder = "a, b, c";
   }
   input.dataset.kind = o.kind;
   return [Kiosk.el("label", { for: id, text: o.name }), input];
@@ -39,6 +42,8 @@ function readOptions() {
     const kind = input.dataset.kind;
     if (kind === "bool") options[input.name] = input.checked;
     else if (input.value === "") options[input.name] = null;
+    else if (kind === "choice") options[input.name] = JSON.parse(input.dataset.choices)[Number(input.value)];
+    else if (kind === "list") options[input.name] = input.value.split(/[,\s]+/).filter(Boolean);
     else if (kind === "int") options[input.name] = parseInt(input.value, 10);
     else if (kind === "float") options[input.name] = parseFloat(input.value);
     else options[input.name] = input.value;

@@ -42,6 +42,7 @@ class DemoOptions(Options):
     colour: Literal["red", "blue"] = "red"
     dice: int = 3
     seed_bag: int | None = None
+    heroes: tuple[str, ...] | str | None = None
 
 
 def announce(state: Any) -> tuple[Any, tuple]:
@@ -280,6 +281,7 @@ def test_the_setup_form_is_generated_from_each_games_options_dataclass(app: Fast
         "default": "red",
     }
     assert demo["dice"]["kind"] == "int" and demo["seed_bag"]["optional"]
+    assert demo["heroes"]["kind"] == "list" and demo["heroes"]["optional"]
 
 
 def test_a_new_game_starts_with_its_options_and_the_old_one_stays_saved(app: FastAPI) -> None:
@@ -328,9 +330,14 @@ def test_a_game_that_lands_later_is_drawn_from_its_data(app: FastAPI) -> None:
         app,
         "POST",
         "/api/new-game",
-        json={"game": "kiosk_demo", "players": 2, "options": {"colour": "blue", "dice": 4}},
+        json={
+            "game": "kiosk_demo",
+            "players": 2,
+            "options": {"colour": "blue", "dice": 4, "heroes": ["wilson", "willow"]},
+        },
     )
     status = call(app, "GET", "/api/status").json()
+    assert app.state.table.saved.session.options.heroes == ("wilson", "willow")
     assert status["title"] == "Demo game" and status["rounds"] == 4
     assert [p["name"] for p in status["phases"]] == ["roll", "act"]
     assert status["step"] == {"name": "gather", "title": "Gather", "index": 1, "of": 2}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import httpx
 import pytest
 from playwright.sync_api import expect
 from serving import Server, post, start_server
@@ -111,3 +112,44 @@ def test_a_screenshot_of_the_table_page_for_each_landed_game(server: Server, pag
         path = SCREENSHOTS / f"table-{name}.png"
         page.screenshot(path=str(path), full_page=True)
         assert path.stat().st_size > 10_000
+
+
+def test_every_page_runs_without_a_script_error_or_a_policy_violation(server: Server, page) -> None:
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    for path, ready in [
+        ("/", "#phase"),
+        ("/setup", "#options [name]"),
+        ("/settings", "#brightness"),
+        ("/tray", "#trays .tray"),
+        ("/calibrate", "#run"),
+        ("/camera", "#sheets a"),
+    ]:
+        page.goto(server.url + path)
+        page.locator(ready).first.wait_for()
+    assert problems == []
+
+
+def test_the_setup_page_starts_a_game_with_the_options_chosen(server: Server, page) -> None:
+    page.goto(server.url + "/setup")
+    page.select_option("#game", "greenwood")
+    page.fill("#players", "3")
+    page.select_option("#opt-mode", label="clan")
+    page.fill("#opt-start_seat", "2")
+    page.fill("#name", "from the form")
+    page.click("#setup button[type=submit]")
+    expect(page.locator("#save")).to_have_text("from the form")
+    status = httpx.get(server.url + "/api/status", timeout=10).json()
+    assert status["players"] == 3 and status["start_player"] == 3
+    assert "kiosk_demo" not in page.content()
+
+
+def test_the_tray_view_shows_the_controllers_slots(server: Server, page) -> None:
+    page.goto(server.url + "/tray")
+    expect(page.locator("#trays .tray")).to_have_count(2)
+    expect(page.locator("#trays .tray").first.locator(".slot")).to_have_count(8)
+    expect(page.locator("#track .slot")).to_have_count(24)
+    lit = page.locator("#track .slot[data-effect=pulse]")
+    expect(lit).to_have_count(1)
+    assert lit.inner_text() == "1"  # round 1
