@@ -123,7 +123,7 @@ def legal(game: Game, state: State[Any], move: Move) -> Verdict:
     if phase.order is TurnOrder.FREE and current is not None and current != seat:
         return TURN_IN_PROGRESS.reject(current=current + 1)
     if isinstance(move, Pass | EndTurn):
-        return ACCEPTED
+        return game.legal_pass(state, move)
     return game.legal(state, move)
 
 

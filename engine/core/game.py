@@ -58,6 +58,14 @@ class Game:
         """The game's own checks of a move the core already allows in this phase and turn."""
         return ACCEPTED
 
+    def legal_pass(self, state: State[Any], move: Move) -> Verdict:
+        """The game's own checks of a core ``pass`` or ``end_turn`` (default: always allowed).
+
+        For rules such as "a turn must use a token before it ends"; these moves have no
+        effects of the game's own, so there is no matching apply hook.
+        """
+        return ACCEPTED
+
     def apply(self, state: State[Any], move: Move) -> tuple[State[Any], tuple[Event, ...]]:
         """The effects of a legal game move (core moves never reach this hook)."""
         return state, ()

@@ -9,6 +9,7 @@ import pytest
 from toy_games import Council, Dial, Step_, Take, Toy
 
 from engine.core import (
+    ACCEPTED,
     Advance,
     EndTurn,
     FlowError,
@@ -17,6 +18,7 @@ from engine.core import (
     IllegalMoveError,
     Pass,
     Phase,
+    Reason,
     Text,
     TurnOrder,
     apply,
@@ -26,6 +28,7 @@ from engine.core import (
 )
 
 T = Text("x", "x")
+STRICT = Reason("toy.strict", Text("还不能结束", "Not yet"), "toy §2")
 
 
 def types(events: tuple[Any, ...]) -> list[str]:
@@ -205,3 +208,17 @@ def test_states_are_immutable_values() -> None:
     after, _ = apply(game, state, Take(seat=0))
     assert state.data == (0, 0) and after.data == (1, 0)
     assert replace(after, moves=0) != state
+
+
+def test_a_game_can_refuse_a_pass_with_its_own_rule() -> None:
+    class Strict(Council):
+        name: ClassVar[str] = "toy_strict"
+
+        def legal_pass(self, state: Any, move: Any) -> Any:
+            return STRICT.reject() if move.seat == 0 else ACCEPTED
+
+    game = Strict()
+    state, _ = start(game, {"players": 2})
+    verdict = legal(game, state, Pass(seat=0))
+    assert (verdict.code, verdict.rule) == ("toy.strict", "toy §2")
+    assert legal(game, state, Pass(seat=1)).ok
