@@ -119,6 +119,7 @@ class Link:
         self._lost = threading.Event()
         self._wake = threading.Event()
         self._reset_seen = threading.Event()
+        self._reset_boot: int | None = None
         self._closing = threading.Event()
         self._supervisor: threading.Thread | None = None
         self._status = LinkStatus.CONNECTING
@@ -355,6 +356,10 @@ class Link:
             if self._lost.is_set() or self._closing.is_set():
                 return
             if self._reset_seen.is_set():
+                if self._reset_boot == boot_id:  # the boot notice of the boot we handshook with
+                    self._reset_seen.clear()
+                    continue
+                self.stats.resets += 1
                 self._set_status(LinkStatus.RECONNECTING, "controller restarted")
                 return
             try:
@@ -365,8 +370,10 @@ class Link:
                 return
             except NotConnected:
                 return
-            if seen_boot != boot_id:
+            if seen_boot != boot_id:  # rebooted, and its RESET notice was lost
+                self._reset_boot = seen_boot
                 self._reset_seen.set()
+                self._wake.set()
 
     # --- the reader ----------------------------------------------------------------------------
 
@@ -396,7 +403,10 @@ class Link:
                 waiter.retransmit = True
                 waiter.event.set()
         elif frame.type in (P.RESET, P.HELLO, P.HELLO_ACK):
-            self.stats.resets += 1
+            self._reset_boot = None
+            if frame.type == P.RESET:
+                with contextlib.suppress(PayloadError):
+                    self._reset_boot = P.unpack_reset(frame.payload)[1].boot_id
             self._reset_seen.set()
             self._wake.set()
         elif frame.type == P.EVENT:
