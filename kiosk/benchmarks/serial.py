@@ -8,12 +8,15 @@ uses its production settings (100 ms acknowledgement timeout, backoff 50 ms to 0
 
 from __future__ import annotations
 
+import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+import firmware_bridge.firmware as firmware_pkg
 from firmware_bridge.devices import LedController
 from firmware_bridge.emulator import Emulator, Faults
 from firmware_bridge.errors import CommandTimeout
@@ -87,6 +90,59 @@ def _resync(repeats: int, unplugged_s: float) -> list[Figure]:
     ]
 
 
+_FIRMWARE_COST = """
+import sys, time
+sys.path.insert(0, ".")
+import device, protocol as P
+class Quiet:  # the hardware layer without hardware: only the firmware's own work is timed
+    def write(self, data): pass
+    def ticks_ms(self): return time.ticks_ms()
+    def ticks_add(self, a, b): return time.ticks_add(a, b)
+    def ticks_diff(self, a, b): return time.ticks_diff(a, b)
+    def random16(self): return 1
+    def show(self, trays, track): pass
+    def state_changed(self, dev): pass
+    def feed_watchdog(self): pass
+d = device.Device(Quiet())
+frame = P.encode_frame(P.SET_SLOTS, 1, P.pack_set_slots(0, 0, [(255, 160, 0, P.SPIN, 900)] * 8))
+n = int(sys.argv[1])
+t = time.ticks_us()
+for i in range(n):
+    d.feed(frame)
+handle = time.ticks_diff(time.ticks_us(), t) / n
+d.feed(P.encode_frame(P.SET_SLOTS, 2, P.pack_set_slots(1, 0, [(0, 80, 255, P.PULSE, 900)] * 8)))
+d.feed(P.encode_frame(P.SET_TRACK, 3, P.pack_set_track(0, [(0, 200, 255, P.BLINK, 400)] * 24)))
+t = time.ticks_us()
+for i in range(n):
+    d.render(i * 20)
+render = time.ticks_diff(time.ticks_us(), t) / n
+print(handle, render)
+"""
+
+
+def _firmware_costs(count: int) -> list[Figure]:
+    """CPU time of the firmware's own work under the MicroPython unix port (x86-64)."""
+    micropython = shutil.which("micropython", path=str(Path(sys.executable).parent))
+    if micropython is None:
+        print("bench serial: no micropython binary, firmware costs skipped", file=sys.stderr)
+        return []
+    firmware = Path(firmware_pkg.__file__).resolve().parent
+    out = subprocess.run(
+        [micropython, "-c", _FIRMWARE_COST, str(count)],
+        cwd=firmware,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    ).stdout.split()
+    handle, render = (float(x) / 1000 for x in out)
+    note = "MicroPython unix port on x86-64, not a Pico (125 MHz Cortex-M0+, far slower)"
+    return [
+        Figure(SUITE, "firmware: decode and apply a tray update", handle, "ms", note),
+        Figure(SUITE, "firmware: render 40 animated LEDs", render, "ms", note + "; budget 20"),
+    ]
+
+
 def run(quick: bool) -> list[Figure]:
     """Measure the serial link; ``quick`` runs fewer commands and replugs."""
     count = 300 if quick else 3000
@@ -97,4 +153,6 @@ def run(quick: bool) -> list[Figure]:
     figures += _round_trips(Faults(corrupt=0.01, drop=0.05, seed=7), count // 3, "noisy")
     print("bench serial: replugs…", file=sys.stderr)
     figures += _resync(3 if quick else 10, 0.3 if quick else 1.5)
+    print("bench serial: firmware under MicroPython…", file=sys.stderr)
+    figures += _firmware_costs(200 if quick else 2000)
     return figures

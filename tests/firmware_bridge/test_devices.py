@@ -190,3 +190,13 @@ def test_the_api_refuses_what_is_not_an_led(controller: LedController) -> None:
     with pytest.raises(LedValueError):
         controller.set_brightness(300)
     assert controller.link.status is LinkStatus.CONNECTED
+
+
+def test_a_controller_that_stalls_mid_stream_is_recovered(
+    controller: LedController, emulator: Emulator, link: Link
+) -> None:
+    emulator.set_faults(Faults(stall_after=2, stall_ms=1500))
+    for step in range(5):
+        want = scene(controller, step)
+    emulator.assert_state(want, timeout=10)
+    assert link.stats.retransmissions > 0
