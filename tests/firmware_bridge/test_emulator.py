@@ -6,6 +6,8 @@ import os
 import signal
 import subprocess
 import sys
+import tty
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -104,3 +106,76 @@ def test_spin_lights_a_head_that_travels_round_the_tray() -> None:
 
 def test_brightness_scales_every_colour() -> None:
     assert device._render_led((200, 100, 50, P.SOLID, 0), 0, 1, 0, 128) == (100, 50, 25)
+
+
+LED = (1, 2, 3, P.SOLID, 0)
+BAD_CRC = P.cobs_encode(b"\x01\x20\x19\x00\xde\xad\xbe\xef") + P.DELIMITER
+ANSWERS = {  # frame sent: (answer type, NACK code, answer's sequence number)
+    "hello from another version": (
+        P.encode_frame(P.HELLO, 10, P.pack_hello(9)),
+        P.HELLO_ACK,
+        0,
+        10,
+    ),
+    "ping": (P.encode_frame(P.PING, 11), P.PONG, 0, 11),
+    "last slot": (P.encode_frame(P.SET_SLOTS, 12, P.pack_set_slots(1, 7, [LED])), P.ACK, 0, 12),
+    "past the last slot": (
+        P.encode_frame(P.SET_SLOTS, 13, P.pack_set_slots(1, 7, [LED, LED])),
+        P.NACK,
+        P.E_OUT_OF_RANGE,
+        13,
+    ),
+    "no such tray": (
+        P.encode_frame(P.SET_SLOTS, 14, P.pack_set_slots(2, 0, [LED])),
+        P.NACK,
+        P.E_OUT_OF_RANGE,
+        14,
+    ),
+    "short entry": (P.encode_frame(P.SET_SLOTS, 15, b"\0\0\1\2"), P.NACK, P.E_BAD_LENGTH, 15),
+    "last track LED": (P.encode_frame(P.SET_TRACK, 16, P.pack_set_track(23, [LED])), P.ACK, 0, 16),
+    "past the track": (
+        P.encode_frame(P.SET_TRACK, 17, P.pack_set_track(24, [LED])),
+        P.NACK,
+        P.E_OUT_OF_RANGE,
+        17,
+    ),
+    "unknown effect": (
+        P.encode_frame(P.SET_TRACK, 18, b"\0\0" + bytes([1, 2, 3, 9, 0, 0])),
+        P.NACK,
+        P.E_OUT_OF_RANGE,
+        18,
+    ),
+    "brightness": (P.encode_frame(P.BRIGHTNESS, 19, b"\x80"), P.ACK, 0, 19),
+    "brightness without level": (P.encode_frame(P.BRIGHTNESS, 20), P.NACK, P.E_BAD_LENGTH, 20),
+    "clear": (P.encode_frame(P.CLEAR, 21), P.ACK, 0, 21),
+    "clear with payload": (P.encode_frame(P.CLEAR, 22, b"\1"), P.NACK, P.E_BAD_LENGTH, 22),
+    "unknown type": (P.encode_frame(0x55, 23), P.NACK, P.E_UNKNOWN_TYPE, 23),
+    "other version": (P.encode_frame(P.PING, 24, version=2), P.NACK, P.E_BAD_VERSION, 24),
+    "bad CRC": (BAD_CRC, P.NACK, P.E_BAD_CRC, P.UNKNOWN_SEQ),
+    "bad COBS": (b"\x05\x01\x00", P.NACK, P.E_BAD_FRAME, P.UNKNOWN_SEQ),
+    "too short": (b"\x02\x01\x00", P.NACK, P.E_BAD_LENGTH, P.UNKNOWN_SEQ),
+}
+
+
+@pytest.mark.parametrize(("frame", "reply", "code", "seq"), ANSWERS.values(), ids=ANSWERS)
+def test_the_firmware_answers_every_frame(
+    emulator: Emulator,
+    read_frames: Callable[..., list[P.Frame]],
+    frame: bytes,
+    reply: int,
+    code: int,
+    seq: int,
+) -> None:
+    fd = os.open(emulator.path, os.O_RDWR | os.O_NOCTTY)
+    try:
+        tty.setraw(fd)
+        os.write(fd, frame + P.encode_frame(P.PING, 999))  # the PONG to 999 ends the answers
+        frames = read_frames(fd, lambda fs: any(f.seq == 999 for f in fs))
+    finally:
+        os.close(fd)
+    answers = [f for f in frames if f.type != P.RESET and f.seq != 999]
+    assert [(f.type, f.seq) for f in answers] == [(reply, seq)]
+    if reply == P.NACK:
+        assert P.unpack_nack(answers[0].payload)[0] == code
+    if code == P.E_BAD_VERSION:
+        assert P.unpack_nack(answers[0].payload)[1] == P.VERSION
