@@ -7,12 +7,14 @@ from typing import Any, ClassVar, Literal
 
 from engine.core import (
     END,
+    EndTurn,
     Event,
     Game,
     GameConfigError,
     Move,
     Options,
     Outcome,
+    Pass,
     Phase,
     Rng,
     Seat,
@@ -279,6 +281,11 @@ class Greenwood(Game):
     def legal(self, state: State[Any], move: Move) -> Verdict:
         """Greenwood's own rules (see ``engine.greenwood.rules``)."""
         return rules.check(state, move)
+
+    def legal_pass(self, state: State[Any], move: Move) -> Verdict:
+        """A night turn ends only after a token; a piece to place comes first (§三.4, §三.10)."""
+        assert isinstance(move, Pass | EndTurn)
+        return rules.check_pass(state, move)
 
     def apply(self, state: State[Any], move: Move) -> tuple[State[Any], tuple[Event, ...]]:
         """The effects of a legal Greenwood move."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from engine.core import ACCEPTED, Event, Move, Reason, Seat, State, Text, Verdict
+from engine.core import ACCEPTED, EndTurn, Event, Move, Pass, Reason, Seat, State, Text, Verdict
 from engine.greenwood.catalogue import Catalogue, catalogue, parse_reward
 from engine.greenwood.errors import GreenwoodDataError
 from engine.greenwood.records import (
@@ -198,6 +198,12 @@ PLACE_FIRST = _r(
     "First place the {piece} in your submarine",
     "§三.10",
 )
+TURN_WITHOUT_TOKEN = _r(
+    "turn_without_token",
+    "轮到你时必须使用1个行动标记,或结束本轮夜晚(pass)",
+    "On your turn use one token, or end your night (pass)",
+    "§三.4",
+)
 NOTHING_TO_PLACE = _r(
     "nothing_to_place",
     "现在没有要放入潜艇的板块",
@@ -270,6 +276,20 @@ def check(state: State[Table], move: Move) -> Verdict:
         return PLACE_FIRST.reject(piece=awaiting)
     checker = _CHECKS.get(type(move))
     return checker(state, player, move) if checker else ACCEPTED
+
+
+def check_pass(state: State[Table], move: Pass | EndTurn) -> Verdict:
+    """Greenwood's rules for ending a turn or a phase (§三.4, §三.10)."""
+    player = state.data.players[move.seat]
+    if player.awaiting is not None:
+        return PLACE_FIRST.reject(piece=player.awaiting)
+    if (
+        state.flow.phase == "night"
+        and isinstance(move, EndTurn)
+        and not _night_turn(state, move.seat)
+    ):
+        return TURN_WITHOUT_TOKEN.reject()
+    return ACCEPTED
 
 
 def play(state: State[Table], move: Move) -> tuple[State[Table], tuple[Event, ...]]:

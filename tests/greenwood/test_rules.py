@@ -341,3 +341,22 @@ def test_solo_virtual_opponent_shows_1_2_3_companions_that_spies_may_copy(gw) ->
     finish(t)
     rated = [e for e in t.events if isinstance(e, SoloRated)]
     assert rated[0].band == 1 and t.state.outcome.reason == "greenwood.solo_band_1"
+
+
+def test_a_night_turn_cannot_end_without_a_token(gw) -> None:
+    """§三.4: 轮到自己时,必须选择使用1个行动标记,或结束本轮夜晚行动 — no empty turns."""
+    t = night(gw)
+    assert t.refused(EndTurn(seat=0)) == "greenwood.turn_without_token"
+    t.ok(UseEnergy(seat=0, companion=0))
+    t.ok(EndTurn(seat=0))
+    assert t.refused(EndTurn(seat=1)) == "greenwood.turn_without_token"
+    t.ok(Pass(seat=1))  # ending the night is always allowed
+
+
+def test_a_piece_to_place_comes_before_ending_a_turn_or_the_phase(gw) -> None:
+    """§三.10: rewards that give a piece are resolved first: the piece is placed before going on."""
+    t = night(gw)
+    t.ok(UseEnergy(seat=0, companion=0))
+    state = gw.with_player(t.state, 0, pending=(("test", "place:domino"),))
+    assert gw.legal(state, EndTurn(seat=0)).code == "greenwood.place_first"
+    assert gw.legal(state, Pass(seat=0)).code == "greenwood.place_first"
