@@ -59,7 +59,7 @@ class LedController:
         """Global brightness 0..255 (the controller's maximum caps it)."""
         if not 0 <= level <= 255:
             raise LedValueError(f"brightness {level} is not 0..255")
-        self._desire(_BRIGHTNESS, level)
+        self._desire(_BRIGHTNESS, level=level)
 
     def clear(self) -> None:
         """Every tray and the track off."""
@@ -100,14 +100,15 @@ class LedController:
         with self._cond:
             return self._track
 
-    def _desire(self, key: int, value: object) -> None:
+    def _desire(self, key: int, leds: tuple[Led, ...] = (), level: int = 0) -> None:
+        """Record what tray ``key`` (or the track, or brightness) should show; wake the worker."""
         with self._cond:
             if key == _TRACK:
-                self._track = value  # type: ignore[assignment]
+                self._track = leds
             elif key == _BRIGHTNESS:
-                self._brightness = value  # type: ignore[assignment]
+                self._brightness = level
             else:
-                self._trays[key] = value  # type: ignore[assignment]
+                self._trays[key] = leds
             self._dirty.add(key)
             self._cond.notify_all()
 
@@ -137,16 +138,11 @@ class LedController:
                     return
                 key = min(self._dirty)  # brightness, then track, then trays in order
                 self._dirty.discard(key)
-                value = (
-                    self._brightness
-                    if key == _BRIGHTNESS
-                    else self._track
-                    if key == _TRACK
-                    else self._trays.get(key, ())
-                )
+                leds = self._track if key == _TRACK else self._trays.get(key, ())
+                level = self._brightness or 0
                 self._busy = True
             try:
-                self._send(key, value)
+                self._send(key, leds, level)
                 ok = True
             except BridgeError as exc:
                 log.warning("LED update not delivered yet: %s", exc)
@@ -158,22 +154,21 @@ class LedController:
                     self._cond.wait(self._retry_interval)
                 self._cond.notify_all()
 
-    def _send(self, key: int, value: object) -> None:
+    def _send(self, key: int, leds: tuple[Led, ...], level: int) -> None:
         caps = self.link.capabilities
         if caps is None:
             raise BridgeError("no capabilities yet")
         if key == _BRIGHTNESS:
-            level = min(int(value), caps.max_brightness)  # type: ignore[call-overload]
-            self._command(P.BRIGHTNESS, P.pack_brightness(level))
+            self._command(P.BRIGHTNESS, P.pack_brightness(min(level, caps.max_brightness)))
         elif key == _TRACK:
-            leds = _fit(value, caps.track_leds, "track")  # type: ignore[arg-type]
-            for start in range(0, len(leds), P.MAX_TRACK_ENTRIES):
-                chunk = leds[start : start + P.MAX_TRACK_ENTRIES]
+            wire = _fit(leds, caps.track_leds, "track")
+            for start in range(0, len(wire), P.MAX_TRACK_ENTRIES):
+                chunk = wire[start : start + P.MAX_TRACK_ENTRIES]
                 self._command(P.SET_TRACK, P.pack_set_track(start, chunk))
         elif key < caps.trays:
-            leds = _fit(value, caps.slots_per_tray, f"tray {key}")  # type: ignore[arg-type]
-            for start in range(0, len(leds), P.MAX_SLOT_ENTRIES):
-                chunk = leds[start : start + P.MAX_SLOT_ENTRIES]
+            wire = _fit(leds, caps.slots_per_tray, f"tray {key}")
+            for start in range(0, len(wire), P.MAX_SLOT_ENTRIES):
+                chunk = wire[start : start + P.MAX_SLOT_ENTRIES]
                 self._command(P.SET_SLOTS, P.pack_set_slots(key, start, chunk))
         else:
             log.warning("the controller has %d trays; tray %d is not shown", caps.trays, key)
