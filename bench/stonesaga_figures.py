@@ -1,6 +1,6 @@
 """Stonesaga figures: engine moves/s on the example session, scan and reader costs.
 
-Run: ``.venv/bin/python tests/stonesaga/bench.py [--quick]``. ``run(quick)`` returns
+Run: ``.venv/bin/python bench/stonesaga_figures.py [--quick]``. ``run(quick)`` returns
 ``kiosk.benchmarks.Figure`` rows, ready to join ``tablesight bench``; not a test (nothing is
 asserted on speed).
 """
@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE.parent / "tests"))  # the synthetic Stonesaga scenes of the tests
 
 import cv2  # noqa: E402
 from stonesaga import scene as sc  # noqa: E402
@@ -30,7 +30,7 @@ from vision.readers import stonesaga as reader  # noqa: E402
 from vision.stabiliser import Stabiliser  # noqa: E402
 from vision.synthetic import Effects, render  # noqa: E402
 
-EXAMPLE = HERE.parents[1] / "docs" / "examples" / "stonesaga.jsonl"
+EXAMPLE = HERE.parent / "docs" / "examples" / "stonesaga.jsonl"
 
 
 def _median_ms(fn, repeat: int) -> float:
