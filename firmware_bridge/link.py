@@ -14,6 +14,7 @@ import contextlib
 import logging
 import queue
 import threading
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -120,6 +121,8 @@ class Link:
         self._wake = threading.Event()
         self._reset_seen = threading.Event()
         self._reset_boot: int | None = None
+        self._recent_events: deque[int] = deque(maxlen=64)
+        self._events_boot: int | None = None
         self._closing = threading.Event()
         self._supervisor: threading.Thread | None = None
         self._status = LinkStatus.CONNECTING
@@ -328,6 +331,9 @@ class Link:
                         return connected
                 continue
             connected = True
+            if caps.boot_id != self._events_boot:  # a new boot numbers its events from 1 again
+                self._recent_events.clear()
+                self._events_boot = caps.boot_id
             self.stats.connections += 1
             self._set_status(LinkStatus.CONNECTED, "")
             for listener in list(self._connect_listeners):
@@ -410,6 +416,11 @@ class Link:
             self._reset_seen.set()
             self._wake.set()
         elif frame.type == P.EVENT:
+            with contextlib.suppress(NotConnected):
+                self._write(P.encode_frame(P.ACK, frame.seq))
+            if frame.seq in self._recent_events:
+                return  # a resend whose first copy arrived: our ACK was lost
+            self._recent_events.append(frame.seq)
             try:
                 event = DeviceEvent(*P.unpack_event(frame.payload))
             except PayloadError:

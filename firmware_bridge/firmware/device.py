@@ -22,6 +22,9 @@ RENDER_MS = 20
 """Effects are rendered every 20 ms (50 Hz)."""
 READ_BUDGET = 256
 """At most this many bytes are handled between two renders, so a flood never starves effects."""
+EVENT_RETRY_MS = 200
+EVENT_TRIES = 5
+"""An EVENT is sent up to 5 times, 200 ms apart, until the host acknowledges it."""
 DARK = (0, 0, 0)
 OFF_LED = (0, 0, 0, P.OFF, 0)
 
@@ -53,6 +56,7 @@ class Device:
         self.brightness = max_brightness
         self.frames = 0
         self.errors = 0
+        self.unacked = {}  # EVENT seq -> [frame bytes, when to resend, tries so far]
         self._last_render = None
 
     def capabilities(self):
@@ -82,8 +86,25 @@ class Device:
         self.send(P.RESET, P.pack_reset(reason, self.capabilities()))
 
     def emit_event(self, kind, index, value):
-        """Send an unsolicited EVENT (a button press, a self-test result)."""
-        self.send(P.EVENT, P.pack_event(kind, index, value))
+        """Send an EVENT (a button press, a self-test result); resent until acknowledged."""
+        self.seq = self.seq % 0xFFFF + 1
+        data = P.encode_frame(P.EVENT, self.seq, P.pack_event(kind, index, value))
+        self.hw.write(data)
+        due = self.hw.ticks_add(self.hw.ticks_ms(), EVENT_RETRY_MS)
+        self.unacked[self.seq] = [data, due, 1]
+
+    def resend_events(self, now):
+        """Resend every EVENT whose acknowledgement is overdue; drop it after EVENT_TRIES."""
+        for seq in list(self.unacked):
+            entry = self.unacked[seq]
+            if self.hw.ticks_diff(now, entry[1]) < 0:
+                continue
+            if entry[2] >= EVENT_TRIES:
+                del self.unacked[seq]
+                continue
+            self.hw.write(entry[0])
+            entry[1] = self.hw.ticks_add(now, EVENT_RETRY_MS)
+            entry[2] += 1
 
     # --- receiving -----------------------------------------------------------------------------
 
@@ -126,8 +147,11 @@ class Device:
                 P.check_empty(frame.payload, "CLEAR")
                 self.slots = [[OFF_LED] * self.slots_per_tray for _ in range(self.trays)]
                 self.track = [OFF_LED] * self.track_leds
-            elif t in (P.ACK, P.NACK):
-                return  # the host acknowledging an EVENT: nothing to do
+            elif t == P.ACK:
+                self.unacked.pop(frame.seq, None)  # the host has the EVENT
+                return
+            elif t == P.NACK:
+                return
             else:
                 raise P.PayloadError("unknown message type", P.E_UNKNOWN_TYPE)
         except P.PayloadError as exc:
@@ -182,6 +206,8 @@ class Device:
                     self.feed(data)
                 continue
             self.render(now)
+            if self.unacked:
+                self.resend_events(now)
             hw.feed_watchdog()
             next_render = hw.ticks_add(next_render, RENDER_MS)
             if hw.ticks_diff(now, next_render) > RENDER_MS:

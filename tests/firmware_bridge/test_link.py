@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_bridge.emulator import Emulator
+from firmware_bridge.emulator import Emulator, Faults
 from firmware_bridge.errors import CommandRefused, IncompatibleDevice, NotConnected
 from firmware_bridge.firmware import protocol as P
 from firmware_bridge.link import DeviceEvent, Link, LinkStatus
@@ -128,3 +128,15 @@ def test_the_spy_url_logs_the_traffic(
     link.close()
     assert emulator.state.trays[0][0].colour == (1, 2, 3)
     assert "TX" in log.read_text() and "RX" in log.read_text()
+
+
+def test_button_events_arrive_once_each_on_a_noisy_line(link: Link, emulator: Emulator) -> None:
+    heard: list[DeviceEvent] = []
+    link.on_event(heard.append)
+    emulator.set_faults(Faults(corrupt=0.02, drop=0.3, seed=5))
+    for button in range(8):
+        emulator.press_button(button)
+    assert emulator.wait_for(lambda: len(heard) >= 8, 10), heard
+    # every resend is over within 5 tries of 200 ms; none may show up as a second press
+    assert not emulator.wait_for(lambda: len(heard) > 8, 1.5), heard
+    assert sorted(event.index for event in heard) == list(range(8))
