@@ -6,6 +6,7 @@ viewer): a kiosk that nobody looks at spends no time on detection.
 
 from __future__ import annotations
 
+import importlib
 import tempfile
 import threading
 import time
@@ -19,8 +20,9 @@ import numpy as np
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response, StreamingResponse
 
+from engine.core import EngineError
 from kiosk.deps import Control, SettingsDep, TableDep
-from kiosk.settings import Settings
+from kiosk.settings import Language, Settings
 from kiosk.table import Table
 from vision.calibration import (
     TableCalibration,
@@ -155,6 +157,34 @@ def camera_state(request: Request, table: TableDep) -> dict[str, Any]:
         "frames": feed.frames,
         "detections": [d.as_json() for d in found],
     }
+
+
+@router.get("/api/camera/reading")
+def reading(
+    request: Request, table: TableDep, settings: SettingsDep, lang: Language | None = None
+) -> dict[str, Any]:
+    """The game's reader on the last frame: what it makes of the table (``vision.readers``)."""
+    lang = lang or settings.lang
+    feed = get_feed(request)
+    feed.wanted()
+    image, _, _ = feed.latest()
+    if image is None:
+        raise HTTPException(409, "no camera frame yet; try again in a moment")
+    game = table.saved.game.name
+    try:
+        reader = importlib.import_module(f"vision.readers.{game}")
+    except ModuleNotFoundError as exc:
+        if exc.name not in (f"vision.readers.{game}", "vision.readers"):
+            raise
+        return {"game": game, "available": False, "text": f"the {game} reader is not available yet"}
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "frame.png"
+        cv2.imwrite(str(path), image)
+        try:
+            result = reader.scan(path, lang)
+        except (VisionError, EngineError) as exc:
+            return {"game": game, "available": True, "text": str(exc).replace(str(path), "frame")}
+    return {"game": game, "available": True, "text": reader.describe(result, lang)}
 
 
 @router.post("/api/calibrate", dependencies=[Control])

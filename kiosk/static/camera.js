@@ -13,6 +13,11 @@ async function poll() {
   } catch (e) { /* the next poll tries again */ }
 }
 
+async function read() {
+  const answer = await fetch(`/api/camera/reading?lang=${Kiosk.lang}`);
+  if (answer.ok) document.getElementById("reading").textContent = (await answer.json()).text;
+}
+
 document.addEventListener("DOMContentLoaded", () => {
   Kiosk.lang = Kiosk.lang || "en";
   Kiosk.translateStatic();
@@ -23,4 +28,6 @@ document.addEventListener("DOMContentLoaded", () => {
   ]));
   poll();
   setInterval(poll, 1000);
+  setTimeout(read, 500);
+  setInterval(read, 3000);
 });

@@ -17,7 +17,7 @@ const WORDS = {
     language: "语言", brightness: "亮度", sound: "声音", addMs: "出现多久才算放下(毫秒)",
     removeMs: "消失多久才算拿走(毫秒)", saved: "已保存", error: "出错", phases: "阶段",
     notConnected: "控制器:未连接", calibrateNow: "现在校准", anchors: "定位标记",
-    reprojection: "重投影误差", tags: "画面中的标记", download: "下载",
+    reprojection: "重投影误差", tags: "画面中的标记", reading: "规则读取结果", download: "下载",
   },
   en: {
     round: "Round {n}", roundOf: "Round {n} of {of}", step: "Step {i}/{of}: {t}",
@@ -37,6 +37,7 @@ const WORDS = {
     removeMs: "Gone this long to count as removed (ms)", saved: "Saved", error: "Error",
     phases: "Phases", notConnected: "controller: not connected", calibrateNow: "Calibrate now",
     anchors: "Anchors", reprojection: "Reprojection error", tags: "Tags in view",
+    reading: "What the game's reader sees",
     download: "Download",
   },
 };

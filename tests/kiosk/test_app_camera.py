@@ -54,6 +54,14 @@ def test_the_camera_sees_the_synthetic_tables_tags(camera_app: FastAPI) -> None:
     assert len(ids) >= 30  # and most of the scattered tiles (40 on the table)
 
 
+def test_the_games_reader_tells_what_it_makes_of_the_table(camera_app: FastAPI) -> None:
+    first_frame(camera_app)
+    reading = call(camera_app, "GET", "/api/camera/reading").json()
+    assert reading["game"] == "greenwood" and reading["available"]
+    assert reading["text"].strip() and "not available" not in reading["text"]
+    assert "frame.png" not in reading["text"]  # no temporary path leaks to the page
+
+
 def test_calibration_from_the_kiosk_saves_a_calibration(camera_app: FastAPI) -> None:
     first_frame(camera_app)
     refused = call(camera_app, "POST", "/api/calibrate", client=PHONE)
