@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import queue
 import threading
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
+from glob import escape as glob_escape
 from glob import glob
 from typing import Any
 
@@ -88,6 +90,21 @@ def find_controller(pattern: str = "/dev/serial/by-id/*MicroPython*") -> str | N
     return matches[0] if matches else None
 
 
+def stable_name(url: str, by_id: str = "/dev/serial/by-id") -> str:
+    """The ``/dev/serial/by-id`` name of a device path such as ``/dev/ttyACM0``, else ``url``.
+
+    ``/dev/ttyACM0`` may come back as ``/dev/ttyACM1`` after a replug; the by-id name does not.
+    URLs (``socket://…``, ``spy://…``) and names without a by-id link are returned unchanged.
+    """
+    if "://" in url or not os.path.exists(url):
+        return url
+    target = os.path.realpath(url)
+    for link in sorted(glob(os.path.join(glob_escape(by_id), "*"))):
+        if os.path.realpath(link) == target:
+            return link
+    return url
+
+
 class Link:
     """A self-healing connection to one LED controller. Call :meth:`start`, then :meth:`send`."""
 
@@ -103,7 +120,8 @@ class Link:
         read_timeout: float = 0.02,
         serial_for_url: SerialFactory = serial.serial_for_url,
     ) -> None:
-        self.url = url
+        self.url = stable_name(url)
+        """What the link opens: ``url``, or its stable /dev/serial/by-id name if it has one."""
         self._baudrate = baudrate
         self._ack_timeout = ack_timeout
         self._retries = retries

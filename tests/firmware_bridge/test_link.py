@@ -11,7 +11,7 @@ import pytest
 from firmware_bridge.emulator import Emulator, Faults
 from firmware_bridge.errors import CommandRefused, IncompatibleDevice, NotConnected
 from firmware_bridge.firmware import protocol as P
-from firmware_bridge.link import DeviceEvent, Link, LinkStatus
+from firmware_bridge.link import DeviceEvent, Link, LinkStatus, stable_name
 
 ONE_SLOT = P.pack_set_slots(0, 0, [(1, 2, 3, P.SOLID, 0)])
 
@@ -140,3 +140,14 @@ def test_button_events_arrive_once_each_on_a_noisy_line(link: Link, emulator: Em
     # every resend is over within 5 tries of 200 ms; none may show up as a second press
     assert not emulator.wait_for(lambda: len(heard) > 8, 1.5), heard
     assert sorted(event.index for event in heard) == list(range(8))
+
+
+def test_a_device_path_is_swapped_for_its_stable_name(tmp_path: Path, emulator: Emulator) -> None:
+    by_id = tmp_path / "by-id"
+    by_id.mkdir()
+    (by_id / "usb-MicroPython_Board_in_FS_mode_e661-if00").symlink_to(emulator.pty_path)
+    (by_id / "usb-Other_Thing-if00").symlink_to(tmp_path)
+    named = stable_name(emulator.pty_path, by_id=str(by_id))
+    assert named == str(by_id / "usb-MicroPython_Board_in_FS_mode_e661-if00")
+    assert stable_name("socket://localhost:7777", by_id=str(by_id)) == "socket://localhost:7777"
+    assert stable_name(str(tmp_path / "absent"), by_id=str(by_id)) == str(tmp_path / "absent")
