@@ -1,12 +1,14 @@
 """Settings of the running service, from defaults, a TOML file, the environment and flags.
 
-Precedence, highest first: command-line flags, ``TABLESIGHT_*`` environment variables, the TOML
-file (``--config FILE``, else ``TABLESIGHT_CONFIG``, else ``tablesight.toml`` in the user's config
-folder when it exists), then the defaults below.
+Precedence, highest first: command-line flags, ``TABLESIGHT_*`` environment variables, what was
+last saved from the kiosk's settings page (``tablesight run`` only: language, brightness, sound,
+stability timing), the TOML file (``--config FILE``, else ``TABLESIGHT_CONFIG``, else
+``tablesight.toml`` in the user's config folder when it exists), then the defaults below.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 from typing import Any, Literal
@@ -167,6 +169,63 @@ def load_settings(config: Path | None = None, **flags: Any) -> Settings:
         raise SettingsError("\n".join(lines)) from None
     except (OSError, ValueError) as exc:  # a TOML syntax error is a ValueError
         raise SettingsError(f"{where}: {exc}") from None
+
+
+KIOSK_FILE = "kiosk-settings.json"
+"""Where the settings page keeps its changes, in the data folder."""
+
+
+class KioskChanges(BaseModel):
+    """What the settings page may change; kept in ``KIOSK_FILE`` for the next start."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    lang: Language | None = None
+    brightness: int | None = Field(None, ge=0, le=100)
+    sound: bool | None = None
+    add_ms: float | None = Field(None, ge=0, le=10_000)
+    remove_ms: float | None = Field(None, ge=0, le=60_000)
+
+
+def save_kiosk_changes(settings: Settings) -> Path:
+    """Write the settings page's values to the data folder (atomically); returns the file."""
+    changes = KioskChanges(
+        lang=settings.lang,
+        brightness=settings.brightness,
+        sound=settings.sound,
+        add_ms=settings.stabiliser.add_ms,
+        remove_ms=settings.stabiliser.remove_ms,
+    )
+    path = settings.data_dir / KIOSK_FILE
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_suffix(".tmp")
+    temporary.write_text(changes.model_dump_json(indent=2) + "\n", encoding="utf-8")
+    os.replace(temporary, path)
+    return path
+
+
+def apply_kiosk_changes(settings: Settings, given: set[str] = frozenset()) -> str | None:
+    """Apply the settings page's saved values, except the keys in ``given`` (set by a flag or
+    an environment variable, which win). Returns a problem to tell the user, or None."""
+    path = settings.data_dir / KIOSK_FILE
+    if not path.is_file():
+        return None
+    try:
+        changes = KioskChanges.model_validate_json(path.read_text(encoding="utf-8"))
+        stability = {
+            k: v for k in ("add_ms", "remove_ms") if (v := getattr(changes, k)) is not None
+        }
+        stabiliser = dataclasses.replace(settings.stabiliser, **stability)
+    except (OSError, ValueError) as exc:
+        first = str(exc).splitlines()[0]
+        return f"the settings saved from the kiosk ({path}) were not used: {first}"
+    for key in ("lang", "brightness", "sound"):
+        value = getattr(changes, key)
+        if value is not None and key not in given and f"TABLESIGHT_{key.upper()}" not in os.environ:
+            setattr(settings, key, value)
+    if "stabiliser" not in given:
+        settings.stabiliser = stabiliser
+    return None
 
 
 def _env_path(name: str) -> Path | None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import socket
 import sys
 import warnings
@@ -27,7 +28,7 @@ from hardware.panel import ControlPanel
 from hardware.pins import choose_pin_factory
 from kiosk.app import create_app
 from kiosk.errors import CommandError
-from kiosk.settings import Settings
+from kiosk.settings import Settings, apply_kiosk_changes
 from kiosk.store import StoreError
 from kiosk.table import Change, Table, open_table
 
@@ -73,6 +74,12 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     """Serve the kiosk until Ctrl-C; the saved game is closed cleanly on the way out."""
     host = settings.bind_host
     _check_port_free(host, settings.port)
+    given = {"lang"} if getattr(args, "lang", None) else set()
+    if any(k.startswith("TABLESIGHT_STABILISER__") for k in os.environ):
+        given.add("stabiliser")
+    problem = apply_kiosk_changes(settings, given)
+    if problem:
+        print(f"tablesight: {problem}", file=sys.stderr)
     try:
         table, store = open_table(settings)
     except (StoreError, EngineError) as exc:

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engine.core import Advance, EngineError, NothingToUndoError, Result, move_from_dict
 from kiosk.deps import Control, SettingsDep, TableDep
-from kiosk.settings import Language
+from kiosk.settings import Language, save_kiosk_changes
 from kiosk.store import StoreError
 
 router = APIRouter(prefix="/api", tags=["controls"], dependencies=[Control])
@@ -126,6 +126,10 @@ def change_settings(body: SettingsBody, table: TableDep, settings: SettingsDep) 
     for key in ("lang", "brightness", "sound"):
         if (value := getattr(body, key)) is not None:
             setattr(settings, key, value)
+    try:
+        save_kiosk_changes(settings)
+    except OSError as exc:
+        raise HTTPException(500, f"the settings apply now but could not be saved: {exc}") from None
     table.touch("settings")
     return {
         "lang": settings.lang,

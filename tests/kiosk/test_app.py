@@ -27,7 +27,7 @@ from engine.core import (
 from engine.greenwood.game import GreenwoodOptions
 from kiosk.app import MAX_BODY_BYTES, create_app
 from kiosk.deps import MAX_WRONG_CODES, PAIRING_HEADER, Pairing, get_table
-from kiosk.settings import load_settings
+from kiosk.settings import KIOSK_FILE, apply_kiosk_changes, load_settings
 from kiosk.table import open_table
 
 CODE = "246810"
@@ -392,3 +392,33 @@ def test_a_failing_listener_does_not_stop_a_move_or_the_other_listeners(app: Fas
     answer = call(app, "POST", "/api/move", json={"type": "pass", "seat": 0})
     assert answer.status_code == 200 and answer.json()["accepted"]
     assert heard and moves(app) == 1
+
+
+def test_settings_from_the_page_are_kept_for_the_next_start_but_flags_and_env_win(
+    app: FastAPI, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    answer = call(
+        app,
+        "POST",
+        "/api/settings",
+        json={"lang": "zh", "brightness": 30, "stability": {"remove_ms": 900}},
+    )
+    assert answer.is_success
+    later = load_settings(data_dir=tmp_path)
+    assert apply_kiosk_changes(later) is None
+    assert (later.lang, later.brightness, later.stabiliser.remove_ms) == ("zh", 30, 900)
+    flagged = load_settings(data_dir=tmp_path, lang="en")
+    apply_kiosk_changes(flagged, given={"lang"})
+    assert (flagged.lang, flagged.brightness) == ("en", 30)
+    monkeypatch.setenv("TABLESIGHT_BRIGHTNESS", "80")
+    from_env = load_settings(data_dir=tmp_path)
+    apply_kiosk_changes(from_env)
+    assert (from_env.lang, from_env.brightness) == ("zh", 80)
+
+
+def test_a_damaged_saved_settings_file_is_named_and_ignored(tmp_path: Path) -> None:
+    (tmp_path / KIOSK_FILE).write_text('{"lang": "fr", "brightness": 30}')
+    settings = load_settings(data_dir=tmp_path, lang="en")
+    problem = apply_kiosk_changes(settings)
+    assert problem is not None and KIOSK_FILE in problem and "were not used" in problem
+    assert (settings.lang, settings.brightness) == ("en", 60)
