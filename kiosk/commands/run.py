@@ -152,12 +152,20 @@ class TableHardware:
         except (HardwareError, OSError, RuntimeError) as exc:
             print(f"tablesight: buttons not available: {exc}", file=sys.stderr)
             return
-        panel.on_advance = lambda: table.submit(Advance())
+        panel.on_advance = self._advance
         panel.on_undo = self._undo
         panel.on_menu = lambda: table.toggle_menu()
         panel.on_error = lambda exc: log.error("button action failed: %s", exc)
         panel.heartbeat()
         self.panel = panel
+
+    def _advance(self) -> None:
+        """A short press: close the menu if it is open, else advance the game."""
+        assert self.table is not None
+        if self.table.menu_open:
+            self.table.toggle_menu(False)
+        else:
+            self.table.submit(Advance())
 
     def _undo(self) -> None:
         assert self.table is not None

@@ -4,7 +4,7 @@
 const WORDS = {
   zh: {
     round: "第 {n} 轮", roundOf: "第 {n} / {of} 轮", step: "第 {i}/{of} 步:{t}",
-    player: "轮到 {n} 号玩家", table: "全体玩家", free: "任一玩家可行动", everyone: "所有玩家同时行动",
+    player: "轮到 {n} 号玩家", playerNamed: "轮到{name}({n} 号玩家)", table: "全体玩家", free: "任一玩家可行动", everyone: "所有玩家同时行动",
     passed: "已结束:{list}", dice: "骰池", noDice: "现在不用掷骰",
     verdicts: "判定", log: "记录", camera: "摄像头", controller: "灯光控制器",
     ok: "正常", simulated: "模拟", lost: "断开", not_connected: "未连接",
@@ -21,7 +21,7 @@ const WORDS = {
   },
   en: {
     round: "Round {n}", roundOf: "Round {n} of {of}", step: "Step {i}/{of}: {t}",
-    player: "Player {n} to act", table: "The whole table", free: "Any player may act", everyone: "Everyone acts at once",
+    player: "Player {n} to act", playerNamed: "{name} (player {n}) to act", table: "The whole table", free: "Any player may act", everyone: "Everyone acts at once",
     passed: "Done: {list}", dice: "Dice pool", noDice: "No dice to roll now",
     verdicts: "Verdicts", log: "Log", camera: "Camera", controller: "LED controller",
     ok: "ok", simulated: "simulated", lost: "lost", not_connected: "not connected",

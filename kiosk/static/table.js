@@ -14,8 +14,11 @@ function render(s) {
   $("round").textContent = s.rounds ? t("roundOf", { n: s.round, of: s.rounds }) : t("round", { n: s.round });
   $("phase").textContent = s.phase.title;
   $("step").textContent = s.step ? t("step", { i: s.step.index, of: s.step.of, t: s.step.title }) : "";
+  // A game may name its seats (characters); a name that is only "player N" adds nothing.
+  let who = (s.view?.players || []).find((p) => p.seat === s.current_player - 1)?.name;
+  if (who && /\d/.test(who)) who = null;
   $("turn").textContent = s.current_player
-    ? t("player", { n: s.current_player })
+    ? (who ? t("playerNamed", { name: who, n: s.current_player }) : t("player", { n: s.current_player }))
     : t({ simultaneous: "everyone", table: "table", free: "free", clockwise: "table" }[s.order] || "table");
   if (s.passed_players.length && s.order !== "table") {
     $("turn").textContent += ` · ${t("passed", { list: s.passed_players.join(", ") })}`;

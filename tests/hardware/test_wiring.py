@@ -133,6 +133,9 @@ def test_a_long_press_opens_the_menu_and_the_menu_button_closes_it(
     assert table.status("en")["moves"] == 0  # a long press does not advance
     click(hardware, "menu")
     assert not table.menu_open
+    click(hardware, "menu")
+    click(hardware, "advance")  # with the menu open, a short press closes it, and only that
+    assert not table.menu_open and table.status("en")["moves"] == 0
 
 
 def test_the_led_trays_mirror_the_dice_pool_and_the_track_the_round(

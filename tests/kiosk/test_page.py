@@ -63,6 +63,10 @@ def test_a_move_changes_the_page_live_and_a_refusal_shows_icon_and_text(
     assert refused.locator(".icon").inner_text() == "✖"
     assert "not allowed" in refused.inner_text()
     assert refused.get_attribute("data-code") == "core.no_advance"
+    for seat in (0, 1):
+        assert post(server, "/api/move", {"type": "pass", "seat": seat})["accepted"]
+    expect(page.locator("#phase")).to_have_text("Night")
+    expect(page.locator("#turn")).to_have_text("Player 1 to act")
 
 
 def test_after_a_restart_the_page_reconnects_and_shows_the_same_state(tmp_path: Path, page) -> None:
