@@ -79,5 +79,10 @@ def open_leds(port: str | None = None, *, emulate: bool = True, **link_options: 
         emulator = Emulator().start()
         url = emulator.path
         log.info("no LED controller found: emulating one on %s", url)
-    link = Link(url, **link_options).start()
+    try:
+        link = Link(url, **link_options).start()
+    except BaseException:
+        if emulator is not None:  # close what was built before the failure
+            emulator.close()
+        raise
     return Leds(link, LedController(link), emulator)

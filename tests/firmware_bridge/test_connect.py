@@ -47,3 +47,18 @@ def test_a_given_port_is_used(emulator: Emulator) -> None:
         assert leds.view()["emulated"] is False
     finally:
         leds.close()
+
+
+def test_a_bad_option_closes_the_emulator_it_started(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("firmware_bridge.connect.find_controller", lambda: None)
+    started: list[Emulator] = []
+    real_start = Emulator.start
+
+    def start(self: Emulator) -> Emulator:
+        started.append(self)
+        return real_start(self)
+
+    monkeypatch.setattr(Emulator, "start", start)
+    with pytest.raises(TypeError):
+        open_leds(no_such_option=1)
+    assert len(started) == 1 and not started[0].plugged
