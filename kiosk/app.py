@@ -85,7 +85,9 @@ def create_app(
     )
     app.state.settings = settings
     app.state.table = table
-    app.state.pairing = pairing or Pairing(code=settings.pairing_code or Pairing().code)
+    app.state.pairing = pairing or (
+        Pairing(code=settings.pairing_code) if settings.pairing_code else Pairing()
+    )
     app.state.camera = camera.CameraFeed(settings, table)
     app.state.leds = None  # the LED controller, when the hardware opens one
 

@@ -27,7 +27,7 @@ from engine.core import (
 from engine.greenwood.game import GreenwoodOptions
 from kiosk.app import MAX_BODY_BYTES, create_app
 from kiosk.deps import MAX_WRONG_CODES, PAIRING_HEADER, Pairing, get_table
-from kiosk.settings import KIOSK_FILE, apply_kiosk_changes, load_settings
+from kiosk.settings import KIOSK_FILE, SettingsError, apply_kiosk_changes, load_settings
 from kiosk.table import open_table
 
 CODE = "246810"
@@ -422,3 +422,16 @@ def test_a_damaged_saved_settings_file_is_named_and_ignored(tmp_path: Path) -> N
     problem = apply_kiosk_changes(settings)
     assert problem is not None and KIOSK_FILE in problem and "were not used" in problem
     assert (settings.lang, settings.brightness) == ("en", 60)
+
+
+def test_a_fixed_pairing_code_comes_from_the_settings_and_must_be_six_digits(
+    tmp_path: Path,
+) -> None:
+    settings = load_settings(data_dir=tmp_path, pairing_code="135790")
+    table, store = open_table(settings)
+    try:
+        assert create_app(settings, table).state.pairing.code == "135790"
+    finally:
+        store.close()
+    with pytest.raises(SettingsError, match="pairing_code"):
+        load_settings(data_dir=tmp_path, pairing_code="12ab")
