@@ -57,8 +57,11 @@ class CameraFeed:
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
-        if self.settings.camera.source == "synthetic":
+        source = self.settings.camera.source
+        if source == "synthetic":
             table.set_link("camera", "simulated", "synthetic table")
+        else:
+            table.set_link("camera", "not_connected", f"{source}: opened while the camera is viewed")
 
     def wanted(self) -> None:
         """A viewer wants frames: start the reader if it is not running."""
