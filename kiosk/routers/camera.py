@@ -61,7 +61,7 @@ class CameraFeed:
         if source == "synthetic":
             table.set_link("camera", "simulated", "synthetic table")
         else:
-            table.set_link("camera", "not_connected", f"{source}: opened while the camera is viewed")
+            table.set_link("camera", "not_connected", f"{source}: opened while it is viewed")
 
     def wanted(self) -> None:
         """A viewer wants frames: start the reader if it is not running."""
