@@ -202,13 +202,13 @@ class TableHardware:
         else:
             state, detail = "lost", self.link.problem or str(status)
         self.table.set_link("controller", state, detail)
-        if self.panel is not None:
-            if state == "lost":
+
+    def _on_change(self, change: Change) -> None:
+        if change.kind == "link" and self.panel is not None and self.table is not None:
+            if any(link.state == "lost" for link in self.table.links.values()):
                 self.panel.error()
             else:
                 self.panel.heartbeat()
-
-    def _on_change(self, change: Change) -> None:
         if change.kind in ("move", "undo", "new_game", "settings"):
             assert self.table is not None
             self._mirror(self.table)

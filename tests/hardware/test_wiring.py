@@ -161,3 +161,12 @@ def test_the_led_trays_mirror_the_dice_pool_and_the_track_the_round(
     assert emulator.wait_for(lambda: showing(dice, 2), WAIT_S), emulator.state
     assert emulator.state.track[1].colour == TRACK_COLOUR
     assert emulator.state.track[1].effect is Effect.PULSE
+
+
+def test_the_status_led_blinks_fast_while_a_link_is_lost(rig: tuple[Table, TableHardware]) -> None:
+    table, hardware = rig
+    assert hardware.panel is not None and hardware.panel.led_mode == "heartbeat"
+    table.set_link("camera", "lost", "camera:0: no frames")
+    assert hardware.panel.led_mode == "error"
+    table.set_link("camera", "ok", "camera:0: live")
+    assert hardware.panel.led_mode == "heartbeat"
