@@ -16,6 +16,7 @@ from typing import Any
 
 import uvicorn
 from fastapi import FastAPI
+from gpiozero.exc import GPIOZeroError
 
 from engine.core import Advance, EngineError, NothingToUndoError
 from firmware_bridge.devices import LedController
@@ -149,7 +150,7 @@ class TableHardware:
                 long_press_s=gpio.long_press_s,
                 pin_factory=factory,
             )
-        except (HardwareError, OSError, RuntimeError) as exc:
+        except (HardwareError, GPIOZeroError, OSError, RuntimeError) as exc:
             print(f"tablesight: buttons not available: {exc}", file=sys.stderr)
             return
         panel.on_advance = self._advance

@@ -170,3 +170,20 @@ def test_the_status_led_blinks_fast_while_a_link_is_lost(rig: tuple[Table, Table
     assert hardware.panel.led_mode == "error"
     table.set_link("camera", "ok", "camera:0: live")
     assert hardware.panel.led_mode == "heartbeat"
+
+
+def test_a_pin_that_is_taken_leaves_the_kiosk_running_without_buttons(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    settings = load_settings(data_dir=tmp_path, lang="en", game="hw_trays")
+    settings.gpio.pin_factory = "mock"
+    settings.gpio.undo_pin = settings.gpio.advance_pin  # a wiring mistake in the settings
+    table, store = open_table(settings)
+    hardware = TableHardware(settings)
+    try:
+        hardware.open(create_app(settings, table, hardware=hardware))
+        assert hardware.panel is None and hardware.leds is not None
+        assert "buttons not available: a pin is used twice" in capsys.readouterr().err
+    finally:
+        hardware.close()
+        store.close()
