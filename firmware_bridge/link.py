@@ -314,9 +314,10 @@ class Link:
             finally:
                 self._lose(self.problem or "closed")
                 reader.join()
-                self._port = None
-                with contextlib.suppress(Exception):
-                    port.close()
+                with self._write_lock:  # no sender may be writing to a port being closed
+                    self._port = None
+                    with contextlib.suppress(Exception):
+                        port.close()
             if connected:
                 ever_connected = True
                 delay = self._backoff[0]

@@ -88,3 +88,12 @@ def read_frames(fd: int, done: Callable[[list[P.Frame]], bool], timeout: float =
 def read_frames_fixture() -> Callable[..., list]:
     """The :func:`read_frames` helper, for tests that talk raw bytes to a controller."""
     return read_frames
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A crash in any background thread (link, reader, controller, emulator) fails the test."""
+    here = Path(__file__).parent
+    crash = pytest.mark.filterwarnings("error::pytest.PytestUnhandledThreadExceptionWarning")
+    for item in items:
+        if here in item.path.parents:
+            item.add_marker(crash)
