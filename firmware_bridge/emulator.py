@@ -392,8 +392,7 @@ class Emulator:
             self.frames_received += 1
             self._fault_frames += 1
             n = self._fault_frames
-            if faults.reset_after == n:
-                self._fault_frames += 1_000_000_000  # once
+            if faults.reset_after == n:  # the count goes on across the reboot: this fires once
                 out += frame[: len(frame) // 2]  # the reset cuts this frame in half
                 self.frames_dropped += 1
                 hw.pending = b""
