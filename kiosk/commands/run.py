@@ -19,6 +19,7 @@ from fastapi import FastAPI
 from gpiozero.exc import GPIOZeroError
 
 from engine.core import Advance, EngineError, NothingToUndoError
+from firmware_bridge.connect import Leds, open_leds
 from firmware_bridge.devices import LedController
 from firmware_bridge.emulator import Emulator
 from firmware_bridge.errors import BridgeError
@@ -119,6 +120,7 @@ class TableHardware:
         self.settings = settings
         self.table: Table | None = None
         self.panel: ControlPanel | None = None
+        self.bridge: Leds | None = None
         self.emulator: Emulator | None = None
         self.link: Link | None = None
         self.leds: LedController | None = None
@@ -129,7 +131,7 @@ class TableHardware:
         self.table = table = app.state.table
         self._open_panel(table)
         self._open_controller(table)
-        app.state.leds = self.leds
+        app.state.leds = self.bridge
         self._unlisten.append(table.listen(self._on_change))
         self._mirror(table)
 
@@ -176,18 +178,16 @@ class TableHardware:
             self._beep("rejected")
 
     def _open_controller(self, table: Table) -> None:
-        url = self.settings.controller
+        """The controller at ``settings.controller``, else one found by its stable name, else
+        the emulated one (firmware_bridge's ``open_leds``)."""
         try:
-            if url is None:
-                self.emulator = Emulator().start()
-                url = self.emulator.path
-            self.link = Link(url).start()
-            self.leds = LedController(self.link)
+            self.bridge = open_leds(self.settings.controller)
         except (BridgeError, OSError) as exc:
             table.set_link("controller", "not_connected", str(exc))
             print(f"tablesight: LED controller not connected: {exc}", file=sys.stderr)
-            self.close_controller()
             return
+        self.link, self.leds = self.bridge.link, self.bridge.controller
+        self.emulator = self.bridge.emulator
         self.link.on_status(lambda status: self._link_status(status))
         self._link_status(self.link.status)
         self.leds.set_brightness(round(self.settings.brightness * 255 / 100))
@@ -239,10 +239,9 @@ class TableHardware:
 
     def close_controller(self) -> None:
         """Stop the LED controller's worker, its link and the emulator (idempotent)."""
-        for thing in (self.leds, self.link, self.emulator):
-            if thing is not None:
-                thing.close()
-        self.leds = self.link = self.emulator = None
+        if self.bridge is not None:
+            self.bridge.close()
+        self.bridge = self.leds = self.link = self.emulator = None
 
     def close(self) -> None:
         """Close every device (idempotent)."""

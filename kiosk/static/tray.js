@@ -20,12 +20,10 @@ async function draw() {
   link.textContent = `${Kiosk.t("controller")}: ${Kiosk.t(tray.link.state)} — ${tray.link.detail}`;
   document.getElementById("trays").replaceChildren(...tray.trays.map((leds, t) => {
     const row = Kiosk.el("div", { class: "tray", "data-tray": t });
-    for (let i = 0; i < tray.slots; i++) row.append(slot(leds[i], String(i + 1)));
+    leds.forEach((led, i) => row.append(slot(led, String(i + 1))));
     return row;
   }));
-  const track = document.getElementById("track");
-  track.replaceChildren();
-  for (let i = 0; i < tray.track_leds; i++) track.append(slot(tray.track[i], String(i + 1)));
+  document.getElementById("track").replaceChildren(...tray.track.map((led, i) => slot(led, String(i + 1))));
 }
 
 document.addEventListener("DOMContentLoaded", () => {
