@@ -110,8 +110,8 @@ class Settings(BaseSettings):
     sound: bool = Field(True, description="buzzer on")
     controller: str | None = Field(
         None,
-        description="serial port URL of the LED controller (/dev/ttyACM0, /dev/tablesight-leds);"
-        " default: the emulated controller",
+        description="serial port URL of the LED controller (/dev/tablesight-leds, socket://…);"
+        " default: a Pico found under /dev/serial/by-id, else the emulated controller",
     )
     gpio: GpioSettings = Field(default_factory=GpioSettings)
     camera: CameraSettings = Field(default_factory=CameraSettings)
