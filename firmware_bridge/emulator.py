@@ -485,15 +485,15 @@ def _stop(signum: int, frame: object) -> None:
 def describe(state: LedState) -> str:
     """One line per tray and one for the track, for people watching the emulator."""
 
-    def led(x: Led) -> str:
+    def _led(x: Led) -> str:
         if x.effect == Effect.OFF:
             return "·"
         return "#{:02x}{:02x}{:02x}".format(*x.colour) + (
             "" if x.effect == Effect.SOLID else f"/{x.effect.name.lower()}{x.period_ms}"
         )
 
-    lines = [f"tray {i}: " + " ".join(led(x) for x in row) for i, row in enumerate(state.trays)]
-    lines.append("track: " + " ".join(led(x) for x in state.track))
+    lines = [f"tray {i}: " + " ".join(_led(x) for x in row) for i, row in enumerate(state.trays)]
+    lines.append("track: " + " ".join(_led(x) for x in state.track))
     lines.append(f"brightness: {state.brightness}")
     return "\n".join(lines)
 
