@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import pty
+import random
 import shutil
 import subprocess
 import sys
@@ -218,3 +219,19 @@ def test_the_firmware_under_micropython_refuses_bad_frames_and_survives(
     assert nacks == [P.E_BAD_FRAME, P.E_BAD_CRC, P.E_OUT_OF_RANGE, P.E_UNKNOWN_TYPE]
     assert [f.seq for f in replies if f.type == P.ACK] == [5]
     assert board.wait_for(lambda s: s["trays"][0][0] == [9, 9, 9, 1, 0])
+
+
+def test_the_firmware_under_micropython_survives_random_garbage(
+    board: Board, read_frames: Callable[..., list[P.Frame]]
+) -> None:
+    rng = random.Random(7)
+    junk = bytes(rng.getrandbits(8) for _ in range(8000))
+    fd = os.open(board.path, os.O_RDWR | os.O_NOCTTY)
+    try:
+        os.write(fd, junk + P.DELIMITER + P.encode_frame(P.PING, 555))
+        frames = read_frames(fd, lambda fs: any(f.seq == 555 for f in fs))
+    finally:
+        os.close(fd)
+    assert [f.type for f in frames if f.seq == 555] == [P.PONG]
+    assert {f.type for f in frames} <= {P.RESET, P.NACK, P.PONG}
+    assert board.process is not None and board.process.poll() is None
