@@ -90,6 +90,15 @@ def find_controller(pattern: str = "/dev/serial/by-id/*MicroPython*") -> str | N
     return matches[0] if matches else None
 
 
+def _notify(listeners: list[Callable[[Any], None]], value: object) -> None:
+    """Call every listener; one that raises is logged and does not stop the link."""
+    for listener in list(listeners):
+        try:
+            listener(value)
+        except Exception:
+            log.exception("LED link listener %r failed", listener)
+
+
 def stable_name(url: str, by_id: str = "/dev/serial/by-id") -> str:
     """The ``/dev/serial/by-id`` name of a device path such as ``/dev/ttyACM0``, else ``url``.
 
@@ -276,8 +285,7 @@ class Link:
             self._cond.notify_all()
         if changed:
             log.info("LED controller %s %s", status.value, self.problem)
-            for listener in list(self._status_listeners):
-                listener(status)
+            _notify(self._status_listeners, status)
 
     def _lose(self, problem: str) -> None:
         if not self._lost.is_set():
@@ -355,8 +363,7 @@ class Link:
                 self._events_boot = caps.boot_id
             self.stats.connections += 1
             self._set_status(LinkStatus.CONNECTED, "")
-            for listener in list(self._connect_listeners):
-                listener(caps)
+            _notify(self._connect_listeners, caps)
             self._beat(caps.boot_id)
         return connected
 
@@ -446,5 +453,4 @@ class Link:
                 return
             with contextlib.suppress(queue.Full):
                 self.events.put_nowait(event)
-            for listener in list(self._event_listeners):
-                listener(event)
+            _notify(self._event_listeners, event)

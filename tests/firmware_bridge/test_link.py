@@ -151,3 +151,23 @@ def test_a_device_path_is_swapped_for_its_stable_name(tmp_path: Path, emulator: 
     assert named == str(by_id / "usb-MicroPython_Board_in_FS_mode_e661-if00")
     assert stable_name("socket://localhost:7777", by_id=str(by_id)) == "socket://localhost:7777"
     assert stable_name(str(tmp_path / "absent"), by_id=str(by_id)) == str(tmp_path / "absent")
+
+
+def test_a_failing_listener_does_not_stop_the_link(
+    emulator: Emulator, make_link: Callable[..., Link], caplog: pytest.LogCaptureFixture
+) -> None:
+    def broken(value: object) -> None:
+        raise RuntimeError("kiosk bug")
+
+    link = Link(emulator.path, ack_timeout=0.1, heartbeat=0.2, backoff=(0.02, 0.1))
+    link.on_status(broken)
+    link.on_connect(broken)
+    link.on_event(broken)
+    with link:
+        assert link.wait_status(LinkStatus.CONNECTED, 5), link.problem
+        emulator.press_button(0)
+        assert link.events.get(timeout=5).index == 0
+        emulator.reboot()
+        assert emulator.wait_for(lambda: link.stats.connections == 2, 5)
+        assert link.send(P.PING).type == P.PONG
+    assert "kiosk bug" in caplog.text
