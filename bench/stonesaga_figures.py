@@ -15,11 +15,11 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "tests"))  # the synthetic Stonesaga scenes of the tests
+sys.path.insert(0, str(HERE.parent / "tests" / "support"))  # the synthetic Stonesaga scenes
 
 import cv2  # noqa: E402
-from stonesaga import scene as sc  # noqa: E402
-from stonesaga.play import Play  # noqa: E402
+import stonesaga_scene as sc  # noqa: E402
+from stonesaga_play import Play  # noqa: E402
 
 from engine.core import Session, find_game, move_from_dict  # noqa: E402
 from engine.stonesaga import moves as mv  # noqa: E402

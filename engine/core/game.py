@@ -157,16 +157,11 @@ def register_game(game: Game) -> Game:
 def find_game(name: str) -> Game:
     """The registered game of that name (python-chess ``find_variant`` style).
 
-    Raises UnknownGameError listing the known names.
+    Raises UnknownGameError listing the games that can be played.
     """
     key = name.strip().lower().replace("-", "_").replace(" ", "_")
-    if key not in _GAMES and key in GAME_MODULES:
-        try:
-            importlib.import_module(GAME_MODULES[key])
-        except ModuleNotFoundError as exc:
-            if exc.name != GAME_MODULES[key]:
-                raise
-            raise UnknownGameError(f"the game {key!r} is not available yet") from None
+    if key not in _GAMES and key in GAME_MODULES and not _import_game(key):
+        raise UnknownGameError(f"the game {key!r} is not available yet")
     try:
         return _GAMES[key]
     except KeyError:
@@ -176,11 +171,18 @@ def find_game(name: str) -> Game:
 
 def game_names() -> list[str]:
     """The names of the games that can be played (those whose package is present)."""
-    names = set(_GAMES)
     for key in GAME_MODULES:
-        try:
-            find_game(key)
-        except UnknownGameError:
-            continue
-        names.add(key)
-    return sorted(names)
+        if key not in _GAMES:
+            _import_game(key)
+    return sorted(_GAMES)
+
+
+def _import_game(key: str) -> bool:
+    """Import a supported game's package; False when it is not there (not yet written)."""
+    try:
+        importlib.import_module(GAME_MODULES[key])
+    except ModuleNotFoundError as exc:
+        if exc.name != GAME_MODULES[key]:
+            raise
+        return False
+    return True

@@ -222,3 +222,16 @@ def test_a_game_can_refuse_a_pass_with_its_own_rule() -> None:
     verdict = legal(game, state, Pass(seat=0))
     assert (verdict.code, verdict.rule) == ("toy.strict", "toy §2")
     assert legal(game, state, Pass(seat=1)).ok
+
+
+def test_a_game_package_that_does_not_register_is_an_error_not_a_recursion(monkeypatch) -> None:
+    import sys
+    import types
+
+    from engine.core import UnknownGameError, find_game
+    from engine.core import game as registry
+
+    monkeypatch.setitem(registry.GAME_MODULES, "half_written", "half_written_game")
+    monkeypatch.setitem(sys.modules, "half_written_game", types.ModuleType("half_written_game"))
+    with pytest.raises(UnknownGameError, match="no game called 'half_written'"):
+        find_game("half_written")

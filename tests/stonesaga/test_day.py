@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from stonesaga.play import Play, create, of
+from stonesaga_play import Play, create, of
 
 from engine.core import DicePoolAnnounced, EndTurn, IllegalMoveError, Pass, start
 from engine.stonesaga import moves as mv

@@ -7,7 +7,7 @@ import json
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from stonesaga.play import Play, of
+from stonesaga_play import Play, of
 
 from engine.core import Advance, DicePoolAnnounced, Pass
 from engine.core.records import event_from_dict, event_types, move_from_json, move_types

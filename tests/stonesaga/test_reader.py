@@ -11,8 +11,8 @@ from pathlib import Path
 
 import cv2
 import pytest
-from stonesaga import scene as sc
-from stonesaga.play import Play
+import stonesaga_scene as sc
+from stonesaga_play import Play
 
 from engine.stonesaga import moves as mv
 from engine.stonesaga.model import OverlayPlacement, TilePlacement, ValleyRecord

@@ -7,7 +7,7 @@ import typing
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from stonesaga.play import Play
+from stonesaga_play import Play
 
 from engine.core import apply, legal
 from engine.core.records import move_types
