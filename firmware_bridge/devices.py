@@ -147,6 +147,9 @@ class LedController:
             except BridgeError as exc:
                 log.warning("LED update not delivered yet: %s", exc)
                 ok = False
+            except Exception:  # a bug must not stop the LEDs for the rest of the game
+                log.exception("LED update failed; it will be retried")
+                ok = False
             with self._cond:
                 self._busy = False
                 if not ok:

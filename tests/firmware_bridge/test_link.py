@@ -154,7 +154,7 @@ def test_a_device_path_is_swapped_for_its_stable_name(tmp_path: Path, emulator: 
 
 
 def test_a_failing_listener_does_not_stop_the_link(
-    emulator: Emulator, make_link: Callable[..., Link], caplog: pytest.LogCaptureFixture
+    emulator: Emulator, caplog: pytest.LogCaptureFixture
 ) -> None:
     def broken(value: object) -> None:
         raise RuntimeError("kiosk bug")
