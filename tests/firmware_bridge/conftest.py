@@ -1,8 +1,5 @@
 """Fixtures: an emulated controller on a real pseudo-terminal, a link and a controller to it.
 
-Imports name submodules (``firmware_bridge.link``), not the package: with ``pythonpath = ["tests"]``
-this folder would shadow the package's ``__init__`` under ``.venv/bin/pytest``.
-
 Timeouts and backoffs are short (tens of milliseconds) so that faults settle quickly; every
 fixture closes what it opened in ``finally``.
 """
