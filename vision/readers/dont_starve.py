@@ -24,7 +24,7 @@ and returns moves to submit and prompts for the players (see docs/dont_starve.md
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,9 +37,10 @@ from engine.dont_starve.catalogue import PORTAL, Scenario, catalogue
 from engine.dont_starve.game import CHARACTERS
 from engine.dont_starve.moves import MoveTo
 from engine.dont_starve.state import DSData
-from vision.calibration import calibrate_table
+from vision.calibration import TableCalibration, calibrate_table
 from vision.detection import Detection, Detector, read_image
 from vision.errors import CalibrationError, VisionError
+from vision.readers import Prompt
 from vision.registry import Registry, TagEntry, load_registry
 from vision.stabiliser import Observation
 
@@ -365,16 +366,6 @@ def describe(result: dict[str, Any], lang: str) -> str:
 # --- the reader for the table loop --------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Prompt:
-    """Something the players must do before the camera can submit a move."""
-
-    code: str
-    message: Text
-    seat: int | None = None
-    tile: str | None = None
-
-
 @dataclass
 class DontStarveReader:
     """Keeps the tags in view from stabiliser observations and turns figure moves into moves.
@@ -441,6 +432,13 @@ class DontStarveReader:
         self._said.pop(seat, None)
 
 
+def table_reader(
+    registry: Registry, calibration: TableCalibration, detections: Sequence[Detection] = ()
+) -> DontStarveReader:
+    """The table loop's reader (``vision.readers.table_reader``): it needs no board located."""
+    return DontStarveReader(registry)
+
+
 __all__ = [
     "DontStarveReader",
     "LayoutReport",
@@ -452,4 +450,5 @@ __all__ = [
     "describe",
     "read_layout",
     "scan",
+    "table_reader",
 ]

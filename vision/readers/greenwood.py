@@ -30,14 +30,15 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from engine.core import ACCEPTED, Reason, State, Text, Verdict
+from engine.core import ACCEPTED, Move, Reason, State, Text, Verdict
 from engine.greenwood.catalogue import Layout, Shape, catalogue
 from engine.greenwood.records import Place
 from engine.greenwood.shapes import Cell, turn
 from engine.greenwood.state import Table
 from engine.greenwood.submarine import check_placement
-from vision.calibration import BoardLayout
+from vision.calibration import BoardLayout, TableCalibration
 from vision.detection import Detection, Detector, read_image
+from vision.readers import Prompt
 from vision.registry import TAGS_DIR, Registry, load_registry
 from vision.stabiliser import Observation
 
@@ -341,6 +342,19 @@ class SubmarineReader:
                 out.append(proposal)
         return out
 
+    def observe(
+        self, observations: Iterable[Observation], state: State[Table]
+    ) -> list[Move | Prompt]:
+        """The :class:`vision.readers.Reader` interface: :meth:`update`'s proposals as the
+        moves to submit and the prompts to show."""
+        out: list[Move | Prompt] = []
+        for p in self.update(observations, state):
+            if p.move is not None:
+                out.append(p.move)
+            elif p.prompt is not None:
+                out.append(Prompt(p.prompt.code, p.prompt.message, p.seat))
+        return out
+
     def _learn_accepted(self, state: State[Table]) -> None:
         """Proposed placements the engine accepted bind their piece to its cells; a binding
         whose placement is no longer in the state (undone) is let go."""
@@ -422,3 +436,11 @@ def _board_frame(sub: Submarine, seen: dict[int, tuple[float, float, float]]) ->
 def _apply(h: FloatArray, point: tuple[float, float]) -> tuple[float, float]:
     p = h @ np.array([point[0], point[1], 1.0])
     return float(p[0] / p[2]), float(p[1] / p[2])
+
+
+def table_reader(
+    registry: Registry, calibration: TableCalibration, detections: Sequence[Detection] = ()
+) -> SubmarineReader:
+    """The table loop's reader (``vision.readers.table_reader``): boards are found from their
+    own tags in the observations, so nothing is located up front."""
+    return SubmarineReader(registry=registry)

@@ -38,6 +38,7 @@ from engine.stonesaga.moves import DrawOre, FinishMining
 from vision.calibration import BoardPose, TableCalibration, calibrate_table, locate_board
 from vision.detection import Detection, Detector, read_image
 from vision.errors import CalibrationError, VisionError
+from vision.readers import Prompt
 from vision.registry import TAGS_DIR, Registry, TagEntry, load_registry
 from vision.stabiliser import Observation, Stabiliser, StabiliserConfig
 
@@ -72,14 +73,6 @@ def ore_of(entry: TagEntry | None) -> tuple[str, str | None] | None:
     if entry.face != "omen":
         return stone, None
     return stone, mining()["omens_per_stone"][entry.item - 1]
-
-
-@dataclass(frozen=True)
-class Prompt:
-    """Something the players should do or know (shown on the kiosk), with a stable code."""
-
-    code: str
-    message: Text
 
 
 @dataclass(frozen=True)
@@ -184,6 +177,20 @@ class DrawPadReader:
             out.append(move)
             return apply(self.game, state, move)[0]
         return state
+
+
+def table_reader(
+    registry: Registry, calibration: TableCalibration, detections: Sequence[Detection] = ()
+) -> DrawPadReader:
+    """The table loop's reader (``vision.readers.table_reader``): the draw pad located in the
+    first frame's ``detections``; ReaderError if none of its tags is in view."""
+    try:
+        pad = locate_pad(detections, calibration, registry)
+    except CalibrationError:
+        raise ReaderError(
+            "the draw pad is not in view: put it on the table where the camera sees it"
+        ) from None
+    return DrawPadReader(pad, registry)
 
 
 # --- the valley ------------------------------------------------------------------------------
