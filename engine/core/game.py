@@ -47,6 +47,8 @@ class Game:
     phases: ClassVar[tuple[Phase, ...]] = ()
     start_seat_passes: ClassVar[bool] = True
     """Whether the start-player marker passes clockwise at the start of every later round."""
+    event_texts: ClassVar[dict[str, Text]] = {}
+    """What the kiosk's log says for each of the game's own events (``{player}`` is seat + 1)."""
     rounds: ClassVar[int | None] = None
     """How many rounds the game lasts at most (drawn on the round track); None: open-ended."""
 

@@ -88,6 +88,7 @@ from engine.dont_starve.state import (
     change_stats,
     revive_all,
 )
+from engine.dont_starve.texts import EVENT_TEXTS
 
 RULES = R.RULES
 ROUNDS = 6
@@ -402,6 +403,7 @@ class DontStarve(Game):
     rules: ClassVar[str] = RULES
     options_type: ClassVar[type[Options]] = DontStarveOptions
     phases: ClassVar[tuple[Phase, ...]] = PHASES
+    event_texts: ClassVar[dict[str, Text]] = EVENT_TEXTS
     start_seat_passes: ClassVar[bool] = False
     rounds: ClassVar[int | None] = ROUNDS
 

@@ -34,6 +34,7 @@ from engine.greenwood.records import (
     VirtualCompanionsRevealed,
 )
 from engine.greenwood.state import Player, Table
+from engine.greenwood.texts import EVENT_TEXTS
 
 RULES = "greenwood.zh.md"
 ROUNDS = 3
@@ -251,6 +252,7 @@ class Greenwood(Game):
     rules: ClassVar[str] = RULES
     options_type: ClassVar[type[Options]] = GreenwoodOptions
     phases: ClassVar[tuple[Phase, ...]] = PHASES
+    event_texts: ClassVar[dict[str, Text]] = EVENT_TEXTS
     rounds: ClassVar[int | None] = ROUNDS
 
     def setup(self, options: Any, rng: Rng) -> tuple[Any, Rng, Seat]:

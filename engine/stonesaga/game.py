@@ -56,6 +56,7 @@ from engine.stonesaga.catalogue import (
     table_entry,
     valley,
 )
+from engine.stonesaga.texts import EVENT_TEXTS
 
 Events = tuple[Event, ...]
 Data = m.Saga
@@ -1460,6 +1461,7 @@ class Stonesaga(Game):
     rules: ClassVar[str] = RULES
     options_type: ClassVar[type[Options]] = StonesagaOptions
     phases: ClassVar[tuple[Phase, ...]] = PHASES
+    event_texts: ClassVar[dict[str, Text]] = EVENT_TEXTS
     start_seat_passes: ClassVar[bool] = False
 
     def setup(self, options: Any, rng: Rng) -> tuple[Any, Rng, Seat]:
