@@ -113,6 +113,12 @@ class Settings(BaseSettings):
         description="serial port URL of the LED controller (/dev/tablesight-leds, socket://…);"
         " default: a Pico found under /dev/serial/by-id, else the emulated controller",
     )
+    simulation: bool | None = Field(
+        None,
+        description="play the scripted session of the game on the synthetic table; default:"
+        " when the camera is the synthetic one",
+    )
+    speed: float = Field(1.0, ge=0, le=100, description="simulation speed (0: as fast as it can)")
     gpio: GpioSettings = Field(default_factory=GpioSettings)
     camera: CameraSettings = Field(default_factory=CameraSettings)
     stabiliser: StabiliserConfig = Field(default_factory=StabiliserConfig)

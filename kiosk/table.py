@@ -45,7 +45,8 @@ class Change:
 
     seq: int
     kind: str
-    """``move``, ``rejected``, ``undo``, ``new_game``, ``link``, ``menu`` or ``settings``."""
+    """``move``, ``rejected``, ``undo``, ``new_game``, ``link``, ``menu``, ``prompt`` or
+    ``settings``."""
     events: tuple[Event, ...] = ()
     verdict: Verdict | None = None
 
@@ -88,6 +89,7 @@ class Table:
         self.notices = list(notices or [])
         self.links: dict[str, Link] = {"camera": Link(), "controller": Link()}
         self.menu_open = False
+        self.prompts: list[tuple[str, Text]] = []
         self.seq = 0
         self._lock = threading.RLock()
         self._listeners: list[Listener] = []
@@ -114,13 +116,15 @@ class Table:
         self._tell(change)
         return events
 
-    def new_game(self, game: str, options: dict[str, Any] | None, name: str | None = None) -> None:
+    def new_game(
+        self, game: str, options: dict[str, Any] | None, name: str | None = None, seed: int = 0
+    ) -> None:
         """Start a new saved game (StoreError if the name is taken, EngineError if bad options)."""
         with self._lock:
             game_name = find_game(game).name
             name = name or f"{game_name}-{datetime.now(UTC):%Y%m%d-%H%M%S-%f}"
-            self.saved = self.saved.store.new_game(name, game_name, options)
-            self.notices = []
+            self.saved = self.saved.store.new_game(name, game_name, options, seed)
+            self.notices, self.prompts = [], []
             self._reset_memory()
             change = self._bump("new_game")
         self._tell(change)
@@ -134,6 +138,16 @@ class Table:
                 return
             self.links[name] = Link(state, detail)
             change = self._bump("link")
+        self._tell(change)
+
+    def show_prompts(self, prompts: list[tuple[str, Text]]) -> None:
+        """Show what the camera asks of the players (code, message in both languages),
+        replacing what was shown; an empty list clears them."""
+        with self._lock:
+            if prompts == self.prompts:
+                return
+            self.prompts = list(prompts)
+            change = self._bump("prompt")
         self._tell(change)
 
     def toggle_menu(self, open_: bool | None = None) -> None:
@@ -254,6 +268,10 @@ class Table:
                 ][::-1],
                 "links": {k: {"state": v.state, "detail": v.detail} for k, v in self.links.items()},
                 "menu": self.menu_open,
+                "prompts": [
+                    {"code": code, "message": text.in_(lang), "zh": text.zh, "en": text.en}
+                    for code, text in self.prompts
+                ],
                 "notices": [n.in_(lang) for n in self.notices],
             }
 

@@ -7,11 +7,14 @@ pseudo-terminal, gpiozero's mock pins for the buttons, the synthetic camera.
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import os
 import socket
 import sys
 import warnings
+from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import uvicorn
@@ -30,9 +33,23 @@ from hardware.panel import ControlPanel
 from hardware.pins import choose_pin_factory
 from kiosk.app import create_app
 from kiosk.errors import CommandError
+from kiosk.loop import TableLoop, load_calibration, wait_until
+from kiosk.routers.camera import CALIBRATION_FILE
 from kiosk.settings import Settings, apply_kiosk_changes
+from kiosk.simulation import (
+    PROGRESS_FILE,
+    Actions,
+    Simulation,
+    SimulationError,
+    load_script,
+    resume_step,
+    script_path,
+)
 from kiosk.store import StoreError
 from kiosk.table import Change, Table, open_table
+from vision.errors import VisionError
+from vision.registry import load_registry
+from vision.sources import open_source
 
 log = logging.getLogger("tablesight.run")
 
@@ -45,6 +62,8 @@ DIE_COLOURS: dict[str, tuple[int, int, int]] = {
 """Tray colours of known dice; any other die gets a colour from ``PALETTE`` by its name."""
 PALETTE = ((255, 160, 0), (160, 60, 255), (0, 220, 120), (255, 90, 180), (200, 200, 40))
 TRACK_COLOUR = (0, 200, 255)
+PRESS_WAIT_S = 2.0
+"""How long a simulated button press waits for gpiozero's thread to act on it."""
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -60,6 +79,16 @@ def register(sub: argparse._SubParsersAction) -> None:
         default=None,
         help="serve read-only pages to the network; control from a phone needs the pairing code",
     )
+    parser.add_argument(
+        "--speed", type=float, help="speed of the simulated session (1 real time, 0 flat out)"
+    )
+    parser.add_argument(
+        "--simulation",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="play (or not) the scripted session on the synthetic table (default: when the"
+        " camera is the synthetic one)",
+    )
     parser.set_defaults(
         handler=run,
         setting_flags=lambda a: {
@@ -68,6 +97,8 @@ def register(sub: argparse._SubParsersAction) -> None:
             "game": a.game,
             "save": a.save,
             "lan": a.lan,
+            "speed": a.speed,
+            "simulation": a.simulation,
         },
     )
 
@@ -125,15 +156,152 @@ class TableHardware:
         self.link: Link | None = None
         self.leds: LedController | None = None
         self._unlisten: list[Any] = []
+        self.loop: TableLoop | None = None
+        self.simulation: Simulation | None = None
 
     def open(self, app: FastAPI) -> None:
-        """Open the panel and the controller; mirror the table on them."""
+        """Open the panel, the controller and the camera; mirror the table on them; start the
+        table loop (or the simulated session); print what was found."""
         self.table = table = app.state.table
         self._open_panel(table)
         self._open_controller(table)
         app.state.leds = self.bridge
         self._unlisten.append(table.listen(self._on_change))
         self._mirror(table)
+        self._open_camera(table, app.state.camera)
+        for line in self.report():
+            print(f"tablesight: {line}", file=sys.stderr, flush=True)
+
+    def _open_camera(self, table: Table, feed: Any) -> None:
+        """The table loop on the configured camera, or the simulated session on the
+        synthetic table (the default when no camera is configured)."""
+        camera = self.settings.camera
+        synthetic = camera.source == "synthetic"
+        play = self.settings.simulation if self.settings.simulation is not None else synthetic
+        if synthetic and not play:
+            return
+        registry = load_registry()
+        if play:
+            if not synthetic:
+                print(
+                    "tablesight: --simulation: the synthetic table replaces the camera"
+                    f" {camera.source}",
+                    file=sys.stderr,
+                )
+            try:
+                source: Any = self._simulation(table, registry)
+            except SimulationError as exc:
+                print(f"tablesight: simulation not started: {exc}", file=sys.stderr)
+                return
+            calibration = None
+        else:
+            try:
+                source = open_source(camera.source_config())
+            except VisionError as exc:
+                table.set_link("camera", "not_connected", str(exc))
+                print(f"tablesight: camera not available: {exc}", file=sys.stderr)
+                return
+            calibration = load_calibration(self.settings.data_dir / CALIBRATION_FILE)
+        self.loop = TableLoop(
+            table,
+            source,
+            calibration=calibration,
+            registry=registry,
+            detector=self.settings.detector,
+            stabiliser=self.settings.stabiliser,
+            simulated=play,
+            on_frame=lambda frame, found: feed.publish(frame.image, found),
+        )
+        self.loop.start()
+
+    def _simulation(self, table: Table, registry: Any) -> Simulation:
+        """The scripted session of the game: resumed where it stopped, else started anew."""
+        path = script_path(self.settings.game)
+        if not path.is_file():
+            raise SimulationError(
+                f"there is no scripted session of {self.settings.game!r}"
+                f" (scripts: {', '.join(sorted(p.stem for p in path.parent.glob('*.toml')))})"
+            )
+        script = load_script(path, registry)
+        progress = self.settings.data_dir / PROGRESS_FILE
+        saved = table.saved
+        start = 0
+        resumable = (
+            saved.name.startswith(script.save_name)
+            and saved.session.state.outcome is None
+            and _progress_save(progress) == saved.name
+        )
+        if resumable:
+            start = resume_step(progress, script, len(saved.session.moves))
+        else:
+            name = f"{script.save_name}-{datetime.now(UTC):%Y%m%d-%H%M%S-%f}"
+            table.new_game(script.game, script.setup, name, script.seed)
+        actions = Actions(
+            tap=table.submit,
+            press=self._press,
+            say=lambda text: log.info("simulation: %s", text),
+            moves=lambda: len(table.saved.session.moves),
+        )
+        self.simulation = Simulation(
+            script, actions, self.settings.speed, start, registry, progress
+        )
+        self.simulation.save = table.saved.name
+        print(
+            f"tablesight: simulation: {script.path.name}, step {start + 1} of"
+            f" {len(script.steps)}, speed {self.settings.speed:g}, saved as {table.saved.name!r}",
+            file=sys.stderr,
+        )
+        return self.simulation
+
+    def _press(self, button: str) -> None:
+        """Press a button: on the mock pins when the panel has them, else call its action."""
+        device = getattr(self.panel, button, None) if self.panel is not None else None
+        pin = getattr(device, "pin", None)
+        if pin is not None and hasattr(pin, "drive_low") and self.table is not None:
+            seq = self.table.seq
+            pin.drive_low()
+            pin.drive_high()
+            # gpiozero calls the button's action from its own thread: let it land first.
+            wait_until(lambda: self.table is None or self.table.seq != seq, PRESS_WAIT_S)
+            return
+        {"advance": self._advance, "undo": self._undo}.get(button, lambda: None)()
+
+    def report(self) -> list[str]:
+        """What was found at start: camera, LED controller, GPIO."""
+        lines = []
+        camera = self.settings.camera
+        if self.simulation is not None:
+            c = self.simulation.camera
+            lines.append(
+                f"camera: synthetic table (simulation), {c.width}×{c.height},"
+                f" {self.simulation.script.fps:g} fps"
+            )
+        elif self.loop is not None:
+            size = f"{camera.width}×{camera.height}" if camera.width else "its own resolution"
+            fps = f"{camera.fps:g} fps" if camera.fps else "its own frame rate"
+            lines.append(f"camera: {camera.source}, {size}, {fps}")
+        else:
+            lines.append("camera: none (the kiosk runs without reading the table)")
+        if self.bridge is None:
+            lines.append("LED controller: none")
+        else:
+            caps = self.bridge.link.capabilities
+            what = "emulated (no Pico found)" if self.emulator is not None else self.link.url
+            if caps is None:
+                lines.append(f"LED controller: {what}, handshake not done yet")
+            else:
+                lines.append(
+                    f"LED controller: {what}, firmware {'.'.join(map(str, caps.firmware))},"
+                    f" {caps.trays} trays × {caps.slots_per_tray} slots,"
+                    f" {caps.track_leds} round-track LEDs"
+                )
+        if self.panel is None:
+            lines.append("GPIO: none (no buttons, buzzer or status LED)")
+        else:
+            factory = type(self.panel.advance.pin_factory).__name__ if self.panel.advance else "-"
+            mock = " (mock pins: no Pi found)" if "Mock" in factory else ""
+            lines.append(f"GPIO: {factory}{mock}")
+        return lines
 
     def _open_panel(self, table: Table) -> None:
         gpio = self.settings.gpio
@@ -245,6 +413,9 @@ class TableHardware:
 
     def close(self) -> None:
         """Close every device (idempotent)."""
+        if self.loop is not None:
+            self.loop.stop()
+            self.loop = None
         for unlisten in self._unlisten:
             unlisten()
         self._unlisten.clear()
@@ -252,6 +423,13 @@ class TableHardware:
             self.panel.close()
             self.panel = None
         self.close_controller()
+
+
+def _progress_save(progress: Path) -> str | None:
+    try:
+        return str(json.loads(progress.read_text(encoding="utf-8")).get("save"))
+    except (OSError, ValueError, AttributeError):
+        return None
 
 
 def die_colour(name: str) -> tuple[int, int, int]:

@@ -63,10 +63,37 @@ class CameraFeed:
         else:
             table.set_link("camera", "not_connected", f"{source}: opened while it is viewed")
 
+    fed = False
+    """True while the table loop publishes its frames here (the camera is then not opened
+    a second time)."""
+
+    def publish(self, image: np.ndarray, detections: list[Detection]) -> None:
+        """A frame the table loop read; drawn and encoded only while someone watches."""
+        with self._lock:
+            self.fed = True
+            self._image, self.detections = image, list(detections)
+            self.size = (image.shape[1], image.shape[0])
+            watched = time.monotonic() - self._seen < IDLE_S
+        if not watched:
+            return
+        picture = draw_calibration(image, detections, self._anchors(), None)
+        ok, encoded = cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, 75])
+        with self._lock:
+            self.jpeg = encoded.tobytes() if ok else self.jpeg
+            self.frames += 1
+
+    def _anchors(self) -> Any:
+        if not hasattr(self, "_anchor_places"):
+            self._anchor_places = load_registry([], anchors=True).anchors()
+        return self._anchor_places
+
     def wanted(self) -> None:
-        """A viewer wants frames: start the reader if it is not running."""
+        """A viewer wants frames: start the reader if it is not running (and the table loop
+        does not already publish them)."""
         with self._lock:
             self._seen = time.monotonic()
+            if self.fed:
+                return
             if self._thread is None or not self._thread.is_alive():
                 self._stop.clear()
                 self._thread = threading.Thread(target=self._run, name="camera", daemon=True)

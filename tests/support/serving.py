@@ -72,12 +72,18 @@ def start_server(
     """Start `tablesight run` and wait until it answers (a start-up wait, not an assertion).
 
     ``port`` reuses a port (to restart a server where the page expects it); ``env`` adds
-    environment variables (``TABLESIGHT_*`` settings).
+    environment variables (``TABLESIGHT_*`` settings). The scripted session is off unless
+    ``env`` sets ``TABLESIGHT_SIMULATION=true`` (or ``--simulation`` is among ``args``).
     """
     port = port or free_port()
     cmd = [sys.executable, "-m", "kiosk.cli", "--data-dir", str(data_dir), "--lang", "en"]
     cmd += ["run", "--port", str(port), *args]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path), **(env or {})}
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(sys.path),
+        "TABLESIGHT_SIMULATION": "false",  # a still table unless a test asks for the session
+        **(env or {}),
+    }
     proc = subprocess.Popen(
         cmd, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=env
     )
