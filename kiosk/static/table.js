@@ -28,6 +28,7 @@ function render(s) {
   renderTrack(s);
   renderDice(s);
   renderVerdicts(s);
+  renderPrompts(s.prompts || []);
   renderView(s.view || {});
   $("log").replaceChildren(...s.recent.map((e) => Kiosk.el("li", { "data-type": e.type, text: e.text })));
   for (const name of ["camera", "controller"]) {
@@ -79,6 +80,17 @@ function renderVerdicts(s) {
     ` ${v.message}`,
     v.rule ? Kiosk.el("small", { text: ` (${v.rule})` }) : null,
   )));
+}
+
+// What the camera asks of the players, in both languages (the kiosk's own first).
+function renderPrompts(prompts) {
+  $("prompt-box").hidden = !prompts.length;
+  $("prompts").replaceChildren(...prompts.map((p) => {
+    const other = p.message === p.zh ? p.en : p.zh;
+    return Kiosk.el("li", { "data-code": p.code },
+      Kiosk.el("strong", { text: p.message }),
+      other && other !== p.message ? Kiosk.el("small", { lang: p.message === p.zh ? "en" : "zh", text: ` ${other}` }) : null);
+  }));
 }
 
 function renderView(view) {
