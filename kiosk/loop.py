@@ -109,8 +109,10 @@ class TableLoop:
             self.table.set_link("camera", "simulated" if self.simulated else "ok", message)
         elif state == "lost":
             self.table.set_link("camera", "lost", message)
-        elif state == "ended":
-            self.table.set_link("camera", "not_connected", message)
+        elif state == "ended":  # a video played out, or the scripted session is over
+            self.table.set_link(
+                "camera", "simulated" if self.simulated else "not_connected", message
+            )
 
     # --- one frame -------------------------------------------------------------------------
 
