@@ -146,3 +146,24 @@ def test_kill_9_mid_game_then_restart_shows_the_same_game_and_leds(
         assert end["moves"] == 121, "the resumed session lost or repeated a move"
     finally:
         stop(resumed)
+
+
+@pytest.mark.browser
+def test_the_cameras_prompt_is_shown_in_both_languages(tmp_path: Path, browser: Any) -> None:
+    """stonesaga.zh.md §采矿: an ore token laid plain side up is read, and the kiosk asks for
+    it to be turned over, in Chinese and in English."""
+    server = start_server(tmp_path, "--game", "stonesaga", "--speed", "1", env=SIMULATE)
+    try:
+        page = browser.new_page()
+        try:
+            page.goto(server.url + "/")
+            item = page.wait_for_selector(
+                '#prompts li[data-code="stonesaga.turn_token"]', timeout=WAIT_S * 1000
+            )
+            assert item is not None
+            text = item.inner_text()
+            assert "omen side up" in text and "预兆面朝上" in text
+        finally:
+            page.close()
+    finally:
+        stop(server)
