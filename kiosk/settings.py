@@ -119,6 +119,7 @@ class Settings(BaseSettings):
         " when the camera is the synthetic one",
     )
     speed: float = Field(1.0, ge=0, le=100, description="simulation speed (0: as fast as it can)")
+    repeat: bool = Field(False, description="start the scripted session again when it ends")
     gpio: GpioSettings = Field(default_factory=GpioSettings)
     camera: CameraSettings = Field(default_factory=CameraSettings)
     stabiliser: StabiliserConfig = Field(default_factory=StabiliserConfig)

@@ -11,7 +11,7 @@ from pathlib import Path
 from kiosk.benchmarks import Figure
 from kiosk.settings import Settings
 
-SUITES = ("engine", "vision", "serial", "kiosk")
+SUITES = ("engine", "vision", "serial", "kiosk", "e2e")
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -83,6 +83,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--speed", type=float, help="speed of the simulated session (1 real time, 0 flat out)"
     )
     parser.add_argument(
+        "--repeat",
+        action="store_true",
+        default=None,
+        help="start the simulated session again when it ends (long runs, benchmarks)",
+    )
+    parser.add_argument(
         "--simulation",
         action=argparse.BooleanOptionalAction,
         default=None,
@@ -99,6 +105,7 @@ def register(sub: argparse._SubParsersAction) -> None:
             "lan": a.lan,
             "speed": a.speed,
             "simulation": a.simulation,
+            "repeat": a.repeat,
         },
     )
 
@@ -234,13 +241,15 @@ class TableHardware:
         if resumable:
             start = resume_step(progress, script, len(saved.session.moves))
         else:
-            name = f"{script.save_name}-{datetime.now(UTC):%Y%m%d-%H%M%S-%f}"
-            table.new_game(script.game, script.setup, name, script.seed)
+            self._new_simulated_game(table, script)
         actions = Actions(
             tap=table.submit,
             press=self._press,
             say=lambda text: log.info("simulation: %s", text),
             moves=lambda: len(table.saved.session.moves),
+            restart=(lambda: self._new_simulated_game(table, script))
+            if self.settings.repeat
+            else None,
         )
         self.simulation = Simulation(
             script, actions, self.settings.speed, start, registry, progress
@@ -252,6 +261,12 @@ class TableHardware:
             file=sys.stderr,
         )
         return self.simulation
+
+    def _new_simulated_game(self, table: Table, script: Any) -> None:
+        name = f"{script.save_name}-{datetime.now(UTC):%Y%m%d-%H%M%S-%f}"
+        table.new_game(script.game, script.setup, name, script.seed)
+        if self.simulation is not None:
+            self.simulation.save = name
 
     def _press(self, button: str) -> None:
         """Press a button: on the mock pins when the panel has them, else call its action."""

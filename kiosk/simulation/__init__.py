@@ -132,6 +132,8 @@ class Actions:
     press: Callable[[str], None]
     say: Callable[[str], None] = lambda text: log.info("%s", text)
     moves: Callable[[], int] = lambda: 0
+    restart: Callable[[], None] | None = None
+    """Start a new game of the script (set for a repeating session)."""
     """How many moves the saved game holds (kept with the progress, for a restart)."""
 
 
@@ -166,6 +168,7 @@ class Simulation:
             int(cam["width"]), int(cam["height"]), height_mm=float(cam["height_mm"])
         )
         anchors = self.registry.anchors()
+        self._anchors = set(anchors)
         for a in anchors.values():
             self.components[a.tag_id] = Component(a.tag_id, a.x_mm, a.y_mm, 0, a.size_mm)
         for step in self.script.steps[: self.start]:  # the scene as it was when it stopped
@@ -184,6 +187,12 @@ class Simulation:
     def read(self) -> Frame:
         """Carry out the steps that are due, then render the next frame."""
         while self._pending_frames == 0:
+            if self.step >= len(self.script.steps) and self.actions.restart is not None:
+                self.actions.restart()  # a repeating session: the next game on a clear table
+                self.components = {k: c for k, c in self.components.items() if k in self._anchors}
+                self.step = 0
+                self._pending_frames = 1
+                break
             if self.step >= len(self.script.steps):
                 raise SourceEndedError("simulation: the scripted session has ended")
             self._save_progress()
