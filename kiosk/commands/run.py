@@ -7,6 +7,7 @@ pseudo-terminal, gpiozero's mock pins for the buttons, the synthetic camera.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import logging
 import os
@@ -30,7 +31,7 @@ from firmware_bridge.link import Link, LinkStatus
 from firmware_bridge.state import Effect, Led
 from hardware.errors import HardwareError
 from hardware.panel import ControlPanel
-from hardware.pins import choose_pin_factory
+from hardware.pins import choose_pin_factory, on_raspberry_pi
 from kiosk.app import create_app
 from kiosk.errors import CommandError
 from kiosk.loop import TableLoop, load_calibration, wait_until
@@ -164,6 +165,8 @@ class TableHardware:
         self.leds: LedController | None = None
         self._unlisten: list[Any] = []
         self.loop: TableLoop | None = None
+        self.camera = settings.camera
+        self._frame_seen = False
         self.simulation: Simulation | None = None
 
     def open(self, app: FastAPI) -> None:
@@ -183,6 +186,22 @@ class TableHardware:
         """The table loop on the configured camera, or the simulated session on the
         synthetic table (the default when no camera is configured)."""
         camera = self.settings.camera
+        if (
+            camera.source == "synthetic"
+            and "source" not in camera.model_fields_set
+            and self.settings.simulation is not True
+        ):
+            found = find_camera()
+            if found is None:
+                print(
+                    "tablesight: no camera found (no Pi camera, no /dev/video0): the synthetic"
+                    " table plays the scripted session instead",
+                    file=sys.stderr,
+                )
+            else:
+                camera = camera.model_copy(update={"source": found})
+                print(f"tablesight: camera found: {found}", file=sys.stderr)
+        self.camera = camera
         synthetic = camera.source == "synthetic"
         play = self.settings.simulation if self.settings.simulation is not None else synthetic
         if synthetic and not play:
@@ -217,9 +236,17 @@ class TableHardware:
             detector=self.settings.detector,
             stabiliser=self.settings.stabiliser,
             simulated=play,
-            on_frame=lambda frame, found: feed.publish(frame.image, found),
+            on_frame=lambda frame, found: self._frame(feed, frame, found),
         )
         self.loop.start()
+
+    def _frame(self, feed: Any, frame: Any, found: list[Any]) -> None:
+        """Every frame goes to the camera page; the first one is reported."""
+        if not self._frame_seen:
+            self._frame_seen = True
+            height, width = frame.image.shape[:2]
+            print(f"tablesight: camera: first frame {width}×{height}", file=sys.stderr, flush=True)
+        feed.publish(frame.image, found)
 
     def _simulation(self, table: Table, registry: Any) -> Simulation:
         """The scripted session of the game: resumed where it stopped, else started anew."""
@@ -284,7 +311,7 @@ class TableHardware:
     def report(self) -> list[str]:
         """What was found at start: camera, LED controller, GPIO."""
         lines = []
-        camera = self.settings.camera
+        camera = self.camera
         if self.simulation is not None:
             c = self.simulation.camera
             lines.append(
@@ -303,7 +330,12 @@ class TableHardware:
             caps = self.bridge.link.capabilities
             what = "emulated (no Pico found)" if self.emulator is not None else self.link.url
             if caps is None:
-                lines.append(f"LED controller: {what}, handshake not done yet")
+                link = self.bridge.link
+                problem = f" ({link.problem})" if link.problem else ""
+                lines.append(
+                    f"LED controller: {what}: {link.status.value}{problem}; retrying, the kiosk"
+                    " shows when it connects"
+                )
             else:
                 lines.append(
                     f"LED controller: {what}, firmware {'.'.join(map(str, caps.firmware))},"
@@ -438,6 +470,16 @@ class TableHardware:
             self.panel.close()
             self.panel = None
         self.close_controller()
+
+
+def find_camera(dev: Path = Path("/dev")) -> str | None:
+    """A camera on this machine: the Pi camera when picamera2 is installed on a Pi, else the
+    first V4L2 device (``/dev/video0``); None when there is none."""
+    if importlib.util.find_spec("picamera2") is not None and on_raspberry_pi():
+        return "picamera2"
+    if (dev / "video0").exists():
+        return f"camera:{dev / 'video0'}"
+    return None
 
 
 def _progress_save(progress: Path) -> str | None:

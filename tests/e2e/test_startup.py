@@ -1,0 +1,56 @@
+"""`tablesight run` with hardware settings: what it found, said in one report at start."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+from pathlib import Path
+
+import cv2
+from serving import start_server
+
+from kiosk.commands.run import find_camera
+from vision.registry import load_registry
+from vision.synthetic import Camera, Component, Table, render
+
+WAIT_S = 30.0  # a bound on the wait for the first frame, not a timing check
+
+
+def test_a_configured_camera_and_a_missing_controller_are_reported_at_start(
+    tmp_path: Path,
+) -> None:
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    anchors = load_registry([], anchors=True).anchors().values()
+    table = Table(tuple(Component(a.tag_id, a.x_mm, a.y_mm, 0, a.size_mm) for a in anchors))
+    cv2.imwrite(str(frames / "table.png"), render(table, Camera.overhead(960, 540)).image)
+    env = {
+        "TABLESIGHT_CAMERA__SOURCE": f"folder:{frames}",
+        "TABLESIGHT_CONTROLLER": str(tmp_path / "no-such-port"),
+    }
+    server = start_server(tmp_path / "data", env=env)
+    try:
+        deadline = time.monotonic() + WAIT_S
+        while True:
+            with urllib.request.urlopen(f"{server.url}/api/status", timeout=5) as answer:
+                links = json.load(answer)["links"]
+            if links["camera"]["state"] == "ok" or time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
+        assert links["camera"]["state"] == "ok", links
+        assert links["controller"]["state"] != "simulated", "a configured port is not emulated"
+    finally:
+        code, err = server.stop()
+    assert code == 0, err
+    assert f"camera: folder:{frames}" in err
+    assert "camera: first frame 960×540" in err
+    assert "LED controller: " in err and "no-such-port" in err and "retrying" in err
+    assert "GPIO: MockFactory (mock pins: no Pi found)" in err
+    assert "Traceback" not in err
+
+
+def test_a_camera_is_found_by_its_device_file(tmp_path: Path) -> None:
+    assert find_camera(tmp_path) is None
+    (tmp_path / "video0").touch()
+    assert find_camera(tmp_path) == f"camera:{tmp_path / 'video0'}"
