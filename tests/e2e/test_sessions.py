@@ -158,10 +158,16 @@ def test_stonesaga_the_camera_reads_the_draws_on_the_pad(play) -> None:
     assert played.trays, "the dice trays never lit"
 
 
-def test_dont_starve_the_advance_button_on_mock_pins_moves_the_phases(play) -> None:
+def test_dont_starve_a_figure_on_a_face_down_tile_waits_for_it_to_be_turned(play) -> None:
+    """dont-starve.zh.md §移动: moving onto a face-down tile reveals it; the camera asks for the
+    tile to be turned over, then makes the move with the biome it reads. The table phases
+    advance by the advance button on the mock pins."""
     played = play("dont_starve")
+    camera = [(m.to_dict(), r.accepted) for m, r in played.camera()]
+    move = {"type": "dont_starve.move", "seat": 0, "to": "E", "main": False, "biome": "forest"}
+    assert camera == [(move, True)]
+    assert played.prompts[:1] == ["dont_starve.reveal"]
     advances = [r for m, r, _ in played.submits if m.type == "advance"]
     assert len(advances) == 2 and all(r.accepted for r in advances)
-    assert not played.camera(), "nothing on this table is for the camera to submit"
     assert_ended_with_leds(played)
     assert played.trays, "the dice trays never lit"
