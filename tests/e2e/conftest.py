@@ -2,25 +2,17 @@
 
 from __future__ import annotations
 
-import os
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
-from serving import CHROMIUM_FLAGS, chromium_path
+from browsers import close_shared_browser, shared_browser
 
 
 @pytest.fixture(scope="session")
-def browser():
-    """A real headless Chromium driven by Playwright."""
-    path = chromium_path()
-    if path is None:
-        if os.environ.get("CI"):
-            pytest.fail("CI must have Chromium: .ci/run installs it with apt-get")
-        pytest.skip("Chromium is not installed (apt-get install -y chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=path, args=CHROMIUM_FLAGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
+def browser() -> Iterator[Any]:
+    """A real headless Chromium driven by Playwright (shared with the kiosk tests)."""
+    try:
+        yield shared_browser()
+    finally:
+        close_shared_browser()

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
-from serving import CHROMIUM_FLAGS, Server, chromium_path, fresh_game, start_server
+from browsers import close_shared_browser, shared_browser
+from serving import Server, fresh_game, start_server
 
 
 @pytest.fixture
@@ -40,18 +41,10 @@ def fresh(shared_server: Server) -> Server:
 
 
 @pytest.fixture(scope="session")
-def browser():
-    """A real headless Chromium driven by Playwright (Debian's package, not a download)."""
-    path = chromium_path()
-    if path is None:
-        if os.environ.get("CI"):
-            pytest.fail("CI must have Chromium: .ci/run installs it with apt-get")
-        pytest.skip("Chromium is not installed (apt-get install -y chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=path, args=CHROMIUM_FLAGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
+def browser() -> Iterator[Any]:
+    """A real headless Chromium driven by Playwright (Debian's package, not a download; one per
+    test process, shared with the end-to-end tests: tests/support/browsers.py)."""
+    try:
+        yield shared_browser()
+    finally:
+        close_shared_browser()
