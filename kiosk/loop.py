@@ -69,6 +69,7 @@ class TableLoop:
         self._stabiliser: Stabiliser | None = None
         self._reader: Reader | None = None
         self._reader_for: str | None = None
+        self._wrong_size: Text | None = None
         self._source = ResilientSource(source, on_state=self._camera_state)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -143,12 +144,22 @@ class TableLoop:
 
     def _ready(self, frame: Frame, known: list[Detection]) -> bool:
         """Calibrate, then build the stabiliser and the game's reader, as soon as they can be."""
+        if self.calibration is not None:
+            try:
+                self.calibration.check_frame(frame.image)
+            except CalibrationError as exc:  # saved for another resolution: not usable
+                log.warning("%s", exc)
+                self._wrong_size = Text(f"校准不适用:{exc}", str(exc))
+                self.calibration = None
         if self.calibration is None:
             height, width = frame.image.shape[:2]
             try:
                 self.calibration = calibrate_table(known, self.registry.anchors(), (width, height))
             except CalibrationError:
-                self.table.show_prompts([("table.not_calibrated", NOT_CALIBRATED)])
+                prompts = [("table.not_calibrated", NOT_CALIBRATED)]
+                if self._wrong_size is not None:
+                    prompts.insert(0, ("table.calibration_size", self._wrong_size))
+                self.table.show_prompts(prompts)
                 return False
             self.table.show_prompts([])
         if self._stabiliser is None:

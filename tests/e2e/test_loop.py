@@ -9,6 +9,7 @@ import numpy as np
 from kiosk.loop import TableLoop
 from kiosk.settings import load_settings
 from kiosk.table import open_table
+from vision.calibration import TableCalibration
 from vision.errors import SourceLostError
 from vision.sources import Frame, SourceEndedError
 
@@ -57,3 +58,18 @@ def test_a_lost_camera_is_reported_then_back_and_the_loop_carries_on(tmp_path: P
     assert loop.frames == 6  # every frame that came was read: 8 reads less the 2 lost
     # No anchors in these frames: the kiosk asks for them instead of guessing.
     assert [code for code, _ in table.prompts] == ["table.not_calibrated"]
+
+
+def test_a_calibration_for_another_resolution_is_named_and_not_used(tmp_path: Path) -> None:
+    settings = load_settings(data_dir=tmp_path, lang="en", game="greenwood")
+    table, store = open_table(settings)
+    wrong = TableCalibration(np.eye(3), (1920, 1080), (0, 1, 2, 3), 0.1)
+    loop = TableLoop(table, FlakyCamera(), calibration=wrong)
+    try:
+        assert loop.process(Frame(np.full((120, 160, 3), 90, np.uint8), 0.0, 0)) == []
+    finally:
+        store.close()
+    codes = [code for code, _ in table.prompts]
+    assert codes == ["table.calibration_size", "table.not_calibrated"]
+    assert "1920×1080" in table.prompts[0][1].en and "160×120" in table.prompts[0][1].en
+    assert loop.calibration is None
