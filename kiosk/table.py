@@ -290,7 +290,7 @@ def describe(event: dict[str, Any], game: Any, lang: str) -> str:
             params["step"] = phase.steps[index].title.in_(lang)
     if kind == "dice_pool_announced":
         params["dice"] = " ".join(event.get("dice") or ()) or "—"
-    template = EVENT_TEXT.get(kind)
+    template = EVENT_TEXT.get(kind) or getattr(game, "event_texts", {}).get(kind)
     if template is None:
         rest = ", ".join(f"{k}={v}" for k, v in event.items() if k != "type")
         return f"{kind}: {rest}" if rest else kind
