@@ -941,7 +941,7 @@ class DontStarve(Game):
             ]
             name = card.name_zh if zh else card.name_en
             players.append({"seat": seat, "name": name, "fields": fields})
-        return {"summary": summary, "players": players}
+        return {"summary": summary, "players": players, "track": {"accent": data.time}}
 
 
 def _names(value: tuple[str, ...] | str | None) -> tuple[str, ...]:

@@ -28,12 +28,12 @@ from firmware_bridge.devices import LedController
 from firmware_bridge.emulator import Emulator
 from firmware_bridge.errors import BridgeError
 from firmware_bridge.link import Link, LinkStatus
-from firmware_bridge.state import Effect, Led
 from hardware.errors import HardwareError
 from hardware.panel import ControlPanel
 from hardware.pins import choose_pin_factory, on_raspberry_pi
 from kiosk.app import create_app
 from kiosk.errors import CommandError
+from kiosk.leds import track_leds, tray_leds
 from kiosk.loop import TableLoop, load_calibration, wait_until
 from kiosk.routers.camera import CALIBRATION_FILE
 from kiosk.settings import Settings, apply_kiosk_changes
@@ -54,15 +54,6 @@ from vision.sources import open_source
 
 log = logging.getLogger("tablesight.run")
 
-DIE_COLOURS: dict[str, tuple[int, int, int]] = {
-    "d6": (255, 255, 255),
-    "monster": (255, 40, 40),
-    "skill": (40, 120, 255),
-    "weather": (80, 220, 255),
-}
-"""Tray colours of known dice; any other die gets a colour from ``PALETTE`` by its name."""
-PALETTE = ((255, 160, 0), (160, 60, 255), (0, 220, 120), (255, 90, 180), (200, 200, 40))
-TRACK_COLOUR = (0, 200, 255)
 PRESS_WAIT_S = 2.0
 """How long a simulated button press waits for gpiozero's thread to act on it."""
 
@@ -444,12 +435,10 @@ class TableHardware:
         status = table.status("en")
         dice = (status["dice"] or {}).get("dice", [])
         caps = self.leds.link.capabilities
-        slots = caps.slots_per_tray if caps else 8
-        trays = caps.trays if caps else 2
-        lit = [Led(die_colour(d)) for d in dice]
-        for index in range(trays):
-            self.leds.tray(index).show(lit[index * slots : (index + 1) * slots])
-        self.leds.track.mark(max(status["round"] - 1, 0), TRACK_COLOUR, effect=Effect.PULSE)
+        slots, trays = (caps.slots_per_tray, caps.trays) if caps else (8, 2)
+        for index, leds in enumerate(tray_leds(dice, trays, slots)):
+            self.leds.tray(index).show(leds)
+        self.leds.track.show(track_leds(status, caps.track_leds if caps else 24))
         self.leds.set_brightness(round(self.settings.brightness * 255 / 100))
 
     def close_controller(self) -> None:
@@ -487,13 +476,6 @@ def _progress_save(progress: Path) -> str | None:
         return str(json.loads(progress.read_text(encoding="utf-8")).get("save"))
     except (OSError, ValueError, AttributeError):
         return None
-
-
-def die_colour(name: str) -> tuple[int, int, int]:
-    """The tray colour of a die: a fixed one for known dice, else one from the palette."""
-    if name in DIE_COLOURS:
-        return DIE_COLOURS[name]
-    return PALETTE[sum(name.encode()) % len(PALETTE)]
 
 
 def _check_port_free(host: str, port: int) -> None:

@@ -246,3 +246,13 @@ def test_a_contradictory_data_file_is_refused_naming_it() -> None:
     broken = replace(scenario, biomes={**scenario.biomes, "forest": 9})
     with pytest.raises(GameConfigError, match=r"scenarios\.toml a_new_beginning"):
         _check(replace(cat, scenarios={"a_new_beginning": broken}))
+
+
+def test_the_round_track_shows_day_or_night() -> None:
+    """dont-starve.zh.md §需求板块: 标明当前是白天还是黑夜 — the round track shows it (issue #6)."""
+    from engine.core import Session, find_game
+
+    game = find_game("dont_starve")
+    session = Session(game, {"players": 1})
+    assert game.view(session.state, "en")["track"] == {"accent": session.state.data.time}
+    assert session.state.data.time in ("day", "night")

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from serving import Server, start_server
 
-from kiosk.commands.run import TRACK_COLOUR
+from kiosk.leds import TRACK_COLOUR
 
 SIMULATE = {"TABLESIGHT_SIMULATION": "true"}
 STILL = {"TABLESIGHT_SIMULATION": "false"}

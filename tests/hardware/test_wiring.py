@@ -14,7 +14,8 @@ from fastapi import FastAPI
 from engine.core import DicePoolAnnounced, Game, Phase, Step, Text, register_game
 from firmware_bridge.state import Effect
 from kiosk.app import create_app
-from kiosk.commands.run import DIE_COLOURS, TRACK_COLOUR, TableHardware
+from kiosk.commands.run import TableHardware
+from kiosk.leds import DIE_COLOURS, DONE_COLOUR, TRACK_COLOUR
 from kiosk.settings import load_settings
 from kiosk.table import Table, open_table
 
@@ -146,11 +147,11 @@ def test_the_led_trays_mirror_the_dice_pool_and_the_track_the_round(
     assert emulator is not None and leds is not None
     assert wait_until(lambda: table.status("en")["links"]["controller"]["state"] == "simulated")
 
-    def showing(colours: list, track_len: int) -> bool:
+    def showing(colours: list, round_: int) -> bool:
         state = emulator.state
         lit = [led.colour for led in state.trays[0] if led.effect is not Effect.OFF]
-        track = [led for led in state.track if led.effect is not Effect.OFF]
-        return lit == colours and len(track) == track_len
+        rounds = [led for led in state.track[:round_] if led.effect is not Effect.OFF]
+        return lit == colours and len(rounds) == round_ and rounds[-1].colour == TRACK_COLOUR
 
     dice = [DIE_COLOURS["monster"], DIE_COLOURS["d6"], DIE_COLOURS["d6"]]
     assert emulator.wait_for(lambda: showing(dice, 1), WAIT_S), emulator.state
@@ -161,6 +162,7 @@ def test_the_led_trays_mirror_the_dice_pool_and_the_track_the_round(
     assert emulator.wait_for(lambda: showing(dice, 2), WAIT_S), emulator.state
     assert emulator.state.track[1].colour == TRACK_COLOUR
     assert emulator.state.track[1].effect is Effect.PULSE
+    assert emulator.state.track[0].colour == DONE_COLOUR  # round 1 is over
 
 
 def test_the_status_led_blinks_fast_while_a_link_is_lost(rig: tuple[Table, TableHardware]) -> None:

@@ -1,0 +1,74 @@
+"""What the LED dice trays and the round-track strip show for the table's status (pure mapping).
+
+The round track, from LED 0: one LED per round (past rounds dim, the current one pulsing), one
+LED for the game's accent (day or night, when its ``view`` gives ``{"track": {"accent": ...}}``),
+then one LED per phase of the round (past phases dim, the current one lit in the active player's
+colour, white when nobody in particular acts). What does not fit the strip is left out, phases
+first. Open-ended games (``rounds`` None) show the rounds played so far.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from firmware_bridge.state import Effect, Led
+
+Colour = tuple[int, int, int]
+
+DIE_COLOURS: dict[str, Colour] = {
+    "d6": (255, 255, 255),
+    "monster": (255, 40, 40),
+    "skill": (40, 120, 255),
+    "weather": (80, 220, 255),
+}
+"""Tray colours of known dice; any other die gets a colour from ``PALETTE`` by its name."""
+PALETTE: tuple[Colour, ...] = (
+    (255, 160, 0),
+    (160, 60, 255),
+    (0, 220, 120),
+    (255, 90, 180),
+    (200, 200, 40),
+)
+TRACK_COLOUR: Colour = (0, 200, 255)
+"""The current round on the track."""
+DONE_COLOUR: Colour = (40, 40, 40)
+PHASE_COLOUR: Colour = (255, 255, 255)
+SEAT_COLOURS: tuple[Colour, ...] = ((255, 50, 50), (50, 120, 255), (40, 210, 80), (255, 190, 0))
+"""Player 1 red, 2 blue, 3 green, 4 yellow."""
+ACCENT_COLOURS: dict[str, Colour] = {"day": (255, 170, 30), "night": (70, 40, 255)}
+OFF = Led((0, 0, 0), Effect.OFF)
+PULSE_MS = 1200
+
+
+def die_colour(name: str) -> Colour:
+    """The tray colour of a die: a fixed one for known dice, else one from the palette."""
+    if name in DIE_COLOURS:
+        return DIE_COLOURS[name]
+    return PALETTE[sum(name.encode()) % len(PALETTE)]
+
+
+def tray_leds(dice: Sequence[str], trays: int, slots: int) -> list[list[Led]]:
+    """The dice pool spread over the trays, one slot per die, in order."""
+    lit = [Led(die_colour(d)) for d in dice]
+    return [lit[i * slots : (i + 1) * slots] for i in range(trays)]
+
+
+def track_leds(status: Mapping[str, Any], length: int) -> list[Led]:
+    """The round track for a table status (``Table.status``) on a strip of ``length`` LEDs."""
+    current_round = max(int(status["round"]), 1)
+    rounds = int(status.get("rounds") or current_round)
+    leds = [Led(DONE_COLOUR) if r < current_round - 1 else OFF for r in range(rounds)]
+    if current_round <= rounds:
+        leds[current_round - 1] = Led(TRACK_COLOUR, Effect.PULSE, PULSE_MS)
+    accent = ((status.get("view") or {}).get("track") or {}).get("accent")
+    leds.append(Led(ACCENT_COLOURS[accent]) if accent in ACCENT_COLOURS else OFF)
+    names = [p["name"] for p in status.get("phases") or ()]
+    phase = (status.get("phase") or {}).get("name")
+    if phase in names and len(leds) + len(names) <= length:
+        now = names.index(phase)
+        player = status.get("current_player")
+        colour = SEAT_COLOURS[(player - 1) % len(SEAT_COLOURS)] if player else PHASE_COLOUR
+        leds += [Led(DONE_COLOUR) if i < now else OFF for i in range(len(names))]
+        leds[rounds + 1 + now] = Led(colour)
+    return leds[:length]

@@ -1,0 +1,78 @@
+"""The round track and the dice trays for a table status (kiosk/leds.py)."""
+
+from __future__ import annotations
+
+from firmware_bridge.state import Effect, Led
+from kiosk.leds import (
+    ACCENT_COLOURS,
+    DIE_COLOURS,
+    DONE_COLOUR,
+    PHASE_COLOUR,
+    SEAT_COLOURS,
+    TRACK_COLOUR,
+    track_leds,
+    tray_leds,
+)
+
+PHASES = [{"name": n} for n in ("dusk", "departure", "night", "dawn", "upkeep", "scoring")]
+
+
+def status(round_: int, rounds: int | None, phase: str, player: int | None = None, view=None):
+    return {
+        "round": round_,
+        "rounds": rounds,
+        "phases": PHASES,
+        "phase": {"name": phase},
+        "current_player": player,
+        "view": view or {},
+    }
+
+
+def lit(leds: list[Led]) -> dict[int, tuple]:
+    return {
+        i: (led.colour, led.effect) for i, led in enumerate(leds) if led.effect is not Effect.OFF
+    }
+
+
+def test_round_two_of_three_at_night_with_player_two_to_act() -> None:
+    """Greenwood, issue #5: the track shows the round, the phase and the active player's colour."""
+    leds = track_leds(status(2, 3, "night", player=2), 24)
+    assert lit(leds) == {
+        0: (DONE_COLOUR, Effect.SOLID),  # round 1 over
+        1: (TRACK_COLOUR, Effect.PULSE),  # round 2 now
+        4: (DONE_COLOUR, Effect.SOLID),  # dusk over (phases start after 3 rounds and the accent)
+        5: (DONE_COLOUR, Effect.SOLID),  # departure over
+        6: (SEAT_COLOURS[1], Effect.SOLID),  # night, player 2 (blue) to act
+    }
+
+
+def test_a_phase_nobody_in_particular_plays_is_white_and_the_accent_shows_day_or_night() -> None:
+    """Don't Starve, issue #6: day or night on the track."""
+    leds = track_leds(status(1, 6, "dusk", view={"track": {"accent": "night"}}), 24)
+    assert lit(leds) == {
+        0: (TRACK_COLOUR, Effect.PULSE),
+        6: (ACCENT_COLOURS["night"], Effect.SOLID),
+        7: (PHASE_COLOUR, Effect.SOLID),
+    }
+
+
+def test_what_does_not_fit_is_left_out_phases_first() -> None:
+    assert len(track_leds(status(2, 6, "night"), 8)) == 7  # 6 rounds + accent; no room for phases
+    assert lit(track_leds(status(2, 6, "night"), 3)) == {
+        0: (DONE_COLOUR, Effect.SOLID),
+        1: (TRACK_COLOUR, Effect.PULSE),
+    }
+
+
+def test_an_open_ended_game_shows_the_rounds_played_so_far() -> None:
+    leds = track_leds(status(4, None, "dawn"), 24)
+    assert [i for i, _ in lit(leds).items() if i < 4] == [0, 1, 2, 3]
+    assert leds[3] == Led(TRACK_COLOUR, Effect.PULSE, 1200)
+
+
+def test_the_dice_pool_spreads_over_the_trays_in_order() -> None:
+    trays = tray_leds(["monster", "d6", "d6"], trays=2, slots=2)
+    assert trays == [
+        [Led(DIE_COLOURS["monster"]), Led(DIE_COLOURS["d6"])],
+        [Led(DIE_COLOURS["d6"])],
+    ]
