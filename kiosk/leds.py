@@ -3,8 +3,10 @@
 The round track, from LED 0: one LED per round (past rounds dim, the current one pulsing), one
 LED for the game's accent (day or night, when its ``view`` gives ``{"track": {"accent": ...}}``),
 then one LED per phase of the round (past phases dim, the current one lit in the active player's
-colour, white when nobody in particular acts). What does not fit the strip is left out, phases
-first. Open-ended games (``rounds`` None) show the rounds played so far.
+colour, white when nobody in particular acts). A coming round the game marks
+(``{"track": {"mark_round": n}}``, the storm in Don't Starve) blinks in the mark colour. What does
+not fit the strip is left out, phases first. Open-ended games (``rounds`` None) show the rounds
+played so far.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ PHASE_COLOUR: Colour = (255, 255, 255)
 SEAT_COLOURS: tuple[Colour, ...] = ((255, 50, 50), (50, 120, 255), (40, 210, 80), (255, 190, 0))
 """Player 1 red, 2 blue, 3 green, 4 yellow."""
 ACCENT_COLOURS: dict[str, Colour] = {"day": (255, 170, 30), "night": (70, 40, 255)}
+MARK_COLOUR: Colour = (200, 0, 255)
 OFF = Led((0, 0, 0), Effect.OFF)
 PULSE_MS = 1200
 
@@ -61,7 +64,11 @@ def track_leds(status: Mapping[str, Any], length: int) -> list[Led]:
     leds = [Led(DONE_COLOUR) if r < current_round - 1 else OFF for r in range(rounds)]
     if current_round <= rounds:
         leds[current_round - 1] = Led(TRACK_COLOUR, Effect.PULSE, PULSE_MS)
-    accent = ((status.get("view") or {}).get("track") or {}).get("accent")
+    track = (status.get("view") or {}).get("track") or {}
+    mark = track.get("mark_round")
+    if isinstance(mark, int) and current_round < mark <= rounds:
+        leds[mark - 1] = Led(MARK_COLOUR, Effect.BLINK, PULSE_MS)
+    accent = track.get("accent")
     leds.append(Led(ACCENT_COLOURS[accent]) if accent in ACCENT_COLOURS else OFF)
     names = [p["name"] for p in status.get("phases") or ()]
     phase = (status.get("phase") or {}).get("name")

@@ -80,9 +80,11 @@ class Game:
         """What the kiosk shows of the game's own data, as plain JSON (default: nothing).
 
         Shape: ``{"summary": [[label, value], ...], "players": [{"seat": 0, "name": ...,
-        "fields": [[label, value], ...]}, ...], "track": {"accent": "day" | "night"}}``; labels
-        in ``lang``; every key is optional. The kiosk draws it generically, so a game appears on
-        the screen without kiosk changes; ``track.accent`` lights the round track's accent LED.
+        "fields": [[label, value], ...]}, ...],
+        "track": {"accent": "day" | "night", "mark_round": n}}``;
+        labels in ``lang``; every key is optional. The kiosk draws it generically, so a game
+        appears on the screen without kiosk changes; ``track.accent`` lights the round track's
+        accent LED and ``track.mark_round`` blinks a coming round (Don't Starve: the storm).
         """
         return {}
 

@@ -941,7 +941,8 @@ class DontStarve(Game):
             ]
             name = card.name_zh if zh else card.name_en
             players.append({"seat": seat, "name": name, "fields": fields})
-        return {"summary": summary, "players": players, "track": {"accent": data.time}}
+        track = {"accent": data.time, "mark_round": data.storm_after + 1}  # the storm's round
+        return {"summary": summary, "players": players, "track": track}
 
 
 def _names(value: tuple[str, ...] | str | None) -> tuple[str, ...]:

@@ -249,10 +249,14 @@ def test_a_contradictory_data_file_is_refused_naming_it() -> None:
 
 
 def test_the_round_track_shows_day_or_night() -> None:
-    """dont-starve.zh.md §需求板块: 标明当前是白天还是黑夜 — the round track shows it (issue #6)."""
+    """dont-starve.zh.md §需求板块: 标明当前是白天还是黑夜; the storm marker between needs tiles:
+    the round track shows both (issue #6)."""
     from engine.core import Session, find_game
 
     game = find_game("dont_starve")
     session = Session(game, {"players": 1})
-    assert game.view(session.state, "en")["track"] == {"accent": session.state.data.time}
-    assert session.state.data.time in ("day", "night")
+    data = session.state.data
+    track = game.view(session.state, "en")["track"]
+    assert track == {"accent": data.time, "mark_round": data.storm_after + 1}
+    assert data.time in ("day", "night")
+    assert data.past_storm is False or data.storm_after == 0  # round 1: before the storm round

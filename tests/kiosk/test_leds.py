@@ -7,6 +7,7 @@ from kiosk.leds import (
     ACCENT_COLOURS,
     DIE_COLOURS,
     DONE_COLOUR,
+    MARK_COLOUR,
     PHASE_COLOUR,
     SEAT_COLOURS,
     TRACK_COLOUR,
@@ -76,3 +77,11 @@ def test_the_dice_pool_spreads_over_the_trays_in_order() -> None:
         [Led(DIE_COLOURS["monster"]), Led(DIE_COLOURS["d6"])],
         [Led(DIE_COLOURS["d6"])],
     ]
+
+
+def test_a_coming_round_the_game_marks_blinks_until_it_comes() -> None:
+    """Don't Starve, issue #6: the storm's position on the round track."""
+    view = {"track": {"mark_round": 4}}
+    assert lit(track_leds(status(2, 6, "dawn", view=view), 24))[3] == (MARK_COLOUR, Effect.BLINK)
+    now = lit(track_leds(status(4, 6, "dawn", view=view), 24))
+    assert now[3] == (TRACK_COLOUR, Effect.PULSE)  # the storm has come: it is this round
