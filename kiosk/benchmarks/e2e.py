@@ -31,7 +31,7 @@ import httpx
 import uvicorn
 
 from kiosk.app import create_app
-from kiosk.benchmarks import Figure
+from kiosk.benchmarks import Figure, live_events
 from kiosk.loop import TableLoop
 from kiosk.settings import load_settings
 from kiosk.table import open_table
@@ -174,18 +174,13 @@ def _wait_up(url: str) -> None:
 def _watch(
     url: str, arrivals: queue.Queue[float], listening: threading.Event, stop: threading.Event
 ) -> None:
-    with httpx.Client(timeout=60) as http, http.stream("GET", f"{url}/api/live") as stream:
-        kind = ""
-        for line in stream.iter_lines():
-            if line.startswith("event:"):
-                kind = line.split(":", 1)[1].strip()
-            elif line.startswith("data:"):
-                if kind == "snapshot":
-                    listening.set()
-                else:  # each change is a refusal here (the verdicts list may look the same)
-                    arrivals.put(time.perf_counter())
-            if stop.is_set():
-                return
+    for kind, _ in live_events(url, timeout=60):
+        if kind == "snapshot":
+            listening.set()
+        else:  # each change is a refusal here (the verdicts list may look the same)
+            arrivals.put(time.perf_counter())
+        if stop.is_set():
+            return
 
 
 def _drain(arrivals: queue.Queue[float]) -> None:

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import httpx
 
-from kiosk.benchmarks import Figure
+from kiosk.benchmarks import Figure, live_events
 
 SUITE = "kiosk"
 ASSETS = ("/static/common.js", "/static/table.js", "/static/style.css")
@@ -158,18 +158,13 @@ def _update_latency(url: str, viewers: int, count: int) -> list[float]:
     stop = threading.Event()
 
     def watch(index: int) -> None:
-        with httpx.Client(timeout=30) as http, http.stream("GET", f"{url}/api/live") as stream:
-            kind = ""
-            for line in stream.iter_lines():
-                if line.startswith("event:"):
-                    kind = line.split(":", 1)[1].strip()
-                elif line.startswith("data:"):
-                    if kind == "snapshot":
-                        ready.wait()
-                    elif json.loads(line[5:]).get("passed_players") == [1]:
-                        seen.put((index, time.perf_counter()))
-                if stop.is_set():
-                    return
+        for kind, data in live_events(url):
+            if kind == "snapshot":
+                ready.wait()
+            elif json.loads(data).get("passed_players") == [1]:
+                seen.put((index, time.perf_counter()))
+            if stop.is_set():
+                return
 
     threads = [threading.Thread(target=watch, args=(i,), daemon=True) for i in range(viewers)]
     for t in threads:
