@@ -14,6 +14,18 @@ from engine.core.errors import (
 )
 from engine.core.flow import apply, apply_unchecked, legal, start
 from engine.core.game import Game, Options, find_game, game_names, register_game
+from engine.core.offers import (
+    Choice,
+    Die,
+    Face,
+    Field,
+    Offer,
+    Option,
+    SeatOffers,
+    match,
+    offered,
+    offers,
+)
 from engine.core.phases import END, Phase, Step, TurnOrder
 from engine.core.records import (
     Event,
@@ -33,10 +45,14 @@ __all__ = [
     "ACCEPTED",
     "END",
     "Advance",
+    "Choice",
     "DicePoolAnnounced",
+    "Die",
     "EndTurn",
     "EngineError",
     "Event",
+    "Face",
+    "Field",
     "Flow",
     "FlowError",
     "Game",
@@ -45,6 +61,8 @@ __all__ = [
     "InvalidMoveError",
     "Move",
     "NothingToUndoError",
+    "Offer",
+    "Option",
     "Options",
     "Outcome",
     "Pass",
@@ -53,6 +71,7 @@ __all__ = [
     "Result",
     "Rng",
     "Seat",
+    "SeatOffers",
     "Session",
     "State",
     "Step",
@@ -66,8 +85,11 @@ __all__ = [
     "find_game",
     "game_names",
     "legal",
+    "match",
     "move_from_dict",
     "move_from_json",
+    "offered",
+    "offers",
     "register_game",
     "start",
 ]

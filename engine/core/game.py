@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import importlib
+from collections.abc import Iterable
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import TypeAdapter, ValidationError
 
@@ -14,6 +15,9 @@ from engine.core.records import Event, Move, Seat
 from engine.core.rng import Rng
 from engine.core.state import Outcome, State
 from engine.core.text import ACCEPTED, Text, Verdict
+
+if TYPE_CHECKING:
+    from engine.core.offers import Offer
 
 GAME_MODULES = {
     "greenwood": "engine.greenwood",
@@ -71,6 +75,16 @@ class Game:
     def apply(self, state: State[Any], move: Move) -> tuple[State[Any], tuple[Event, ...]]:
         """The effects of a legal game move (core moves never reach this hook)."""
         return state, ()
+
+    def offers(self, state: State[Any], seat: Seat) -> Iterable[Offer]:
+        """The game's own moves this seat may make now, as offers for the players' console.
+
+        Each offer's choices come from the state (``engine.core.offers``); the core adds
+        confirm, end turn and pass, and checks every option with ``legal()``, so an offer may
+        list choices the rules refuse now: they are shown greyed with the reason.
+        Default: none.
+        """
+        return ()
 
     def outcome(self, state: State[Any]) -> Outcome | None:
         """Whether the game has ended mid-flow (a loss, say); checked after every change."""

@@ -7,9 +7,12 @@ from typing import Any, ClassVar
 
 from engine.core import (
     END,
+    Choice,
     Event,
+    Field,
     Game,
     Move,
+    Offer,
     Outcome,
     Phase,
     Reason,
@@ -85,6 +88,10 @@ class Toy(Game):
         coins = list(state.data)
         coins[move.seat] += move.coins
         return replace(state, data=tuple(coins)), (CoinsTaken(move.seat, move.coins),)
+
+    def offers(self, state: State[Any], seat: Seat) -> tuple[Offer, ...]:
+        coins = Field("coins", T("coins"), choices=tuple(Choice(n, T(str(n))) for n in (1, 2, 3)))
+        return (Offer("toy.take", seat, T("take"), fields=(coins,)),)
 
     def final_outcome(self, state: State[Any]) -> Outcome:
         best = max(state.data)

@@ -1,0 +1,357 @@
+"""What can be done now: the offers behind the players' console (DESIGN.md, "Offers").
+
+For a state, each seat that may act gets *offers*: move templates whose fields carry their
+choices, drawn from the state by the game (``Game.offers``), or the bounds of a number, or the
+dice the players rolled. The core adds its own moves (confirm, end the turn, pass) and checks
+every concrete option with the game's ``legal()``: a refused option keeps its verdict, so the
+console can grey it with the reason instead of letting players find out by trying.
+
+Field kinds:
+
+- ``pick``: one of ``choices``. All pick fields of an offer together give its *options*, each
+  checked with ``legal()`` (the numbers at their defaults, the dice at their first faces).
+- ``cells``: a pick whose choices are sets of board cells, drawn as a ``grid`` (columns, rows)
+  on which players tap the cells (a submarine placement the camera could not read).
+- ``number``: an integer from ``low`` to ``high``; the game gives bounds within which every
+  value is legal once the picks are legal.
+- ``dice``: one control per die the players rolled, each with that die's own faces; each face
+  adds to one or more of the move's number fields (a ``hit`` face: ``hits + 1``). Not checked
+  per face: the table rolled what it rolled.
+
+Everything here is pure and JSON-ready: choice values are the move's own JSON values.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import json
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from engine.core import flow
+from engine.core.phases import TurnOrder
+from engine.core.records import Move, Seat, move_from_dict
+from engine.core.state import State
+from engine.core.text import Language, Text, Verdict
+
+if TYPE_CHECKING:
+    from engine.core.game import Game
+
+MAX_OPTIONS = 600
+"""The most concrete options one offer may spell out (a guard against a runaway product)."""
+
+CORE_LABELS = {
+    "advance": Text("确认 / 下一步", "Confirm / next"),
+    "end_turn": Text("结束回合", "End turn"),
+    "pass": Text("本阶段结束", "Done for this phase"),
+}
+"""The console's labels of the core's own moves."""
+
+FieldKind = Literal["pick", "cells", "number", "dice"]
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One value a pick field may take (the move's JSON value) and what the button says."""
+
+    value: Any
+    label: Text
+
+
+@dataclass(frozen=True)
+class Face:
+    """One face of a die: its name, the symbol printed on it, and what it adds to the move."""
+
+    label: Text
+    symbol: str
+    adds: tuple[tuple[str, int], ...] = ()
+    """``(move field, amount)`` pairs, e.g. ``(("hits", 1),)``; empty for a blank face."""
+
+
+@dataclass(frozen=True)
+class Die:
+    """A die the players rolled, as the tray lit it (``name`` as in ``DicePoolAnnounced``)."""
+
+    name: str
+    label: Text
+    faces: tuple[Face, ...]
+
+
+@dataclass(frozen=True)
+class Field:
+    """One thing the players choose to complete a move."""
+
+    name: str
+    label: Text
+    kind: FieldKind = "pick"
+    choices: tuple[Choice, ...] = ()
+    low: int = 0
+    high: int = 0
+    default: int = 0
+    dice: tuple[Die, ...] = ()
+    grid: tuple[int, int] | None = None
+    """``(columns, rows)`` of the board a ``cells`` field is drawn on."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """One concrete combination of an offer's pick fields and the game's verdict on it."""
+
+    values: tuple[Any, ...]
+    verdict: Verdict
+
+
+@dataclass(frozen=True)
+class Offer:
+    """A move a seat may make now, with what is left to choose.
+
+    A game builds it with ``options`` left empty; ``offers()`` fills them in.
+    """
+
+    move: str
+    seat: Seat | None
+    label: Text
+    fixed: dict[str, Any] = field(default_factory=dict)
+    """Values of the move's fields that the offer already sets (JSON values)."""
+    fields: tuple[Field, ...] = ()
+    camera: bool = False
+    """A move the camera normally reads, offered as a fallback."""
+    options: tuple[Option, ...] = ()
+
+    @property
+    def picks(self) -> tuple[Field, ...]:
+        """The fields whose values make up each option."""
+        return tuple(f for f in self.fields if f.kind in ("pick", "cells"))
+
+    @property
+    def ok(self) -> bool:
+        """Whether at least one option of this offer is legal now."""
+        return any(o.verdict.ok for o in self.options)
+
+    @property
+    def refusal(self) -> Verdict | None:
+        """Why the offer cannot be made now (its first option's verdict), or None if it can."""
+        return None if self.ok or not self.options else self.options[0].verdict
+
+    def build(
+        self,
+        values: Sequence[Any] = (),
+        numbers: dict[str, int] | None = None,
+        faces: dict[str, Sequence[int]] | None = None,
+    ) -> Move:
+        """The concrete move: ``values`` for the pick fields in order, ``numbers`` by field
+        name (default: each field's default), ``faces`` the index of each die's face by dice
+        field (default: the first face). InvalidMoveError if the move cannot be made of them.
+        """
+        data: dict[str, Any] = {"type": self.move, "seat": self.seat, **self.fixed}
+        data.update(zip((f.name for f in self.picks), values, strict=True))
+        numbers, faces = numbers or {}, faces or {}
+        for f in self.fields:
+            if f.kind == "number":
+                data[f.name] = numbers.get(f.name, f.default)
+            elif f.kind == "dice":
+                chosen = faces.get(f.name) or [0] * len(f.dice)
+                for die, index in zip(f.dice, chosen, strict=True):
+                    for name, amount in die.faces[index].adds:
+                        data[name] = data.get(name, 0) + amount
+        return move_from_dict(data)
+
+    def to_dict(self, lang: Language) -> dict[str, Any]:
+        """The offer as plain JSON in one language (``GET /api/offers``)."""
+        return {
+            "move": self.move,
+            "seat": self.seat,
+            "label": self.label.in_(lang),
+            "camera": self.camera,
+            "fixed": self.fixed,
+            "fields": [_field_dict(f, lang) for f in self.fields],
+            "options": [
+                {
+                    "values": list(o.values),
+                    "ok": o.verdict.ok,
+                    "code": o.verdict.code,
+                    "reason": None if o.verdict.ok else o.verdict.message.in_(lang),
+                }
+                for o in self.options
+            ],
+            "ok": self.ok,
+        }
+
+
+@dataclass(frozen=True)
+class SeatOffers:
+    """Everything one seat (None: the whole table) may do now; ``acting`` marks whose turn."""
+
+    seat: Seat | None
+    acting: bool
+    offers: tuple[Offer, ...]
+
+
+def acting_seats(game: Game, state: State[Any]) -> list[Seat]:
+    """The seats that may act now: the one whose turn it is first, then the others clockwise."""
+    if state.outcome is not None:
+        return []
+    phase = game.phase(state.flow.phase)
+    current = state.flow.current
+    if phase.order is TurnOrder.TABLE:
+        return []
+    if phase.order is TurnOrder.CLOCKWISE or (
+        phase.order is TurnOrder.FREE and current is not None
+    ):
+        return [] if current is None else [current]
+    origin = state.flow.start_seat
+    return [
+        seat
+        for seat in ((origin + k) % state.players for k in range(state.players))
+        if seat not in state.flow.done
+    ]
+
+
+def offers(game: Game, state: State[Any]) -> tuple[SeatOffers, ...]:
+    """Every offer open now, grouped by seat (the acting seat first; the table's last)."""
+    out: list[SeatOffers] = []
+    phase = game.phase(state.flow.phase) if state.outcome is None else None
+    for seat in acting_seats(game, state):
+        drafts: list[Offer] = list(game.offers(state, seat))
+        turns = phase is not None and phase.order in (TurnOrder.CLOCKWISE, TurnOrder.FREE)
+        if turns and state.flow.current == seat:
+            drafts.append(Offer("end_turn", seat, CORE_LABELS["end_turn"]))
+        drafts.append(Offer("pass", seat, CORE_LABELS["pass"]))
+        acting = state.flow.current == seat or state.flow.current is None
+        out.append(SeatOffers(seat, acting, tuple(checked(game, state, d) for d in drafts)))
+    if phase is not None and phase.order is TurnOrder.TABLE:
+        advance = checked(game, state, Offer("advance", None, CORE_LABELS["advance"]))
+        out.append(SeatOffers(None, True, (advance,)))
+    return tuple(out)
+
+
+def checked(game: Game, state: State[Any], offer: Offer) -> Offer:
+    """The offer with every combination of its pick fields checked by ``legal()``."""
+    picks = offer.picks
+    combos = itertools.product(*(tuple(c.value for c in f.choices) for f in picks))
+    options = []
+    for values in itertools.islice(combos, MAX_OPTIONS + 1):
+        move = offer.build(values)
+        options.append(Option(tuple(values), flow.legal(game, state, move)))
+    if len(options) > MAX_OPTIONS:
+        raise ValueError(
+            f"{offer.move}: more than {MAX_OPTIONS} options; split the offer or narrow its choices"
+        )
+    return dataclasses.replace(offer, options=tuple(options))
+
+
+def offered(open_offers: Iterable[SeatOffers], move: Move) -> Offer | None:
+    """The open offer through which players can make exactly this move now, or None.
+
+    The move must match an offer's fixed values and one of its legal options, have its numbers
+    within bounds and its dice results on faces the dice have; any field the offer does not
+    mention must keep its default.
+    """
+    found = match(open_offers, move)
+    return found[0] if found is not None and found[1].verdict.ok else None
+
+
+def match(open_offers: Iterable[SeatOffers], move: Move) -> tuple[Offer, Option] | None:
+    """The offer and option (legal or greyed) that spell this move, or None if none does."""
+    data = _plain(move.to_dict())
+    for group in open_offers:
+        for offer in group.offers:
+            if offer.move == move.type and offer.seat == move.seat:
+                option = _matching_option(offer, data, move)
+                if option is not None:
+                    return offer, option
+    return None
+
+
+def sample(open_offers: Iterable[SeatOffers], rnd: random.Random) -> Move | None:
+    """A random legal move among the open offers (uniform over offers, then over options);
+    None when nothing is open. For random walks in tests and benchmarks."""
+    usable = [o for group in open_offers for o in group.offers if o.ok]
+    if not usable:
+        return None
+    offer = rnd.choice(usable)
+    option = rnd.choice([o for o in offer.options if o.verdict.ok])
+    numbers = {f.name: rnd.randint(f.low, f.high) for f in offer.fields if f.kind == "number"}
+    faces = {
+        f.name: [rnd.randrange(len(d.faces)) for d in f.dice]
+        for f in offer.fields
+        if f.kind == "dice"
+    }
+    return offer.build(option.values, numbers, faces)
+
+
+# --- inner workings --------------------------------------------------------------------------
+
+
+def _plain(value: Any) -> Any:
+    """JSON-normal form (tuples as lists) so values compare as JSON does."""
+    return json.loads(json.dumps(value))
+
+
+def _matching_option(offer: Offer, data: dict[str, Any], move: Move) -> Option | None:
+    if any(data.get(k) != v for k, v in _plain(offer.fixed).items()):
+        return None
+    picks = offer.picks
+    wanted = _plain([data.get(f.name) for f in picks])
+    option = next((o for o in offer.options if _plain(list(o.values)) == wanted), None)
+    if option is None:
+        return None
+    covered = {"type", "seat", *offer.fixed, *(f.name for f in picks)}
+    for f in offer.fields:
+        if f.kind == "number":
+            covered.add(f.name)
+            value = data.get(f.name)
+            if not (isinstance(value, int) and f.low <= value <= f.high):
+                return None
+        elif f.kind == "dice":
+            targets = sorted({name for d in f.dice for face in d.faces for name, _ in face.adds})
+            covered.update(targets)
+            if tuple(data.get(name, 0) for name in targets) not in _sums(f.dice, targets):
+                return None
+    defaults = {
+        f.name: f.default
+        for f in dataclasses.fields(move)  # type: ignore[arg-type]
+        if f.default is not dataclasses.MISSING
+    }
+    for name, value in data.items():
+        if name not in covered and not (name in defaults and _plain(defaults[name]) == value):
+            return None
+    return option
+
+
+def _sums(dice: Sequence[Die], targets: Sequence[str]) -> set[tuple[int, ...]]:
+    """Every total (per target field) that one face of each die can add up to."""
+    totals = {tuple(0 for _ in targets)}
+    for die in dice:
+        steps = []
+        for face in die.faces:
+            adds = dict(face.adds)
+            steps.append(tuple(adds.get(name, 0) for name in targets))
+        totals = {tuple(a + b for a, b in zip(t, s, strict=True)) for t in totals for s in steps}
+    return totals
+
+
+def _field_dict(f: Field, lang: Language) -> dict[str, Any]:
+    out: dict[str, Any] = {"name": f.name, "label": f.label.in_(lang), "kind": f.kind}
+    if f.kind in ("pick", "cells"):
+        out["choices"] = [{"value": c.value, "label": c.label.in_(lang)} for c in f.choices]
+    if f.kind == "cells":
+        out["grid"] = list(f.grid) if f.grid else None
+    if f.kind == "number":
+        out.update(low=f.low, high=f.high, default=f.default)
+    if f.kind == "dice":
+        out["dice"] = [
+            {
+                "name": d.name,
+                "label": d.label.in_(lang),
+                "faces": [
+                    {"label": face.label.in_(lang), "symbol": face.symbol, "adds": dict(face.adds)}
+                    for face in d.faces
+                ],
+            }
+            for d in f.dice
+        ]
+    return out

@@ -1,0 +1,162 @@
+"""The offers behind the players' console (engine/core/offers.py, DESIGN.md "Offers").
+
+The core part is checked on the toy games; each real game is checked against its example games
+in docs/examples: every accepted line is offered at its point, no refused line is offered as
+legal, and every move type the game registers appears in some offer.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from offer_walk import example_files, walk_example
+from toy_games import Council, Take, Toy
+
+from engine.core import (
+    Advance,
+    Die,
+    EndTurn,
+    Face,
+    Field,
+    Offer,
+    Pass,
+    Session,
+    Text,
+    find_game,
+    match,
+    offered,
+    offers,
+    register_game,
+)
+from engine.core.offers import SeatOffers, acting_seats, checked, sample
+from engine.core.records import move_types
+
+TOY = register_game(Toy())
+COUNCIL = register_game(Council())
+
+
+def T(text: str) -> Text:
+    return Text(text, text)
+
+
+def toy_session() -> Session:
+    return Session(TOY, {"players": 3})
+
+
+def test_the_seat_whose_turn_it_is_gets_its_moves_each_option_checked() -> None:
+    session = toy_session()
+    groups = offers(TOY, session.state)
+    assert [g.seat for g in groups] == [0]  # clockwise: only the seat whose turn it is
+    by_move = {o.move: o for o in groups[0].offers}
+    assert set(by_move) == {"toy.take", "end_turn", "pass"}
+    take = by_move["toy.take"]
+    verdicts = {o.values: o.verdict for o in take.options}
+    assert verdicts[(1,)].ok and verdicts[(2,)].ok
+    assert not verdicts[(3,)].ok and verdicts[(3,)].code == "toy.too_many"
+    assert take.ok and take.refusal is None
+
+
+def test_a_move_is_offered_only_as_a_legal_option() -> None:
+    session = toy_session()
+    groups = offers(TOY, session.state)
+    assert offered(groups, Take(0, 2)) is not None
+    assert offered(groups, Take(0, 3)) is None  # greyed: refused by legal()
+    assert match(groups, Take(0, 3))[1].verdict.code == "toy.too_many"
+    assert offered(groups, Take(1, 1)) is None  # not this seat's turn
+    assert offered(groups, Take(0, 9)) is None and match(groups, Take(0, 9)) is None
+    assert offered(groups, EndTurn(0)) is not None and offered(groups, Pass(0)) is not None
+
+
+def test_a_table_phase_offers_the_confirm_button_to_the_table() -> None:
+    session = toy_session()
+    for _ in range(3):
+        session.submit(Pass(session.state.flow.current))
+    assert session.state.flow.phase == "tally"
+    groups = offers(TOY, session.state)
+    assert [(g.seat, [o.move for o in g.offers]) for g in groups] == [(None, ["advance"])]
+    assert offered(groups, Advance()) is not None
+
+
+def test_simultaneous_phases_offer_every_seat_not_yet_done() -> None:
+    session = Session(COUNCIL, {"players": 3})
+    session.submit(Pass(1))
+    assert acting_seats(COUNCIL, session.state) == [0, 2]
+    assert [g.seat for g in offers(COUNCIL, session.state)] == [0, 2]
+
+
+def test_numbers_must_be_within_bounds_and_dice_on_their_faces() -> None:
+    session = toy_session()
+    coins = Field("coins", T("coins"), "number", low=1, high=2, default=1)
+    offer = checked(TOY, session.state, Offer("toy.take", 0, T("take"), fields=(coins,)))
+    groups = (SeatOffers(0, True, (offer,)),)
+    assert offered(groups, Take(0, 2)) is not None
+    assert offered(groups, Take(0, 3)) is None
+    pips = tuple(Face(T(str(n)), str(n), (("coins", n),)) for n in (0, 1))
+    dice = Field("dice", T("dice"), "dice", dice=(Die("d2", T("d2"), pips),) * 2)
+    rolled = checked(TOY, session.state, Offer("toy.take", 0, T("take"), fields=(dice,)))
+    groups = (SeatOffers(0, True, (rolled,)),)
+    assert rolled.build((), faces={"dice": [1, 1]}) == Take(0, 2)
+    assert offered(groups, Take(0, 2)) is not None  # 1 + 1
+    assert offered(groups, Take(0, 3)) is None  # two d2 of 0/1 never make 3
+
+
+def test_a_field_the_offer_leaves_out_must_keep_its_default() -> None:
+    session = toy_session()
+    offer = checked(TOY, session.state, Offer("toy.take", 0, T("take")))
+    groups = (SeatOffers(0, True, (offer,)),)
+    assert offered(groups, Take(0)) is not None  # coins: 1 is the default
+    assert offered(groups, Take(0, 2)) is None
+
+
+def test_a_sampled_move_is_always_an_offered_legal_one() -> None:
+    session = toy_session()
+    rnd = random.Random(1)
+    for _ in range(200):
+        groups = offers(TOY, session.state)
+        if session.state.outcome is not None:
+            break
+        move = sample(groups, rnd)
+        assert move is not None and offered(groups, move) is not None
+        assert session.submit(move).accepted
+    assert session.state.outcome is not None
+
+
+def test_offers_serialise_to_plain_json_in_one_language() -> None:
+    take = offers(TOY, toy_session().state)[0].offers[0].to_dict("en")
+    assert take["label"] == "take" and take["fields"][0]["choices"][2] == {
+        "value": 3,
+        "label": "3",
+    }
+    assert [o["ok"] for o in take["options"]] == [True, True, False]
+    assert take["options"][2]["reason"] == "Take at most 2"
+
+
+GAMES = ["greenwood", "dont_starve", "stonesaga"]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_line_of_the_example_games_is_offered_at_its_point(name: str) -> None:
+    files = example_files(name)
+    assert files, f"no example game of {name} in docs/examples"
+    missing, wrongly_offered = [], []
+    for path in files:
+        for step in walk_example(path):
+            found = offered(step.open, step.move)
+            if step.accepted and found is None:
+                missing.append(f"{path.name}:{step.line} {step.move.to_json()}")
+            if not step.accepted and found is not None:
+                wrongly_offered.append(f"{path.name}:{step.line} {step.code}")
+    assert not missing, "moves players could not make at the console:\n" + "\n".join(missing)
+    assert not wrongly_offered, "refused moves offered as legal:\n" + "\n".join(wrongly_offered)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_no_move_type_of_a_game_is_left_without_an_offer(name: str) -> None:
+    find_game(name)
+    registered = {t for t in move_types() if t.startswith(f"{name}.")}
+    seen: set[str] = set()
+    for path in example_files(name):
+        for step in walk_example(path):
+            seen.update(o.move for group in step.open for o in group.offers)
+    assert registered - seen == set(), "move types no offer produced in the example games"
