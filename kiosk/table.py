@@ -24,6 +24,8 @@ from engine.core import (
     Text,
     Verdict,
     find_game,
+    offered,
+    offers,
 )
 from kiosk.settings import Settings
 from kiosk.store import SavedGame, SaveNotFoundError, Store, StoreDamagedError
@@ -93,6 +95,7 @@ class Table:
         self.seq = 0
         self._lock = threading.RLock()
         self._listeners: list[Listener] = []
+        self._console: tuple[Any, str, dict[str, Any]] | None = None
         self._reset_memory()
 
     # --- changes ---------------------------------------------------------------------------
@@ -213,7 +216,39 @@ class Table:
             if event.type != "move_rejected":
                 self._recent.append(event.to_dict())
 
+    def is_offered(self, move: Move) -> bool:
+        """Whether the console offers this move now as a legal option (a player could tap it)."""
+        with self._lock:
+            session = self.saved.session
+            return offered(offers(session.game, session.state), move) is not None
+
     # --- what the screen shows ---------------------------------------------------------------
+
+    def console(self, lang: str) -> dict[str, Any]:
+        """What each seat may do now, as the console draws it: groups of offers in ``lang``,
+        the acting seat first (``engine.core.offers``); kept until the game state changes."""
+        with self._lock:
+            session = self.saved.session
+            state = session.state
+            if self._console and self._console[0] is state and self._console[1] == lang:
+                return self._console[2]
+            view_players = {p.get("seat"): p.get("name") for p in self._view(lang)}
+            groups = [
+                {
+                    "seat": group.seat,
+                    "name": seat_name(group.seat, view_players.get(group.seat), lang),
+                    "acting": group.acting,
+                    "offers": [offer.to_dict(lang) for offer in group.offers],  # type: ignore[arg-type]
+                }
+                for group in offers(session.game, state)
+            ]
+            answer = {"moves": len(session.moves), "groups": groups}
+            self._console = (state, lang, answer)
+            return answer
+
+    def _view(self, lang: str) -> list[dict[str, Any]]:
+        session = self.saved.session
+        return list(session.game.view(session.state, lang).get("players") or [])
 
     def status(self, lang: str) -> dict[str, Any]:
         """A snapshot of where the game is, in the kiosk's language."""
@@ -273,7 +308,23 @@ class Table:
                     for code, text in self.prompts
                 ],
                 "notices": [n.in_(lang) for n in self.notices],
+                "console": self.console(lang),
             }
+
+
+SEAT_NAME = Text("{n}号玩家", "Player {n}")
+SEAT_NAMED = Text("{name}({n}号玩家)", "{name} (player {n})")
+TABLE_NAME = Text("全桌", "The whole table")
+
+
+def seat_name(seat: int | None, game_name: str | None, lang: str) -> str:
+    """How the console names a seat: the game's own name for it (a character) when it has
+    one, always with the player number; the table as a whole for moves of nobody's seat."""
+    if seat is None:
+        return TABLE_NAME.in_(lang)  # type: ignore[arg-type]
+    if game_name and not any(ch.isdigit() for ch in game_name):
+        return SEAT_NAMED.format(name=game_name, n=seat + 1).in_(lang)  # type: ignore[arg-type]
+    return SEAT_NAME.format(n=seat + 1).in_(lang)  # type: ignore[arg-type]
 
 
 def describe(event: dict[str, Any], game: Any, lang: str) -> str:

@@ -1,4 +1,5 @@
-"""`tablesight bench engine`: moves per second (pure, and with the SQLite save) and resume time.
+"""`tablesight bench engine`: moves per second (pure, and with the SQLite save), resume time,
+and the time to compute the players' console offers over every state of the example games.
 
 A small benchmark game that never ends (one clockwise phase with a counting move) measures the
 core itself: legality, the flow driver, the event log. Its figures are compared as ratios within
@@ -7,6 +8,8 @@ one run (persisted ÷ pure), never against a fixed time.
 
 from __future__ import annotations
 
+import json
+import statistics
 import sys
 import tempfile
 import time
@@ -25,6 +28,9 @@ from engine.core import (
     State,
     Text,
     TurnOrder,
+    find_game,
+    move_from_dict,
+    offers,
     register_game,
 )
 from kiosk.benchmarks import Figure
@@ -106,7 +112,43 @@ def run(quick: bool = False) -> list[Figure]:
         figures.append(
             Figure("engine", f"resume a {resume_n}-move game", resume_s * 1000, "ms", "open+replay")
         )
+    figures.extend(offer_figures(repeat=1 if quick else 5))
     return figures
+
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
+
+
+def offer_figures(repeat: int = 5) -> list[Figure]:
+    """p50/p95 of computing every offer of a state (the console's answer to a touch), over every
+    state of the example games in docs/examples, each state timed ``repeat`` times."""
+    files = sorted(EXAMPLES.glob("*.jsonl"))
+    if not files:
+        _progress("no docs/examples here (an installed copy): offers not measured")
+        return []
+    timings: list[float] = []
+    states = 0
+    for path in files:
+        lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        head = json.loads(lines[0])
+        game = find_game(path.stem.split("-")[0])
+        session = Session(game, head.get("setup"), int(head.get("seed", 0)))
+        _progress(f"offers at every state of {path.name}")
+        for line in [*lines[1:], None]:
+            states += 1
+            for _ in range(repeat):
+                began = time.perf_counter()
+                offers(game, session.state)
+                timings.append((time.perf_counter() - began) * 1000)
+            if line is not None:
+                session.submit(move_from_dict(json.loads(line)))
+    cuts = statistics.quantiles(timings, n=20)
+    note = f"{states} states of {len(files)} example games"
+    return [
+        Figure("engine", "offers p50", statistics.median(timings), "ms", note),
+        Figure("engine", "offers p95", cuts[18], "ms", note),
+        Figure("engine", "offers max", max(timings), "ms", note),
+    ]
 
 
 def _bulk_log(store: Store, name: str, moves: list[Tick]) -> None:

@@ -262,6 +262,7 @@ class TableHardware:
             self._new_simulated_game(table, script)
         actions = Actions(
             tap=table.submit,
+            offered=table.is_offered,
             press=self._press,
             say=lambda text: log.info("simulation: %s", text),
             moves=lambda: len(table.saved.session.moves),

@@ -55,6 +55,14 @@ def status(
     return snapshot(table, settings, pairing, is_local(request), lang or settings.lang)
 
 
+@router.get("/api/offers")
+def offers(table: TableDep, settings: SettingsDep, lang: Language | None = None) -> dict[str, Any]:
+    """What each seat may do now (the players' console), in ``lang``: groups of offers, the
+    acting seat first; each offer's options carry the rules' verdict (docs/kiosk.md).
+    Anyone may read it; moves are made through ``POST /api/move``."""
+    return table.console(lang or settings.lang)
+
+
 @router.get("/api/games")
 def games(settings: SettingsDep, lang: Language | None = None) -> list[dict[str, Any]]:
     """Every game that can be set up, with its options described for the setup form."""

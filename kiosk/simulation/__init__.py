@@ -2,7 +2,9 @@
 
 A script (``kiosk/simulation/<game>.toml``, format in docs/simulation.md) sets up a game and
 lists steps: put a tagged component down or lift it, pass a hand over the table, let frames go
-by, press a button on the mock GPIO pins, or tap a move the camera cannot see on the kiosk.
+by, press a button on the mock GPIO pins, or tap a move the camera cannot see on the kiosk's
+console (only a move the console offers at that point: a scripted move it does not offer stops
+the session, naming its step).
 :class:`Simulation` is a frame source: each ``read()`` carries out the steps that are due, then
 renders the synthetic table as the overhead camera sees it. The frames go through the table loop
 like a real camera's, so every move the camera makes comes from pixels.
@@ -132,9 +134,11 @@ class Actions:
     press: Callable[[str], None]
     say: Callable[[str], None] = lambda text: log.info("%s", text)
     moves: Callable[[], int] = lambda: 0
+    """How many moves the saved game holds (kept with the progress, for a restart)."""
     restart: Callable[[], None] | None = None
     """Start a new game of the script (set for a repeating session)."""
-    """How many moves the saved game holds (kept with the progress, for a restart)."""
+    offered: Callable[[Move], bool] | None = None
+    """Whether the players' console offers a move now; a tap is made only through an offer."""
 
 
 @dataclass
@@ -219,7 +223,16 @@ class Simulation:
             self._hands = (Hand(float(h["x"]), float(h["y"]), arm_to_mm=(float(h["x"]), 700.0)),)
             self._pending_frames = int(h.get("frames", 4))
         elif step.action == "tap":
-            self.actions.tap(move_from_dict(step.value))
+            move = move_from_dict(step.value)
+            if self.actions.offered is not None and not self.actions.offered(move):
+                message = (
+                    f"{self.script.path.name}: step {step.line}: the console offers no such"
+                    f" move now: {move.to_json()}"
+                )
+                log.error("simulation stopped: %s", message)
+                self.step = len(self.script.steps)
+                raise SourceEndedError(f"simulation stopped: {message}")
+            self.actions.tap(move)
             self._pause()
         elif step.action == "press":
             self.actions.press(str(step.value))

@@ -18,6 +18,11 @@ const WORDS = {
     removeMs: "消失多久才算拿走(毫秒)", saved: "已保存", error: "出错", phases: "阶段",
     notConnected: "控制器:未连接", calibrateNow: "现在校准", anchors: "定位标记",
     reprojection: "重投影误差", tags: "画面中的标记", reading: "规则读取结果", download: "下载",
+    console: "现在可以做的", toAct: "轮到此玩家", mayAct: "也可以行动", cameraFallback: "摄像头读不到时,手动输入",
+    doIt: "确定", cancel: "取消", chooseEach: "请先选好每一项", diceAsk: "骰子掷出了什么?",
+    placements: "可放的位置:{n} 种", tapCells: "在格子上点出放的位置", nothingNow: "现在没有可做的行动",
+    gameIsOver: "游戏已结束。可在菜单中开始新游戏。", sent: "已提交", die: "第 {n} 颗",
+    noPlacement: "这些格子不是一种放法",
   },
   en: {
     round: "Round {n}", roundOf: "Round {n} of {of}", step: "Step {i}/{of}: {t}",
@@ -39,6 +44,12 @@ const WORDS = {
     anchors: "Anchors", reprojection: "Reprojection error", tags: "Tags in view",
     reading: "What the game's reader sees",
     download: "Download",
+    console: "What you can do now", toAct: "to act", mayAct: "may also act",
+    cameraFallback: "if the camera cannot read it, enter it here", doIt: "Do it", cancel: "Cancel",
+    chooseEach: "Choose each item first", diceAsk: "What did the dice show?",
+    placements: "{n} ways to place it", tapCells: "Tap the cells where the piece lies",
+    nothingNow: "Nothing to do right now", gameIsOver: "The game is over. Start a new one from the menu.",
+    sent: "Sent", die: "die {n}", noPlacement: "These cells are not a way to place it",
   },
 };
 

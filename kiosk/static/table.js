@@ -30,6 +30,8 @@ function render(s) {
   renderVerdicts(s);
   renderPrompts(s.prompts || []);
   renderView(s.view || {});
+  Console.render(s);
+  $("console-undo").disabled = !s.can_undo;
   $("log").replaceChildren(...s.recent.map((e) => Kiosk.el("li", { "data-type": e.type, text: e.text })));
   for (const name of ["camera", "controller"]) {
     const link = s.links[name] || { state: "not_connected", detail: "" };
@@ -118,6 +120,8 @@ document.addEventListener("DOMContentLoaded", () => {
   for (const b of document.querySelectorAll("[data-lang]")) b.addEventListener("click", () => Kiosk.setLang(b.dataset.lang, live));
   $("advance").addEventListener("click", () => act("/api/advance"));
   $("undo").addEventListener("click", () => act("/api/undo"));
+  $("console-undo").addEventListener("click", () => act("/api/undo"));
+  Console.init();
   $("menu-button").addEventListener("click", () => act("/api/menu", { open: true }));
   $("menu-close").addEventListener("click", () => act("/api/menu", { open: false }));
 });

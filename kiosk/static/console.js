@@ -1,0 +1,266 @@
+// The players' console: what each seat may do now, as large touch targets (docs/kiosk.md).
+// Drawn from status.console (the engine's offers, GET /api/offers); a move is made with
+// POST /api/move. A move with choices opens the picker; options the rules refuse now are greyed
+// with the reason, so nobody has to try a move to learn it is illegal.
+"use strict";
+
+const Console = {
+  picking: null, // { offer, picks: [], numbers: {}, faces: {}, cells: Set }
+  moves: -1,
+
+  render(s) {
+    const c = s.console;
+    const box = document.getElementById("console");
+    if (!c) return;
+    const t = Kiosk.t;
+    if (s.outcome) {
+      box.replaceChildren(Kiosk.el("p", { class: "console-note", text: t("gameIsOver") }));
+    } else if (!c.groups.length) {
+      box.replaceChildren(Kiosk.el("p", { class: "console-note", text: t("nothingNow") }));
+    } else {
+      box.replaceChildren(...c.groups.map((g) => Console.group(g)));
+    }
+    if (c.moves !== Console.moves) {
+      Console.moves = c.moves;
+      Console.refreshPicker(c);
+    }
+  },
+
+  group(g) {
+    const seat = g.seat == null ? "table" : String(g.seat);
+    const own = g.offers.filter((o) => !o.camera);
+    const camera = g.offers.filter((o) => o.camera);
+    return Kiosk.el(
+      "div", { class: "seat-group", "data-seat": seat, "data-acting": String(g.acting) },
+      Kiosk.el("h3", { text: g.name + (g.seat == null ? "" : ` · ${Kiosk.t(g.acting ? "toAct" : "mayAct")}`) }),
+      Kiosk.el("div", { class: "offers" }, ...own.map((o) => Console.button(o))),
+      camera.length
+        ? Kiosk.el("div", { class: "offers camera-offers" },
+          Kiosk.el("p", { class: "camera-note", text: `📷 ${Kiosk.t("cameraFallback")}` }),
+          ...camera.map((o) => Console.button(o)))
+        : null,
+    );
+  },
+
+  button(o) {
+    const refused = o.ok ? null : (o.options.find((x) => !x.ok) || {}).reason;
+    const b = Kiosk.el(
+      "button",
+      { type: "button", class: `offer${o.ok ? "" : " greyed"}`, "data-move": o.move,
+        "data-seat": o.seat == null ? "table" : String(o.seat), "aria-disabled": String(!o.ok) },
+      Kiosk.el("span", { class: "offer-label", text: o.label }),
+      o.fields.length ? Kiosk.el("span", { class: "more", "aria-hidden": "true", text: " …" }) : null,
+      refused ? Kiosk.el("small", { class: "why", text: refused }) : null,
+    );
+    b.addEventListener("click", () => {
+      if (!o.ok) return;
+      if (!o.fields.length) Console.send(o, Console.build(o, [], {}, {}));
+      else Console.open(o);
+    });
+    return b;
+  },
+
+  // --- the picker ---------------------------------------------------------------------------
+
+  open(o) {
+    const picks = Console.pickFields(o).map((f) => (f.choices.length === 1 ? f.choices[0].value : undefined));
+    const numbers = {};
+    for (const f of o.fields) if (f.kind === "number") numbers[f.name] = f.default;
+    Console.picking = { offer: o, picks, numbers, faces: {}, cells: new Set() };
+    document.getElementById("picker").hidden = false;
+    Console.draw();
+  },
+
+  close() {
+    Console.picking = null;
+    document.getElementById("picker").hidden = true;
+  },
+
+  // After the game moved on, keep the picker on the same offer if it is still open, else close.
+  refreshPicker(c) {
+    const p = Console.picking;
+    if (!p) return;
+    const same = c.groups.flatMap((g) => g.offers).find(
+      (o) => o.move === p.offer.move && o.seat === p.offer.seat && o.label === p.offer.label && o.ok);
+    if (!same) { Console.close(); return; }
+    p.offer = same;
+    Console.draw();
+  },
+
+  pickFields(o) { return o.fields.filter((f) => f.kind === "pick" || f.kind === "cells"); },
+
+  same(a, b) { return JSON.stringify(a) === JSON.stringify(b); },
+
+  // The options that agree with every pick made so far, except field k's.
+  candidates(k, value) {
+    const { offer, picks } = Console.picking;
+    return offer.options.filter((o) => o.values.every((v, j) =>
+      j === k ? Console.same(v, value) : picks[j] === undefined || Console.same(v, picks[j])));
+  },
+
+  draw() {
+    const p = Console.picking;
+    const o = p.offer;
+    document.getElementById("picker-title").textContent = o.label;
+    let k = -1;
+    const rows = o.fields.map((f) => {
+      if (f.kind === "pick" || f.kind === "cells") k += 1;
+      const index = k;
+      const body = f.kind === "pick" ? Console.pickRow(f, index)
+        : f.kind === "cells" ? Console.cellsRow(f, index)
+          : f.kind === "number" ? Console.numberRow(f)
+            : Console.diceRows(f);
+      return Kiosk.el("fieldset", { class: `field field-${f.kind}`, "data-field": f.name },
+        Kiosk.el("legend", { text: f.kind === "dice" ? `${f.label} · ${Kiosk.t("diceAsk")}` : f.label }), body);
+    });
+    document.getElementById("picker-fields").replaceChildren(...rows);
+    const why = Console.problem();
+    document.getElementById("picker-why").textContent = why || "";
+    document.getElementById("picker-do").disabled = Boolean(why);
+  },
+
+  pickRow(f, k) {
+    const p = Console.picking;
+    return Kiosk.el("div", { class: "choices" }, ...f.choices.map((c) => {
+      const options = Console.candidates(k, c.value);
+      const ok = options.some((x) => x.ok);
+      const reason = ok ? null : (options[0] || {}).reason;
+      const chosen = p.picks[k] !== undefined && Console.same(p.picks[k], c.value);
+      const b = Kiosk.el("button", {
+        type: "button", class: `choice${ok ? "" : " greyed"}`, "aria-pressed": String(chosen),
+        "aria-disabled": String(!ok), "data-value": JSON.stringify(c.value),
+      }, Kiosk.el("span", { text: c.label }), reason ? Kiosk.el("small", { class: "why", text: reason }) : null);
+      b.addEventListener("click", () => {
+        if (!ok) return;
+        p.picks[k] = c.value;
+        Console.dropStale(k);
+        Console.draw();
+      });
+      return b;
+    }));
+  },
+
+  // A pick that no legal option supports any more (after another field changed) is undone.
+  dropStale(changed) {
+    const p = Console.picking;
+    p.picks.forEach((v, j) => {
+      if (j !== changed && v !== undefined && !Console.candidates(j, v).some((x) => x.ok)) p.picks[j] = undefined;
+    });
+  },
+
+  cellsRow(f, k) {
+    const p = Console.picking;
+    const [cols, rows] = f.grid || [8, 8];
+    const key = (c) => `${c[0]},${c[1]}`;
+    const usable = f.choices.filter((c) => Console.candidates(k, c.value).some((x) => x.ok));
+    const fits = usable.filter((c) => [...p.cells].every((cell) => c.value.some((v) => key(v) === cell)));
+    const reachable = new Set(fits.flatMap((c) => c.value.map(key)));
+    const grid = Kiosk.el("div", { class: "cell-grid" });
+    grid.style.gridTemplateColumns = `repeat(${cols}, 1fr)`;
+    for (let r = 0; r < rows; r++) {
+      for (let c = 0; c < cols; c++) {
+        const id = `${c},${r}`;
+        const on = p.cells.has(id);
+        const b = Kiosk.el("button", {
+          type: "button", class: `grid-cell${reachable.has(id) ? " reachable" : ""}`,
+          "aria-pressed": String(on), "data-cell": id, "aria-label": `${c + 1}, ${r + 1}`,
+        });
+        b.addEventListener("click", () => {
+          if (on) p.cells.delete(id); else p.cells.add(id);
+          const exact = f.choices.find((ch) => ch.value.length === p.cells.size
+            && ch.value.every((v) => p.cells.has(key(v))));
+          p.picks[k] = exact ? exact.value : undefined;
+          Console.draw();
+        });
+        grid.append(b);
+      }
+    }
+    const note = Kiosk.el("p", { class: "muted", text: `${Kiosk.t("tapCells")} · ${Kiosk.t("placements", { n: usable.length })}` });
+    return Kiosk.el("div", { class: "cells" }, note, grid);
+  },
+
+  numberRow(f) {
+    const p = Console.picking;
+    const step = (d) => {
+      p.numbers[f.name] = Math.min(f.high, Math.max(f.low, p.numbers[f.name] + d));
+      Console.draw();
+    };
+    const minus = Kiosk.el("button", { type: "button", class: "step-button", "data-step": "-1", "aria-label": "−", text: "−" });
+    const plus = Kiosk.el("button", { type: "button", class: "step-button", "data-step": "+1", "aria-label": "+", text: "+" });
+    minus.disabled = p.numbers[f.name] <= f.low;
+    plus.disabled = p.numbers[f.name] >= f.high;
+    minus.addEventListener("click", () => step(-1));
+    plus.addEventListener("click", () => step(1));
+    return Kiosk.el("div", { class: "number" }, minus,
+      Kiosk.el("output", { class: "number-value", text: String(p.numbers[f.name]) }), plus,
+      Kiosk.el("small", { class: "muted", text: `${f.low} – ${f.high}` }));
+  },
+
+  diceRows(f) {
+    const p = Console.picking;
+    const chosen = p.faces[f.name] || (p.faces[f.name] = f.dice.map(() => null));
+    return Kiosk.el("div", { class: "dice-entry" }, ...f.dice.map((d, i) => Kiosk.el(
+      "div", { class: "die-row", "data-die": d.name, "data-index": String(i) },
+      Kiosk.el("span", { class: "die-name", text: `${d.label} · ${Kiosk.t("die", { n: i + 1 })}` }),
+      ...d.faces.map((face, j) => {
+        const b = Kiosk.el("button", {
+          type: "button", class: "face", "aria-pressed": String(chosen[i] === j), "data-face": String(j), title: face.label,
+        }, Kiosk.el("span", { class: "symbol", text: face.symbol }), Kiosk.el("small", { text: face.label }));
+        b.addEventListener("click", () => { chosen[i] = j; Console.draw(); });
+        return b;
+      }),
+    )));
+  },
+
+  // What still stops the move (in the kiosk language), or null when it can be made.
+  problem() {
+    const p = Console.picking;
+    const fields = Console.pickFields(p.offer);
+    if (p.picks.some((v) => v === undefined)) {
+      const cells = fields.find((f, j) => f.kind === "cells" && p.picks[j] === undefined);
+      return cells && p.cells.size ? Kiosk.t("noPlacement") : Kiosk.t("chooseEach");
+    }
+    for (const f of p.offer.fields) {
+      if (f.kind === "dice" && (p.faces[f.name] || []).some((x) => x === null)) return Kiosk.t("chooseEach");
+    }
+    const option = p.offer.options.find((o) => Console.same(o.values, p.picks));
+    if (!option) return Kiosk.t("chooseEach");
+    return option.ok ? null : option.reason;
+  },
+
+  // The move as the engine spells it (docs/engine.md).
+  build(o, picks, numbers, faces) {
+    const move = { type: o.move, seat: o.seat, ...o.fixed };
+    Console.pickFields(o).forEach((f, j) => { move[f.name] = picks[j]; });
+    for (const f of o.fields) {
+      if (f.kind === "number") move[f.name] = numbers[f.name] ?? f.default;
+      if (f.kind === "dice") {
+        f.dice.forEach((d, i) => {
+          const face = d.faces[(faces[f.name] || [])[i] ?? 0];
+          for (const [name, n] of Object.entries(face.adds)) move[name] = (move[name] || 0) + n;
+        });
+      }
+    }
+    return move;
+  },
+
+  async send(o, move) {
+    const answer = await Kiosk.post("/api/move", move);
+    const line = document.getElementById("console-answer");
+    const accepted = answer.ok && answer.accepted;
+    line.dataset.ok = String(Boolean(accepted));
+    line.textContent = accepted ? `${o.label}: ${Kiosk.t("accepted")}` : Kiosk.describe(answer.message ?? answer.detail);
+    if (accepted) Console.close();
+    else if (Console.picking) document.getElementById("picker-why").textContent = line.textContent;
+    return answer;
+  },
+
+  init() {
+    document.getElementById("picker-cancel").addEventListener("click", () => Console.close());
+    document.getElementById("picker-do").addEventListener("click", () => {
+      const p = Console.picking;
+      if (!p || Console.problem()) return;
+      Console.send(p.offer, Console.build(p.offer, p.picks, p.numbers, p.faces));
+    });
+  },
+};
