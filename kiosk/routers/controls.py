@@ -47,6 +47,8 @@ class NewGameBody(Strict):
     players: int = Field(ge=1, le=8)
     options: dict[str, int | float | bool | str | list[str] | None] = Field(default_factory=dict)
     name: str | None = Field(None, min_length=1, max_length=80)
+    seed: int = Field(0, ge=0, le=2**31 - 1)
+    """The seed of what the game shuffles itself (a replayable set-up, as in docs/examples)."""
 
 
 class StabilityBody(Strict):
@@ -108,7 +110,7 @@ def menu(body: MenuBody, table: TableDep) -> dict[str, Any]:
 def new_game(body: NewGameBody, table: TableDep) -> dict[str, Any]:
     """Start a new saved game; the old one stays saved."""
     try:
-        table.new_game(body.game, {**body.options, "players": body.players}, body.name)
+        table.new_game(body.game, {**body.options, "players": body.players}, body.name, body.seed)
     except (EngineError, StoreError) as exc:
         raise HTTPException(400, str(exc)) from None
     return {"save": table.saved.name, "game": table.saved.game.name}

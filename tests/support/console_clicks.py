@@ -1,0 +1,114 @@
+"""Making a move as a player does: by clicking the console on the table page in Chromium.
+
+The test says which move it wants (a line of an example game); this helper reads the offers the
+page shows (``GET /api/offers``, as the page itself does) to know which buttons spell that move,
+then clicks them: the offer, each choice, the cells of a placement, the − / + of a number, one
+face per die, then "Do it". It never posts a move itself.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from typing import Any
+
+import httpx
+
+WAIT_MS = 10_000
+
+
+def offers(url: str) -> dict[str, Any]:
+    """What the console shows now (in English)."""
+    response = httpx.get(f"{url}/api/offers", params={"lang": "en"}, timeout=10)
+    response.raise_for_status()
+    return response.json()
+
+
+def _plain(value: Any) -> Any:
+    return json.loads(json.dumps(value))
+
+
+def find(console: dict[str, Any], move: dict[str, Any]) -> tuple[int, int, dict[str, Any]] | None:
+    """(group index, offer index, offer) whose legal option spells ``move``, or None."""
+    for gi, group in enumerate(console["groups"]):
+        for oi, offer in enumerate(group["offers"]):
+            if offer["move"] != move["type"] or offer["seat"] != move.get("seat"):
+                continue
+            if any(_plain(move.get(k)) != v for k, v in offer["fixed"].items()):
+                continue
+            picks = [f for f in offer["fields"] if f["kind"] in ("pick", "cells")]
+            wanted = _plain([move.get(f["name"]) for f in picks])
+            if not any(o["ok"] and o["values"] == wanted for o in offer["options"]):
+                continue
+            numbers = [f for f in offer["fields"] if f["kind"] == "number"]
+            if any(not f["low"] <= move.get(f["name"], f["default"]) <= f["high"] for f in numbers):
+                continue
+            if all(_faces(f, move) is not None for f in offer["fields"] if f["kind"] == "dice"):
+                return gi, oi, offer
+    return None
+
+
+def _faces(field: dict[str, Any], move: dict[str, Any]) -> list[int] | None:
+    """One face index per die whose ``adds`` sum to the move's values, or None."""
+    targets = sorted({k for d in field["dice"] for face in d["faces"] for k in face["adds"]})
+    goal = [move.get(k, 0) for k in targets]
+    ranges = [range(len(d["faces"])) for d in field["dice"]]
+    for combo in itertools.product(*ranges):
+        sums = [0] * len(targets)
+        for die, index in zip(field["dice"], combo, strict=True):
+            for k, n in die["faces"][index]["adds"].items():
+                sums[targets.index(k)] += n
+        if sums == goal:
+            return list(combo)
+    return None
+
+
+def click_move(page: Any, url: str, move: dict[str, Any]) -> str:
+    """Make ``move`` by clicking the console; returns the console's answer line. AssertionError
+    when the console does not offer the move."""
+    console = offers(url)
+    found = find(console, move)
+    assert found is not None, f"the console does not offer {json.dumps(move)}"
+    gi, oi, offer = found
+    seat = "table" if offer["seat"] is None else str(offer["seat"])
+    group = page.locator(f'.seat-group[data-seat="{seat}"]')
+    same = [
+        o
+        for o in console["groups"][gi]["offers"][:oi]
+        if o["move"] == offer["move"] and o["camera"] == offer["camera"]
+    ]
+    scope = group.locator(".camera-offers" if offer["camera"] else ".offers").first
+    button = scope.locator(f'.offer[data-move="{offer["move"]}"]').nth(len(same))
+    page.locator("#console-answer").evaluate("node => { node.textContent = '' }")
+    button.click()
+    if offer["fields"]:
+        _fill(page, offer, move)
+        page.locator("#picker-do").click()
+    page.wait_for_function(
+        "() => document.querySelector('#console-answer').textContent !== ''", timeout=WAIT_MS
+    )
+    return page.locator("#console-answer").inner_text()
+
+
+def _fill(page: Any, offer: dict[str, Any], move: dict[str, Any]) -> None:
+    picker = page.locator("#picker")
+    for f in offer["fields"]:
+        box = picker.locator(f'fieldset[data-field="{f["name"]}"]')
+        value = move.get(f["name"])
+        if f["kind"] == "pick":
+            if len(f["choices"]) > 1:
+                box.locator(f".choice[data-value='{json.dumps(_plain(value))}']").click()
+        elif f["kind"] == "cells":
+            for col, row in value:
+                box.locator(f'.grid-cell[data-cell="{col},{row}"]').click()
+        elif f["kind"] == "number":
+            target = move.get(f["name"], f["default"])
+            step = "+1" if target > f["default"] else "-1"
+            for _ in range(abs(target - f["default"])):
+                box.locator(f'.step-button[data-step="{step}"]').click()
+            assert box.locator("output").inner_text() == str(target)
+        elif f["kind"] == "dice":
+            faces = _faces(f, move)
+            assert faces is not None
+            for index, face in enumerate(faces):
+                box.locator(f'.die-row[data-index="{index}"] .face[data-face="{face}"]').click()
