@@ -183,7 +183,8 @@ class Offer:
 
 @dataclass(frozen=True)
 class SeatOffers:
-    """Everything one seat (None: the whole table) may do now; ``acting`` marks whose turn."""
+    """Everything one seat (None: the whole table) may do now; ``acting``: it is this seat's
+    turn (in a phase where everyone acts at once, no seat is *the* acting one)."""
 
     seat: Seat | None
     acting: bool
@@ -220,8 +221,11 @@ def offers(game: Game, state: State[Any]) -> tuple[SeatOffers, ...]:
         if turns and state.flow.current == seat:
             drafts.append(Offer("end_turn", seat, CORE_LABELS["end_turn"]))
         drafts.append(Offer("pass", seat, CORE_LABELS["pass"]))
-        acting = state.flow.current == seat or state.flow.current is None
-        out.append(SeatOffers(seat, acting, tuple(checked(game, state, d) for d in drafts)))
+        out.append(
+            SeatOffers(
+                seat, state.flow.current == seat, tuple(checked(game, state, d) for d in drafts)
+            )
+        )
     if phase is not None and phase.order is TurnOrder.TABLE:
         advance = checked(game, state, Offer("advance", None, CORE_LABELS["advance"]))
         out.append(SeatOffers(None, True, (advance,)))
