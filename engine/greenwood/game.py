@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Literal
 
@@ -12,6 +13,7 @@ from engine.core import (
     Game,
     GameConfigError,
     Move,
+    Offer,
     Options,
     Outcome,
     Pass,
@@ -26,6 +28,7 @@ from engine.core import (
 )
 from engine.greenwood import rules
 from engine.greenwood.catalogue import catalogue
+from engine.greenwood.offers import greenwood_offers
 from engine.greenwood.records import (
     FinalScores,
     RewardGained,
@@ -288,6 +291,10 @@ class Greenwood(Game):
         """A night turn ends only after a token; a piece to place comes first (§三.4, §三.10)."""
         assert isinstance(move, Pass | EndTurn)
         return rules.check_pass(state, move)
+
+    def offers(self, state: State[Any], seat: Seat) -> Iterable[Offer]:
+        """The moves ``seat`` may make now, for the players' console (``offers.py``)."""
+        return greenwood_offers(state, seat)
 
     def apply(self, state: State[Any], move: Move) -> tuple[State[Any], tuple[Event, ...]]:
         """The effects of a legal Greenwood move."""

@@ -1,0 +1,294 @@
+"""Greenwood's offers for the players' console (DESIGN.md "Offers", engine/core/offers.py).
+
+For a seat that may act, the moves of the current phase as templates whose choices come from the
+state: the companion places of that player's board, the revealed threats, the knowledge colours,
+the creatures, the players one may spy on, the cells a piece to place may lie on. The core checks
+every option with ``legal()`` and greys the refused ones with their reason, so choices the rules
+forbid right now stay visible when a player would look for them (a second marker, the spirit
+sent hiking, a creature whose knowledge is missing).
+
+Choices are left out only where they could never be made good at this table: a wisp or a
+creature that no longer fits in the submarine (§三.10: every piece must go in, so taking it would
+leave the player stuck), and places the piece cannot lie on inside the board.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import cache
+
+from engine.core import Seat, State, Text
+from engine.core.offers import Choice, Field, Offer
+from engine.greenwood.catalogue import KNOWLEDGE, Catalogue, Layout, catalogue, parse_reward
+from engine.greenwood.records import SPIRIT
+from engine.greenwood.shapes import Cell, Cells, neighbours, turn
+from engine.greenwood.state import ORDINARY_PLACES, Player, Table
+from engine.greenwood.texts import (
+    CHOICE_TEXTS,
+    CREATURE_NAMES,
+    DUSK_EFFECT_NAMES,
+    FIELD_TEXTS,
+    KNOWLEDGE_NAMES,
+    KNOWLEDGE_SHORT,
+    OFFER_TEXTS,
+    PIECE_NAMES,
+    REWARD_NAMES,
+    SPELL_NAMES,
+    SPIRIT_ABILITY_NAMES,
+)
+
+POINTS = tuple(range(1, 9))
+"""The points a card or tile prints (``vp:1`` … ``vp:8``)."""
+PAID = tuple(range(1, 6))
+"""The points a card may ask for (``vp:-1`` … ``vp:-5``, §四.8)."""
+OTHER_REWARDS = ("energy", "spy", "aurora", "strength", "pathfinding", "slot", "wisp")
+"""The other rewards of ``greenwood.gain``, one unit each (tap again for more)."""
+
+
+def greenwood_offers(state: State[Table], seat: Seat) -> list[Offer]:
+    """The Greenwood moves ``seat`` may make in this phase, with their choices (see module)."""
+    phase = state.flow.phase
+    player = state.data.players[seat]
+    out: list[Offer] = []
+    if phase == "dusk":
+        out += _dusk(state, seat, player)
+    elif phase == "departure":
+        out += _departure(seat, player)
+    elif phase == "night":
+        out += _night(state, seat, player)
+    else:
+        return out
+    out += _any_time(state, seat, player)
+    return out
+
+
+# --- per phase -------------------------------------------------------------------------------
+
+
+def _dusk(state: State[Table], seat: Seat, p: Player) -> Iterator[Offer]:
+    """§三.2: the marker, then the four effects."""
+    effects = tuple(Choice(e, t) for e, t in DUSK_EFFECT_NAMES.items())
+    yield _offer("greenwood.dusk_marker", seat, _pick("effect", effects))
+    places = tuple(
+        Choice(
+            n, CHOICE_TEXTS["place_taken" if n in p.companions else "place_empty"].format(n=n + 1)
+        )
+        for n in range(ORDINARY_PLACES)
+    )
+    yield _offer("greenwood.recruit", seat, _pick("place", places))
+    yield _offer("greenwood.gain_aurora", seat)
+    threats = tuple(Choice(i, _threat_label(state.data, i)) for i in range(state.data.revealed))
+    sources = (
+        Choice(None, CHOICE_TEXTS["unplaced"]),
+        *(Choice(i, _threat_label(state.data, i)) for i in sorted(p.protections)),
+    )
+    yield _offer("greenwood.protect", seat, _pick("threat", threats), _pick("move_from", sources))
+    yield _offer("greenwood.strengthen", seat)
+
+
+def _departure(seat: Seat, p: Player) -> Iterator[Offer]:
+    """§三.3: one aurora each, a hike token off or a standard spell."""
+    yield _offer("greenwood.remove_hiker", seat, _pick("companion", _ordinary(p)))
+    spells = tuple(Choice(s, t) for s, t in SPELL_NAMES.items())
+    yield _offer("greenwood.cast_spell", seat, _pick("spell", spells))
+
+
+def _night(state: State[Table], seat: Seat, p: Player) -> Iterator[Offer]:
+    """§三.4–§三.12, §四.1: a token, then what it does."""
+    own = (*_ordinary(p), Choice(SPIRIT, CHOICE_TEXTS["spirit"]))
+    yield _offer("greenwood.use_energy", seat, _pick("companion", own))
+    for owner in _spy_owners(state, seat):
+        yield _spy_offer(state, seat, owner)
+    yield _offer("greenwood.hike", seat, _pick("companion", own))
+    abilities = tuple(Choice(a, t) for a, t in SPIRIT_ABILITY_NAMES.items())
+    yield _offer("greenwood.spirit_ability", seat, _pick("ability", abilities))
+    cat = catalogue()
+    layout = cat.layouts[state.options.layout]
+    creatures = tuple(
+        Choice(name, _creature_label(cat, name))
+        for name, c in cat.creatures.items()
+        if _room(layout, p.covered, (c.shape,) * c.pieces)
+    )
+    if creatures:
+        yield _offer("greenwood.rescue", seat, _pick("creature", creatures))
+    if _room(layout, p.covered, ("wisp",)):
+        yield _offer("greenwood.take_wisp", seat)
+    colours = tuple(Choice(k, KNOWLEDGE_NAMES[k]) for k in KNOWLEDGE)
+    yield _offer("greenwood.swap_knowledge", seat, _pick("old", colours), _pick("new", colours))
+
+
+def _any_time(state: State[Table], seat: Seat, p: Player) -> Iterator[Offer]:
+    """What a card or tile may give in any phase: rewards, knowledge; a piece to place."""
+    layout = catalogue().layouts[state.options.layout]
+    points = tuple(Choice(f"vp:{n}", _reward_label(f"vp:{n}")) for n in POINTS)
+    yield _offer("greenwood.gain", seat, _pick("reward", points), label=OFFER_TEXTS["gain.points"])
+    paid = tuple(Choice(f"vp:-{n}", _reward_label(f"vp:-{n}")) for n in PAID)
+    yield _offer("greenwood.gain", seat, _pick("reward", paid), label=OFFER_TEXTS["gain.pay"])
+    wisp_fits = _room(layout, p.covered, ("wisp",))
+    others = tuple(Choice(r, _reward_label(r)) for r in OTHER_REWARDS if r != "wisp" or wisp_fits)
+    yield _offer("greenwood.gain", seat, _pick("reward", others), label=OFFER_TEXTS["gain.other"])
+    colours = tuple(Choice(k, KNOWLEDGE_NAMES[k]) for k in KNOWLEDGE)
+    slots = (
+        Choice(None, CHOICE_TEXTS["free_slot"]),
+        *(
+            Choice(k, CHOICE_TEXTS["instead_of"].format(k=KNOWLEDGE_SHORT[k]))
+            for k in KNOWLEDGE
+            if k in p.knowledge
+        ),
+    )
+    yield _offer("greenwood.learn", seat, _pick("knowledge", colours), _pick("discard", slots))
+    if p.awaiting is not None:
+        yield place_offer(state, seat, p.awaiting)
+
+
+# --- the piece to place (§三.10) ---------------------------------------------------------------
+
+
+def place_offer(state: State[Table], seat: Seat, piece: str) -> Offer:
+    """The camera's fallback: the awaited piece on any cells of the board it fits inside and on
+    free cells, every rotation (and flip) once; ``legal()`` greys the start cell, unusable
+    cells and a piece that touches nothing. Cells are listed row by row (row, then column)."""
+    layout = catalogue().layouts[state.options.layout]
+    covered = state.data.players[seat].covered
+    choices = tuple(
+        Choice([list(c) for c in cells], _cells_label(cells, orientation))
+        for cells, orientation in _placements(layout.number, piece)
+        if not covered.intersection(cells)
+    )
+    cells_field = Field(
+        "cells", FIELD_TEXTS["cells"], "cells", choices, grid=(layout.cols, layout.rows)
+    )
+    label = OFFER_TEXTS["greenwood.place"].format(piece=PIECE_NAMES.get(piece, Text(piece, piece)))
+    return Offer(
+        "greenwood.place", seat, label, fixed={"piece": piece}, fields=(cells_field,), camera=True
+    )
+
+
+Placement = tuple[tuple[Cell, ...], tuple[int, bool]]
+
+
+@cache
+def _placements(layout_number: int, piece: str) -> tuple[Placement, ...]:
+    """Every way to lay ``piece`` inside the board: (cells row by row, (degrees, flipped))."""
+    cat = catalogue()
+    layout, shape = cat.layouts[layout_number], cat.shapes[piece]
+    seen: set[frozenset[Cell]] = set()
+    out: list[Placement] = []
+    for flipped in (False, True) if shape.flippable else (False,):
+        for q in range(4):
+            turned = [turn(c, q, flipped) for c in shape.cells]
+            c0, r0 = min(c for c, _ in turned), min(r for _, r in turned)
+            base = frozenset((c - c0, r - r0) for c, r in turned)
+            if base in seen:
+                continue
+            seen.add(base)
+            width = max(c for c, _ in base) + 1
+            height = max(r for _, r in base) + 1
+            for dc in range(layout.cols - width + 1):
+                for dr in range(layout.rows - height + 1):
+                    cells = sorted(((c + dc, r + dr) for c, r in base), key=lambda x: (x[1], x[0]))
+                    out.append((tuple(cells), (q * 90, flipped)))
+    return tuple(out)
+
+
+def _fits(layout: Layout, covered: Cells, cells: tuple[Cell, ...]) -> bool:
+    """§三.10 for one placement, without the shape check (the cells are the piece's)."""
+    if covered.intersection(cells) or layout.unusable.intersection(cells):
+        return False
+    if not covered:
+        return layout.start in cells
+    return any(n in covered for cell in cells for n in neighbours(cell))
+
+
+def _room(layout: Layout, covered: Cells, pieces: tuple[str, ...]) -> bool:
+    """Whether these pieces can go into the submarine one after the other (§三.10)."""
+    if not pieces:
+        return True
+    for cells, _ in _placements(layout.number, pieces[0]):
+        if _fits(layout, covered, cells) and _room(layout, covered | set(cells), pieces[1:]):
+            return True
+    return False
+
+
+# --- building blocks -------------------------------------------------------------------------
+
+
+def _offer(move: str, seat: Seat, *fields: Field, label: Text | None = None) -> Offer:
+    return Offer(move, seat, label or OFFER_TEXTS[move], fields=fields)
+
+
+def _pick(name: str, choices: tuple[Choice, ...]) -> Field:
+    return Field(name, FIELD_TEXTS[name], "pick", choices)
+
+
+def _ordinary(p: Player) -> tuple[Choice, ...]:
+    """The player's occupied ordinary places (§一.6), numbered from 1 for the players."""
+    return tuple(Choice(n, CHOICE_TEXTS["companion"].format(n=n + 1)) for n in sorted(p.companions))
+
+
+def _spy_owners(state: State[Table], seat: Seat) -> list[Seat | None]:
+    """Whom a spy may copy: every other player, or the solo virtual opponent (§三.6, §四.18)."""
+    if state.players == 1:
+        return [None]
+    return [(seat + k) % state.players for k in range(1, state.players)]
+
+
+def _spy_offer(state: State[Table], seat: Seat, owner: Seat | None) -> Offer:
+    """§三.6: one offer per owner; its companions are those on that board (shown ones, solo)."""
+    if owner is None:
+        name = CHOICE_TEXTS["virtual_owner"]
+        companions = tuple(
+            Choice(n, CHOICE_TEXTS["virtual"].format(n=n + 1)) for n in range(state.data.virtual)
+        )
+    else:
+        name = CHOICE_TEXTS["player"].format(n=owner + 1)
+        companions = _ordinary(state.data.players[owner])
+    companions = (*companions, Choice(SPIRIT, CHOICE_TEXTS["spirit"]))
+    label = OFFER_TEXTS["greenwood.use_spy"].format(owner=name)
+    return Offer(
+        "greenwood.use_spy",
+        seat,
+        label,
+        fixed={"owner": owner},
+        fields=(_pick("companion", companions),),
+    )
+
+
+def _threat_label(table: Table, index: int) -> Text:
+    threat = catalogue().threats[table.threats[index]]
+    reward = Text(
+        "、".join(_reward_label(r).zh for r in threat.protection),
+        ", ".join(_reward_label(r).en for r in threat.protection),
+    )
+    number = threat.name.rsplit(" ", 1)[-1]
+    return CHOICE_TEXTS["threat"].format(n=number, name=threat.name, reward=reward)
+
+
+def _creature_label(cat: Catalogue, name: str) -> Text:
+    creature = cat.creatures[name]
+    cost = creature.cost + (cat.large_extra if creature.deck == "B" else ())
+    shown = Text("".join(KNOWLEDGE_SHORT[k].zh for k in cost), " ".join(cost))
+    title = CREATURE_NAMES.get(name, Text(name, name))
+    return CHOICE_TEXTS["creature"].format(name=title, cost=shown, vp=creature.vp)
+
+
+def _reward_label(reward: str) -> Text:
+    kind, amount = parse_reward(reward)
+    if kind == "vp":
+        key = ("vp" if amount > 0 else "pay") + ("1" if abs(amount) == 1 else "")
+        return REWARD_NAMES[key].format(n=abs(amount))
+    text = REWARD_NAMES[kind]
+    return text if amount == 1 else Text(f"{text.zh} ×{amount}", f"{text.en} ×{amount}")
+
+
+def _cells_label(cells: tuple[Cell, ...], orientation: tuple[int, bool]) -> Text:
+    """``A1 B1 (as printed)``: columns as letters, rows from 1, as on the board's edges."""
+    shown = " ".join(f"{chr(ord('A') + c)}{r + 1}" for c, r in cells)
+    degrees, flipped = orientation
+    if flipped:
+        how = CHOICE_TEXTS["flipped"].format(deg=degrees)
+    elif degrees:
+        how = CHOICE_TEXTS["turned"].format(deg=degrees)
+    else:
+        how = CHOICE_TEXTS["upright"]
+    return CHOICE_TEXTS["cells"].format(cells=shown, turn=how)
