@@ -156,7 +156,7 @@ const Console = {
     const fits = usable.filter((c) => [...p.cells].every((cell) => c.value.some((v) => key(v) === cell)));
     const reachable = new Set(fits.flatMap((c) => c.value.map(key)));
     const grid = Kiosk.el("div", { class: "cell-grid" });
-    grid.style.gridTemplateColumns = `repeat(${cols}, 1fr)`;
+    grid.style.gridTemplateColumns = `repeat(${cols}, var(--cell))`;
     for (let r = 0; r < rows; r++) {
       for (let c = 0; c < cols; c++) {
         const id = `${c},${r}`;
@@ -218,7 +218,10 @@ const Console = {
     const fields = Console.pickFields(p.offer);
     if (p.picks.some((v) => v === undefined)) {
       const cells = fields.find((f, j) => f.kind === "cells" && p.picks[j] === undefined);
-      return cells && p.cells.size ? Kiosk.t("noPlacement") : Kiosk.t("chooseEach");
+      if (!cells || !p.cells.size) return Kiosk.t("chooseEach");
+      const key = (c) => `${c[0]},${c[1]}`;
+      const partOfOne = cells.choices.some((c) => [...p.cells].every((id) => c.value.some((v) => key(v) === id)));
+      return Kiosk.t(partOfOne ? "tapCells" : "noPlacement");
     }
     for (const f of p.offer.fields) {
       if (f.kind === "dice" && (p.faces[f.name] || []).some((x) => x === null)) return Kiosk.t("chooseEach");
