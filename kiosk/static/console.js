@@ -18,7 +18,7 @@ const Console = {
     } else if (!c.groups.length) {
       box.replaceChildren(Kiosk.el("p", { class: "console-note", text: t("nothingNow") }));
     } else {
-      box.replaceChildren(...c.groups.map((g) => Console.group(g)));
+      box.replaceChildren(...c.groups.map((g, gi) => Console.group(g, gi)));
     }
     if (c.moves !== Console.moves) {
       Console.moves = c.moves;
@@ -26,9 +26,11 @@ const Console = {
     }
   },
 
-  group(g) {
+  group(g, gi) {
     const seat = g.seat == null ? "table" : String(g.seat);
-    const own = g.offers.filter((o) => !o.camera);
+    g.offers.forEach((o, oi) => { o.index = `${gi}.${oi}`; });
+    // What can be done first; what the rules refuse now after it, greyed with the reason.
+    const own = [...g.offers.filter((o) => !o.camera && o.ok), ...g.offers.filter((o) => !o.camera && !o.ok)];
     const camera = g.offers.filter((o) => o.camera);
     return Kiosk.el(
       "div", { class: "seat-group", "data-seat": seat, "data-acting": String(g.acting) },
@@ -47,9 +49,9 @@ const Console = {
     const b = Kiosk.el(
       "button",
       { type: "button", class: `offer${o.ok ? "" : " greyed"}`, "data-move": o.move,
-        "data-seat": o.seat == null ? "table" : String(o.seat), "aria-disabled": String(!o.ok) },
-      Kiosk.el("span", { class: "offer-label", text: o.label }),
-      o.fields.length ? Kiosk.el("span", { class: "more", "aria-hidden": "true", text: " …" }) : null,
+        "data-seat": o.seat == null ? "table" : String(o.seat), "data-offer": o.index,
+        "aria-disabled": String(!o.ok) },
+      Kiosk.el("span", { class: "offer-label", text: o.fields.length ? `${o.label} …` : o.label }),
       refused ? Kiosk.el("small", { class: "why", text: refused }) : null,
     );
     b.addEventListener("click", () => {

@@ -70,15 +70,8 @@ def click_move(page: Any, url: str, move: dict[str, Any]) -> str:
     found = find(console, move)
     assert found is not None, f"the console does not offer {json.dumps(move)}"
     gi, oi, offer = found
-    seat = "table" if offer["seat"] is None else str(offer["seat"])
-    group = page.locator(f'.seat-group[data-seat="{seat}"]')
-    same = [
-        o
-        for o in console["groups"][gi]["offers"][:oi]
-        if o["move"] == offer["move"] and o["camera"] == offer["camera"]
-    ]
-    scope = group.locator(".camera-offers" if offer["camera"] else ".offers").first
-    button = scope.locator(f'.offer[data-move="{offer["move"]}"]').nth(len(same))
+    button = page.locator(f'#console .offer[data-offer="{gi}.{oi}"]')
+    assert button.get_attribute("data-move") == offer["move"]
     page.locator("#console-answer").evaluate("node => { node.textContent = '' }")
     button.click()
     if offer["fields"]:
