@@ -6,6 +6,7 @@ tests). Printed values the rule text does not give come from ``data/*.toml`` (pl
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Literal
 
@@ -16,6 +17,7 @@ from engine.core import (
     Game,
     GameConfigError,
     Move,
+    Offer,
     Options,
     Outcome,
     Phase,
@@ -879,6 +881,14 @@ class DontStarve(Game):
             points = UNLOCK_POINTS[state.data.difficulty]
             return _data(state, replace(state.data, result="won")), (ScenarioWon(points),)
         return _data(state, replace(state.data, result="dont_starve.scenario_lost")), ()
+
+    # --- the console ------------------------------------------------------------------------
+
+    def offers(self, state: State[Any], seat: Seat) -> Iterable[Offer]:
+        """What this seat may do now, for the players' console (dont_starve/offers.py)."""
+        from engine.dont_starve.offers import seat_offers  # it builds on this module
+
+        return seat_offers(state, seat)
 
     # --- the end and the screen -------------------------------------------------------------
 

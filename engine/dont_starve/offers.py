@@ -1,0 +1,572 @@
+"""Don't Starve's offers for the players' console (``Game.offers``; DESIGN.md "Offers").
+
+For each seat that may act, the moves it can make now, as templates whose choices come from the
+state: the tiles of the map (greyed when not adjacent), the helpers who may join a fight, the
+resources held, the characters one may give to. The core checks every option with ``legal()``.
+
+By phase (docs/dont_starve.md, "The console"):
+
+- action: move (camera), explore, interact, fight, trade, another action, scenario end, essence
+  (with a base camp), and the free actions gain, discard, eat, lose, focus; while a fight waits
+  for its dice only each fighter's dice (``roll``), focus, eat and lose.
+- shadow: the free actions, and the shadow creature's attack as monster dice.
+- daily needs: the free actions and light; weather: the free actions and protect.
+
+The dice are entered face by face (never rolled here): the character die and the monster dice
+with the faces of ``data/dice.toml`` (the rule text names the symbols, not how many of each).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from itertools import combinations
+from typing import Any
+
+from engine.core import Choice, Die, Face, Field, Offer, Seat, State, Text
+from engine.dont_starve.board import adjacent
+from engine.dont_starve.catalogue import BIOMES, PORTAL, catalogue
+from engine.dont_starve.game import _active_symbols, places, scenario_of
+from engine.dont_starve.moves import (
+    KINDS,
+    Act,
+    Discard,
+    Eat,
+    Explore,
+    Fight,
+    Gain,
+    GainEssence,
+    Interact,
+    Light,
+    Lose,
+    MoveTo,
+    Protect,
+    Roll,
+    ScenarioEnd,
+    SpendFocus,
+    Trade,
+)
+from engine.dont_starve.state import ITEM_LIMIT, RESOURCE_KINDS, RESOURCE_LIMIT, DSData
+
+FIGHT_CV_MAX = 10
+"""The highest CV (fighters' or monster's) the fight offer lets players enter."""
+DAMAGE_MAX = 5
+FOOD_MAX = 6
+"""The highest value per stat printed on a food token the eat offer takes."""
+LIGHT_MAX = 3
+UPKEEP_PHASES = ("action", "shadow", "daily_needs", "weather")
+
+BIOME_NAMES = {
+    "forest": Text("林地", "forest"),
+    "grassland": Text("草原", "grassland"),
+    "badlands": Text("荒地", "badlands"),
+    "marsh": Text("湿地", "marsh"),
+    PORTAL: Text("传送门", "portal"),
+}
+KIND_NAMES = {
+    "basic": Text("基础资源", "basic resources"),
+    "raw_food": Text("生食", "raw food"),
+    "cooked_food": Text("熟食", "cooked food"),
+    "loot": Text("战利品", "loot"),
+    "item": Text("物品卡", "item cards"),
+}
+SYMBOL_NAMES = {
+    "wet": Text("潮湿", "wet"),
+    "overheat": Text("过热", "overheat"),
+    "cold": Text("寒冷", "cold"),
+}
+_FACES = {
+    "value": (Text("数值", "value"), "#", ()),
+    "daylight": (Text("日光", "daylight"), "☀", ()),
+    "success": (Text("成功", "success"), "✔", (("successes", 1),)),
+    "durability": (Text("耐久度", "durability"), "⚒", ()),
+    "hit": (Text("命中", "hit"), "✸", (("hits", 1),)),
+    "ability": (Text("能力", "ability"), "★", ()),
+    "dodge": (Text("闪避", "dodge"), "↷", (("dodges", 1),)),
+    "armour": (Text("护甲耐久度", "armour durability"), "⛨", ()),
+    "blank": (Text("空白", "blank"), "○", ()),
+}
+"""Each symbol of the dice (§骰子, §符号参考): label, glyph, what it adds to a roll."""
+
+S = State[DSData]
+
+
+def seat_offers(state: S, seat: Seat) -> list[Offer]:
+    """Everything one seat may do now in Don't Starve (the core adds end turn and pass)."""
+    data, phase = state.data, state.flow.phase
+    if phase not in UPKEEP_PHASES:
+        return []
+    out: list[Offer] = []
+    if data.fight is not None:
+        if seat == data.fight.initiator:
+            out += _rolls(data, seat)
+        out += [_focus(data, seat), *_eat(data, seat), _lose(data, seat)]
+        return out
+    if phase == "action":
+        out += _moves(data, seat)
+        out += [_explore(data, seat), *_interact(data, seat), *_fights(data, seat, state.flow.done)]
+        out += _trades(data, seat)
+        out.append(_act(data, seat))
+        if data.structures:
+            out.append(
+                Offer(GainEssence.type, seat, T("花1点理智换3点精华", "1 sanity for 3 essence"))
+            )
+        out.append(_scenario_end(seat))
+    if phase == "shadow":
+        out += _shadow_attack(data, seat)
+    if phase == "daily_needs":
+        out.append(_light(data, seat))
+    if phase == "weather":
+        out += _protect(data, seat)
+    out += [*_gain(data, seat), *_discard(data, seat), *_eat(data, seat)]
+    out += [_lose(data, seat), _focus(data, seat)]
+    return out
+
+
+# --- labels --------------------------------------------------------------------------------
+
+
+def T(zh: str, en: str) -> Text:
+    """A label in both languages."""
+    return Text(zh, en)
+
+
+def name(data: DSData, seat: Seat) -> Text:
+    """A character's name as printed on its card."""
+    card = data.char(seat).card
+    return Text(card.name_zh, card.name_en)
+
+
+def tile_name(data: DSData, tile: str) -> Text:
+    """A tile as the map shows it: its letter and biome (``E 格 林地`` / ``tile E (forest)``)."""
+    biome = data.biome_of(tile)
+    if biome is None:
+        return Text(f"{tile} 格(背面朝上)", f"tile {tile} (face down)")
+    b = BIOME_NAMES[biome]
+    return Text(f"{tile} 格 {b.zh}", f"tile {tile} ({b.en})")
+
+
+def _count_of(n: int, kind: str) -> Text:
+    k = KIND_NAMES[kind]
+    return Text(f"{n} 个{k.zh}" if kind != "item" else f"{n} 张{k.zh}", f"{n} {k.en}")
+
+
+def _for_seats(data: DSData, seat: Seat, label: Text, whose: bool = False) -> Field:
+    """``for_seat``: oneself (None) or another character."""
+    own = T("自己的", "one's own") if whose else T("自己", "oneself")
+    others = tuple(Choice(s, name(data, s)) for s in range(len(data.characters)) if s != seat)
+    return Field("for_seat", label, choices=(Choice(None, own), *others))
+
+
+def _number(field: str, label: Text, low: int, high: int, default: int | None = None) -> Field:
+    return Field(
+        field, label, "number", low=low, high=high, default=low if default is None else default
+    )
+
+
+# --- the dice ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Dice:
+    """The dice of the game as the data file gives them (placeholder face lists)."""
+
+    character: Die
+    monster: Die
+    armoured: Die
+    """A monster die whose hit the fighter's armour may block (``blocked + 1``)."""
+    shadow: Die
+    """A monster die of a shadow creature's attack: each hit costs health."""
+
+
+@cache
+def dice() -> Dice:
+    """The character die and the monster die, with their faces from ``data/dice.toml``."""
+    text = resources.files("engine.dont_starve.data").joinpath("dice.toml").read_text("utf-8")
+    raw: dict[str, Any] = tomllib.loads(text)
+
+    def die(key: str, extra: tuple[Face, ...] = (), hit: tuple[tuple[str, int], ...] = ()) -> Die:
+        faces: list[Face] = []
+        for symbols in raw[key]["faces"]:
+            labels = [_FACES[s][0] for s in symbols]
+            adds: dict[str, int] = {}
+            for s in symbols:
+                for target, n in hit if (s == "hit" and hit) else _FACES[s][2]:
+                    adds[target] = adds.get(target, 0) + n
+            face = Face(
+                Text("+".join(t.zh for t in labels), " + ".join(t.en for t in labels)),
+                "".join(_FACES[s][1] for s in symbols),
+                tuple(sorted(adds.items())),
+            )
+            if face not in faces:
+                faces.append(face)
+        return Die(key, Text(raw[key]["name_zh"], raw[key]["name_en"]), (*faces, *extra))
+
+    blocked = Face(
+        Text("命中(被护甲挡下)", "hit, blocked by armour"), "✸⛨", (("blocked", 1), ("hits", 1))
+    )
+    damage = int(raw["shadow_hit_damage"])
+    return Dice(
+        die("character"),
+        die("monster"),
+        die("monster", (blocked,)),
+        die("monster", hit=(("health", damage),)),
+    )
+
+
+def _rolls(data: DSData, seat: Seat) -> Iterator[Offer]:
+    """§战斗结算: each fighter still to resolve rolls 1 character die and the monster dice dealt
+    to it (the pool the tray lit, again after a reroll); the initiator enters what they show."""
+    fight = data.fight
+    assert fight is not None
+    resolved = {s for s, _ in fight.results}
+    d = dice()
+    for fighter in fight.fighters:
+        if fighter in resolved:
+            continue
+        n = fight.dice_of(fighter)
+        who = name(data, fighter)
+        for monster, label in (
+            (d.monster, T("{who}掷出的骰子", "Dice {who} rolled")),
+            (
+                d.armoured,
+                T("{who}掷出的骰子(用护甲挡命中)", "Dice {who} rolled (armour blocks hits)"),
+            ),
+        ):
+            faces = Field(
+                "dice",
+                T("各骰子朝上的面", "the face up on each die"),
+                "dice",
+                dice=(d.character, *(monster,) * n),
+            )
+            yield Offer(Roll.type, seat, label.format(who=who), {"fighter": fighter}, (faces,))
+
+
+# --- the action phase ----------------------------------------------------------------------
+
+
+def _moves(data: DSData, seat: Seat) -> Iterator[Offer]:
+    """§移动: to another tile of the map (greyed when not adjacent); onto an adjacent face-down
+    tile with the biome it shows once turned (what the camera reads). The optional move first,
+    then the main action, as the camera reader decides."""
+    here = data.char(seat).tile
+    where = places(data)
+    near = {t for t, p in where.items() if here is not None and adjacent(where[here], p)}
+    fixed = {"main": seat in data.moved}
+    up = tuple(
+        Choice(t, tile_name(data, t))
+        for t in where
+        if t != here and (t not in near or data.biome_of(t) is not None)
+    )
+    down = tuple(
+        Choice(t, tile_name(data, t)) for t in where if t in near and data.biome_of(t) is None
+    )
+    label = T("移动(主要行动)", "Move (main action)") if fixed["main"] else T("移动", "Move")
+    if up:
+        to = Field("to", T("移到", "to"), choices=up)
+        yield Offer(MoveTo.type, seat, label, fixed, (to,), camera=True)
+    if down:
+        biomes = (
+            Choice(None, T("(未读取)随机抽取", "(not read) draw at random")),
+            *(Choice(b, BIOME_NAMES[b]) for b in BIOMES),
+        )
+        fields = (
+            Field("to", T("移到", "to"), choices=down),
+            Field("biome", T("翻开后的生态域", "biome turned up"), choices=biomes),
+        )
+        label = T("{move}并翻开板块", "{move} and turn the tile over").format(move=label)
+        yield Offer(MoveTo.type, seat, label, fixed, fields, camera=True)
+
+
+def _explore(data: DSData, seat: Seat) -> Offer:
+    """§探索: the top (or bottom) location card of the tile's biome deck."""
+    tile = tile_name(data, data.char(seat).tile or "P")
+    bottom = Field(
+        "bottom",
+        T("抽哪张", "which card"),
+        choices=(
+            Choice(False, T("牌库顶", "top of the deck")),
+            Choice(True, T("牌库底", "bottom of the deck")),
+        ),
+    )
+    label = T("探索 {tile}", "Explore {tile}").format(tile=tile)
+    return Offer(Explore.type, seat, label, fields=(bottom,))
+
+
+_ROLL = Field(
+    "roll",
+    T("投骰", "dice"),
+    choices=(
+        Choice(True, T("投角色骰", "roll the character die")),
+        Choice(False, T("不投骰", "no roll")),
+    ),
+)
+
+
+def _interact(data: DSData, seat: Seat) -> Iterator[Offer]:
+    """§互动: the location of the tile, a scenario card, or (base camp) a structure."""
+    target = Field(
+        "target",
+        T("互动对象", "with"),
+        choices=(
+            Choice("location", T("本格的地点卡", "the location on this tile")),
+            Choice("scenario", T("剧本卡", "a scenario card")),
+        ),
+    )
+    yield Offer(Interact.type, seat, T("互动", "Interact"), fields=(target, _ROLL))
+    if data.structures:
+        cost = _number("essence", T("精华花费", "essence cost"), 0, data.essence)
+        label = T("与建筑卡互动", "Use a structure")
+        yield Offer(Interact.type, seat, label, {"target": "structure"}, (_ROLL, cost))
+
+
+def _helpers(data: DSData, seat: Seat, done: frozenset[Seat]) -> Field:
+    """§加入战斗: any group of the characters who may join (active, on the same or an adjacent
+    tile); each of the others alone, greyed with the reason."""
+    where = places(data)
+    tile = data.char(seat).tile or ""
+    able, unable = [], []
+    for s, h in enumerate(data.characters):
+        if s == seat:
+            continue
+        near = h.tile is not None and (h.tile == tile or adjacent(where[h.tile], where[tile]))
+        (able if near and not h.defeated and s not in done else unable).append(s)
+    groups = [g for k in range(1, len(able) + 1) for g in combinations(able, k)]
+    choices = [Choice([], T("独自战斗", "alone"))]
+    for group in [*groups, *((s,) for s in unable)]:
+        names = [name(data, s) for s in group]
+        label = Text(
+            "与" + "、".join(n.zh for n in names), "with " + ", ".join(n.en for n in names)
+        )
+        choices.append(Choice(list(group), label))
+    return Field("helpers", T("加入战斗", "joined by"), choices=tuple(choices))
+
+
+def _fights(data: DSData, seat: Seat, done: frozenset[Seat]) -> Iterator[Offer]:
+    """§战斗: the location monster, the scenario monsters on the tile, or a shadow creature."""
+    c = data.char(seat)
+    cv = _number("cv", T("角色战斗值", "fighters' CV"), 0, FIGHT_CV_MAX)
+    helpers = _helpers(data, seat, done) if len(data.characters) > 1 and c.tile else None
+    with_helpers = (helpers,) if helpers is not None else ()
+    monster = (
+        _number("monster_cv", T("怪物战斗值", "monster's CV"), 0, FIGHT_CV_MAX),
+        _number("damage", T("怪物伤害值", "monster's damage"), 0, DAMAGE_MAX, 1),
+    )
+    yield Offer(
+        Fight.type,
+        seat,
+        T("与地点怪物战斗", "Fight the location monster"),
+        {"target": "location"},
+        (*with_helpers, cv, *monster),
+    )
+    tokens = scenario_of(data).tokens
+    here = sum(tokens[i].slot == c.tile for i in data.tokens)
+    if here:
+        engaged = Field(
+            "tokens",
+            T("交战的指示物", "tokens engaged"),
+            choices=tuple(
+                Choice(n, T(f"{n} 个指示物", f"{n} token(s)")) for n in range(1, here + 1)
+            ),
+        )
+        yield Offer(
+            Fight.type,
+            seat,
+            T("与剧本怪物战斗", "Fight scenario monsters"),
+            {"target": "scenario"},
+            (engaged, *with_helpers, cv),
+        )
+    if c.shadows:
+        tier = Field(
+            "tier",
+            T("影怪", "shadow creature"),
+            choices=tuple(
+                Choice(t, T(f"{t}阶影怪", f"tier {t} shadow creature")) for t in (1, 2, 3)
+            ),
+        )
+        label = T("与影怪战斗", "Fight a shadow creature")
+        yield Offer(Fight.type, seat, label, {"target": "shadow"}, (tier, cv))
+
+
+def _trades(data: DSData, seat: Seat) -> Iterator[Offer]:
+    """§交易: with each other character, one kind one way (what either holds); with one on
+    another tile a single option, greyed with the reason."""
+    me = data.char(seat)
+    for partner in range(len(data.characters)):
+        if partner == seat:
+            continue
+        other = data.char(partner)
+        choices = []
+        for giver, receiver, have, verb in (
+            (seat, partner, me, T("给出", "give")),
+            (partner, seat, other, T("换来", "receive")),
+        ):
+            for kind in KINDS:
+                for n in range(1, getattr(have, kind) + 1):
+                    value = [{"giver": giver, "receiver": receiver, "kind": kind, "count": n}]
+                    label = T("{verb}{what}", "{verb} {what}").format(
+                        verb=verb, what=_count_of(n, kind)
+                    )
+                    choices.append(Choice(value, label))
+        if other.tile != me.tile or not choices:
+            value = [{"giver": seat, "receiver": partner, "kind": "basic", "count": 1}]
+            label = T("给出{what}", "give {what}").format(what=_count_of(1, "basic"))
+            choices = [Choice(value, label)]
+        field = Field("transfers", T("交换", "exchange"), choices=tuple(choices))
+        label = T("与{who}交易", "Trade with {who}").format(who=name(data, partner))
+        yield Offer(Trade.type, seat, label, fields=(field,))
+
+
+def _act(data: DSData, seat: Seat) -> Offer:
+    """Another main action: the action icon on the character's ability, a structure, a
+    scenario card."""
+    card = data.char(seat).card
+    choices = [
+        Choice(f"{card.name_en}'s ability", T(f"{card.name_zh}的能力", f"{card.name_en}'s ability"))
+    ]
+    choices += [
+        Choice(f"structure: {s}", T(f"建筑:{s}", f"structure: {s}")) for s in data.structures
+    ]
+    choices.append(
+        Choice("a scenario card's action", T("剧本卡上的行动", "an action on a scenario card"))
+    )
+    field = Field("what", T("哪个行动", "which"), choices=tuple(choices))
+    return Offer(Act.type, seat, T("其他主要行动", "Another main action"), fields=(field,))
+
+
+def _scenario_end(seat: Seat) -> Offer:
+    """§胜利与失败: a scenario card says the scenario is won, or lost."""
+    result = Field(
+        "result",
+        T("剧本卡宣布", "the scenario card says"),
+        choices=(Choice("win", T("胜利", "won")), Choice("lose", T("失败", "lost"))),
+    )
+    return Offer(ScenarioEnd.type, seat, T("剧本结束", "Scenario over"), fields=(result,))
+
+
+# --- free actions and the upkeep phases -----------------------------------------------------
+
+
+def _gain(data: DSData, seat: Seat) -> Iterator[Offer]:
+    """Gain resources (room left in the backpack) or item cards (room in the hand) (§上限)."""
+    for target in range(len(data.characters)):
+        c = data.char(target)
+        for_seat = None if target == seat else target
+        whom = (
+            T("", "")
+            if for_seat is None
+            else T("(给{who})", " (for {who})").format(who=name(data, target))
+        )
+        kind = Field(
+            "kind",
+            T("种类", "kind"),
+            choices=tuple(Choice(k, KIND_NAMES[k]) for k in RESOURCE_KINDS),
+        )
+        room = _number("count", T("数量", "how many"), 1, max(1, RESOURCE_LIMIT - c.resources))
+        label = T("获得资源{whom}", "Gain resources{whom}").format(whom=whom)
+        yield Offer(Gain.type, seat, label, {"for_seat": for_seat}, (kind, room))
+        cards = _number("count", T("数量", "how many"), 1, max(1, ITEM_LIMIT - c.item))
+        label = T("获得物品卡{whom}", "Gain item cards{whom}").format(whom=whom)
+        yield Offer(Gain.type, seat, label, {"kind": "item", "for_seat": for_seat}, (cards,))
+
+
+def _discard(data: DSData, seat: Seat) -> Iterator[Offer]:
+    """Return what one holds to the supply (§上限), as many as one holds."""
+    c = data.char(seat)
+    held = [k for k in KINDS if getattr(c, k)]
+    for kind in held:
+        count = _number("count", T("数量", "how many"), 1, getattr(c, kind))
+        label = T("弃置{what}", "Discard {what}").format(what=KIND_NAMES[kind])
+        yield Offer(Discard.type, seat, label, {"kind": kind}, (count,))
+    if not held:
+        kind = Field(
+            "kind", T("种类", "kind"), choices=tuple(Choice(k, KIND_NAMES[k]) for k in KINDS)
+        )
+        yield Offer(Discard.type, seat, T("弃置", "Discard"), fields=(kind,))
+
+
+def _eat(data: DSData, seat: Seat) -> Iterator[Offer]:
+    """§消耗食物: one food token for the values printed on it."""
+    kind = Field(
+        "kind",
+        T("食物", "food"),
+        choices=(
+            Choice("cooked_food", KIND_NAMES["cooked_food"]),
+            Choice("raw_food", KIND_NAMES["raw_food"]),
+        ),
+    )
+    stats = (
+        _number("health", T("恢复生命", "health"), 0, FOOD_MAX),
+        _number("hunger", T("恢复饱食", "hunger"), 0, FOOD_MAX),
+        _number("sanity", T("恢复理智", "sanity"), 0, FOOD_MAX),
+    )
+    whom = _for_seats(data, seat, T("谁吃", "eaten by"))
+    yield Offer(Eat.type, seat, T("消耗食物", "Eat food"), fields=(kind, whom, *stats))
+
+
+def _lose(data: DSData, seat: Seat) -> Offer:
+    """A loss a card asks for (shadow creature, monster ability, scenario), for whom."""
+    cards = [c.card for c in data.characters]
+    stats = (
+        _number("health", T("失去生命", "health"), 0, max(c.max_health for c in cards)),
+        _number("hunger", T("失去饱食", "hunger"), 0, max(c.max_hunger for c in cards)),
+        _number("sanity", T("失去理智", "sanity"), 0, max(c.max_sanity for c in cards)),
+    )
+    whom = _for_seats(data, seat, T("谁失去", "lost by"))
+    return Offer(
+        Lose.type,
+        seat,
+        T("失去属性(卡牌效果)", "Lose stats (a card says so)"),
+        fields=(whom, *stats),
+    )
+
+
+def _focus(data: DSData, seat: Seat) -> Offer:
+    """§专注点: flip an active focus token to reroll (a fighter's, in a fight)."""
+    fighters = data.fight.fighters if data.fight is not None else ()
+    others = tuple(
+        Choice(s, T("{who}的", "{who}'s").format(who=name(data, s))) for s in fighters if s != seat
+    )
+    whose = Field(
+        "for_seat",
+        T("谁的专注点", "whose token"),
+        choices=(Choice(None, T("自己的", "one's own")), *others),
+    )
+    return Offer(
+        SpendFocus.type, seat, T("花费专注点重掷", "Spend focus to reroll"), fields=(whose,)
+    )
+
+
+def _shadow_attack(data: DSData, seat: Seat) -> Iterator[Offer]:
+    """§暗影阶段: an attacking shadow creature's monster dice, each hit costing health."""
+    c = data.char(seat)
+    n = catalogue().shadow_dice.get(c.shadows, 0) if not c.defeated else 0
+    if n:
+        faces = Field(
+            "dice",
+            T("各骰子朝上的面", "the face up on each die"),
+            "dice",
+            dice=(dice().shadow,) * n,
+        )
+        yield Offer(
+            Lose.type, seat, T("影怪的攻击", "The shadow creature attacks"), fields=(faces,)
+        )
+
+
+def _light(data: DSData, seat: Seat) -> Offer:
+    """§每日需求阶段 光照: the light this character brings to its tile."""
+    need = data.current_needs[0]
+    points = _number("points", T("光照点数", "light points"), 1, max(LIGHT_MAX, need))
+    return Offer(Light.type, seat, T("提供光照", "Bring light"), fields=(points,))
+
+
+def _protect(data: DSData, seat: Seat) -> Iterator[Offer]:
+    """§天气阶段: exempt symbols in force with an item or food, up to how many there are."""
+    active = _active_symbols(data)
+    for symbol in dict.fromkeys(active):
+        count = _number("count", T("豁免几个", "how many"), 1, active.count(symbol))
+        label = T("豁免{s}符号", "Exempt {s} symbols").format(s=SYMBOL_NAMES[symbol])
+        yield Offer(Protect.type, seat, label, {"symbol": symbol}, (count,))
