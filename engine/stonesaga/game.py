@@ -7,7 +7,7 @@ The flow (``stonesaga.zh.md §一局游戏长什么样``): creation → day (fre
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
@@ -19,6 +19,7 @@ from engine.core import (
     Game,
     GameConfigError,
     Move,
+    Offer,
     Options,
     Outcome,
     Phase,
@@ -277,6 +278,30 @@ NOT_FOOD_OR_WATER = _reason(
     "行动之外只能自由互送食物和水",
     "Only food and water are handed over freely",
     "白天阶段",
+)
+NO_MOURNING = _reason(
+    "no_mourning",
+    "{name}没有待掷的哀悼骰",
+    "No mourning roll is due for {name}",
+    "角色死亡与传说.1",
+)
+ATTRIBUTE_MAX = _reason(
+    "attribute_max",
+    "{name}的{attribute}已经是6,不能再升",
+    "{name}'s {attribute} is already 6",
+    "角色死亡与传说.1",
+)
+ATTRIBUTE_NEEDED = _reason(
+    "attribute_needed",
+    "掷出5–6:选一项属性永久+1",
+    "A 5–6: choose the attribute raised by 1",
+    "角色死亡与传说.1",
+)
+MOURNING_DUE = _reason(
+    "mourning_due",
+    "先为{name}掷哀悼骰",
+    "Roll the mourning die for {name} first",
+    "夜晚阶段.1",
 )
 VALLEY_FULL = _reason(
     "valley_capacity",
@@ -928,6 +953,24 @@ def _check_create(state: State[Data], move: mv.CreateCharacter) -> Verdict:
     return CREATION[problem].reject() if problem else ACCEPTED
 
 
+def _check_creation_roll(state: State[Data], move: mv.CreationRoll) -> Verdict:
+    dice = (move.d1, move.d2, move.d3, move.d4, move.d5)
+    if not all(1 <= d <= 6 for d in dice):
+        return CREATION["dice"].reject()
+    rolls = state.data.rolls(move.seat)
+    if rolls and sum(rolls[-1]) >= m.CREATION_MINIMUM:
+        return CREATION["rerolled_too_soon"].reject()
+    return ACCEPTED
+
+
+def _creation_roll(state: State[Data], move: mv.CreationRoll) -> tuple[Data, Events]:
+    data = state.data
+    dice = (move.d1, move.d2, move.d3, move.d4, move.d5)
+    rolls = dict(data.creation_rolls)
+    rolls[move.seat] = (*data.rolls(move.seat), dice)
+    return replace(data, creation_rolls=tuple(sorted(rolls.items()))), ()
+
+
 def _name_taken(state: State[Data], name: str) -> bool:
     names = {c.name for c in state.data.characters} | {h.name for h in state.options.roster}
     return name in names
@@ -942,7 +985,9 @@ def _join(state: State[Data], char: m.Character) -> tuple[Data, Events]:
 def _create(state: State[Data], move: mv.CreateCharacter) -> tuple[Data, Events]:
     values = (move.strength, move.dexterity, move.faith, move.perception)
     attributes = tuple(zip(ATTRIBUTES, values, strict=True))
-    return _join(state, m.Character(move.name, move.seat, move.trait, attributes))
+    data, events = _join(state, m.Character(move.name, move.seat, move.trait, attributes))
+    rolls = tuple((s, r) for s, r in data.creation_rolls if s != move.seat)
+    return replace(data, creation_rolls=rolls), events
 
 
 def _check_choose(state: State[Data], move: mv.ChooseCharacter) -> Verdict:
@@ -1163,6 +1208,7 @@ OTHERS: dict[type[Move], tuple[Check, Apply]] = {
     mv.Keep: (_check_keep, _keep),
     mv.RecordValley: (_check_record, _record),
     mv.CreateCharacter: (_check_create, _create),
+    mv.CreationRoll: (_check_creation_roll, _creation_roll),
     mv.ChooseCharacter: (_check_choose, _choose),
 }
 """Moves that are not day actions (their own checks)."""
@@ -1180,35 +1226,79 @@ def _hook(step: Callable[[State[Data]], tuple[Data, Events]]) -> Callable[[Any],
 
 
 def _night_death(state: State[Data]) -> tuple[Data, Events]:
-    """§夜晚阶段.1: an incapacitated character dies; the clan mourns (§角色死亡与传说.1)."""
-    data, events, rng = state.data, [], state.rng
+    """§夜晚阶段.1: an incapacitated character dies; the clan mourns (§角色死亡与传说.1) with a
+    d6 rolled at the table and entered with ``mourn`` (the ``mourning`` phase)."""
+    data, events = state.data, []
     for index, char in enumerate(data.characters):
         if not char.alive or not m.incapacitated(char.health, _length(data)):
             continue
-        roll, rng = rng.roll(6)
-        effect = camp.mourning(roll)
-        dead = replace(char, alive=False)
-        if effect == "population":
-            data = replace(data, population=data.population - 1)
-        elif effect == "unrest":
-            data = replace(data, unrest=data.unrest + 1)
-        else:
-            dead, effect = _legend_raise(dead)
-        data = data.with_character(index, dead)
-        events.append(mv.CharacterDied(index, char.name, roll, effect))
-    return data, tuple(events)
+        data = data.with_character(index, replace(char, alive=False))
+        data = replace(data, mourning=(*data.mourning, index))
+        events.append(mv.MourningDue(index, char.name))
+    return data, (*events, *_mourning_dice(data))
 
 
-def _legend_raise(char: m.Character) -> tuple[m.Character, str]:
-    """§角色死亡与传说.1 5–6: one attribute +1, at most 6. The table's choice (黎明规则):
-    the highest attribute still below 6, the first listed on a tie."""
-    below = [(value, -k) for k, (_, value) in enumerate(char.attributes) if value < 6]
-    if not below:
+def _mourning_dice(data: Data) -> Events:
+    """The tray lights one d6 for the next mourning due, or clears when none is left."""
+    if not data.mourning:
+        return ()
+    seat = data.characters[data.mourning[0]].seat
+    return (DicePoolAnnounced(seat, ("d6",), "mourning"),)
+
+
+def _raisable(char: m.Character) -> tuple[str, ...]:
+    """The attributes a mourning 5–6 may raise: those below 6 (§角色死亡与传说.1)."""
+    return tuple(name for name, value in char.attributes if value < 6)
+
+
+def _check_mourn(state: State[Data], move: mv.Mourn) -> Verdict:
+    data = state.data
+    if not 0 <= move.legend < data.party:
+        return NO_SUCH_CHARACTER.reject(n=move.legend + 1)
+    char = data.characters[move.legend]
+    if move.legend not in data.mourning:
+        return NO_MOURNING.reject(name=char.name)
+    if char.seat != move.seat:
+        return NOT_YOURS.reject(name=char.name, owner=char.seat + 1)
+    if not 1 <= move.roll <= 6:
+        return BAD_DIE.reject()
+    if move.attribute and move.attribute not in ATTRIBUTES:
+        return UNKNOWN_NAME.reject(what=Text("属性", "attribute"), name=move.attribute)
+    raising = camp.mourning(move.roll) == "attribute"
+    if move.attribute and move.attribute not in _raisable(char):
+        return ATTRIBUTE_MAX.reject(name=char.name, attribute=ATTRIBUTES[move.attribute])
+    if raising and not move.attribute and _raisable(char):
+        return ATTRIBUTE_NEEDED.reject()
+    return ACCEPTED
+
+
+def _mourn(state: State[Data], move: mv.Mourn) -> tuple[Data, Events]:
+    """§角色死亡与传说.1: 1 population −1; 2–4 unrest +1; 5–6 the chosen attribute +1."""
+    data = state.data
+    char = data.characters[move.legend]
+    effect = camp.mourning(move.roll)
+    if effect == "population":
+        data = replace(data, population=data.population - 1)
+    elif effect == "unrest":
+        data = replace(data, unrest=data.unrest + 1)
+    else:
+        char, effect = _legend_raise(char, move.attribute)
+        data = data.with_character(move.legend, char)
+    data = replace(data, mourning=tuple(i for i in data.mourning if i != move.legend))
+    died = mv.CharacterDied(move.legend, char.name, move.roll, effect)
+    clear = () if data.mourning else (DicePoolAnnounced(move.seat, (), ""),)
+    return data, (died, *_mourning_dice(data), *clear)
+
+
+def _legend_raise(char: m.Character, attribute: str) -> tuple[m.Character, str]:
+    """§角色死亡与传说.1 5–6: the chosen attribute +1, at most 6."""
+    if attribute not in _raisable(char):
         return char, "attribute"
-    k = -max(below)[1]
-    name, value = char.attributes[k]
-    attrs = (*char.attributes[:k], (name, value + 1), *char.attributes[k + 1 :])
-    return replace(char, attributes=attrs), f"{name}+1"
+    attrs = tuple((n, v + 1 if n == attribute else v) for n, v in char.attributes)
+    return replace(char, attributes=attrs), f"{attribute}+1"
+
+
+OTHERS[mv.Mourn] = (_check_mourn, _mourn)
 
 
 def _night_recover(state: State[Data]) -> tuple[Data, Events]:
@@ -1341,6 +1431,23 @@ def _night_phase(number: int) -> Phase:
     return Phase(f"night_{number}", title, **common)
 
 
+def _mourned(state: State[Data]) -> bool:
+    return not state.data.mourning
+
+
+MOURNING_PHASE = Phase(
+    "mourning",
+    Text("哀悼", "Mourning"),
+    TurnOrder.SIMULTANEOUS,
+    moves=frozenset({mv.Mourn.type}),
+    skip_if=_mourned,
+    end_if=_mourned,
+    rule=rule("角色死亡与传说.1"),
+)
+"""§夜晚阶段.1: after the deaths, the mourning d6 of each dead character, entered by its
+player; skipped when nobody died."""
+
+
 def _cards_done(state: State[Data]) -> bool:
     everyone = all(c.night_card for c in state.data.characters)
     return (everyone and state.data.test is None) or len(state.flow.done) >= state.players
@@ -1414,7 +1521,7 @@ PHASES = (
         "creation",
         Text("选择与创造角色", "Choose and create characters"),
         TurnOrder.SIMULTANEOUS,
-        moves=frozenset({mv.CreateCharacter.type, mv.ChooseCharacter.type}),
+        moves=frozenset({mv.CreationRoll.type, mv.CreateCharacter.type, mv.ChooseCharacter.type}),
         on_begin=_creation_begin,
         end_if=_creation_done,
         on_all_done=_reopen,
@@ -1432,7 +1539,9 @@ PHASES = (
         next=_after_day,
         rule=rule("白天阶段"),
     ),
-    *(_night_phase(n) for n in range(1, 10)),
+    _night_phase(1),
+    MOURNING_PHASE,
+    *(_night_phase(n) for n in range(2, 10)),
     Phase(
         "behemoth",
         Text("巨兽阶段", "Behemoth phase"),
@@ -1504,6 +1613,20 @@ class Stonesaga(Game):
         if type(move) in OTHERS:
             return OTHERS[type(move)][0](state, move)
         return ACCEPTED
+
+    def legal_pass(self, state: State[Any], move: Move) -> Verdict:
+        """§夜晚阶段.1: a player whose character died rolls the mourning die before passing."""
+        data: Data = state.data
+        due = [i for i in data.mourning if data.characters[i].seat == move.seat]
+        if state.flow.phase == "mourning" and due:
+            return MOURNING_DUE.reject(name=data.characters[due[0]].name)
+        return ACCEPTED
+
+    def offers(self, state: State[Any], seat: Seat) -> Iterable[Offer]:
+        """What this seat may do now, for the players' console (``engine/stonesaga/offers.py``)."""
+        from engine.stonesaga.offers import offers
+
+        return offers(state, seat)
 
     def apply(self, state: State[Any], move: Move) -> tuple[State[Any], Events]:
         """The move's effects on the saga's data; an action marks the seat's turn as used."""

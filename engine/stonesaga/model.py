@@ -375,6 +375,14 @@ class Saga:
     result: str | None = None
     kept: tuple[tuple[int, tuple[str, ...], tuple[str, ...]], ...] = ()
     valley_record: ValleyRecord | None = None
+    creation_rolls: tuple[tuple[int, tuple[tuple[int, ...], ...]], ...] = ()
+    """Each seat's rolls entered for the character it is creating (§创造角色.1)."""
+    mourning: tuple[int, ...] = ()
+    """Characters who died at night step 1 and whose mourning roll is still due."""
+
+    def rolls(self, seat: int) -> tuple[tuple[int, ...], ...]:
+        """The rolls this seat has entered for the character it is creating."""
+        return dict(self.creation_rolls).get(seat, ())
 
     def tile(self, tile_id: str) -> TileState:
         """The markers on a tile."""

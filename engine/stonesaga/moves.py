@@ -32,6 +32,21 @@ class CreateCharacter(Move):
 
 
 @dataclass(frozen=True)
+class CreationRoll(Move):
+    """§创造角色.1: the five dice a player rolled at the table for a new character, entered
+    one value per die; repeated until a roll sums to ≥ 14 (then ``create_character``)."""
+
+    type: ClassVar[str] = "stonesaga.creation_roll"
+    ends_turn: ClassVar[bool] = False
+    seat: Seat
+    d1: int
+    d2: int
+    d3: int
+    d4: int
+    d5: int
+
+
+@dataclass(frozen=True)
 class ChooseCharacter(Move):
     """§开局设置.1: take a living character of the Log (the ``roster`` option) into this game."""
 
@@ -356,6 +371,19 @@ class RecordValley(Move):
     record: ValleyRecord
 
 
+@dataclass(frozen=True)
+class Mourn(Move):
+    """§夜晚阶段.1, §角色死亡与传说.1: the mourning d6 rolled at the table for a character who
+    died (``legend``), and the attribute raised on a 5–6 (the players' choice, at most 6)."""
+
+    type: ClassVar[str] = "stonesaga.mourn"
+    ends_turn: ClassVar[bool] = False
+    seat: Seat
+    legend: int
+    roll: int
+    attribute: str = ""
+
+
 # --- events ---------------------------------------------------------------------------------
 
 
@@ -401,6 +429,15 @@ class CharacterDied(Event):
     name: str
     roll: int
     effect: str
+
+
+@dataclass(frozen=True)
+class MourningDue(Event):
+    """§夜晚阶段.1: the character died; the clan rolls the mourning d6 (``mourn``)."""
+
+    type: ClassVar[str] = "stonesaga.mourning_due"
+    character: int
+    name: str
 
 
 @dataclass(frozen=True)

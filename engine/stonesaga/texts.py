@@ -36,6 +36,9 @@ EVENT_TEXTS: dict[str, Text] = {
     "stonesaga.night_recovered": Text(
         "{character}夜间恢复,能量{energy}", "{character} recovers at night: energy {energy}"
     ),
+    "stonesaga.mourning_due": Text(
+        "{name}死去,氏族掷哀悼骰", "{name} died; the clan rolls the mourning die"
+    ),
     "stonesaga.omen_set": Text("当前预兆:{omen}", "Current omen: {omen}"),
     "stonesaga.ore_drawn": Text(
         "{character}抽出{stone}({omen}){entry_zh}", "{character} draws {stone} ({omen}) {entry_en}"

@@ -38,19 +38,38 @@ def test_the_nine_night_steps_are_walked_in_order_with_their_numbers() -> None:
 
 
 def test_an_incapacitated_character_dies_at_step_one_and_the_clan_mourns() -> None:
-    """§夜晚阶段.1: 失能角色在此步死亡; §角色死亡与传说.1: 哀悼掷一颗 d6."""
+    """§夜晚阶段.1: 失能角色在此步死亡; §角色死亡与传说.1: 哀悼掷一颗 d6, rolled at the table."""
     play = Play(1, [0, 0])
     play.edit(1, health=(Malady("injury", True),) * 5)
     events = play.to_night_step(1)
+    (due,) = of(events, mv.MourningDue)
+    assert due.character == 1 and not play.char(1).alive and play.char(0).alive
+    assert of(events, DicePoolAnnounced)[-1].dice == ("d6",)
+    assert not of(events, mv.CharacterDied)  # the engine rolls no die of the players
+    events = play.do(Advance())
+    assert play.state.flow.phase == "mourning"
+    assert play.check(Pass(0)).code == "stonesaga.mourning_due"
+    events = play.do(mv.Mourn(0, 1, 3))
     (died,) = of(events, mv.CharacterDied)
-    assert died.character == 1 and not play.char(1).alive and play.char(0).alive
-    effect = {1: "population", 2: "unrest", 3: "unrest", 4: "unrest"}.get(died.roll)
-    if effect == "population":
-        assert play.data.population == 7
-    elif effect == "unrest":
-        assert play.data.unrest == 1
-    else:
-        assert died.effect.endswith("+1")
+    assert (died.roll, died.effect, play.data.unrest) == (3, "unrest", 1)
+    assert play.state.flow.phase == "night_2"
+
+
+@pytest.mark.parametrize(
+    ("roll", "effect", "population"), [(1, "population", 7), (5, "faith+1", 8), (6, "faith+1", 8)]
+)
+def test_the_mourning_roll_and_the_attribute_the_players_choose(roll, effect, population) -> None:
+    """§角色死亡与传说.1: 1 人口 −1; 5–6 自选该角色的一项属性永久 +1（上限 6）."""
+    play = Play(1, [0, 0])
+    play.edit(1, health=(Malady("injury", True),) * 5)
+    play.to_night_step(1)
+    play.do(Advance())
+    assert play.check(mv.Mourn(0, 1, 5, "strength")).code == "stonesaga.attribute_max"
+    assert play.check(mv.Mourn(0, 1, 5)).code == "stonesaga.attribute_needed"
+    assert play.check(mv.Mourn(0, 0, 5, "faith")).code == "stonesaga.no_mourning"
+    (died,) = of(play.do(mv.Mourn(0, 1, roll, "faith")), mv.CharacterDied)
+    assert died.effect == effect and play.data.population == population
+    assert play.char(1).attribute("faith") == (5 if roll >= 5 else 4)
 
 
 @pytest.mark.parametrize(("characters", "rest"), [([0], 2), ([0, 0], 2), ([0, 0, 0], 1)])
