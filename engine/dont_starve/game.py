@@ -217,7 +217,8 @@ def _dial_turns(state: S) -> tuple[S, Events]:
 
 
 def _end_action(state: S) -> tuple[S, Events]:
-    return _data(state, replace(state.data, fight=None)), (DicePoolAnnounced(None, (), "clear"),)
+    data = replace(state.data, fight=None, rolled=None)
+    return _data(state, data), (DicePoolAnnounced(None, (), "clear"),)
 
 
 def _no_shadows(state: S) -> bool:
@@ -338,6 +339,8 @@ ACTION_MOVES = frozenset(
         ScenarioEnd.type,
     }
 )
+KEEP_ROLLED = (Gain, Discard, Eat, Lose, SpendFocus)
+"""Moves that leave an announced interact or hostility pool open (entering its results)."""
 UPKEEP_MOVES = frozenset({Gain.type, Discard.type, Eat.type, Lose.type, SpendFocus.type})
 
 PHASES = (
@@ -677,6 +680,8 @@ class DontStarve(Game):
     def apply(self, state: State[Any], move: Move) -> tuple[State[Any], Events]:
         """The effects of a legal Don't Starve move."""
         handler = getattr(self, f"_apply_{type(move).__name__.lower()}")
+        if state.data.rolled is not None and not isinstance(move, KEEP_ROLLED):
+            state = _data(state, replace(state.data, rolled=None))
         return handler(state, move.seat, move)  # type: ignore[no-any-return]
 
     def _apply_moveto(self, state: S, seat: Seat, move: MoveTo) -> tuple[S, Events]:
@@ -725,6 +730,7 @@ class DontStarve(Game):
         events: list[Event] = [LocationExplored(seat, tile, card)]
         if _hostile_here(data, tile):
             events.append(DicePoolAnnounced(seat, ("monster",), "hostility"))
+            state = _data(state, replace(state.data, rolled=(seat, ("monster",))))
         state, done = _finish_turn(state, seat)
         return state, (*events, *done)
 
@@ -746,6 +752,7 @@ class DontStarve(Game):
             dice += ("monster",)
         if dice:
             events.append(DicePoolAnnounced(seat, dice, "interact"))
+            state = _data(state, replace(state.data, rolled=(seat, dice)))
         state, done = _finish_turn(state, seat)
         return state, (*events, *done)
 

@@ -115,6 +115,7 @@ def seat_offers(state: S, seat: Seat) -> list[Offer]:
                 Offer(GainEssence.type, seat, T("花1点理智换3点精华", "1 sanity for 3 essence"))
             )
         out.append(_scenario_end(seat))
+        out += _hostility(data, seat)
     if phase == "shadow":
         out += _shadow_attack(data, seat)
     if phase == "daily_needs":
@@ -178,8 +179,24 @@ class Dice:
     monster: Die
     armoured: Die
     """A monster die whose hit the fighter's armour may block (``blocked + 1``)."""
-    shadow: Die
-    """A monster die of a shadow creature's attack: each hit costs health."""
+    hit_damage: int
+    """Health lost per hit outside a fight (shadow attack, hostility), from the data file."""
+
+    def losses(self, names: tuple[str, ...]) -> tuple[Die, ...]:
+        """The dice of a pool rolled outside a fight, as a loss: only each hit counts, as
+        ``hit_damage`` health (a fight's successes and dodges mean nothing there)."""
+        out = []
+        for die in (self.character if n == "character" else self.monster for n in names):
+            faces = tuple(
+                Face(
+                    f.label,
+                    f.symbol,
+                    (("health", self.hit_damage),) if ("hits", 1) in f.adds else (),
+                )
+                for f in die.faces
+            )
+            out.append(Die(die.name, die.label, faces))
+        return tuple(out)
 
 
 @cache
@@ -188,13 +205,13 @@ def dice() -> Dice:
     text = resources.files("engine.dont_starve.data").joinpath("dice.toml").read_text("utf-8")
     raw: dict[str, Any] = tomllib.loads(text)
 
-    def die(key: str, extra: tuple[Face, ...] = (), hit: tuple[tuple[str, int], ...] = ()) -> Die:
+    def die(key: str, extra: tuple[Face, ...] = ()) -> Die:
         faces: list[Face] = []
         for symbols in raw[key]["faces"]:
             labels = [_FACES[s][0] for s in symbols]
             adds: dict[str, int] = {}
             for s in symbols:
-                for target, n in hit if (s == "hit" and hit) else _FACES[s][2]:
+                for target, n in _FACES[s][2]:
                     adds[target] = adds.get(target, 0) + n
             face = Face(
                 Text("+".join(t.zh for t in labels), " + ".join(t.en for t in labels)),
@@ -208,12 +225,8 @@ def dice() -> Dice:
     blocked = Face(
         Text("命中(被护甲挡下)", "hit, blocked by armour"), "✸⛨", (("blocked", 1), ("hits", 1))
     )
-    damage = int(raw["shadow_hit_damage"])
     return Dice(
-        die("character"),
-        die("monster"),
-        die("monster", (blocked,)),
-        die("monster", hit=(("health", damage),)),
+        die("character"), die("monster"), die("monster", (blocked,)), int(raw["hit_damage"])
     )
 
 
@@ -540,20 +553,37 @@ def _focus(data: DSData, seat: Seat) -> Offer:
     )
 
 
+def _dice_losses(
+    label: Text, seat: Seat, owner: Seat, names: tuple[str, ...], damage: int
+) -> Offer:
+    """The hits of a pool rolled outside a fight, entered as a loss of the one who rolled."""
+    faces = Field(
+        "dice", T("各骰子朝上的面", "the face up on each die"), "dice", dice=dice().losses(names)
+    )
+    label = T("{what}(每个命中失去{n}点生命)", "{what} ({n} health per hit)").format(
+        what=label, n=damage
+    )
+    fixed = {} if owner == seat else {"for_seat": owner}
+    return Offer(Lose.type, seat, label, fixed, (faces,))
+
+
+def _hostility(data: DSData, seat: Seat) -> Iterator[Offer]:
+    """§敌意: the monster die that a hostile monster added to an interaction or exploration."""
+    if data.rolled is not None and "monster" in data.rolled[1]:
+        owner, names = data.rolled
+        label = T("敌意:{who}掷出的骰子", "Hostility: the dice {who} rolled").format(
+            who=name(data, owner)
+        )
+        yield _dice_losses(label, seat, owner, names, dice().hit_damage)
+
+
 def _shadow_attack(data: DSData, seat: Seat) -> Iterator[Offer]:
     """§暗影阶段: an attacking shadow creature's monster dice, each hit costing health."""
     c = data.char(seat)
     n = catalogue().shadow_dice.get(c.shadows, 0) if not c.defeated else 0
     if n:
-        faces = Field(
-            "dice",
-            T("各骰子朝上的面", "the face up on each die"),
-            "dice",
-            dice=(dice().shadow,) * n,
-        )
-        yield Offer(
-            Lose.type, seat, T("影怪的攻击", "The shadow creature attacks"), fields=(faces,)
-        )
+        label = T("影怪的攻击", "The shadow creature attacks")
+        yield _dice_losses(label, seat, seat, ("monster",) * n, dice().hit_damage)
 
 
 def _light(data: DSData, seat: Seat) -> Offer:

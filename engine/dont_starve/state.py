@@ -133,6 +133,10 @@ class DSData:
     """Structures built in the base camp (营地); none: the base camp is not used."""
     essence: int = 0
     fight: Fighting | None = None
+    rolled: tuple[Seat, tuple[str, ...]] | None = None
+    """The dice pool last announced outside a fight (interact, hostility) and whose it is, for
+    entering what the dice showed at the console; cleared by the next move that is not a free
+    resource or stat change, and at the end of the action phase."""
     result: str = ""
     """'' while playing; 'won'; or the loss's reason code."""
 
