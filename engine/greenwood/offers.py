@@ -14,11 +14,13 @@ leave the player stuck), and places the piece cannot lie on inside the board.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from functools import cache
 
-from engine.core import Seat, State, Text
+from engine.core import Move, Seat, State, Text
 from engine.core.offers import Choice, Field, Offer
+from engine.greenwood import rules
 from engine.greenwood.catalogue import KNOWLEDGE, Catalogue, Layout, catalogue, parse_reward
 from engine.greenwood.records import SPIRIT
 from engine.greenwood.shapes import Cell, Cells, neighbours, turn
@@ -41,6 +43,8 @@ POINTS = tuple(range(1, 9))
 """The points a card or tile prints (``vp:1`` … ``vp:8``)."""
 PAID = tuple(range(1, 6))
 """The points a card may ask for (``vp:-1`` … ``vp:-5``, §四.8)."""
+LOOKAHEAD_BELOW = 12
+"""Free submarine cells below which a reward is checked for the pieces it brings."""
 OTHER_REWARDS = ("energy", "spy", "aurora", "strength", "pathfinding", "slot", "wisp")
 """The other rewards of ``greenwood.gain``, one unit each (tap again for more)."""
 
@@ -59,7 +63,11 @@ def greenwood_offers(state: State[Table], seat: Seat) -> list[Offer]:
     else:
         return out
     out += _any_time(state, seat, player)
-    return out
+    layout = catalogue().layouts[state.options.layout]
+    free = layout.cols * layout.rows - len(layout.unusable) - len(player.covered)
+    if free >= LOOKAHEAD_BELOW:
+        return out
+    return [o for o in (_without_dead_ends(state, seat, d, layout) for d in out) if o]
 
 
 # --- per phase -------------------------------------------------------------------------------
@@ -119,13 +127,11 @@ def _night(state: State[Table], seat: Seat, p: Player) -> Iterator[Offer]:
 
 def _any_time(state: State[Table], seat: Seat, p: Player) -> Iterator[Offer]:
     """What a card or tile may give in any phase: rewards, knowledge; a piece to place."""
-    layout = catalogue().layouts[state.options.layout]
     points = tuple(Choice(f"vp:{n}", _reward_label(f"vp:{n}")) for n in POINTS)
     yield _offer("greenwood.gain", seat, _pick("reward", points), label=OFFER_TEXTS["gain.points"])
     paid = tuple(Choice(f"vp:-{n}", _reward_label(f"vp:-{n}")) for n in PAID)
     yield _offer("greenwood.gain", seat, _pick("reward", paid), label=OFFER_TEXTS["gain.pay"])
-    wisp_fits = _room(layout, p.covered, ("wisp",))
-    others = tuple(Choice(r, _reward_label(r)) for r in OTHER_REWARDS if r != "wisp" or wisp_fits)
+    others = tuple(Choice(r, _reward_label(r)) for r in OTHER_REWARDS)
     yield _offer("greenwood.gain", seat, _pick("reward", others), label=OFFER_TEXTS["gain.other"])
     colours = tuple(Choice(k, KNOWLEDGE_NAMES[k]) for k in KNOWLEDGE)
     slots = (
@@ -198,6 +204,44 @@ def _fits(layout: Layout, covered: Cells, cells: tuple[Cell, ...]) -> bool:
     if not covered:
         return layout.start in cells
     return any(n in covered for cell in cells for n in neighbours(cell))
+
+
+def _without_dead_ends(
+    state: State[Table], seat: Seat, offer: Offer, layout: Layout
+) -> Offer | None:
+    """The offer without the choices after which a piece could no longer go in (§三.10).
+
+    On a nearly full submarine a reward may chain into a wisp (an icon, a pathfinding space, a
+    protection reward) that no cell can take, leaving the player with nothing to do. A choice of
+    the offer's first pick is dropped when every legal option with it is such a dead end; an
+    offer without picks is dropped when it is one. The piece to place is never dropped: it has
+    to go in if it can.
+    """
+    picks = offer.picks
+    if offer.move == "greenwood.place" or len(picks) > 2:
+        return offer
+    if not picks:
+        return None if _dead_end(state, seat, offer.build(())) else offer
+    rest = [(c.value,) for c in picks[1].choices] if len(picks) == 2 else [()]
+    kept = []
+    for choice in picks[0].choices:
+        ends = [_dead_end(state, seat, offer.build((choice.value, *r))) for r in rest]
+        if False in ends or all(e is None for e in ends):  # a way on, or greyed anyway
+            kept.append(choice)
+    if not kept:
+        return None
+    first = dataclasses.replace(picks[0], choices=tuple(kept))
+    return dataclasses.replace(offer, fields=(first, *offer.fields[1:]))
+
+
+def _dead_end(state: State[Table], seat: Seat, move: Move) -> bool | None:
+    """None if ``move`` is refused; else whether it leaves a piece no cell can take."""
+    if not rules.check(state, move):
+        return None
+    after = rules.play(state, move)[0].data.players[seat]
+    pieces = tuple(r.removeprefix("place:") for _, r in after.pending if r.startswith("place:"))
+    layout = catalogue().layouts[state.options.layout]
+    return not _room(layout, after.covered, pieces)
 
 
 def _room(layout: Layout, covered: Cells, pieces: tuple[str, ...]) -> bool:
