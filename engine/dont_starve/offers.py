@@ -100,9 +100,11 @@ def seat_offers(state: S, seat: Seat) -> list[Offer]:
     if phase not in UPKEEP_PHASES:
         return []
     out: list[Offer] = []
+    if data.fight is not None and seat == data.fight.initiator:
+        out += _rolls(data, seat)  # even if the initiator fell: the others' dice are still read
+    if data.char(seat).defeated:  # §角色复活: waits for a meat effigy; a card may still end it
+        return [*out, _act(data, seat), _scenario_end(seat)] if phase == "action" else out
     if data.fight is not None:
-        if seat == data.fight.initiator:
-            out += _rolls(data, seat)
         out += [_focus(data, seat), *_eat(data, seat), _lose(data, seat)]
         return out
     if phase == "action":

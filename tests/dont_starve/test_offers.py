@@ -343,3 +343,15 @@ def test_a_hostile_monsters_die_is_entered_as_the_explorers_loss(play) -> None:
     assert offered(_open(p.state), Lose(1, health=1, for_seat=0)) is not None
     p.do(Act(1, "a scenario card's action"))  # the next main action: the pool is closed
     assert not [o for o in _offer(p.state, Lose.type) if o.fields[0].kind == "dice"]
+
+
+def test_a_defeated_character_is_told_why_it_cannot_act(play) -> None:
+    """dont-starve.zh.md §角色复活: a defeated character waits for a meat effigy; its seat sees
+    one greyed action saying so, and may still declare a scenario card's result."""
+    p = play(players=2)
+    p.set_char(1, defeated=True, tile=None, health=0)
+    mine = {o.move: o for o in _offer(p.state, "dont_starve.act", 1)}
+    assert mine["dont_starve.act"].refusal.code == "dont_starve.defeated"
+    assert not _offer(p.state, MoveTo.type, 1)
+    (end,) = _offer(p.state, "dont_starve.scenario_end", 1)
+    assert end.ok
