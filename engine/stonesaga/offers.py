@@ -47,7 +47,7 @@ from engine.stonesaga.model import (
 
 T = Text
 PIPS = "⚀⚁⚂⚃⚄⚅"
-NAME_CHOICES = 4
+NAME_CHOICES = 3
 """How many free character names a create offer lists (the first ones of the names list)."""
 MAX_AMOUNT = 5
 """The most energy or resources one recorded effect moves (a card rarely gives more)."""
@@ -177,10 +177,12 @@ def offers(state: State[Any], seat: Seat) -> list[Offer]:
         return _mourning(data, seat)
     if phase == "save":
         return [*(_keep(seat, i, c) for i, c in own), _record(data, seat)]
-    if phase not in ("day", "night_7") or not own:
+    if phase not in ("day", "night_7"):
         return []
-    if data.test is not None:
+    if data.test is not None:  # only the die of the test in progress, and what cards did
         return [_roll(seat), *_effects(data, seat, own)] if data.test.seat == seat else []
+    if not own:  # every character of the seat is dead: the challenge may still end
+        return [_end_challenge(seat)] if phase == "day" else []
     tests = [*_tests(data, seat, own), *_effects(data, seat, own)]
     if phase == "night_7":
         return [*_night_cards(seat, own), *tests]
@@ -326,6 +328,8 @@ EFFECT_LABELS = {
 
 def _effects(data: Saga, seat: Seat, own: list[tuple[int, Character]]) -> list[Offer]:
     """What a card or the Secret Book did, one offer per kind of effect (``effect``)."""
+    if not own:
+        return []
     who = _character_field(own)
     amount = _number("amount", T("数量", "Amount"), 1, MAX_AMOUNT)
     out = [
@@ -502,6 +506,8 @@ def _character_actions(data: Saga, seat: Seat, index: int, char: Character) -> l
     materials = [k for k, _ in char.pack if k.partition(":")[0] in resource_data()["materials"]]
     if materials:
         pairs = list(itertools.combinations_with_replacement(materials[:6], 2))
+        if char.energy < 1:
+            pairs = pairs[:1]
         item = _pick(
             "item",
             T("秘典的结果", "The Secret Book says"),
@@ -613,6 +619,8 @@ def _process(seat: Seat, index: int, char: Character) -> list[Offer]:
             for p in itertools.product(tools, repeat=size)
             if len(set(p)) == size or set(p) == {"heat"}
         ]
+        if char.energy < 1 + size:  # greyed anyway: one option carries the reason
+            lots, pairs = lots[:1], pairs[:1]
         out.append(
             Offer(
                 mv.Process.type,
