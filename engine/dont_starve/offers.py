@@ -466,9 +466,13 @@ def _scenario_end(seat: Seat) -> Offer:
 
 
 def _gain(data: DSData, seat: Seat) -> Iterator[Offer]:
-    """Gain resources (room left in the backpack) or item cards (room in the hand) (§上限)."""
+    """Gain resources (room left in the backpack) or item cards (room in the hand) (§上限),
+    for oneself or for a character on the same tile (rewards shared among fighters, §战斗)."""
+    here = data.char(seat).tile
     for target in range(len(data.characters)):
         c = data.char(target)
+        if target != seat and (c.tile is None or c.tile != here):
+            continue
         for_seat = None if target == seat else target
         whom = (
             T("", "")
