@@ -57,7 +57,8 @@ DAMAGE_MAX = 5
 FOOD_MAX = 6
 """The highest value per stat printed on a food token the eat offer takes."""
 LIGHT_MAX = 3
-UPKEEP_PHASES = ("action", "shadow", "daily_needs", "weather")
+SEAT_PHASES = ("action", "shadow", "daily_needs", "weather")
+"""The phases in which characters act (the others are the table's: confirm)."""
 
 BIOME_NAMES = {
     "forest": Text("林地", "forest"),
@@ -97,7 +98,7 @@ S = State[DSData]
 def seat_offers(state: S, seat: Seat) -> list[Offer]:
     """Everything one seat may do now in Don't Starve (the core adds end turn and pass)."""
     data, phase = state.data, state.flow.phase
-    if phase not in UPKEEP_PHASES:
+    if phase not in SEAT_PHASES:
         return []
     out: list[Offer] = []
     if data.fight is not None and seat == data.fight.initiator:
@@ -157,9 +158,9 @@ def _count_of(n: int, kind: str) -> Text:
     return Text(f"{n} 个{k.zh}" if kind != "item" else f"{n} 张{k.zh}", f"{n} {k.en}")
 
 
-def _for_seats(data: DSData, seat: Seat, label: Text, whose: bool = False) -> Field:
+def _for_seats(data: DSData, seat: Seat, label: Text) -> Field:
     """``for_seat``: oneself (None) or another character."""
-    own = T("自己的", "one's own") if whose else T("自己", "oneself")
+    own = T("自己", "oneself")
     others = tuple(Choice(s, name(data, s)) for s in range(len(data.characters)) if s != seat)
     return Field("for_seat", label, choices=(Choice(None, own), *others))
 
