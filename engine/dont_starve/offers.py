@@ -110,7 +110,11 @@ def seat_offers(state: S, seat: Seat) -> list[Offer]:
         return out
     if phase == "action":
         out += _moves(data, seat)
-        out += [_explore(data, seat), *_interact(data, seat), *_fights(data, seat, state.flow.done)]
+        out += [
+            *_explore(data, seat),
+            *_interact(data, seat),
+            *_fights(data, seat, state.flow.done),
+        ]
         out += _trades(data, seat)
         out.append(_act(data, seat))
         if data.structures:
@@ -271,7 +275,7 @@ def _moves(data: DSData, seat: Seat) -> Iterator[Offer]:
     here = data.char(seat).tile
     where = places(data)
     near = {t for t, p in where.items() if here is not None and adjacent(where[here], p)}
-    fixed = {"main": seat in data.moved}
+    fixed = {"main": True} if seat in data.moved else {}
     up = tuple(
         Choice(t, tile_name(data, t))
         for t in where
@@ -280,7 +284,7 @@ def _moves(data: DSData, seat: Seat) -> Iterator[Offer]:
     down = tuple(
         Choice(t, tile_name(data, t)) for t in where if t in near and data.biome_of(t) is None
     )
-    label = T("移动(主要行动)", "Move (main action)") if fixed["main"] else T("移动", "Move")
+    label = T("移动(主要行动)", "Move (main action)") if fixed else T("移动", "Move")
     if up:
         to = Field("to", T("移到", "to"), choices=up)
         yield Offer(MoveTo.type, seat, label, fixed, (to,), camera=True)
@@ -297,51 +301,41 @@ def _moves(data: DSData, seat: Seat) -> Iterator[Offer]:
         yield Offer(MoveTo.type, seat, label, fixed, fields, camera=True)
 
 
-def _explore(data: DSData, seat: Seat) -> Offer:
-    """§探索: the top (or bottom) location card of the tile's biome deck."""
+def _explore(data: DSData, seat: Seat) -> Iterator[Offer]:
+    """§探索: the top location card of the tile's biome deck (or, an ability says, the bottom
+    one). Fields at their defaults are left out of an offer, so a move that omits them (as the
+    example games and the camera's moves do) is spelt by it."""
     tile = tile_name(data, data.char(seat).tile or "P")
-    bottom = Field(
-        "bottom",
-        T("抽哪张", "which card"),
-        choices=(
-            Choice(False, T("牌库顶", "top of the deck")),
-            Choice(True, T("牌库底", "bottom of the deck")),
-        ),
-    )
-    label = T("探索 {tile}", "Explore {tile}").format(tile=tile)
-    return Offer(Explore.type, seat, label, fields=(bottom,))
-
-
-_ROLL = Field(
-    "roll",
-    T("投骰", "dice"),
-    choices=(
-        Choice(True, T("投角色骰", "roll the character die")),
-        Choice(False, T("不投骰", "no roll")),
-    ),
-)
+    yield Offer(Explore.type, seat, T("探索 {tile}", "Explore {tile}").format(tile=tile))
+    label = T("探索 {tile}(抽牌库底)", "Explore {tile} (bottom card)").format(tile=tile)
+    yield Offer(Explore.type, seat, label, {"bottom": True})
 
 
 def _interact(data: DSData, seat: Seat) -> Iterator[Offer]:
-    """§互动: the location of the tile, a scenario card, or (base camp) a structure."""
+    """§互动: the location of the tile or a scenario card, rolling the character die or not;
+    with a base camp, a structure on the portal paying its essence cost."""
+    yield Offer(Interact.type, seat, T("与本格的地点互动", "Interact with the location"))
+    label = T("与剧本卡互动", "Interact with a scenario card")
+    yield Offer(Interact.type, seat, label, {"target": "scenario"})
     target = Field(
         "target",
         T("互动对象", "with"),
         choices=(
-            Choice("location", T("本格的地点卡", "the location on this tile")),
+            Choice("location", T("本格的地点", "the location")),
             Choice("scenario", T("剧本卡", "a scenario card")),
         ),
     )
-    yield Offer(Interact.type, seat, T("互动", "Interact"), fields=(target, _ROLL))
+    label = T("互动(不投骰)", "Interact (no roll)")
+    yield Offer(Interact.type, seat, label, {"roll": False}, (target,))
     if data.structures:
         cost = _number("essence", T("精华花费", "essence cost"), 0, data.essence)
         label = T("与建筑卡互动", "Use a structure")
-        yield Offer(Interact.type, seat, label, {"target": "structure"}, (_ROLL, cost))
+        yield Offer(Interact.type, seat, label, {"target": "structure"}, (cost,))
 
 
-def _helpers(data: DSData, seat: Seat, done: frozenset[Seat]) -> Field:
+def _helpers(data: DSData, seat: Seat, done: frozenset[Seat]) -> Field | None:
     """§加入战斗: any group of the characters who may join (active, on the same or an adjacent
-    tile); each of the others alone, greyed with the reason."""
+    tile); each of the others alone, greyed with the reason. None: one character plays."""
     where = places(data)
     tile = data.char(seat).tile or ""
     able, unable = [], []
@@ -351,33 +345,32 @@ def _helpers(data: DSData, seat: Seat, done: frozenset[Seat]) -> Field:
         near = h.tile is not None and (h.tile == tile or adjacent(where[h.tile], where[tile]))
         (able if near and not h.defeated and s not in done else unable).append(s)
     groups = [g for k in range(1, len(able) + 1) for g in combinations(able, k)]
-    choices = [Choice([], T("独自战斗", "alone"))]
+    choices = []
     for group in [*groups, *((s,) for s in unable)]:
         names = [name(data, s) for s in group]
         label = Text(
             "与" + "、".join(n.zh for n in names), "with " + ", ".join(n.en for n in names)
         )
         choices.append(Choice(list(group), label))
-    return Field("helpers", T("加入战斗", "joined by"), choices=tuple(choices))
+    return Field("helpers", T("加入战斗", "joined by"), choices=tuple(choices)) if choices else None
 
 
 def _fights(data: DSData, seat: Seat, done: frozenset[Seat]) -> Iterator[Offer]:
-    """§战斗: the location monster, the scenario monsters on the tile, or a shadow creature."""
+    """§战斗: the location monster, the scenario monsters on the tile, or a shadow creature;
+    alone, or (not a shadow) with helpers."""
     c = data.char(seat)
     cv = _number("cv", T("角色战斗值", "fighters' CV"), 0, FIGHT_CV_MAX)
-    helpers = _helpers(data, seat, done) if len(data.characters) > 1 and c.tile else None
-    with_helpers = (helpers,) if helpers is not None else ()
+    helpers = _helpers(data, seat, done) if c.tile else None
+    together = T("(有人加入)", " (with helpers)")
     monster = (
         _number("monster_cv", T("怪物战斗值", "monster's CV"), 0, FIGHT_CV_MAX),
         _number("damage", T("怪物伤害值", "monster's damage"), 0, DAMAGE_MAX, 1),
     )
-    yield Offer(
-        Fight.type,
-        seat,
-        T("与地点怪物战斗", "Fight the location monster"),
-        {"target": "location"},
-        (*with_helpers, cv, *monster),
-    )
+    label = T("与地点怪物战斗", "Fight the location monster")
+    yield Offer(Fight.type, seat, label, fields=(cv, *monster))
+    if helpers is not None:
+        label = T("{f}{w}", "{f}{w}").format(f=label, w=together)
+        yield Offer(Fight.type, seat, label, fields=(helpers, cv, *monster))
     tokens = scenario_of(data).tokens
     here = sum(tokens[i].slot == c.tile for i in data.tokens)
     if here:
@@ -388,13 +381,11 @@ def _fights(data: DSData, seat: Seat, done: frozenset[Seat]) -> Iterator[Offer]:
                 Choice(n, T(f"{n} 个指示物", f"{n} token(s)")) for n in range(1, here + 1)
             ),
         )
-        yield Offer(
-            Fight.type,
-            seat,
-            T("与剧本怪物战斗", "Fight scenario monsters"),
-            {"target": "scenario"},
-            (engaged, *with_helpers, cv),
-        )
+        label = T("与剧本怪物战斗", "Fight scenario monsters")
+        yield Offer(Fight.type, seat, label, {"target": "scenario"}, (engaged, cv))
+        if helpers is not None:
+            label = T("{f}{w}", "{f}{w}").format(f=label, w=together)
+            yield Offer(Fight.type, seat, label, {"target": "scenario"}, (engaged, helpers, cv))
     if c.shadows:
         tier = Field(
             "tier",
@@ -487,10 +478,11 @@ def _gain(data: DSData, seat: Seat) -> Iterator[Offer]:
         )
         room = _number("count", T("数量", "how many"), 1, max(1, RESOURCE_LIMIT - c.resources))
         label = T("获得资源{whom}", "Gain resources{whom}").format(whom=whom)
-        yield Offer(Gain.type, seat, label, {"for_seat": for_seat}, (kind, room))
+        whose = {} if for_seat is None else {"for_seat": for_seat}
+        yield Offer(Gain.type, seat, label, whose, (kind, room))
         cards = _number("count", T("数量", "how many"), 1, max(1, ITEM_LIMIT - c.item))
         label = T("获得物品卡{whom}", "Gain item cards{whom}").format(whom=whom)
-        yield Offer(Gain.type, seat, label, {"kind": "item", "for_seat": for_seat}, (cards,))
+        yield Offer(Gain.type, seat, label, {"kind": "item", **whose}, (cards,))
 
 
 def _discard(data: DSData, seat: Seat) -> Iterator[Offer]:

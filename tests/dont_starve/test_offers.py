@@ -136,8 +136,9 @@ def test_a_tile_that_is_not_adjacent_is_greyed_with_the_reason(play) -> None:
 def test_exploring_on_the_portal_is_greyed(play) -> None:
     """dont-starve.zh.md §探索: not on the portal tile."""
     p = play(players=1)
-    (explore,) = _offer(p.state, Explore.type, 0)
-    assert not explore.ok and explore.refusal.code == "dont_starve.explore_portal"
+    explores = _offer(p.state, Explore.type, 0)
+    assert len(explores) == 2  # the top card, and the bottom one
+    assert all(e.refusal.code == "dont_starve.explore_portal" for e in explores)
 
 
 def test_a_helper_too_far_away_is_offered_greyed_only_alone(play) -> None:
@@ -149,12 +150,12 @@ def test_a_helper_too_far_away_is_offered_greyed_only_alone(play) -> None:
     p.set_char(1, tile="E")
     p.set_char(2, tile="G")  # not adjacent to E
     p.set(revealed=(*p.data.revealed, ("G", "marsh")))
-    (location,) = _offer(p.state, Fight.type, 1, target="location")
-    helpers = next(f for f in location.fields if f.name == "helpers")
-    assert [c.value for c in helpers.choices] == [[], [0], [2]]
-    verdicts = {tuple(o.values[0]): o.verdict.code for o in location.options}
+    alone, joined = [o for o in _offer(p.state, Fight.type, 1) if "target" not in o.fixed]
+    assert alone.ok and not any(f.name == "helpers" for f in alone.fields)
+    helpers = next(f for f in joined.fields if f.name == "helpers")
+    assert [c.value for c in helpers.choices] == [[0], [2]]
+    verdicts = {tuple(o.values[0]): o.verdict.code for o in joined.options}
     assert verdicts[(2,)] == verdicts[(0,)] == "dont_starve.cannot_join"  # Wilson has acted
-    assert verdicts[()] == "ok"
 
 
 def test_trading_with_a_character_elsewhere_is_greyed(play) -> None:
