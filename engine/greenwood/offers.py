@@ -214,20 +214,23 @@ def _without_dead_ends(
     On a nearly full submarine a reward may chain into a wisp (an icon, a pathfinding space, a
     protection reward) that no cell can take, leaving the player with nothing to do. A choice of
     the offer's first pick is dropped when every legal option with it is such a dead end; an
-    offer without picks is dropped when it is one. The piece to place is never dropped: it has
-    to go in if it can.
+    offer without picks is dropped when it is one. The piece to place keeps every cell when
+    none leads on: it has to go in if it can.
     """
     picks = offer.picks
-    if offer.move == "greenwood.place" or len(picks) > 2:
+    if len(picks) > 2:
         return offer
     if not picks:
         return None if _dead_end(state, seat, offer.build(())) else offer
     rest = [(c.value,) for c in picks[1].choices] if len(picks) == 2 else [()]
-    kept = []
+    kept, leads_on = [], False
     for choice in picks[0].choices:
         ends = [_dead_end(state, seat, offer.build((choice.value, *r))) for r in rest]
         if False in ends or all(e is None for e in ends):  # a way on, or greyed anyway
             kept.append(choice)
+            leads_on = leads_on or False in ends
+    if offer.move == "greenwood.place" and not leads_on:
+        return offer  # the piece must go in wherever it can, dead end or not
     if not kept:
         return None
     first = dataclasses.replace(picks[0], choices=tuple(kept))
