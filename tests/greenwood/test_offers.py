@@ -139,6 +139,7 @@ def test_offers_stay_small_and_every_label_is_words_in_both_languages() -> None:
         for step in walk_example(path):
             for offer in (o for g in step.open for o in g.offers):
                 assert len(offer.options) <= MAX_OPTIONS // 2, offer.move
+                assert json.loads(json.dumps(offer.to_dict("zh")))["label"] == offer.label.zh
                 for text in _labels(offer):
                     assert not bad.search(text.zh) and not bad.search(text.en), text
                     assert cjk.search(text.zh), f"{offer.move}: {text.zh!r} is not Chinese"
