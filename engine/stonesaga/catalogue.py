@@ -203,6 +203,13 @@ def region() -> str:
 
 
 @cache
+def names(kind: str) -> tuple[tuple[str, Text], ...]:
+    """Our own name lists in data/names.toml (``characters``, ``buildings``, ``items``): the
+    name a move carries and its label; not printed content (see the file)."""
+    return tuple((str(n["en"]), Text(n["zh"], n["en"])) for n in _load("names.toml")[kind])
+
+
+@cache
 def campaign() -> dict[str, Any]:
     """Valley capacity by epoch, outpost scale, keep limits, starting tracks, challenges."""
     return _load("campaign.toml")

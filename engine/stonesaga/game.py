@@ -234,6 +234,14 @@ CREATION = {
         "创造角色.2",
     ),
 }
+MAX_PARTY = 4
+"""§开局设置.2, §配件一览: four mantles and four character boards: at most four characters."""
+PARTY_FULL = _reason(
+    "party_full",
+    "最多4名角色(4块职责板),且每名玩家至少要有1名",
+    "At most four characters (four mantle boards), and every player needs one",
+    "开局设置.2",
+)
 NAME_TAKEN = _reason("name_taken", "名字{name}已被使用", "The name {name} is taken", "创造角色.4")
 NOT_IN_ROSTER = _reason(
     "not_in_roster",
@@ -278,6 +286,9 @@ NOT_FOOD_OR_WATER = _reason(
     "行动之外只能自由互送食物和水",
     "Only food and water are handed over freely",
     "白天阶段",
+)
+NO_FISHING = _reason(
+    "no_fishing", "没有待掷的钓鱼骰", "No fishing dice are to be entered", "钓鱼.3"
 )
 NO_MOURNING = _reason(
     "no_mourning",
@@ -661,7 +672,25 @@ def _fish(state: State[Data], move: mv.Fish) -> tuple[Data, Events]:
     data, events = _spend(state.data, move.character, 2, "fish")
     data, more = _deplete(data, data.characters[move.character].tile)
     dice = DicePoolAnnounced(move.seat, ("d6",) * FISHING_DICE, "fishing")
-    return data, (*events, *more, dice)
+    return replace(data, fishing=(move.seat, move.character)), (*events, *more, dice)
+
+
+def _check_fishing_roll(state: State[Data], move: mv.FishingRoll) -> Verdict:
+    fishing = state.data.fishing
+    if fishing is None or fishing[0] != move.seat:
+        return NO_FISHING.reject()
+    if not all(1 <= d <= 6 for d in (move.d1, move.d2, move.d3, move.d4)):
+        return BAD_DIE.reject()
+    return ACCEPTED
+
+
+def _fishing_roll(state: State[Data], move: mv.FishingRoll) -> tuple[Data, Events]:
+    """§钓鱼.3: the dice are recorded and the trays clear; the catch follows as effects."""
+    fishing = state.data.fishing
+    assert fishing is not None
+    dice = (move.d1, move.d2, move.d3, move.d4)
+    rolled = mv.FishingRolled(fishing[1], dice)
+    return replace(state.data, fishing=None), (rolled, DicePoolAnnounced(move.seat, (), ""))
 
 
 def _check_forage(state: State[Data], move: mv.Forage) -> Verdict:
@@ -944,6 +973,8 @@ def _record(state: State[Data], move: mv.RecordValley) -> tuple[Data, Events]:
 
 
 def _check_create(state: State[Data], move: mv.CreateCharacter) -> Verdict:
+    if _party_full(state, move.seat):
+        return PARTY_FULL.reject()
     if move.trait not in TRAITS:
         return UNKNOWN_NAME.reject(what=Text("特质", "trait"), name=move.trait)
     if _name_taken(state, move.name):
@@ -971,6 +1002,14 @@ def _creation_roll(state: State[Data], move: mv.CreationRoll) -> tuple[Data, Eve
     return replace(data, creation_rolls=tuple(sorted(rolls.items()))), ()
 
 
+def _party_full(state: State[Data], seat: Seat) -> bool:
+    """§开局设置.1–2: one more character for this seat would leave a player without one, or
+    make a fifth."""
+    having = {c.seat for c in state.data.characters}
+    waiting = len(set(state.seats) - having - {seat})
+    return state.data.party + 1 + waiting > MAX_PARTY
+
+
 def _name_taken(state: State[Data], name: str) -> bool:
     names = {c.name for c in state.data.characters} | {h.name for h in state.options.roster}
     return name in names
@@ -994,6 +1033,8 @@ def _check_choose(state: State[Data], move: mv.ChooseCharacter) -> Verdict:
     hero = next((h for h in state.options.roster if h.name == move.name), None)
     if hero is None or hero.age not in ("young", "old"):
         return NOT_IN_ROSTER.reject(name=move.name)
+    if _party_full(state, move.seat):
+        return PARTY_FULL.reject()
     if any(c.name == move.name for c in state.data.characters):
         return NAME_TAKEN.reject(name=move.name)
     return ACCEPTED
@@ -1199,6 +1240,7 @@ ACTIONS: dict[type[Move], tuple[Check, Apply]] = {
 OTHERS: dict[type[Move], tuple[Check, Apply]] = {
     mv.DrawOre: (_check_draw, _draw),
     mv.FinishMining: (_check_finish, _finish),
+    mv.FishingRoll: (_check_fishing_roll, _fishing_roll),
     mv.CallTest: (_check_call_test, _call_test),
     mv.Roll: (_check_roll, _roll),
     mv.Effect: (_check_effect, _effect),
@@ -1485,7 +1527,8 @@ def _session_begin(state: State[Data]) -> tuple[State[Data], Events]:
 
 
 def _day_begin(state: State[Data]) -> tuple[State[Data], Events]:
-    return replace(state, data=replace(state.data, mining=None, test=None)), ()
+    data = replace(state.data, mining=None, test=None, fishing=None)
+    return replace(state, data=data), ()
 
 
 def _day_over(state: State[Data]) -> bool:
@@ -1502,6 +1545,7 @@ DAY_MOVES = frozenset(
         *ACTIONS,
         mv.DrawOre,
         mv.FinishMining,
+        mv.FishingRoll,
         mv.CallTest,
         mv.Roll,
         mv.Effect,

@@ -378,6 +378,8 @@ class Saga:
     creation_rolls: tuple[tuple[int, tuple[tuple[int, ...], ...]], ...] = ()
     """Each seat's rolls entered for the character it is creating (§创造角色.1)."""
     mourning: tuple[int, ...] = ()
+    fishing: tuple[int, int] | None = None
+    """(seat, character) of the fishing whose four dice are still to be entered (§钓鱼.3)."""
     """Characters who died at night step 1 and whose mourning roll is still due."""
 
     def rolls(self, seat: int) -> tuple[tuple[int, ...], ...]:

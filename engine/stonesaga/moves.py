@@ -169,6 +169,19 @@ class Fish(Move):
 
 
 @dataclass(frozen=True)
+class FishingRoll(Move):
+    """§钓鱼.3: the four dice rolled at the table for the fishing just done, one value per die
+    (they are then laid on the strike zones; what is caught is recorded with ``effect``)."""
+
+    type: ClassVar[str] = "stonesaga.fishing_roll"
+    seat: Seat
+    d1: int
+    d2: int
+    d3: int
+    d4: int
+
+
+@dataclass(frozen=True)
 class Forage(Move):
     """§采集 (2 energy, depletes): at a forest or grassland."""
 
@@ -514,6 +527,15 @@ class OreDrawn(Event):
     matched: bool
     entry_zh: str = ""
     entry_en: str = ""
+
+
+@dataclass(frozen=True)
+class FishingRolled(Event):
+    """§钓鱼.3: the four fishing dice as rolled (the trays clear)."""
+
+    type: ClassVar[str] = "stonesaga.fishing_rolled"
+    character: int
+    dice: tuple[int, ...]
 
 
 @dataclass(frozen=True)

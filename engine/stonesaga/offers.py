@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Sequence
-from functools import cache
 from typing import Any
 
 from engine.core import Choice, Die, Face, Field, Offer, Seat, State, Text
@@ -30,7 +29,8 @@ from engine.stonesaga.catalogue import (
     STONES,
     TRAITS,
     WATER_FEATURES,
-    _load,
+    names,
+    region,
     resource_data,
     valley,
 )
@@ -46,6 +46,7 @@ from engine.stonesaga.model import (
 )
 
 T = Text
+NOTHING = T("无", "none")
 PIPS = "⚀⚁⚂⚃⚄⚅"
 NAME_CHOICES = 3
 """How many free character names a create offer lists (the first ones of the names list)."""
@@ -90,12 +91,6 @@ TOOLS = {
 # --- labels ---------------------------------------------------------------------------------
 
 
-@cache
-def names(kind: str) -> tuple[tuple[str, Text], ...]:
-    """Our own lists in data/names.toml: ``characters``, ``buildings``, ``items``."""
-    return tuple((n["en"], T(n["zh"], n["en"])) for n in _load("names.toml")[kind])
-
-
 def resource_label(key: str) -> Text:
     """``fish:fresh`` → 鱼(新鲜) / fish (fresh)."""
     base, _, face = key.partition(":")
@@ -114,7 +109,7 @@ def _lot_label(lot: Sequence[tuple[str, int]], none: Text) -> Text:
     )
 
 
-def _list_label(keys: Sequence[str], label: Any, none: Text) -> Text:
+def _list_label(keys: Sequence[str], label: Any, none: Text = NOTHING) -> Text:
     if not keys:
         return none
     texts = [label(k) for k in keys]
@@ -189,7 +184,9 @@ def offers(state: State[Any], seat: Seat) -> list[Offer]:
     mine = data.mining
     if mine is not None and mine.seat == seat and state.flow.current == seat:
         return [*_mining(data, seat), *_effects(data, seat, own)]
-    return [*_actions(data, seat, own), *_gifts(data, seat, own), *tests, _end_challenge(seat)]
+    fishing = [_fishing(seat)] if data.fishing is not None and data.fishing[0] == seat else []
+    actions = [*_actions(data, seat, own), *_gifts(data, seat, own)]
+    return [*fishing, *actions, *tests, _end_challenge(seat)]
 
 
 def _creation(state: State[Any], seat: Seat) -> list[Offer]:
@@ -297,6 +294,15 @@ def _roll(seat: Seat) -> Offer:
     )
 
 
+def _fishing(seat: Seat) -> Offer:
+    """§钓鱼.3: the four dice the tray lit for the fishing just done."""
+    dice = tuple(d6(f"d{k}", T(f"第{k}颗钓鱼骰", f"fishing die {k}")) for k in range(1, 5))
+    field = Field("dice", T("四颗钓鱼骰", "Four fishing dice"), "dice", dice=dice)
+    return Offer(
+        mv.FishingRoll.type, seat, T("输入钓鱼骰", "Enter the fishing dice"), fields=(field,)
+    )
+
+
 def _tests(data: Saga, seat: Seat, own: list[tuple[int, Character]]) -> list[Offer]:
     """§判定: a test of an attribute; §角力: a contest against a behemoth's value."""
     who = _character_field(own)
@@ -359,7 +365,6 @@ def _effects(data: Saga, seat: Seat, own: list[tuple[int, Character]]) -> list[O
         Offer(mv.Effect.type, seat, EFFECT_LABELS["gain"], {"kind": "gain"}, (who, gained, amount))
     )
     for index, char in own:
-        one = {"kind": "", "character": index}
         if char.health:
             cells = (
                 (
@@ -376,7 +381,7 @@ def _effects(data: Saga, seat: Seat, own: list[tuple[int, Character]]) -> list[O
                     mv.Effect.type,
                     seat,
                     _with(EFFECT_LABELS["degrade"], char),
-                    {**one, "kind": "degrade"},
+                    {"kind": "degrade", "character": index},
                     (_pick("amount", T("健康轨格", "Health cell"), cells),),
                 )
             )
@@ -389,7 +394,7 @@ def _effects(data: Saga, seat: Seat, own: list[tuple[int, Character]]) -> list[O
                     mv.Effect.type,
                     seat,
                     _with(EFFECT_LABELS["lose"], char),
-                    {**one, "kind": "lose"},
+                    {"kind": "lose", "character": index},
                     (lost,),
                 )
             )
@@ -523,7 +528,7 @@ def _character_actions(data: Saga, seat: Seat, index: int, char: Character) -> l
                     _pick(
                         "materials",
                         T("两枚材料", "Two materials"),
-                        ((list(p), _list_label(p, resource_label, T("", ""))) for p in pairs),
+                        ((list(p), _list_label(p, resource_label)) for p in pairs),
                     ),
                     item,
                 ),
@@ -601,7 +606,9 @@ def _aid(
 
 
 def _process(seat: Seat, index: int, char: Character) -> list[Offer]:
-    """§加工: one or two resources (hard food or materials held raw), a tool icon each."""
+    """§加工: one or two resources (hard food or materials held raw), a different tool icon each
+    (heat twice allowed), the icons in the order of the resources (the engine checks only that
+    they differ, so each pair of icons is listed once)."""
     data = resource_data()
     raw = [
         k.partition(":")[0]
@@ -614,11 +621,7 @@ def _process(seat: Seat, index: int, char: Character) -> list[Offer]:
     out = []
     for size in (1, 2):
         lots = list(itertools.combinations_with_replacement(raw, size))
-        pairs = [
-            p
-            for p in itertools.product(tools, repeat=size)
-            if len(set(p)) == size or set(p) == {"heat"}
-        ]
+        pairs = [*itertools.combinations(tools, size), *([("heat",) * size] if size > 1 else [])]
         if char.energy < 1 + size:  # greyed anyway: one option carries the reason
             lots, pairs = lots[:1], pairs[:1]
         out.append(
@@ -634,12 +637,12 @@ def _process(seat: Seat, index: int, char: Character) -> list[Offer]:
                     _pick(
                         "resources",
                         T("资源", "Resources"),
-                        ((list(lot), _list_label(lot, resource_label, T("", ""))) for lot in lots),
+                        ((list(lot), _list_label(lot, resource_label)) for lot in lots),
                     ),
                     _pick(
                         "tools",
                         T("工具图标", "Tool icons"),
-                        ((list(p), _list_label(p, TOOLS.__getitem__, T("", ""))) for p in pairs),
+                        ((list(p), _list_label(p, TOOLS.__getitem__)) for p in pairs),
                     ),
                 ),
             )
@@ -693,7 +696,12 @@ def _mining(data: Saga, seat: Seat) -> list[Offer]:
             fields=(stones, omens),
             camera=True,
         ),
-        Offer(mv.FinishMining.type, seat, T("收手:矿石放回", "Stop: the tokens go back")),
+        Offer(
+            mv.FinishMining.type,
+            seat,
+            T("收手:矿石放回", "Stop: the tokens go back"),
+            camera=True,
+        ),
     ]
 
 
@@ -776,8 +784,6 @@ def valley_now(data: Saga) -> ValleyRecord:
             overlays.append(OverlayPlacement(f"outpost {len(overlays) + 1}", tile_id))
         if state.ruin:
             overlays.append(OverlayPlacement("ruin", tile_id, 1))
-    from engine.stonesaga.catalogue import region
-
     return ValleyRecord(region(), tuple(placed), tuple(overlays))
 
 

@@ -36,6 +36,9 @@ EVENT_TEXTS: dict[str, Text] = {
     "stonesaga.night_recovered": Text(
         "{character}夜间恢复,能量{energy}", "{character} recovers at night: energy {energy}"
     ),
+    "stonesaga.fishing_rolled": Text(
+        "{character}钓鱼掷出{dice}", "{character} rolls {dice} for fishing"
+    ),
     "stonesaga.mourning_due": Text(
         "{name}死去,氏族掷哀悼骰", "{name} died; the clan rolls the mourning die"
     ),

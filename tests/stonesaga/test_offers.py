@@ -93,7 +93,8 @@ def test_a_random_walk_through_the_offers_is_never_refused_and_ends(
     walk = random_walk(GAME, setup, seed, WALK_BOUND)
     assert walk.refused == []
     assert walk.ended, f"not over after {WALK_BOUND} moves"
-    assert {"stonesaga.creation_roll", "stonesaga.end_challenge"} <= walk.types
+    assert "stonesaga.end_challenge" in walk.types
+    assert walk.types & {"stonesaga.create_character", "stonesaga.choose_character"}
 
 
 def test_a_stone_no_longer_in_the_bag_is_greyed_with_the_reason() -> None:
@@ -183,6 +184,22 @@ def test_the_creation_dice_are_the_five_the_tray_lit() -> None:
     )
 
 
+def test_a_character_that_would_leave_a_player_without_one_is_greyed() -> None:
+    """§开局设置.1: 每名玩家至少要有 1 名角色，但可以同时操控多名; §开局设置.2: four mantles, so
+    four characters at most: with two players, the fourth character of player 1 is greyed."""
+    session = Session(GAME, {"players": 2})
+    for name in ("Ash", "Birch", "Flint"):
+        session.submit(mv.CreationRoll(0, 6, 5, 4, 3, 1))
+        session.submit(mv.CreateCharacter(0, name, "wise", ((6, 5, 4, 3, 1),), 6, 5, 4, 3))
+    session.submit(mv.CreationRoll(0, 6, 5, 4, 3, 1))
+    session.submit(mv.CreationRoll(1, 6, 5, 4, 3, 1))
+    creates = [o for g in _open(session.state) for o in g.offers if o.move.endswith("_character")]
+    mine = [o for o in creates if o.seat == 0]
+    assert mine and all(o.refusal is not None for o in mine)
+    assert {o.refusal.code for o in mine if o.refusal is not None} == {"stonesaga.party_full"}
+    assert all(o.ok for o in creates if o.seat == 1) and any(o.seat == 1 for o in creates)
+
+
 def test_a_test_and_its_heroic_effort_light_one_die_each_entered_through_roll() -> None:
     """§判定.1, §奋力一搏: a test lights one die; a 6 lights one more. Each time the roll offer
     has exactly the die lit, faces 1–6 adding to ``value``."""
@@ -196,6 +213,21 @@ def test_a_test_and_its_heroic_effort_light_one_die_each_entered_through_roll() 
     assert _pool(events) == ("d6",)
     assert len(_dice(_offer(_open(play.state), "stonesaga.roll"))) == 1
     assert offered(_open(play.state), mv.Roll(0, 2, change=1)) is not None
+
+
+def test_fishing_lights_four_dice_entered_through_the_fishing_roll() -> None:
+    """stonesaga.zh.md §钓鱼.3: 掷四颗骰. After ``fish`` the tray lights four d6 for the player;
+    the fishing-roll offer has those four dice (faces 1–6 on d1–d4) and only for that player."""
+    play = Play(2)
+    events = play.do(mv.Fish(0, 0, "river"))
+    assert _pool(events) == ("d6",) * 4
+    groups = _open(play.state)
+    roll = _offer(groups, "stonesaga.fishing_roll")
+    assert roll.seat == 0 and roll.ok
+    assert _dice(roll) == [("d6", *(f"d{k}+{n}" for n in range(1, 7))) for k in range(1, 5)]
+    assert [o.seat for g in groups for o in g.offers if o.move.endswith("fishing_roll")] == [0]
+    events = play.do(mv.FishingRoll(0, 5, 2, 6, 3))
+    assert _pool(events) == () and offered(_open(play.state), mv.FishingRoll(0, 1, 1, 1, 1)) is None
 
 
 def test_the_mourning_die_is_entered_by_the_player_and_full_attributes_are_greyed() -> None:
@@ -278,9 +310,11 @@ def test_every_tap_of_the_kiosk_session_is_offered_at_its_point() -> None:
     assert made == len(taps) and session.state.outcome is not None
 
 
-def test_offers_for_a_day_state_take_well_under_twenty_milliseconds() -> None:
-    """The console asks for the offers after every move: a two-player day state (the example's
-    second morning, one of them holding three stones and water) takes under 20 ms."""
+def test_offers_for_a_day_state_stay_small_and_fast() -> None:
+    """The console asks for the offers after every move: in a two-player day state (the example's
+    second morning, one of them holding three stones and water) at most 400 options are checked
+    (each costs a ``legal()``), which takes about 8 ms; the bound here is 40 ms so that a busy
+    machine does not fail it, the option count being the deterministic guard."""
     lines = (EXAMPLES / "stonesaga.jsonl").read_text("utf-8").splitlines()
     head = json.loads(lines[0])
     session = Session(GAME, head["setup"], head["seed"])
@@ -289,9 +323,13 @@ def test_offers_for_a_day_state_take_well_under_twenty_milliseconds() -> None:
         if move.type == "stonesaga.travel" and move.seat == 1 and move.to == "101":
             break
         session.submit(move)
-    assert session.state.flow.phase == "day"
+    assert session.state.flow.phase == "day" and session.state.flow.current is None
+    groups = _open(session.state)
+    assert len(groups) == 2
+    assert sum(len(o.options) for g in groups for o in g.offers) <= 400
+    assert max(len(o.options) for g in groups for o in g.offers) <= 130
     best = min(_timed(session.state) for _ in range(5))
-    assert best < 0.020, f"{best * 1000:.1f} ms"
+    assert best < 0.040, f"{best * 1000:.1f} ms"
 
 
 def _timed(state: Any) -> float:
