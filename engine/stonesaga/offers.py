@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Sequence
+from functools import cache
 from typing import Any
 
 from engine.core import Choice, Die, Face, Field, Offer, Seat, State, Text
@@ -116,13 +117,34 @@ def _list_label(keys: Sequence[str], label: Any, none: Text = NOTHING) -> Text:
     return T("、".join(t.zh for t in texts), ", ".join(t.en for t in texts))
 
 
-def tile_label(tile: str) -> Text:
-    """A tile by its printed number and its features: 地块102(森林、洞穴)."""
+def item_label(item: str) -> Text:
+    """An item by its name in our list (data/names.toml), else as the players wrote it."""
+    return dict(names("items")).get(item, T(item, item))
+
+
+def tile_label(tile: str, explored: bool = True) -> Text:
+    """A tile by its printed number and its features (地块102(森林、洞穴)); an unexplored one
+    shows neither (§地图: fog on that face), only where it lies (托盘2第3格)."""
+    if not explored:
+        tray, slot = _slots()[tile]
+        return T(
+            f"未探索的地块(托盘{tray}第{slot + 1}格)",
+            f"unexplored tile (tray {tray}, slot {slot + 1})",
+        )
     features = [FEATURES[f] for f in valley()[1][tile].features]
     return T(
         f"地块{tile}({'、'.join(f.zh for f in features)})",
         f"tile {tile} ({', '.join(f.en for f in features)})",
     )
+
+
+@cache
+def _slots() -> dict[str, tuple[int, int]]:
+    """Each tile's tray and slot in the valley's layout (in the order of valley.toml)."""
+    slots: dict[str, tuple[int, int]] = {}
+    for tile in valley()[1].values():
+        slots[tile.id] = (tile.tray, sum(1 for t, _ in slots.values() if t == tile.tray))
+    return slots
 
 
 def d6(target: str, label: Text) -> Die:
@@ -463,7 +485,7 @@ def _character_actions(data: Saga, seat: Seat, index: int, char: Character) -> l
     """The actions whose choices depend on where one character stands and what it holds."""
     me = {"character": index}
     tiles = valley()[1]
-    near = [(t, tile_label(t)) for t in tiles[char.tile].neighbours]
+    near = [(t, tile_label(t, data.tile(t).explored)) for t in tiles[char.tile].neighbours]
     journey = _pick(
         "resolved",
         T("旅途卡", "Journey card"),
@@ -753,7 +775,7 @@ def _keep(seat: Seat, index: int, char: Character) -> Offer:
     none = T("不保留", "nothing")
     items = [((), none)]
     if char.items:
-        items.append((list(char.items[:5]), _list_label(char.items[:5], lambda i: T(i, i), none)))
+        items.append((list(char.items[:5]), _list_label(char.items[:5], item_label, none)))
     return Offer(
         mv.Keep.type,
         seat,
@@ -772,16 +794,16 @@ def _keep(seat: Seat, index: int, char: Character) -> Offer:
 
 def valley_now(data: Saga) -> ValleyRecord:
     """The valley as it lies: the starting layout with each tile's face, outposts and ruins."""
-    tiles = valley()[1]
-    slots: dict[int, int] = {}
-    placed, overlays = [], []
-    for tile_id, tile in tiles.items():
-        slot = slots.get(tile.tray, 0)
-        slots[tile.tray] = slot + 1
+    slots = _slots()
+    placed: list[TilePlacement] = []
+    overlays: list[OverlayPlacement] = []
+    for tile_id in valley()[1]:
+        tray, slot = slots[tile_id]
         state = data.tile(tile_id)
-        placed.append(TilePlacement(tile_id, tile.tray, slot, 0, state.explored))
+        placed.append(TilePlacement(tile_id, tray, slot, 0, state.explored))
         if state.outpost:
-            overlays.append(OverlayPlacement(f"outpost {len(overlays) + 1}", tile_id))
+            built = sum(o.overlay.startswith("outpost") for o in overlays)
+            overlays.append(OverlayPlacement(f"outpost {built + 1}", tile_id))
         if state.ruin:
             overlays.append(OverlayPlacement("ruin", tile_id, 1))
     return ValleyRecord(region(), tuple(placed), tuple(overlays))

@@ -25,6 +25,7 @@ from engine.core import (
     Offer,
     Pass,
     Session,
+    Text,
     match,
     offered,
     offers,
@@ -127,8 +128,9 @@ def test_a_stone_no_longer_in_the_bag_is_greyed_with_the_reason() -> None:
 
 
 def test_an_impassable_edge_and_a_missing_feature_are_greyed_with_their_rule() -> None:
-    """§覆盖层 不可通行: from 105 the edge to 106 cannot be crossed; §特性行动: collecting water
-    needs a lake, river or wetland on the tile, offered greyed where there is none."""
+    """§覆盖层 不可通行: from 105 the edge to 106 cannot be crossed (the unexplored 106 shows
+    neither number nor features, §地图); §特性行动: collecting water needs a lake, river or
+    wetland on the tile, offered greyed where there is none."""
     play = Play(1)
     play.edit(0, tile="105")
     groups = _open(play.state)
@@ -136,6 +138,9 @@ def test_an_impassable_edge_and_a_missing_feature_are_greyed_with_their_rule() -
     verdicts = {o.values: o.verdict for o in travel.options}
     assert verdicts[("106", True)].code == "stonesaga.impassable"
     assert verdicts[("104", True)].ok and verdicts[("102", False)].ok
+    labels = {c.value: c.label for c in travel.fields[0].choices}
+    assert labels["106"] == Text("未探索的地块(托盘2第3格)", "unexplored tile (tray 2, slot 3)")
+    assert labels["104"] == Text("地块104(湖泊、湿地)", "tile 104 (lake, wetland)")
     water = _offer(groups, "stonesaga.collect_water")
     assert not water.ok and water.refusal is not None
     assert water.refusal.code == "stonesaga.no_feature"
