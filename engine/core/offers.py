@@ -299,8 +299,8 @@ def _matching_option(offer: Offer, data: dict[str, Any], move: Move) -> Option |
     if any(data.get(k) != v for k, v in _plain(offer.fixed).items()):
         return None
     picks = offer.picks
-    wanted = _plain([data.get(f.name) for f in picks])
-    option = next((o for o in offer.options if _plain(list(o.values)) == wanted), None)
+    wanted = _canonical(picks, [data.get(f.name) for f in picks])
+    option = next((o for o in offer.options if _canonical(picks, o.values) == wanted), None)
     if option is None:
         return None
     covered = {"type", "seat", *offer.fixed, *(f.name for f in picks)}
@@ -324,6 +324,16 @@ def _matching_option(offer: Offer, data: dict[str, Any], move: Move) -> Option |
         if name not in covered and not (name in defaults and _plain(defaults[name]) == value):
             return None
     return option
+
+
+def _canonical(picks: Sequence[Field], values: Sequence[Any]) -> list[Any]:
+    """Pick values as JSON, the cells of a ``cells`` field in board order (any order names the
+    same cells: the camera may list them differently)."""
+    out = _plain(list(values))
+    for index, f in enumerate(picks):
+        if f.kind == "cells" and isinstance(out[index], list):
+            out[index] = sorted(out[index], key=json.dumps)
+    return out
 
 
 def _sums(dice: Sequence[Die], targets: Sequence[str]) -> set[tuple[int, ...]]:

@@ -155,6 +155,11 @@ def test_bench_engine_prints_and_writes_its_figures(tmp_path: Path, capsys) -> N
         "validate+apply+persist",
         "persist cost ratio",
         "resume a 1000-move game",
+        "offers p50",
+        "offers p95",
+        "offers max",
     }
     assert all(f["value"] > 0 for f in figures.values())
+    assert figures["offers p50"]["value"] <= figures["offers p95"]["value"]
+    assert "example games" in figures["offers p95"]["note"]
     assert "moves/s" in table and "resume a 1000-move game" in table
