@@ -14,6 +14,8 @@ from typing import Any
 
 import httpx
 
+from engine.core import move_from_dict
+
 WAIT_MS = 10_000
 
 
@@ -30,6 +32,7 @@ def _plain(value: Any) -> Any:
 
 def find(console: dict[str, Any], move: dict[str, Any]) -> tuple[int, int, dict[str, Any]] | None:
     """(group index, offer index, offer) whose legal option spells ``move``, or None."""
+    move = move_from_dict(move).to_dict()
     for gi, group in enumerate(console["groups"]):
         for oi, offer in enumerate(group["offers"]):
             if offer["move"] != move["type"] or offer["seat"] != move.get("seat"):
@@ -37,8 +40,10 @@ def find(console: dict[str, Any], move: dict[str, Any]) -> tuple[int, int, dict[
             if any(_plain(move.get(k)) != v for k, v in offer["fixed"].items()):
                 continue
             picks = [f for f in offer["fields"] if f["kind"] in ("pick", "cells")]
-            wanted = _plain([move.get(f["name"]) for f in picks])
-            if not any(o["ok"] and o["values"] == wanted for o in offer["options"]):
+            wanted = _cells_sorted(picks, [move.get(f["name"]) for f in picks])
+            if not any(
+                o["ok"] and _cells_sorted(picks, o["values"]) == wanted for o in offer["options"]
+            ):
                 continue
             numbers = [f for f in offer["fields"] if f["kind"] == "number"]
             if any(not f["low"] <= move.get(f["name"], f["default"]) <= f["high"] for f in numbers):
@@ -46,6 +51,15 @@ def find(console: dict[str, Any], move: dict[str, Any]) -> tuple[int, int, dict[
             if all(_faces(f, move) is not None for f in offer["fields"] if f["kind"] == "dice"):
                 return gi, oi, offer
     return None
+
+
+def _cells_sorted(picks: list[dict[str, Any]], values: list[Any]) -> list[Any]:
+    """Pick values as JSON, a placement's cells in board order (any order names them)."""
+    out = _plain(values)
+    for index, f in enumerate(picks):
+        if f["kind"] == "cells":
+            out[index] = sorted(out[index])
+    return out
 
 
 def _faces(field: dict[str, Any], move: dict[str, Any]) -> list[int] | None:
@@ -66,6 +80,7 @@ def _faces(field: dict[str, Any], move: dict[str, Any]) -> list[int] | None:
 def click_move(page: Any, url: str, move: dict[str, Any]) -> str:
     """Make ``move`` by clicking the console; returns the console's answer line. AssertionError
     when the console does not offer the move."""
+    move = move_from_dict(move).to_dict()  # every field, with the defaults a line leaves out
     console = offers(url)
     found = find(console, move)
     assert found is not None, f"the console does not offer {json.dumps(move)}"
