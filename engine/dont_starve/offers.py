@@ -87,7 +87,7 @@ _FACES = {
     "hit": (Text("命中", "hit"), "✸", (("hits", 1),)),
     "ability": (Text("能力", "ability"), "★", ()),
     "dodge": (Text("闪避", "dodge"), "↷", (("dodges", 1),)),
-    "armour": (Text("护甲耐久度", "armour durability"), "⛨", ()),
+    "armour": (Text("护甲耐久度", "armour durability"), "◈", ()),
     "blank": (Text("空白", "blank"), "○", ()),
 }
 """Each symbol of the dice (§骰子, §符号参考): label, glyph, what it adds to a roll."""
