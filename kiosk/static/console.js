@@ -55,7 +55,7 @@ const Console = {
       refused ? Kiosk.el("small", { class: "why", text: refused }) : null,
     );
     b.addEventListener("click", () => {
-      if (!o.ok) return;
+      if (!o.ok) { Console.say(false, `${o.label}: ${refused}`); return; }
       if (!o.fields.length) Console.send(o, Console.build(o, [], {}, {}));
       else Console.open(o);
     });
@@ -133,7 +133,7 @@ const Console = {
         "aria-disabled": String(!ok), "data-value": JSON.stringify(c.value),
       }, Kiosk.el("span", { text: c.label }), reason ? Kiosk.el("small", { class: "why", text: reason }) : null);
       b.addEventListener("click", () => {
-        if (!ok) return;
+        if (!ok) { document.getElementById("picker-why").textContent = `${c.label}: ${reason}`; return; }
         p.picks[k] = c.value;
         Console.dropStale(k);
         Console.draw();
@@ -251,13 +251,19 @@ const Console = {
 
   async send(o, move) {
     const answer = await Kiosk.post("/api/move", move);
-    const line = document.getElementById("console-answer");
-    const accepted = answer.ok && answer.accepted;
-    line.dataset.ok = String(Boolean(accepted));
-    line.textContent = accepted ? `${o.label}: ${Kiosk.t("accepted")}` : Kiosk.describe(answer.message ?? answer.detail);
+    const accepted = Boolean(answer.ok && answer.accepted);
+    const line = Console.say(accepted, accepted ? `${o.label}: ${Kiosk.t("accepted")}` : Kiosk.describe(answer.message ?? answer.detail));
     if (accepted) Console.close();
-    else if (Console.picking) document.getElementById("picker-why").textContent = line.textContent;
+    else if (Console.picking) document.getElementById("picker-why").textContent = line;
     return answer;
+  },
+
+  // The answer line under the console: what happened to the last touch.
+  say(ok, text) {
+    const line = document.getElementById("console-answer");
+    line.dataset.ok = String(ok);
+    line.textContent = text;
+    return text;
   },
 
   init() {
