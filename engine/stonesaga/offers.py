@@ -14,12 +14,14 @@ several free choices are split into one offer per character (or per assignment).
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import Any
 
 from engine.core import Choice, Die, Face, Field, Offer, Seat, State, Text
+from engine.stonesaga import campaign as camp
 from engine.stonesaga import moves as mv
 from engine.stonesaga.catalogue import (
     ATTRIBUTES,
@@ -49,8 +51,10 @@ from engine.stonesaga.model import (
 T = Text
 NOTHING = T("无", "none")
 PIPS = "⚀⚁⚂⚃⚄⚅"
-NAME_CHOICES = 3
+NAME_CHOICES = 2
 """How many free character names a create offer lists (the first ones of the names list)."""
+OUTPOST_ENERGY = 4
+"""§建前哨: the outpost's 4 energy, shared among the characters on the tile."""
 MAX_AMOUNT = 5
 """The most energy or resources one recorded effect moves (a card rarely gives more)."""
 MODIFIERS = (-5, 5)
@@ -176,6 +180,17 @@ def _character_field(chars: Sequence[tuple[int, Character]], name: str = "charac
     return _pick(name, T("角色", "Character"), ((i, T(c.name, c.name)) for i, c in chars))
 
 
+def _greyed(offer: Offer) -> Offer:
+    """The offer with each pick narrowed to its first choice, when every option would be
+    refused for one reason (the turn's action is used, an outpost stands): one option carries
+    that reason, the console greys the offer with it, and no ``legal()`` is spent on the rest."""
+    fields = tuple(
+        dataclasses.replace(f, choices=f.choices[:1]) if f.kind == "pick" else f
+        for f in offer.fields
+    )
+    return dataclasses.replace(offer, fields=fields)
+
+
 def _with(label: Text, char: Character) -> Text:
     return T(f"{label.zh}:{char.name}", f"{label.en}: {char.name}")
 
@@ -207,7 +222,10 @@ def offers(state: State[Any], seat: Seat) -> list[Offer]:
     if mine is not None and mine.seat == seat and state.flow.current == seat:
         return [*_mining(data, seat), *_effects(data, seat, own)]
     fishing = [_fishing(seat)] if data.fishing is not None and data.fishing[0] == seat else []
-    actions = [*_actions(data, seat, own), *_gifts(data, seat, own)]
+    actions = _actions(data, seat, own)
+    if data.acted and state.flow.current == seat:  # §白天阶段: one action per turn
+        actions = [_greyed(o) for o in actions]
+    actions += _gifts(data, seat, own)
     return [*fishing, *actions, *tests, _end_challenge(seat)]
 
 
@@ -567,44 +585,62 @@ def incapacitated_any(data: Saga, chars: Sequence[tuple[int, Character]]) -> boo
 def _outpost(
     data: Saga, seat: Seat, index: int, char: Character, others: list[tuple[int, Character]]
 ) -> Offer:
-    """§建前哨: a zone, and who shares the 4 energy (one other character, 1–4 of it)."""
+    """§建前哨: a zone, and who shares the 4 energy (one other character on the tile, 1 up to
+    its energy)."""
     shares: list[tuple[Any, Text]] = [((), T("自己付4点", "all 4 myself"))]
     for other, c in others:
         if c.tile == char.tile:
             shares += [
-                ([[other, k]], T(f"{c.name}分摊{k}点", f"{c.name} pays {k}")) for k in range(1, 5)
+                ([[other, k]], T(f"{c.name}分摊{k}点", f"{c.name} pays {k}"))
+                for k in range(1, min(OUTPOST_ENERGY, c.energy) + 1)
             ]
     zones = ((z, T(f"第{z + 1}区", f"zone {z + 1}")) for z in range(3))
-    return Offer(
-        mv.BuildOutpost.type,
-        seat,
-        _with(T("建前哨", "Build an outpost"), char),
-        {"character": index},
-        (
-            _pick("zone", T("区", "Zone"), zones),
-            _pick("shares", T("分摊精力", "Shared energy"), shares),
-        ),
+    built = sum(1 for _, t in data.tiles if t.outpost)
+    full = data.tile(char.tile).outpost or built >= camp.outpost_limit(data.population)
+    return (_greyed if full else _same)(
+        Offer(
+            mv.BuildOutpost.type,
+            seat,
+            _with(T("建前哨", "Build an outpost"), char),
+            {"character": index},
+            (
+                _pick("zone", T("区", "Zone"), zones),
+                _pick("shares", T("分摊精力", "Shared energy"), shares),
+            ),
+        )
     )
+
+
+def _same(offer: Offer) -> Offer:
+    return offer
 
 
 def _exchange(
     data: Saga, seat: Seat, index: int, char: Character, others: list[tuple[int, Character]]
 ) -> list[Offer]:
-    """§交换: one lot given and one received (a resource, one at a time), with a partner."""
-    here = [c for _, c in others if c.tile == char.tile]
-    give = [((), T("不给", "nothing"))] + [([[k, 1]], resource_label(k)) for k, _ in char.pack]
-    theirs = sorted({k for c in here for k, _ in c.pack})
-    receive = [((), T("不收", "nothing"))] + [([[k, 1]], resource_label(k)) for k in theirs]
-    fields = (
-        _character_field(others, "partner"),
-        _pick("give", T("给出", "Give"), give),
-        _pick("receive", T("换回", "Receive"), receive),
-    )
-    return [
-        Offer(
-            mv.Exchange.type, seat, _with(T("交换", "Exchange"), char), {"character": index}, fields
-        )
-    ]
+    """§交换: with each partner on the tile, one token given and one received (or nothing);
+    partners elsewhere in one offer, greyed."""
+    give = _pick("give", T("给出", "Give"), [((), T("不给", "nothing")), *_tokens(char)])
+    out = []
+    for other, c in others:
+        if c.tile == char.tile:
+            receive = _pick(
+                "receive", T("换回", "Receive"), [((), T("不收", "nothing")), *_tokens(c)]
+            )
+            label = T(f"交换:{char.name}与{c.name}", f"Exchange: {char.name} with {c.name}")
+            fixed = {"character": index, "partner": other}
+            out.append(Offer(mv.Exchange.type, seat, label, fixed, (give, receive)))
+    away = [(i, c) for i, c in others if c.tile != char.tile]
+    if away:
+        label = _with(T("交换(不在同一地块)", "Exchange (not on this tile)"), char)
+        fields = (_character_field(away, "partner"), give)
+        out.append(Offer(mv.Exchange.type, seat, label, {"character": index}, fields))
+    return out
+
+
+def _tokens(char: Character) -> list[tuple[Any, Text]]:
+    """One token of each resource the character holds, as an exchange lot (at most eight)."""
+    return [([[k, 1]], resource_label(k)) for k, _ in char.pack[:8]]
 
 
 def _aid(
