@@ -34,9 +34,11 @@ from engine.core import (
 from engine.core.offers import SeatOffers
 from engine.core.records import move_from_dict
 from engine.stonesaga import moves as mv
+from engine.stonesaga.game import ACTIONS as ACTION_MOVES
 from engine.stonesaga.model import Malady
 
 ROOT = Path(__file__).resolve().parents[2]
+ACTIONS = {cls.type for cls in ACTION_MOVES}
 ELDER = {
     "name": "Elder",
     "trait": "wise",
@@ -144,6 +146,23 @@ def test_an_impassable_edge_and_a_missing_feature_are_greyed_with_their_rule() -
     water = _offer(groups, "stonesaga.collect_water")
     assert not water.ok and water.refusal is not None
     assert water.refusal.code == "stonesaga.no_feature"
+
+
+def test_after_the_turns_action_every_action_is_greyed_with_one_option() -> None:
+    """§白天阶段: 每人每次一个行动. After make_fire and its test the turn is still open: every
+    action offer is greyed with ``one_action`` and narrowed to one option, while handing over
+    food or water (not an action) and ending the turn stay open."""
+    play = Play(2)
+    play.edit(0, pack=(("water", 1), ("wood:raw", 1)))
+    play.do(mv.MakeFire(0, 0, "dexterity"))
+    play.do(mv.Roll(0, 3))
+    groups = _open(play.state)
+    (mine,) = [g for g in groups if g.seat == 0]
+    actions = [o for o in mine.offers if o.move in ACTIONS]
+    assert len(actions) > 10 and all(len(o.options) == 1 for o in actions)
+    assert {o.refusal.code for o in actions if o.refusal is not None} == {"stonesaga.one_action"}
+    assert all(not o.ok for o in actions)
+    assert _offer(groups, "stonesaga.give").ok and _offer(groups, "end_turn").ok
 
 
 def test_a_calm_night_at_full_energy_needs_a_boost() -> None:
