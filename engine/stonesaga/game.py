@@ -57,6 +57,7 @@ from engine.stonesaga.catalogue import (
     table_entry,
     valley,
 )
+from engine.stonesaga.offers import offers as seat_offers
 from engine.stonesaga.texts import EVENT_TEXTS
 
 Events = tuple[Event, ...]
@@ -234,8 +235,6 @@ CREATION = {
         "创造角色.2",
     ),
 }
-MAX_PARTY = 4
-"""§开局设置.2, §配件一览: four mantles and four character boards: at most four characters."""
 PARTY_FULL = _reason(
     "party_full",
     "最多4名角色(4块职责板),且每名玩家至少要有1名",
@@ -1005,9 +1004,8 @@ def _creation_roll(state: State[Data], move: mv.CreationRoll) -> tuple[Data, Eve
 def _party_full(state: State[Data], seat: Seat) -> bool:
     """§开局设置.1–2: one more character for this seat would leave a player without one, or
     make a fifth."""
-    having = {c.seat for c in state.data.characters}
-    waiting = len(set(state.seats) - having - {seat})
-    return state.data.party + 1 + waiting > MAX_PARTY
+    having = [c.seat for c in state.data.characters]
+    return m.party_full(having, state.players, state.data.party, seat)
 
 
 def _name_taken(state: State[Data], name: str) -> bool:
@@ -1668,9 +1666,7 @@ class Stonesaga(Game):
 
     def offers(self, state: State[Any], seat: Seat) -> Iterable[Offer]:
         """What this seat may do now, for the players' console (``engine/stonesaga/offers.py``)."""
-        from engine.stonesaga.offers import offers
-
-        return offers(state, seat)
+        return seat_offers(state, seat)
 
     def apply(self, state: State[Any], move: Move) -> tuple[State[Any], Events]:
         """The move's effects on the saga's data; an action marks the seat's turn as used."""

@@ -121,6 +121,17 @@ CREATION_DICE = 5
 CREATION_MINIMUM = 14
 
 
+MAX_PARTY = 4
+"""§开局设置.2, §配件一览: four mantles and four character boards: at most four characters."""
+
+
+def party_full(seats_having: Sequence[int], players: int, party: int, seat: int) -> bool:
+    """§开局设置.1–2: whether one more character for ``seat`` would make a fifth, or leave too
+    few boards for the players who have none yet (``seats_having``: seats with a character)."""
+    waiting = len(set(range(players)) - set(seats_having) - {seat})
+    return party + 1 + waiting > MAX_PARTY
+
+
 def creation_problem(rolls: Sequence[Sequence[int]], values: Sequence[int]) -> str | None:
     """§创造角色.1–2: every roll of five dice is rerolled until its sum is ≥ 14; the lowest
     die of the last roll is dropped and the other four are assigned one per attribute.

@@ -46,6 +46,7 @@ from engine.stonesaga.model import (
     ValleyRecord,
     health_length,
     incapacitated,
+    party_full,
 )
 
 T = Text
@@ -212,7 +213,9 @@ def offers(state: State[Any], seat: Seat) -> list[Offer]:
     if phase not in ("day", "night_7"):
         return []
     if data.test is not None:  # only the die of the test in progress, and what cards did
-        return [_roll(seat), *_effects(data, seat, own)] if data.test.seat == seat else []
+        if data.test.seat == seat:
+            return [_roll(seat), *_effects(data, seat, own)]
+        return _night_cards(seat, own) if phase == "night_7" and own else []
     if not own:  # every character of the seat is dead: the challenge may still end
         return [_end_challenge(seat)] if phase == "day" else []
     tests = [*_tests(data, seat, own), *_effects(data, seat, own)]
@@ -249,24 +252,26 @@ def _creation(state: State[Any], seat: Seat) -> list[Offer]:
         last = rolls[-1]
         kept = sorted(last)[1:]
         ways = sorted(set(itertools.permutations(kept)), reverse=True)
-        if sum(last) < CREATION_MINIMUM:
-            ways = ways[:1]  # greyed: roll again
+        having = [c.seat for c in data.characters]
+        grey = sum(last) < CREATION_MINIMUM or party_full(having, state.players, data.party, seat)
+        if grey:  # roll again, or no mantle board left for this seat
+            ways = ways[:1]
         for way in ways:
-            label = " ".join(f"{ATTRIBUTES[a].zh}{v}" for a, v in zip(ATTRIBUTES, way, strict=True))
-            label_en = ", ".join(f"{a} {v}" for a, v in zip(ATTRIBUTES, way, strict=True))
-            fixed = {"rolls": [list(r) for r in rolls], **dict(zip(ATTRIBUTES, way, strict=True))}
-            out.append(
-                Offer(
-                    mv.CreateCharacter.type,
-                    seat,
-                    T(f"创造角色:{label}", f"Create a character: {label_en}"),
-                    fixed=fixed,
-                    fields=(
-                        _pick("name", T("名字", "Name"), free),
-                        _pick("trait", T("特质", "Trait"), TRAITS.items()),
-                    ),
-                )
+            pairs = [(ATTRIBUTES[a], v) for a, v in zip(ATTRIBUTES, way, strict=True)]
+            label = T(
+                "创造角色:" + " ".join(f"{t.zh}{v}" for t, v in pairs),
+                "Create a character: " + ", ".join(f"{t.en} {v}" for t, v in pairs),
             )
+            fixed = {"rolls": [list(r) for r in rolls], **dict(zip(ATTRIBUTES, way, strict=True))}
+            traits = _pick("trait", T("特质", "Trait"), TRAITS.items())
+            offer = Offer(
+                mv.CreateCharacter.type,
+                seat,
+                label,
+                fixed,
+                (_pick("name", T("名字", "Name"), free), traits),
+            )
+            out.append(_greyed(offer) if grey else offer)
     roster = state.options.roster
     if roster:
         out.append(
