@@ -114,3 +114,63 @@ def test_the_console_speaks_chinese_without_raw_ids(fresh: Server, page) -> None
     assert "1号玩家" in text and "本阶段结束" in text
     for raw in ("greenwood.", "pass", "None", "True", "False", "[", "placeholder"):
         assert raw not in text, f"{raw!r} shown to players: {text}"
+
+
+def test_touch_targets_are_large_and_a_greyed_offer_says_why(fresh: Server, page) -> None:
+    """greenwood.zh.md §三.2: one dusk marker a round; once placed, the offer is greyed with
+    the reason, and touching it says why instead of sending anything."""
+    page.goto(fresh.url + "/?lang=en")
+    marker = {"type": "greenwood.dusk_marker", "seat": 0, "effect": "recruit"}
+    assert click_move(page, fresh.url, marker).endswith("accepted")
+    heights = page.locator("#console .offer:not(.greyed)").evaluate_all(
+        "nodes => nodes.map(n => n.getBoundingClientRect().height)"
+    )
+    assert heights and min(heights) >= 64
+    greyed = page.locator(
+        '.seat-group[data-seat="0"] .offer.greyed[data-move="greenwood.dusk_marker"]'
+    )
+    expect(greyed).to_have_attribute("aria-disabled", "true")
+    reason = greyed.locator(".why").inner_text()
+    assert reason and "marker" in reason.lower()
+    greyed.click(force=True)  # aria-disabled: Playwright would wait; a finger just touches it
+    expect(page.locator("#console-answer")).to_contain_text(reason)
+    expect(page.locator("#picker")).to_be_hidden()
+    assert status(fresh)["moves"] == 1
+
+
+def test_undo_is_one_touch_away_in_the_console(fresh: Server, page) -> None:
+    page.goto(fresh.url + "/?lang=en")
+    expect(page.locator("#console-undo")).to_be_disabled()
+    marker = {"type": "greenwood.dusk_marker", "seat": 1, "effect": "aurora"}
+    assert click_move(page, fresh.url, marker).endswith("accepted")
+    expect(page.locator("#moves")).to_have_text("1 moves saved")
+    page.locator("#console-undo").click()
+    expect(page.locator("#moves")).to_have_text("0 moves saved")
+    expect(page.locator("#console-undo")).to_be_disabled()
+
+
+def test_a_choice_the_rules_refuse_is_greyed_in_the_picker(shared_server: Server, page) -> None:
+    """greenwood.zh.md §三.2: a companion replaces another only when every place is taken, so
+    place 1 (occupied) is greyed in the recruit picker with the reason; place 2 is chosen."""
+    setup, seed, steps = example("greenwood.jsonl")
+    set_up(shared_server, "greenwood", setup, seed)
+    page.goto(shared_server.url + "/?lang=en")
+    for move, accepted, _ in steps[:6]:  # up to player 2's dusk marker
+        assert accepted and click_move(page, shared_server.url, move).endswith("accepted")
+    page.locator('.seat-group[data-seat="1"] .offer[data-move="greenwood.recruit"]').click()
+    expect(page.locator("#picker")).to_be_visible()
+    occupied = page.locator('#picker .choice[data-value="0"]')
+    expect(occupied).to_have_attribute("aria-disabled", "true")
+    reason = occupied.locator(".why").inner_text()
+    assert reason
+    occupied.click(force=True)
+    expect(page.locator("#picker-why")).to_contain_text(reason)
+    expect(page.locator("#picker-do")).to_be_disabled()
+    page.locator('#picker .choice[data-value="1"]').click()
+    expect(page.locator('#picker .choice[data-value="1"]')).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    page.locator("#picker-do").click()
+    expect(page.locator("#picker")).to_be_hidden()
+    expect(page.locator("#console-answer")).to_contain_text("accepted")
+    assert status(shared_server)["moves"] == 7

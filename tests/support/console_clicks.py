@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 
-from engine.core import move_from_dict
+from engine.core import find_game, move_from_dict
 
 WAIT_MS = 10_000
 
@@ -32,6 +32,8 @@ def _plain(value: Any) -> Any:
 
 def find(console: dict[str, Any], move: dict[str, Any]) -> tuple[int, int, dict[str, Any]] | None:
     """(group index, offer index, offer) whose legal option spells ``move``, or None."""
+    if "." in move["type"]:
+        find_game(move["type"].split(".")[0])  # registers the game's moves
     move = move_from_dict(move).to_dict()
     for gi, group in enumerate(console["groups"]):
         for oi, offer in enumerate(group["offers"]):
@@ -80,9 +82,9 @@ def _faces(field: dict[str, Any], move: dict[str, Any]) -> list[int] | None:
 def click_move(page: Any, url: str, move: dict[str, Any]) -> str:
     """Make ``move`` by clicking the console; returns the console's answer line. AssertionError
     when the console does not offer the move."""
-    move = move_from_dict(move).to_dict()  # every field, with the defaults a line leaves out
     console = offers(url)
     found = find(console, move)
+    move = move_from_dict(move).to_dict()  # every field, with the defaults a line leaves out
     assert found is not None, f"the console does not offer {json.dumps(move)}"
     gi, oi, offer = found
     button = page.locator(f'#console .offer[data-offer="{gi}.{oi}"]')
