@@ -602,22 +602,13 @@ def _outpost(
     zones = ((z, T(f"第{z + 1}区", f"zone {z + 1}")) for z in range(3))
     built = sum(1 for _, t in data.tiles if t.outpost)
     full = data.tile(char.tile).outpost or built >= camp.outpost_limit(data.population)
-    return (_greyed if full else _same)(
-        Offer(
-            mv.BuildOutpost.type,
-            seat,
-            _with(T("建前哨", "Build an outpost"), char),
-            {"character": index},
-            (
-                _pick("zone", T("区", "Zone"), zones),
-                _pick("shares", T("分摊精力", "Shared energy"), shares),
-            ),
-        )
+    fields = (
+        _pick("zone", T("区", "Zone"), zones),
+        _pick("shares", T("分摊精力", "Shared energy"), shares),
     )
-
-
-def _same(offer: Offer) -> Offer:
-    return offer
+    label = _with(T("建前哨", "Build an outpost"), char)
+    offer = Offer(mv.BuildOutpost.type, seat, label, {"character": index}, fields)
+    return _greyed(offer) if full else offer
 
 
 def _exchange(
