@@ -346,10 +346,10 @@ def _energy(char: m.Character, cost: int) -> Verdict:
 def _feature(
     state: State[Data], char: m.Character, feature: str, allowed: tuple[str, ...]
 ) -> Verdict:
-    names = "/".join(FEATURES[f].zh for f in allowed)
-    names_en = "/".join(FEATURES[f].en for f in allowed)
     here = valley()[1][char.tile].features
     if feature not in allowed or feature not in here:
+        names = "/".join(FEATURES[f].zh for f in allowed)
+        names_en = "/".join(FEATURES[f].en for f in allowed)
         return NO_FEATURE.reject(needed=Text(names, names_en))
     return ACCEPTED
 

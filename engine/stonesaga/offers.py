@@ -56,6 +56,9 @@ NAME_CHOICES = 2
 """How many free character names a create offer lists (the first ones of the names list)."""
 OUTPOST_ENERGY = 4
 """§建前哨: the outpost's 4 energy, shared among the characters on the tile."""
+MAX_KINDS = 4
+"""How many kinds of resource held a pick lists (exchange, craft, process), in pack order, so
+that a full pack does not multiply an offer's options."""
 MAX_AMOUNT = 5
 """The most energy or resources one recorded effect moves (a card rarely gives more)."""
 MODIFIERS = (-5, 5)
@@ -555,7 +558,7 @@ def _character_actions(data: Saga, seat: Seat, index: int, char: Character) -> l
     out += _process(seat, index, char)
     materials = [k for k, _ in char.pack if k.partition(":")[0] in resource_data()["materials"]]
     if materials:
-        pairs = list(itertools.combinations_with_replacement(materials[:6], 2))
+        pairs = list(itertools.combinations_with_replacement(materials[:MAX_KINDS], 2))
         if char.energy < 1:
             pairs = pairs[:1]
         item = _pick(
@@ -630,13 +633,14 @@ def _exchange(
     if away:
         label = _with(T("交换(不在同一地块)", "Exchange (not on this tile)"), char)
         fields = (_character_field(away, "partner"), give)
-        out.append(Offer(mv.Exchange.type, seat, label, {"character": index}, fields))
+        offer = Offer(mv.Exchange.type, seat, label, {"character": index}, fields)
+        out.append(_greyed(offer))  # §交换: only with a character on the same tile
     return out
 
 
 def _tokens(char: Character) -> list[tuple[Any, Text]]:
-    """One token of each resource the character holds, as an exchange lot (at most eight)."""
-    return [([[k, 1]], resource_label(k)) for k, _ in char.pack[:8]]
+    """One token of each resource the character holds, as an exchange lot (the first kinds)."""
+    return [([[k, 1]], resource_label(k)) for k, _ in char.pack[:MAX_KINDS]]
 
 
 def _aid(
@@ -668,13 +672,13 @@ def _process(seat: Seat, index: int, char: Character) -> list[Offer]:
         k.partition(":")[0]
         for k, _ in char.pack
         if k.endswith(":raw") and k.partition(":")[0] in (*data["hard"], *data["materials"])
-    ][:4]
+    ][:MAX_KINDS]
     if not raw:
         return []
     tools = list(TOOLS)
     out = []
     for size in (1, 2):
-        lots = list(itertools.combinations_with_replacement(raw, size))
+        lots = list(itertools.combinations_with_replacement(raw[: 5 - size], size))
         pairs = [*itertools.combinations(tools, size), *([("heat",) * size] if size > 1 else [])]
         if char.energy < 1 + size:  # greyed anyway: one option carries the reason
             lots, pairs = lots[:1], pairs[:1]
