@@ -107,7 +107,9 @@ def _fill(page: Any, offer: dict[str, Any], move: dict[str, Any]) -> None:
         value = move.get(f["name"])
         if f["kind"] == "pick":
             if len(f["choices"]) > 1:
-                box.locator(f".choice[data-value='{json.dumps(_plain(value))}']").click()
+                # as the page writes it: JSON.stringify (no spaces, Unicode kept)
+                text = json.dumps(_plain(value), separators=(",", ":"), ensure_ascii=False)
+                box.locator(f".choice[data-value={json.dumps(text, ensure_ascii=False)}]").click()
         elif f["kind"] == "cells":
             for col, row in value:
                 box.locator(f'.grid-cell[data-cell="{col},{row}"]').click()
