@@ -90,7 +90,7 @@ from engine.dont_starve.state import (
     change_stats,
     revive_all,
 )
-from engine.dont_starve.texts import EVENT_TEXTS
+from engine.dont_starve.texts import BIOME_NAMES, EVENT_TEXTS, count_of, numbers_named
 
 RULES = R.RULES
 ROUNDS = 6
@@ -508,12 +508,14 @@ class DontStarve(Game):
         if move.to not in where:
             return R.NO_SUCH_TILE.reject(tile=move.to)
         if here is None or not adjacent(where[here], where[move.to]):
-            return R.NOT_ADJACENT.reject(to=move.to, frm=here)
+            return R.NOT_ADJACENT.reject(to=move.to, frm=OFF_MAP if here is None else here)
         if not move.main and seat in data.moved:
             return R.MOVE_USED.reject()
         hidden = data.biome_of(move.to) is None
         if hidden and move.biome is not None and move.biome not in data.pool:
-            return R.WRONG_BIOME.reject(biome=move.biome)
+            return R.WRONG_BIOME.reject(
+                biome=BIOME_NAMES.get(move.biome, Text(move.biome, move.biome))
+            )
         return ACCEPTED
 
     def _legal_explore(self, data: DSData, seat: Seat, move: Explore) -> Verdict:
@@ -566,14 +568,14 @@ class DontStarve(Game):
             if not ok or helper in done:
                 return R.CANNOT_JOIN.reject(player=helper + 1)
         if move.cv < 0 or move.monster_cv < 0 or move.damage < 0:
-            return R.BAD_NUMBER.reject(what="cv, monster_cv, damage")
+            return R.BAD_NUMBER.reject(what=numbers_named("cv", "monster_cv", "damage"))
         total = self._monster_dice(data, seat, move)
         if move.split and (
             len(move.split) != 1 + len(move.helpers)
             or sum(move.split) != total
             or min(move.split) < 0
         ):
-            return R.BAD_SPLIT.reject(split=list(move.split), total=total)
+            return R.BAD_SPLIT.reject(split=_listed(move.split), total=total)
         return ACCEPTED
 
     def _legal_roll(self, data: DSData, seat: Seat, move: Roll) -> Verdict:
@@ -597,10 +599,10 @@ class DontStarve(Game):
             if any(not 0 <= s < len(chars) or chars[s].tile != tile for s in seats):
                 return R.TRADE_APART.reject()
             if t.count < 1:
-                return R.BAD_NUMBER.reject(what="count")
+                return R.BAD_NUMBER.reject(what=numbers_named("count"))
             have = getattr(chars[t.giver], t.kind)
             if have < t.count:
-                return R.NOT_IN_INVENTORY.reject(player=t.giver + 1, count=t.count, kind=t.kind)
+                return R.NOT_IN_INVENTORY.reject(player=t.giver + 1, what=count_of(t.count, t.kind))
             chars[t.giver] = replace(chars[t.giver], **{t.kind: have - t.count})
             receiver = chars[t.receiver]
             chars[t.receiver] = replace(receiver, **{t.kind: getattr(receiver, t.kind) + t.count})
@@ -609,7 +611,7 @@ class DontStarve(Game):
     def _legal_gain(self, data: DSData, seat: Seat, move: Gain) -> Verdict:
         target = _owner(seat, move.for_seat)
         if move.count < 1:
-            return R.BAD_NUMBER.reject(what="count")
+            return R.BAD_NUMBER.reject(what=numbers_named("count"))
         if not 0 <= target < len(data.characters):
             return R.NO_SUCH_PLAYER.reject(player=target + 1)
         c = data.char(target)
@@ -617,16 +619,16 @@ class DontStarve(Game):
 
     def _legal_discard(self, data: DSData, seat: Seat, move: Discard) -> Verdict:
         if move.count < 1:
-            return R.BAD_NUMBER.reject(what="count")
+            return R.BAD_NUMBER.reject(what=numbers_named("count"))
         if getattr(data.char(seat), move.kind) < move.count:
-            return R.NOT_IN_INVENTORY.reject(player=seat + 1, count=move.count, kind=move.kind)
+            return R.NOT_IN_INVENTORY.reject(player=seat + 1, what=count_of(move.count, move.kind))
         return ACCEPTED
 
     def _legal_eat(self, data: DSData, seat: Seat, move: Eat) -> Verdict:
         owner = _owner(seat, move.for_seat)
         verdict = self._legal_lose(data, seat, move)
         if verdict.ok and getattr(data.char(owner), move.kind) < 1:
-            return R.NOT_IN_INVENTORY.reject(player=owner + 1, count=1, kind=move.kind)
+            return R.NOT_IN_INVENTORY.reject(player=owner + 1, what=count_of(1, move.kind))
         return verdict
 
     def _legal_lose(self, data: DSData, seat: Seat, move: Lose | Eat) -> Verdict:
@@ -636,7 +638,7 @@ class DontStarve(Game):
         if data.char(owner).defeated:
             return R.DEFEATED.reject(player=owner + 1)
         if min(move.health, move.hunger, move.sanity) < 0:
-            return R.BAD_NUMBER.reject(what="health, hunger, sanity")
+            return R.BAD_NUMBER.reject(what=numbers_named("health", "hunger", "sanity"))
         return ACCEPTED
 
     def _legal_spendfocus(self, data: DSData, seat: Seat, move: SpendFocus) -> Verdict:
@@ -656,10 +658,10 @@ class DontStarve(Game):
         return ACCEPTED if data.char(seat).sanity >= 1 else R.NO_SANITY.reject()
 
     def _legal_light(self, data: DSData, seat: Seat, move: Light) -> Verdict:
-        return ACCEPTED if move.points >= 1 else R.BAD_NUMBER.reject(what="points")
+        return ACCEPTED if move.points >= 1 else R.BAD_NUMBER.reject(what=numbers_named("points"))
 
     def _legal_protect(self, data: DSData, seat: Seat, move: Protect) -> Verdict:
-        return ACCEPTED if move.count >= 1 else R.BAD_NUMBER.reject(what="count")
+        return ACCEPTED if move.count >= 1 else R.BAD_NUMBER.reject(what=numbers_named("count"))
 
     @staticmethod
     def _monster_dice(data: DSData, seat: Seat, move: Fight) -> int:
@@ -967,6 +969,16 @@ def _names(value: tuple[str, ...] | str | None) -> tuple[str, ...]:
     if isinstance(value, str):
         value = tuple(value.replace(",", " ").split())
     return tuple(v.strip().lower() for v in value or ())
+
+
+OFF_MAP = Text("地图外", "off the map")
+"""Where a character stands that is on no tile (in a refusal message)."""
+
+
+def _listed(numbers: Iterable[int]) -> Text:
+    """Numbers as a list in a message: ``1、2`` / ``1, 2``."""
+    shown = [str(n) for n in numbers]
+    return Text("、".join(shown), ", ".join(shown))
 
 
 def _owner(seat: Seat, for_seat: Seat | None) -> Seat:

@@ -28,7 +28,7 @@ from typing import Any
 
 from engine.core import Choice, Die, Face, Field, Offer, Seat, State, Text
 from engine.dont_starve.board import adjacent
-from engine.dont_starve.catalogue import BIOMES, PORTAL, catalogue
+from engine.dont_starve.catalogue import BIOMES, catalogue
 from engine.dont_starve.game import _active_symbols, places, scenario_of
 from engine.dont_starve.moves import (
     KINDS,
@@ -50,6 +50,14 @@ from engine.dont_starve.moves import (
     Trade,
 )
 from engine.dont_starve.state import ITEM_LIMIT, RESOURCE_KINDS, RESOURCE_LIMIT, DSData
+from engine.dont_starve.texts import (
+    BIOME_NAMES,
+    KIND_NAMES,
+    NUMBER_NAMES,
+    SYMBOL_NAMES,
+    count_of,
+    structure_name,
+)
 
 FIGHT_CV_MAX = 10
 """The highest CV (fighters' or monster's) the fight offer lets players enter."""
@@ -60,25 +68,6 @@ LIGHT_MAX = 3
 SEAT_PHASES = ("action", "shadow", "daily_needs", "weather")
 """The phases in which characters act (the others are the table's: confirm)."""
 
-BIOME_NAMES = {
-    "forest": Text("林地", "forest"),
-    "grassland": Text("草原", "grassland"),
-    "badlands": Text("荒地", "badlands"),
-    "marsh": Text("湿地", "marsh"),
-    PORTAL: Text("传送门", "portal"),
-}
-KIND_NAMES = {
-    "basic": Text("基础资源", "basic resources"),
-    "raw_food": Text("生食", "raw food"),
-    "cooked_food": Text("熟食", "cooked food"),
-    "loot": Text("战利品", "loot"),
-    "item": Text("物品卡", "item cards"),
-}
-SYMBOL_NAMES = {
-    "wet": Text("潮湿", "wet"),
-    "overheat": Text("过热", "overheat"),
-    "cold": Text("寒冷", "cold"),
-}
 _FACES = {
     "value": (Text("数值", "value"), "#", ()),
     "daylight": (Text("日光", "daylight"), "☀", ()),
@@ -155,11 +144,6 @@ def tile_name(data: DSData, tile: str) -> Text:
         return Text(f"{tile} 格(背面朝上)", f"tile {tile} (face down)")
     b = BIOME_NAMES[biome]
     return Text(f"{tile} 格 {b.zh}", f"tile {tile} ({b.en})")
-
-
-def _count_of(n: int, kind: str) -> Text:
-    k = KIND_NAMES[kind]
-    return Text(f"{n} 个{k.zh}" if kind != "item" else f"{n} 张{k.zh}", f"{n} {k.en}")
 
 
 def _for_seats(data: DSData, seat: Seat, label: Text) -> Field:
@@ -359,12 +343,12 @@ def _fights(data: DSData, seat: Seat, done: frozenset[Seat]) -> Iterator[Offer]:
     """§战斗: the location monster, the scenario monsters on the tile, or a shadow creature;
     alone, or (not a shadow) with helpers."""
     c = data.char(seat)
-    cv = _number("cv", T("角色战斗值", "fighters' CV"), 0, FIGHT_CV_MAX)
+    cv = _number("cv", NUMBER_NAMES["cv"], 0, FIGHT_CV_MAX)
     helpers = _helpers(data, seat, done) if c.tile else None
     together = T("(有人加入)", " (with helpers)")
     monster = (
-        _number("monster_cv", T("怪物战斗值", "monster's CV"), 0, FIGHT_CV_MAX),
-        _number("damage", T("怪物伤害值", "monster's damage"), 0, DAMAGE_MAX, 1),
+        _number("monster_cv", NUMBER_NAMES["monster_cv"], 0, FIGHT_CV_MAX),
+        _number("damage", NUMBER_NAMES["damage"], 0, DAMAGE_MAX, 1),
     )
     label = T("与地点怪物战斗", "Fight the location monster")
     yield Offer(Fight.type, seat, label, fields=(cv, *monster))
@@ -415,12 +399,12 @@ def _trades(data: DSData, seat: Seat) -> Iterator[Offer]:
                 for n in range(1, getattr(have, kind) + 1):
                     value = [{"giver": giver, "receiver": receiver, "kind": kind, "count": n}]
                     label = T("{verb}{what}", "{verb} {what}").format(
-                        verb=verb, what=_count_of(n, kind)
+                        verb=verb, what=count_of(n, kind)
                     )
                     choices.append(Choice(value, label))
         if other.tile != me.tile or not choices:
             value = [{"giver": seat, "receiver": partner, "kind": "basic", "count": 1}]
-            label = T("给出{what}", "give {what}").format(what=_count_of(1, "basic"))
+            label = T("给出{what}", "give {what}").format(what=count_of(1, "basic"))
             choices = [Choice(value, label)]
         field = Field("transfers", T("交换", "exchange"), choices=tuple(choices))
         label = T("与{who}交易", "Trade with {who}").format(who=name(data, partner))
@@ -434,8 +418,10 @@ def _act(data: DSData, seat: Seat) -> Offer:
     choices = [
         Choice(f"{card.name_en}'s ability", T(f"{card.name_zh}的能力", f"{card.name_en}'s ability"))
     ]
+    structure = T("建筑:{name}", "structure: {name}")
     choices += [
-        Choice(f"structure: {s}", T(f"建筑:{s}", f"structure: {s}")) for s in data.structures
+        Choice(f"structure: {s}", structure.format(name=structure_name(s, slot)))
+        for slot, s in enumerate(data.structures, 1)
     ]
     choices.append(
         Choice("a scenario card's action", T("剧本卡上的行动", "an action on a scenario card"))
@@ -588,7 +574,7 @@ def _shadow_attack(data: DSData, seat: Seat) -> Iterator[Offer]:
 def _light(data: DSData, seat: Seat) -> Offer:
     """§每日需求阶段 光照: the light this character brings to its tile."""
     need = data.current_needs[0]
-    points = _number("points", T("光照点数", "light points"), 1, max(LIGHT_MAX, need))
+    points = _number("points", NUMBER_NAMES["points"], 1, max(LIGHT_MAX, need))
     return Offer(Light.type, seat, T("提供光照", "Bring light"), fields=(points,))
 
 

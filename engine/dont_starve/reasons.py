@@ -1,4 +1,8 @@
-"""Why a Don't Starve move is refused: stable codes, both languages, the rule each comes from."""
+"""Why a Don't Starve move is refused: stable codes, both languages, the rule each comes from.
+
+Players read these on the console: a name in a message is a ``Text`` from
+``engine/dont_starve/texts.py`` (a biome, a kind and count held, a move's numbers), never an id.
+"""
 
 from __future__ import annotations
 
@@ -155,7 +159,7 @@ HAND_FULL = Reason(
 )
 NOT_IN_INVENTORY = Reason(
     "dont_starve.not_in_inventory",
-    Text("{player}号玩家没有{count}个{kind}", "Player {player} does not have {count} {kind}"),
+    Text("{player}号玩家没有{what}", "Player {player} does not have {what}"),
     rule("物品栏"),
 )
 NO_FOCUS = Reason(

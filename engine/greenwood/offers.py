@@ -27,16 +27,18 @@ from engine.greenwood.shapes import Cell, Cells, neighbours, turn
 from engine.greenwood.state import ORDINARY_PLACES, Player, Table
 from engine.greenwood.texts import (
     CHOICE_TEXTS,
-    CREATURE_NAMES,
     DUSK_EFFECT_NAMES,
     FIELD_TEXTS,
     KNOWLEDGE_NAMES,
     KNOWLEDGE_SHORT,
     OFFER_TEXTS,
-    PIECE_NAMES,
     REWARD_NAMES,
     SPELL_NAMES,
     SPIRIT_ABILITY_NAMES,
+    cell_names,
+    creature_name,
+    knowledge_list,
+    piece_name,
 )
 
 POINTS = tuple(range(1, 9))
@@ -164,7 +166,7 @@ def place_offer(state: State[Table], seat: Seat, piece: str) -> Offer:
     cells_field = Field(
         "cells", FIELD_TEXTS["cells"], "cells", choices, grid=(layout.cols, layout.rows)
     )
-    label = OFFER_TEXTS["greenwood.place"].format(piece=PIECE_NAMES.get(piece, Text(piece, piece)))
+    label = OFFER_TEXTS["greenwood.place"].format(piece=piece_name(piece))
     return Offer(
         "greenwood.place", seat, label, fixed={"piece": piece}, fields=(cells_field,), camera=True
     )
@@ -314,9 +316,9 @@ def _threat_label(table: Table, index: int) -> Text:
 def _creature_label(cat: Catalogue, name: str) -> Text:
     creature = cat.creatures[name]
     cost = creature.cost + (cat.large_extra if creature.deck == "B" else ())
-    shown = Text("".join(KNOWLEDGE_SHORT[k].zh for k in cost), " ".join(cost))
-    title = CREATURE_NAMES.get(name, Text(name, name))
-    return CHOICE_TEXTS["creature"].format(name=title, cost=shown, vp=creature.vp)
+    return CHOICE_TEXTS["creature"].format(
+        name=creature_name(name), cost=knowledge_list(cost), vp=creature.vp
+    )
 
 
 def _reward_label(reward: str) -> Text:
@@ -330,7 +332,7 @@ def _reward_label(reward: str) -> Text:
 
 def _cells_label(cells: tuple[Cell, ...], orientation: tuple[int, bool]) -> Text:
     """``A1 B1 (as printed)``: columns as letters, rows from 1, as on the board's edges."""
-    shown = " ".join(f"{chr(ord('A') + c)}{r + 1}" for c, r in cells)
+    shown = cell_names(cells)
     degrees, flipped = orientation
     if flipped:
         how = CHOICE_TEXTS["flipped"].format(deg=degrees)

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from engine.core import ACCEPTED, EndTurn, Event, Move, Pass, Reason, Seat, State, Text, Verdict
+from engine.core.offers import CORE_LABELS
 from engine.greenwood.catalogue import Catalogue, catalogue, parse_reward
 from engine.greenwood.errors import GreenwoodDataError
 from engine.greenwood.records import (
@@ -56,10 +57,22 @@ from engine.greenwood.state import (
     Table,
 )
 from engine.greenwood.submarine import check_placement, rewards_of
+from engine.greenwood.texts import (
+    DUSK_EFFECT_NAMES,
+    KNOWLEDGE_SHORT,
+    companion_name,
+    creature_name,
+    knowledge_list,
+    piece_name,
+)
 
 R = "greenwood.zh.md"
 Effect = tuple[Player, Table]
-"""What a move's effect returns: the mover's new data and the table (other players may change)."""
+"""What a move's effect returns: the mover's new data and the table (other players may change).
+
+Messages are read by players at the console: every name in them is a ``Text`` from
+``engine/greenwood/texts.py`` (a piece, a creature, a knowledge colour, a companion), never an id.
+"""
 
 
 def _r(code: str, zh: str, en: str, rule: str) -> Reason:
@@ -135,8 +148,8 @@ NO_AURORA_LEFT = _r(
 )
 NO_HIKER = _r(
     "no_hiker",
-    "伙伴{companion}身上没有徒步标记",
-    "Companion {companion} carries no hike token",
+    "{companion}身上没有徒步标记",
+    "{companion} carries no hike token",
     "§三.3",
 )
 ONE_TOKEN = _r(
@@ -148,12 +161,12 @@ ONE_TOKEN = _r(
 NO_ENERGY = _r("no_energy", "没有可用的能量标记", "No energy token left", "§三.5")
 NO_SPY = _r("no_spy", "没有可用的间谍标记", "No spy token left", "§三.6")
 NO_COMPANION = _r(
-    "no_companion", "伙伴位置{companion}是空的", "Companion place {companion} is empty", "§三.5"
+    "no_companion", "伙伴位置{place}是空的", "Companion place {place} is empty", "§三.5"
 )
 COMPANION_BUSY = _r(
     "companion_busy",
-    "伙伴{companion}已经被能量标记或徒步标记占用",
-    "Companion {companion} already carries an energy or hike token",
+    "{companion}已经被能量标记或徒步标记占用",
+    "{companion} already carries an energy or hike token",
     "§三.5",
 )
 SPY_OWN = _r(
@@ -200,8 +213,8 @@ PLACE_FIRST = _r(
 )
 TURN_WITHOUT_TOKEN = _r(
     "turn_without_token",
-    "轮到你时必须使用1个行动标记,或结束本轮夜晚(pass)",
-    "On your turn use one token, or end your night (pass)",
+    "轮到你时必须使用1个行动标记,或点「{done}」结束本轮夜晚",
+    "On your turn use one token, or end your night ({done})",
     "§三.4",
 )
 NOTHING_TO_PLACE = _r(
@@ -216,7 +229,7 @@ WRONG_PIECE = _r(
     "The piece to place is the {piece}, not {other}",
     "§三.10",
 )
-UNKNOWN_REWARD = _r("unknown_reward", "不认识的奖励{reward}", "Unknown reward {reward}", "§五.2")
+UNKNOWN_REWARD = _r("unknown_reward", "卡牌上没有这种奖励", "No card gives such a reward", "§五.2")
 SCORE_BELOW_ZERO = _r(
     "score_below_zero",
     "分数不能低于0(现在{score}分)",
@@ -229,14 +242,14 @@ NO_FREE_SLOT = _r(
     "Every knowledge slot is full: name a token to return first",
     "§三.8",
 )
-NOT_HELD = _r("not_held", "你没有{knowledge}知识", "You hold no {knowledge} knowledge", "§三.8")
+NOT_HELD = _r("not_held", "你没有{knowledge}色知识", "You hold no {knowledge} knowledge", "§三.8")
 UNKNOWN_CREATURE = _r(
-    "unknown_creature", "没有叫{creature}的生物", "No creature called {creature}", "§三.9"
+    "unknown_creature", "没有这种囚禁生物", "There is no such captive creature", "§三.9"
 )
 MISSING_KNOWLEDGE = _r(
     "missing_knowledge",
-    "解救{creature}需要知识{cost},你有{held}",
-    "Rescuing the {creature} takes {cost}; you hold {held}",
+    "解救{creature}需要知识:{cost};你有:{held}",
+    "Rescuing the {creature} takes {cost} knowledge; you hold {held}",
     "§三.9",
 )
 NO_SWAP = _r(
@@ -253,13 +266,6 @@ NO_SPIRIT_TOKEN = _r(
     "§四.1",
 )
 
-NAMES = {
-    "recruit": Text("招募伙伴", "recruit"),
-    "aurora": Text("获得极光", "gain aurora"),
-    "protect": Text("保护队伍", "protect"),
-    "strengthen": Text("强化伙伴队伍", "strengthen"),
-}
-
 
 def _night_turn(state: State[Table], seat: Seat) -> bool:
     """Whether ``seat`` used a token this turn and no one has acted since (§三.4)."""
@@ -273,7 +279,7 @@ def check(state: State[Table], move: Move) -> Verdict:
     player = state.data.players[seat]
     awaiting = player.awaiting
     if awaiting is not None and not isinstance(move, Place):
-        return PLACE_FIRST.reject(piece=awaiting)
+        return PLACE_FIRST.reject(piece=piece_name(awaiting))
     checker = _CHECKS.get(type(move))
     return checker(state, player, move) if checker else ACCEPTED
 
@@ -282,13 +288,13 @@ def check_pass(state: State[Table], move: Pass | EndTurn) -> Verdict:
     """Greenwood's rules for ending a turn or a phase (§三.4, §三.10)."""
     player = state.data.players[move.seat]
     if player.awaiting is not None:
-        return PLACE_FIRST.reject(piece=player.awaiting)
+        return PLACE_FIRST.reject(piece=piece_name(player.awaiting))
     if (
         state.flow.phase == "night"
         and isinstance(move, EndTurn)
         and not _night_turn(state, move.seat)
     ):
-        return TURN_WITHOUT_TOKEN.reject()
+        return TURN_WITHOUT_TOKEN.reject(done=CORE_LABELS["pass"])
     return ACCEPTED
 
 
@@ -312,7 +318,7 @@ def _check_marker(state: State[Table], p: Player, m: PlaceDuskMarker) -> Verdict
     if p.marker_round == state.flow.round:
         return MARKER_PLACED.reject()
     if state.flow.round > 1 and p.marker == m.effect:
-        return MARKER_MUST_MOVE.reject(effect=NAMES[m.effect])
+        return MARKER_MUST_MOVE.reject(effect=DUSK_EFFECT_NAMES[m.effect])
     return ACCEPTED
 
 
@@ -320,9 +326,9 @@ def _dusk_effect(state: State[Table], p: Player, effect: str) -> Verdict:
     if p.marker_round != state.flow.round:
         return MARKER_FIRST.reject()
     if p.marker == effect:
-        return EFFECT_BLOCKED.reject(effect=NAMES[effect])
+        return EFFECT_BLOCKED.reject(effect=DUSK_EFFECT_NAMES[effect])
     if effect in p.dusk_done:
-        return EFFECT_DONE.reject(effect=NAMES[effect])
+        return EFFECT_DONE.reject(effect=DUSK_EFFECT_NAMES[effect])
     return ACCEPTED
 
 
@@ -331,7 +337,7 @@ def _check_recruit(state: State[Table], p: Player, m: Recruit) -> Verdict:
     if not verdict:
         return verdict
     if not 0 <= m.place < ORDINARY_PLACES:
-        return NO_SUCH_PLACE.reject(place=m.place)
+        return NO_SUCH_PLACE.reject(place=m.place + 1)
     if m.place in p.companions and len(p.companions) < ORDINARY_PLACES:
         return REPLACE_ONLY_WHEN_FULL.reject()
     return ACCEPTED
@@ -403,7 +409,7 @@ def _check_remove_hiker(state: State[Table], p: Player, m: RemoveHiker) -> Verdi
     if p.departure_left <= 0:
         return NO_AURORA_LEFT.reject()
     if m.companion not in p.hikers:
-        return NO_HIKER.reject(companion=m.companion)
+        return NO_HIKER.reject(companion=companion_name(m.companion))
     return ACCEPTED
 
 
@@ -431,13 +437,17 @@ def _token_ok(state: State[Table], seat: Seat) -> Verdict:
 
 def _own_free(p: Player, companion: int, spirit_ok: bool) -> Verdict:
     if companion == SPIRIT and spirit_ok:
-        return COMPANION_BUSY.reject(companion=companion) if SPIRIT in p.energised else ACCEPTED
+        return (
+            COMPANION_BUSY.reject(companion=companion_name(companion))
+            if SPIRIT in p.energised
+            else ACCEPTED
+        )
     if not 0 <= companion < ORDINARY_PLACES:
-        return NO_SUCH_PLACE.reject(place=companion)
+        return NO_SUCH_PLACE.reject(place=companion + 1)
     if companion not in p.companions:
-        return NO_COMPANION.reject(companion=companion)
+        return NO_COMPANION.reject(place=companion + 1)
     if companion in p.energised or companion in p.hikers:
-        return COMPANION_BUSY.reject(companion=companion)
+        return COMPANION_BUSY.reject(companion=companion_name(companion))
     return ACCEPTED
 
 
@@ -541,7 +551,7 @@ def _check_gain(state: State[Table], p: Player, m: Gain) -> Verdict:
 
 def _check_learn(state: State[Table], p: Player, m: Learn) -> Verdict:
     if m.discard is not None and m.discard not in p.knowledge:
-        return NOT_HELD.reject(knowledge=m.discard)
+        return NOT_HELD.reject(knowledge=_colour(m.discard))
     if m.discard is None and len(p.knowledge) >= p.slots:
         return NO_FREE_SLOT.reject()
     return _in_turn(state, m.seat)
@@ -557,7 +567,9 @@ def _check_rescue(state: State[Table], p: Player, m: Rescue) -> Verdict:
     for k in cost:
         if k not in held:
             return MISSING_KNOWLEDGE.reject(
-                creature=m.creature, cost=" ".join(cost), held=" ".join(p.knowledge) or "-"
+                creature=creature_name(m.creature),
+                cost=knowledge_list(cost),
+                held=knowledge_list(p.knowledge),
             )
         held.remove(k)
     return _in_turn(state, m.seat)
@@ -571,7 +583,7 @@ def _check_swap(state: State[Table], p: Player, m: SwapKnowledge) -> Verdict:
     if not p.swap_ready:
         return NO_SWAP.reject()
     if m.old not in p.knowledge:
-        return NOT_HELD.reject(knowledge=m.old)
+        return NOT_HELD.reject(knowledge=_colour(m.old))
     return _in_turn(state, m.seat)
 
 
@@ -593,10 +605,15 @@ def _check_place(state: State[Table], p: Player, m: Place) -> Verdict:
     if awaiting is None:
         return NOTHING_TO_PLACE.reject()
     if m.piece != awaiting:
-        return WRONG_PIECE.reject(piece=awaiting, other=m.piece)
+        return WRONG_PIECE.reject(piece=piece_name(awaiting), other=piece_name(m.piece))
     cat = catalogue()
     layout = cat.layouts[state.options.layout]
     return check_placement(layout, p.covered, frozenset(m.cells), cat.shapes[m.piece])
+
+
+def _colour(knowledge: str) -> Text:
+    """A knowledge colour by its short name (红 / red)."""
+    return KNOWLEDGE_SHORT.get(knowledge, Text(knowledge, knowledge))
 
 
 def _cost(cat: Catalogue, name: str) -> tuple[str, ...]:

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from engine.core import ACCEPTED, Reason, Text, Verdict
 from engine.greenwood.catalogue import Layout, Shape
 from engine.greenwood.shapes import Cell, Cells, neighbours, orientation_of
+from engine.greenwood.texts import cell_names, piece_name
 
 RULE = "greenwood.zh.md §三.10"
 
@@ -54,6 +55,7 @@ NOT_ADJACENT = Reason(
 
 
 def _show(cells: Iterable[Cell]) -> str:
+    """Cells as the rewards' sources name them (``(0,0) (1,0)``): not for players' eyes."""
     return " ".join(f"({c},{r})" for c, r in sorted(cells))
 
 
@@ -61,17 +63,17 @@ def check_placement(layout: Layout, covered: Cells, cells: Cells, shape: Shape) 
     """Whether ``cells`` may take a piece of ``shape`` on a submarine already covered at
     ``covered`` (§三.10), with the first broken rule as the reason."""
     if orientation_of(cells, shape.cells, shape.flippable) is None:
-        return WRONG_SHAPE.reject(piece=shape.name)
+        return WRONG_SHAPE.reject(piece=piece_name(shape.name))
     outside = {(c, r) for c, r in cells if not (0 <= c < layout.cols and 0 <= r < layout.rows)}
     if outside:
-        return OUTSIDE_GRID.reject(cells=_show(outside))
+        return OUTSIDE_GRID.reject(cells=cell_names(outside))
     if cells & covered:
-        return OVERLAP.reject(cells=_show(cells & covered))
+        return OVERLAP.reject(cells=cell_names(cells & covered))
     if cells & layout.unusable:
-        return UNUSABLE.reject(cells=_show(cells & layout.unusable))
+        return UNUSABLE.reject(cells=cell_names(cells & layout.unusable))
     if not covered:
         if layout.start not in cells:
-            return MUST_COVER_START.reject(start=_show([layout.start]))
+            return MUST_COVER_START.reject(start=cell_names([layout.start]))
     elif not any(n in covered for cell in cells for n in neighbours(cell)):
         return NOT_ADJACENT.reject()
     return ACCEPTED

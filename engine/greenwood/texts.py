@@ -3,7 +3,10 @@
 ``{player}`` is the seat counted from 1; the other names are the event's fields.
 """
 
+from collections.abc import Iterable
+
 from engine.core import Text
+from engine.greenwood.records import SPIRIT
 
 EVENT_TEXTS: dict[str, Text] = {
     "greenwood.creature_rescued": Text(
@@ -177,3 +180,42 @@ CHOICE_TEXTS: dict[str, Text] = {
     "flipped": Text("翻面后旋转{deg}°", "flipped, turned {deg}°"),
 }
 """Labels of the choices, filled in from the state."""
+
+# --- names in refusal messages (engine/greenwood/rules.py, submarine.py) ---------------------
+
+NOTHING_HELD = Text("无", "none")
+"""What a player holds when they hold no knowledge token."""
+
+
+def knowledge_list(colours: Iterable[str]) -> Text:
+    """Knowledge colours as players say them: ``红、蓝、蓝`` / ``red, blue and blue``."""
+    names = [KNOWLEDGE_SHORT.get(k, Text(k, k)) for k in colours]
+    if not names:
+        return NOTHING_HELD
+    en = [n.en for n in names]
+    joined = en[0] if len(en) == 1 else f"{', '.join(en[:-1])} and {en[-1]}"
+    return Text("、".join(n.zh for n in names), joined)
+
+
+def piece_name(piece: str) -> Text:
+    """A submarine piece by the name the console gives it (``bar3``: 三格直条 / straight three)."""
+    return PIECE_NAMES.get(piece, Text(piece, piece))
+
+
+def creature_name(creature: str) -> Text:
+    """A captive creature by its printed name (``twin newts``: 双生蝾螈)."""
+    return CREATURE_NAMES.get(creature, Text(creature, creature))
+
+
+def companion_name(companion: int) -> Text:
+    """A companion as the console names it: its place counted from 1, or the primal spirit."""
+    if companion == SPIRIT:
+        return CHOICE_TEXTS["spirit"]
+    return CHOICE_TEXTS["companion"].format(n=companion + 1)
+
+
+def cell_names(cells: Iterable[tuple[int, int]]) -> str:
+    """Submarine cells as on the board's edges, row by row: columns as letters, rows from 1
+    (``(0, 0), (1, 0)``: ``A1 B1``)."""
+    ordered = sorted(cells, key=lambda cell: (cell[1], cell[0]))
+    return " ".join(f"{chr(ord('A') + c)}{r + 1}" for c, r in ordered)
