@@ -29,8 +29,15 @@ const Console = {
   group(g, gi) {
     const seat = g.seat == null ? "table" : String(g.seat);
     g.offers.forEach((o, oi) => { o.index = `${gi}.${oi}`; });
-    // What can be done first; what the rules refuse now after it, greyed with the reason.
-    const own = [...g.offers.filter((o) => !o.camera && o.ok), ...g.offers.filter((o) => !o.camera && !o.ok)];
+    // The dice just rolled first (the console asks what they show), then what can be done,
+    // then what the rules refuse now, greyed with the reason.
+    const dice = (o) => o.fields.some((f) => f.kind === "dice");
+    const table = g.offers.filter((o) => !o.camera);
+    const own = [
+      ...table.filter((o) => o.ok && dice(o)),
+      ...table.filter((o) => o.ok && !dice(o)),
+      ...table.filter((o) => !o.ok),
+    ];
     const camera = g.offers.filter((o) => o.camera);
     return Kiosk.el(
       "div", { class: "seat-group", "data-seat": seat, "data-acting": String(g.acting) },
@@ -38,7 +45,7 @@ const Console = {
       Kiosk.el("div", { class: "offers" }, ...own.map((o) => Console.button(o))),
       camera.length
         ? Kiosk.el("div", { class: "offers camera-offers" },
-          Kiosk.el("p", { class: "camera-note", text: `📷 ${Kiosk.t("cameraFallback")}` }),
+          Kiosk.el("p", { class: "camera-note", text: Kiosk.t("cameraFallback") }),
           ...camera.map((o) => Console.button(o)))
         : null,
     );
@@ -48,10 +55,10 @@ const Console = {
     const refused = o.ok ? null : (o.options.find((x) => !x.ok) || {}).reason;
     const b = Kiosk.el(
       "button",
-      { type: "button", class: `offer${o.ok ? "" : " greyed"}`, "data-move": o.move,
+      { type: "button", class: `offer${o.ok ? "" : " greyed"}${o.ok && o.fields.some((f) => f.kind === "dice") ? " ask-dice" : ""}`, "data-move": o.move,
         "data-seat": o.seat == null ? "table" : String(o.seat), "data-offer": o.index,
         "aria-disabled": String(!o.ok) },
-      Kiosk.el("span", { class: "offer-label", text: o.fields.length ? `${o.label} …` : o.label }),
+      Kiosk.el("span", { class: "offer-label", text: (o.fields.some((f) => f.kind === "dice") ? "⚄ " : "") + (o.fields.length ? `${o.label} …` : o.label) }),
       refused ? Kiosk.el("small", { class: "why", text: refused }) : null,
     );
     b.addEventListener("click", () => {
