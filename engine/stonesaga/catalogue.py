@@ -1,9 +1,10 @@
 """Stonesaga's names and printed data, loaded once from the TOML files in ``data/``.
 
 Names used in moves and events (English identifiers; the kiosk shows the Chinese):
-features, omens, attributes, stones, malady kinds. The printed content the rule text does not
-give (mining table, starting valley, challenge events, outpost scale) is in the data files,
-every invented value marked ``placeholder``.
+attributes, traits, omens, features, stones, maladies, resources and their faces, tool icons;
+``texts.py`` names the rest (characters, items, tiles) from them and ``data/names.toml``.
+The printed content the rule text does not give (mining table, starting valley, challenge
+events, outpost scale) is in the data files, every invented value marked ``placeholder``.
 """
 
 from __future__ import annotations
@@ -74,6 +75,42 @@ STONES: dict[str, Text] = {
 
 MALADIES: dict[str, Text] = {"injury": Text("伤", "injury"), "illness": Text("病", "illness")}
 """The two kinds of malady (§疾苦)."""
+SEVERITIES: dict[str, Text] = {"light": Text("轻", "light"), "heavy": Text("重", "heavy")}
+"""A malady token's two sides (§疾苦)."""
+
+RESOURCES: dict[str, Text] = {
+    **STONES,
+    "game": Text("猎物", "game"),
+    "fish": Text("鱼", "fish"),
+    "mushroom": Text("菌菇", "mushroom"),
+    "root": Text("根茎", "root"),
+    "nut": Text("坚果", "nut"),
+    "grain": Text("谷物", "grain"),
+    "bone": Text("骨料", "bone"),
+    "feather": Text("羽毛", "feather"),
+    "wood": Text("木材", "wood"),
+    "fiber": Text("纤维", "fiber"),
+    "hide": Text("兽皮", "hide"),
+    "pitch": Text("沥青", "pitch"),
+    "water": Text("水", "water"),
+}
+"""Resource names as the rule text prints them (§资源, §采集, §拾荒)."""
+FACES: dict[str, Text] = {
+    "fresh": Text("新鲜", "fresh"),
+    "fermented": Text("发酵", "fermented"),
+    "raw": Text("未加工", "raw"),
+    "processed": Text("已加工", "processed"),
+}
+"""The faces of a resource token (§资源): perishable food fresh or fermented, hard food and
+materials raw or processed."""
+TOOLS: dict[str, Text] = {
+    "cut": Text("切割", "cut"),
+    "strike": Text("敲击", "strike"),
+    "grind": Text("磨", "grind"),
+    "heat": Text("加热", "heat"),
+    "pierce": Text("穿刺", "pierce"),
+}
+"""The tool icons of §加工 (the fifth name is ours, see data/resources.toml)."""
 
 WATER_FEATURES = ("lake", "river", "wetland")
 """取水 and 钓鱼 need one of these on the tile (§取水, §钓鱼)."""

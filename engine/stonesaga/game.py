@@ -58,7 +58,16 @@ from engine.stonesaga.catalogue import (
     valley,
 )
 from engine.stonesaga.offers import offers as seat_offers
-from engine.stonesaga.texts import EVENT_TEXTS
+from engine.stonesaga.texts import (
+    EVENT_TEXTS,
+    character_name,
+    counted,
+    item_name,
+    malady_name,
+    name_in,
+    resource_name,
+    tile_name,
+)
 
 Events = tuple[Event, ...]
 Data = m.Saga
@@ -115,7 +124,7 @@ NO_ENERGY = _reason(
     "精力",
 )
 NOT_ADJACENT = _reason(
-    "not_adjacent", "{to}与{tile}不相邻", "Tile {to} is not next to tile {tile}", "移动"
+    "not_adjacent", "{to}与{tile}不相邻", "Not next to each other: {tile} and {to}", "移动"
 )
 IMPASSABLE = _reason(
     "impassable",
@@ -261,7 +270,7 @@ BOOST_NEEDED = _reason(
     "夜晚阶段.7",
 )
 BAD_RESULT = _reason(
-    "bad_result", "挑战结果是 won 或 lost", "A challenge ends won or lost", "挑战卡与目标卡"
+    "bad_result", "挑战的结果是胜利或失败", "A challenge ends won or lost", "挑战卡与目标卡"
 )
 KEEP = _reason(
     "keep_limit",
@@ -331,15 +340,15 @@ def _who(state: State[Data], seat: Seat, index: int) -> Verdict:
         return NO_SUCH_CHARACTER.reject(n=index + 1)
     char = chars[index]
     if char.seat != seat:
-        return NOT_YOURS.reject(name=char.name, owner=char.seat + 1)
+        return NOT_YOURS.reject(name=character_name(char.name), owner=char.seat + 1)
     if not char.alive:
-        return DEAD.reject(name=char.name)
+        return DEAD.reject(name=character_name(char.name))
     return ACCEPTED
 
 
 def _energy(char: m.Character, cost: int) -> Verdict:
     if char.energy < cost:
-        return NO_ENERGY.reject(cost=cost, energy=char.energy, name=char.name)
+        return NO_ENERGY.reject(cost=cost, energy=char.energy, name=character_name(char.name))
     return ACCEPTED
 
 
@@ -428,6 +437,11 @@ def _deplete(data: Data, tile: str) -> tuple[Data, Events]:
     return data.with_tile(tile, depletion=2), (mv.TileMarked(tile, "depletion", 2),)
 
 
+def _tile(data: Data, tile: str) -> Text:
+    """A tile as a message names it: 地块102, or where an unexplored one lies."""
+    return tile_name(tile, dict(data.tiles).get(tile, m.TileState()).explored)
+
+
 def _held(pack: m.Resources, names: tuple[str, ...]) -> str | None:
     """The first resource of ``names`` the pack does not hold enough of, else None."""
     wanted: dict[str, int] = {}
@@ -443,7 +457,7 @@ def _busy(state: State[Data], seat: Seat) -> Verdict:
         return TEST_IN_PROGRESS.reject()
     mine = data.mining
     if mine is not None and mine.seat == seat and state.flow.current == seat:
-        name = data.characters[mine.character].name
+        name = character_name(data.characters[mine.character].name)
         return BUSY.reject(name=name, what=Text("采矿", "mining"))
     if data.acted and state.flow.current == seat:
         return ONE_ACTION.reject()
@@ -457,12 +471,13 @@ Apply = Callable[[State[Data], Any], tuple[Data, Events]]
 
 
 def _check_travel(state: State[Data], move: mv.Travel) -> Verdict:
-    char = state.data.characters[move.character]
+    data = state.data
+    char = data.characters[move.character]
     here = valley()[1][char.tile]
     if move.to not in here.neighbours:
-        return NOT_ADJACENT.reject(to=move.to, tile=char.tile)
+        return NOT_ADJACENT.reject(to=_tile(data, move.to), tile=_tile(data, char.tile))
     if move.to in here.impassable or char.tile in valley()[1][move.to].impassable:
-        return IMPASSABLE.reject(tile=char.tile, to=move.to)
+        return IMPASSABLE.reject(tile=_tile(data, char.tile), to=_tile(data, move.to))
     return ACCEPTED
 
 
@@ -490,19 +505,19 @@ def _check_exchange(state: State[Data], move: mv.Exchange) -> Verdict:
         return NO_SUCH_CHARACTER.reject(n=move.partner + 1)
     partner = data.characters[move.partner]
     if not partner.alive or partner.tile != char.tile:
-        return NOT_SAME_TILE.reject(other=partner.name)
+        return NOT_SAME_TILE.reject(other=character_name(partner.name))
     cost = 0 if data.tile(char.tile).outpost else 1
     for pack, given in ((char.pack, move.give), (partner.pack, move.receive)):
         wanted: dict[str, int] = {}
         for name, amount in given:
             if not m.known_resource(name):
-                return UNKNOWN_RESOURCE.reject(what=name)
+                return UNKNOWN_RESOURCE.reject(what=resource_name(name))
             if amount < 1:
-                return NOT_HELD.reject(what=name)
+                return NOT_HELD.reject(what=resource_name(name))
             wanted[m.resource_name(name)] = wanted.get(m.resource_name(name), 0) + amount
         for name, amount in wanted.items():
             if m.count(pack, name) < amount:
-                return NOT_HELD.reject(what=name)
+                return NOT_HELD.reject(what=resource_name(name))
     return _energy(char, cost)
 
 
@@ -537,9 +552,9 @@ def _check_aid(state: State[Data], move: mv.Aid) -> Verdict:
         return NO_SUCH_CHARACTER.reject(n=move.target + 1)
     target = data.characters[move.target]
     if not target.alive or target.tile != char.tile:
-        return NOT_SAME_TILE.reject(other=target.name)
+        return NOT_SAME_TILE.reject(other=character_name(target.name))
     if not m.incapacitated(target.health, _length(data)):
-        return NOT_INCAPACITATED.reject(name=target.name)
+        return NOT_INCAPACITATED.reject(name=character_name(target.name))
     if not 0 <= move.cell < len(target.health):
         return NO_SUCH_MALADY.reject(cell=move.cell + 1)
     return _energy(char, 1)
@@ -560,7 +575,7 @@ def _check_process(state: State[Data], move: mv.Process) -> Verdict:
     raw = tuple(f"{r.partition(':')[0]}:raw" for r in move.resources)
     missing = _held(char.pack, raw)
     if missing is not None:
-        return NOT_HELD.reject(what=missing)
+        return NOT_HELD.reject(what=resource_name(missing))
     return _energy(char, 1 + len(move.resources))
 
 
@@ -722,10 +737,7 @@ def _mine(state: State[Data], move: mv.Mine) -> tuple[Data, Events]:
 
 
 def _bag_text(contents: tuple[tuple[str, int], ...]) -> Text:
-    return Text(
-        "、".join(f"{STONES[s].zh}×{n}" for s, n in contents),
-        ", ".join(f"{STONES[s].en} ×{n}" for s, n in contents),
-    )
+    return counted(contents, Text("空", "empty"))
 
 
 def _check_draw(state: State[Data], move: mv.DrawOre) -> Verdict:
@@ -733,9 +745,9 @@ def _check_draw(state: State[Data], move: mv.DrawOre) -> Verdict:
     if mine is None or mine.seat != move.seat or state.flow.current != move.seat:
         return NOT_MINING.reject()
     if move.stone not in STONES:
-        return UNKNOWN_NAME.reject(what=Text("石头", "stone"), name=move.stone)
+        return UNKNOWN_NAME.reject(what=Text("石头", "stone"), name=name_in(STONES, move.stone))
     if move.omen not in OMENS:
-        return UNKNOWN_NAME.reject(what=Text("预兆", "omen"), name=move.omen)
+        return UNKNOWN_NAME.reject(what=Text("预兆", "omen"), name=name_in(OMENS, move.omen))
     if len(mine.drawn) >= mining()["max_draws"]:
         return DRAW_LIMIT.reject()
     if (move.stone, move.omen) in mine.drawn:
@@ -782,7 +794,9 @@ def _check_call_test(state: State[Data], move: mv.CallTest) -> Verdict:
     if state.data.test is not None:
         return TEST_IN_PROGRESS.reject()
     if move.attribute not in ATTRIBUTES:
-        return UNKNOWN_NAME.reject(what=Text("属性", "attribute"), name=move.attribute)
+        return UNKNOWN_NAME.reject(
+            what=Text("属性", "attribute"), name=name_in(ATTRIBUTES, move.attribute)
+        )
     return ACCEPTED
 
 
@@ -858,19 +872,19 @@ def _check_effect(state: State[Data], move: mv.Effect) -> Verdict:
     kind, detail, amount = move.kind, move.detail, move.amount
     problem = None
     if kind not in EFFECT_KINDS:
-        problem = Text(f"未知的效果 {kind}", f"unknown effect {kind!r}")
+        problem = Text(f"没有“{kind}”这种效果", f"unknown effect {kind!r}")
     elif kind in ("lose_energy", "gain_energy", "gain", "lose") and amount < 1:
         problem = Text("数量至少为1", "the amount is at least 1")
     elif kind in MALADIES and detail not in ("light", "heavy"):
-        problem = Text("疾苦是 light 或 heavy", "a malady is light or heavy")
+        problem = Text("疾苦要写轻或重", "a malady is light or heavy")
     elif kind == "degrade" and not 0 <= amount < len(char.health):
         return NO_SUCH_MALADY.reject(cell=amount + 1)
     elif kind == "boost" and (detail not in ATTRIBUTES or amount not in (1, 2)):
         problem = Text("增益要写属性和1或2", "a boost names an attribute and 1 or 2")
     elif kind in ("gain", "lose") and not m.known_resource(detail):
-        return UNKNOWN_RESOURCE.reject(what=detail)
+        return UNKNOWN_RESOURCE.reject(what=resource_name(detail))
     elif kind == "lose" and m.count(char.pack, detail) < amount:
-        return NOT_HELD.reject(what=detail)
+        return NOT_HELD.reject(what=resource_name(detail))
     return UNKNOWN_EFFECT.reject(why=problem) if problem else ACCEPTED
 
 
@@ -905,9 +919,9 @@ def _end(state: State[Data], move: mv.EndChallenge) -> tuple[Data, Events]:
 def _check_card(state: State[Data], move: mv.NightCard) -> Verdict:
     char = state.data.characters[move.character]
     if char.night_card:
-        return CARD_DONE.reject(name=char.name)
+        return CARD_DONE.reject(name=character_name(char.name))
     if move.omen not in OMENS:
-        return UNKNOWN_NAME.reject(what=Text("预兆", "omen"), name=move.omen)
+        return UNKNOWN_NAME.reject(what=Text("预兆", "omen"), name=name_in(OMENS, move.omen))
     full = char.energy >= _cap(state.data)
     if not move.met and full and move.boost not in ATTRIBUTES:
         return BOOST_NEEDED.reject()
@@ -938,7 +952,7 @@ def _check_keep(state: State[Data], move: mv.Keep) -> Verdict:
         return KEEP.reject()
     missing = [i for i in move.items if move.items.count(i) > char.items.count(i)]
     if missing:
-        return NOT_HELD.reject(what=missing[0])
+        return NOT_HELD.reject(what=item_name(missing[0]))
     held = {k.partition(":")[0]: 0 for k, _ in char.pack}
     for key, amount in char.pack:
         held[key.partition(":")[0]] += amount
@@ -946,7 +960,7 @@ def _check_keep(state: State[Data], move: mv.Keep) -> Verdict:
     for name in move.materials:
         base = name.partition(":")[0]
         if base not in materials or move.materials.count(name) > held.get(base, 0):
-            return NOT_HELD.reject(what=name)
+            return NOT_HELD.reject(what=resource_name(name))
     return ACCEPTED
 
 
@@ -975,9 +989,9 @@ def _check_create(state: State[Data], move: mv.CreateCharacter) -> Verdict:
     if _party_full(state, move.seat):
         return PARTY_FULL.reject()
     if move.trait not in TRAITS:
-        return UNKNOWN_NAME.reject(what=Text("特质", "trait"), name=move.trait)
+        return UNKNOWN_NAME.reject(what=Text("特质", "trait"), name=name_in(TRAITS, move.trait))
     if _name_taken(state, move.name):
-        return NAME_TAKEN.reject(name=move.name)
+        return NAME_TAKEN.reject(name=character_name(move.name))
     values = (move.strength, move.dexterity, move.faith, move.perception)
     problem = m.creation_problem(move.rolls, values)
     return CREATION[problem].reject() if problem else ACCEPTED
@@ -1030,11 +1044,11 @@ def _create(state: State[Data], move: mv.CreateCharacter) -> tuple[Data, Events]
 def _check_choose(state: State[Data], move: mv.ChooseCharacter) -> Verdict:
     hero = next((h for h in state.options.roster if h.name == move.name), None)
     if hero is None or hero.age not in ("young", "old"):
-        return NOT_IN_ROSTER.reject(name=move.name)
+        return NOT_IN_ROSTER.reject(name=character_name(move.name))
     if _party_full(state, move.seat):
         return PARTY_FULL.reject()
     if any(c.name == move.name for c in state.data.characters):
-        return NAME_TAKEN.reject(name=move.name)
+        return NAME_TAKEN.reject(name=character_name(move.name))
     return ACCEPTED
 
 
@@ -1058,7 +1072,7 @@ def _check_shares(state: State[Data], move: Any, total: int) -> Verdict:
             return OUTPOST_SHARES.reject()
         other = data.characters[index]
         if not other.alive or other.tile != char.tile:
-            return NOT_SAME_TILE.reject(other=other.name)
+            return NOT_SAME_TILE.reject(other=character_name(other.name))
         verdict = _energy(other, share)
         if not verdict.ok:
             return verdict
@@ -1108,7 +1122,7 @@ def _check_relocate(state: State[Data], move: mv.RelocateOutpost) -> Verdict:
         return NO_OUTPOST.reject()
     here = valley()[1][char.tile]
     if move.to not in here.neighbours:
-        return NOT_ADJACENT.reject(to=move.to, tile=char.tile)
+        return NOT_ADJACENT.reject(to=_tile(data, move.to), tile=_tile(data, char.tile))
     if data.tile(move.to).outpost:
         return OUTPOST_EXISTS.reject()
     return _energy(char, RELOCATE_ENERGY)
@@ -1137,12 +1151,13 @@ def _check_fire(state: State[Data], move: mv.MakeFire) -> Verdict:
     char = state.data.characters[move.character]
     if move.attribute not in ("dexterity", "faith"):
         return UNKNOWN_NAME.reject(
-            what=Text("属性(灵巧或信念)", "attribute (dexterity or faith)"), name=move.attribute
+            what=Text("属性(灵巧或信念)", "attribute (dexterity or faith)"),
+            name=name_in(ATTRIBUTES, move.attribute),
         )
     if _wood(char.pack) is None:
-        return NOT_HELD.reject(what="wood")
+        return NOT_HELD.reject(what=resource_name("wood"))
     if move.fiber and m.count(char.pack, "fiber:raw") + m.count(char.pack, "fiber:processed") < 1:
-        return NOT_HELD.reject(what="fiber")
+        return NOT_HELD.reject(what=resource_name("fiber"))
     return _energy(char, 1)
 
 
@@ -1196,15 +1211,15 @@ def _check_give(state: State[Data], move: mv.Give) -> Verdict:
         return NO_SUCH_CHARACTER.reject(n=move.partner + 1)
     char, partner = data.characters[move.character], data.characters[move.partner]
     if not partner.alive or partner.tile != char.tile:
-        return NOT_SAME_TILE.reject(other=partner.name)
+        return NOT_SAME_TILE.reject(other=character_name(partner.name))
     base = m.resource_name(move.resource).partition(":")[0]
     food = resource_data()["perishable"] + resource_data()["hard"]
     if base != "water" and base not in food:
         return NOT_FOOD_OR_WATER.reject()
     if not m.known_resource(move.resource):
-        return UNKNOWN_RESOURCE.reject(what=move.resource)
+        return UNKNOWN_RESOURCE.reject(what=resource_name(move.resource))
     if move.amount < 1 or m.count(char.pack, move.resource) < move.amount:
-        return NOT_HELD.reject(what=move.resource)
+        return NOT_HELD.reject(what=resource_name(move.resource))
     return ACCEPTED
 
 
@@ -1297,16 +1312,20 @@ def _check_mourn(state: State[Data], move: mv.Mourn) -> Verdict:
         return NO_SUCH_CHARACTER.reject(n=move.legend + 1)
     char = data.characters[move.legend]
     if move.legend not in data.mourning:
-        return NO_MOURNING.reject(name=char.name)
+        return NO_MOURNING.reject(name=character_name(char.name))
     if char.seat != move.seat:
-        return NOT_YOURS.reject(name=char.name, owner=char.seat + 1)
+        return NOT_YOURS.reject(name=character_name(char.name), owner=char.seat + 1)
     if not 1 <= move.roll <= 6:
         return BAD_DIE.reject()
     if move.attribute and move.attribute not in ATTRIBUTES:
-        return UNKNOWN_NAME.reject(what=Text("属性", "attribute"), name=move.attribute)
+        return UNKNOWN_NAME.reject(
+            what=Text("属性", "attribute"), name=name_in(ATTRIBUTES, move.attribute)
+        )
     raising = camp.mourning(move.roll) == "attribute"
     if move.attribute and move.attribute not in _raisable(char):
-        return ATTRIBUTE_MAX.reject(name=char.name, attribute=ATTRIBUTES[move.attribute])
+        return ATTRIBUTE_MAX.reject(
+            name=character_name(char.name), attribute=ATTRIBUTES[move.attribute]
+        )
     if raising and not move.attribute and _raisable(char):
         return ATTRIBUTE_NEEDED.reject()
     return ACCEPTED
@@ -1661,7 +1680,7 @@ class Stonesaga(Game):
         data: Data = state.data
         due = [i for i in data.mourning if data.characters[i].seat == move.seat]
         if state.flow.phase == "mourning" and due:
-            return MOURNING_DUE.reject(name=data.characters[due[0]].name)
+            return MOURNING_DUE.reject(name=character_name(data.characters[due[0]].name))
         return ACCEPTED
 
     def offers(self, state: State[Any], seat: Seat) -> Iterable[Offer]:
@@ -1710,13 +1729,19 @@ class Stonesaga(Game):
                 [label("精力", "Energy"), f"{c.energy}/{_cap(data)}"],
                 [
                     label("健康", "Health"),
-                    " ".join([f"{len(c.health)}/{_length(data)}", *(t.label() for t in c.health)]),
+                    " ".join(
+                        [
+                            f"{len(c.health)}/{_length(data)}",
+                            *(tr(malady_name(t.label())) for t in c.health),
+                        ]
+                    ),
                 ],
-                [label("地块", "Tile"), c.tile],
-                [label("背包", "Pack"), ", ".join(f"{k}×{v}" for k, v in c.pack) or "-"],
+                [label("地块", "Tile"), tr(_tile(data, c.tile))],
+                [label("背包", "Pack"), tr(counted(c.pack, Text("-", "-")))],
             ]
             fields += [[tr(ATTRIBUTES[a]), v + c.boost(a)] for a, v in c.attributes]
             if not c.alive:
                 fields.append([label("状态", "State"), label("已死亡", "dead")])
-            players.append({"seat": c.seat, "name": f"{index + 1}. {c.name}", "fields": fields})
+            name = tr(character_name(c.name))
+            players.append({"seat": c.seat, "name": f"{index + 1}. {name}", "fields": fields})
         return {"summary": summary, "players": players}

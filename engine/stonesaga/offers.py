@@ -17,7 +17,6 @@ from __future__ import annotations
 import dataclasses
 import itertools
 from collections.abc import Iterable, Sequence
-from functools import cache
 from typing import Any
 
 from engine.core import Choice, Die, Face, Field, Offer, Seat, State, Text
@@ -27,9 +26,13 @@ from engine.stonesaga.catalogue import (
     ATTRIBUTES,
     FEATURES,
     FORAGE_FEATURES,
+    MALADIES,
     MINING_FEATURES,
     OMENS,
+    RESOURCES,
+    SEVERITIES,
     STONES,
+    TOOLS,
     TRAITS,
     WATER_FEATURES,
     names,
@@ -48,9 +51,17 @@ from engine.stonesaga.model import (
     incapacitated,
     party_full,
 )
+from engine.stonesaga.texts import (
+    character_name,
+    item_name,
+    listed,
+    malady_name,
+    resource_name,
+    tile_label,
+    tile_slot,
+)
 
 T = Text
-NOTHING = T("无", "none")
 PIPS = "⚀⚁⚂⚃⚄⚅"
 NAME_CHOICES = 2
 """How many free character names a create offer lists (the first ones of the names list)."""
@@ -63,96 +74,6 @@ MAX_AMOUNT = 5
 """The most energy or resources one recorded effect moves (a card rarely gives more)."""
 MODIFIERS = (-5, 5)
 """Bounds of a test's modifier (text, trait and item +/−) and of a change to a die."""
-
-RESOURCES: dict[str, Text] = {
-    **STONES,
-    "game": T("猎物", "game"),
-    "fish": T("鱼", "fish"),
-    "mushroom": T("菌菇", "mushroom"),
-    "root": T("根茎", "root"),
-    "nut": T("坚果", "nut"),
-    "grain": T("谷物", "grain"),
-    "bone": T("骨料", "bone"),
-    "feather": T("羽毛", "feather"),
-    "wood": T("木材", "wood"),
-    "fiber": T("纤维", "fiber"),
-    "hide": T("兽皮", "hide"),
-    "pitch": T("沥青", "pitch"),
-    "water": T("水", "water"),
-}
-"""Resource names as the rule text prints them (§资源, §采集, §拾荒)."""
-FACES = {
-    "fresh": T("新鲜", "fresh"),
-    "fermented": T("发酵", "fermented"),
-    "raw": T("未加工", "raw"),
-    "processed": T("已加工", "processed"),
-}
-TOOLS = {
-    "cut": T("切割", "cut"),
-    "strike": T("敲击", "strike"),
-    "grind": T("磨", "grind"),
-    "heat": T("加热", "heat"),
-    "pierce": T("穿刺", "pierce"),
-}
-"""The tool icons of §加工 (the fifth name is ours, see data/resources.toml)."""
-
-
-# --- labels ---------------------------------------------------------------------------------
-
-
-def resource_label(key: str) -> Text:
-    """``fish:fresh`` → 鱼(新鲜) / fish (fresh)."""
-    base, _, face = key.partition(":")
-    name = RESOURCES.get(base, T(base, base))
-    if not face:
-        return name
-    return T(f"{name.zh}({FACES[face].zh})", f"{name.en} ({FACES[face].en})")
-
-
-def _lot_label(lot: Sequence[tuple[str, int]], none: Text) -> Text:
-    if not lot:
-        return none
-    parts = [(resource_label(k), n) for k, n in lot]
-    return T(
-        "、".join(f"{t.zh}×{n}" for t, n in parts), ", ".join(f"{t.en} ×{n}" for t, n in parts)
-    )
-
-
-def _list_label(keys: Sequence[str], label: Any, none: Text = NOTHING) -> Text:
-    if not keys:
-        return none
-    texts = [label(k) for k in keys]
-    return T("、".join(t.zh for t in texts), ", ".join(t.en for t in texts))
-
-
-def item_label(item: str) -> Text:
-    """An item by its name in our list (data/names.toml), else as the players wrote it."""
-    return dict(names("items")).get(item, T(item, item))
-
-
-def tile_label(tile: str, explored: bool = True) -> Text:
-    """A tile by its printed number and its features (地块102(森林、洞穴)); an unexplored one
-    shows neither (§地图: fog on that face), only where it lies (托盘2第3格)."""
-    if not explored:
-        tray, slot = _slots()[tile]
-        return T(
-            f"未探索的地块(托盘{tray}第{slot + 1}格)",
-            f"unexplored tile (tray {tray}, slot {slot + 1})",
-        )
-    features = [FEATURES[f] for f in valley()[1][tile].features]
-    return T(
-        f"地块{tile}({'、'.join(f.zh for f in features)})",
-        f"tile {tile} ({', '.join(f.en for f in features)})",
-    )
-
-
-@cache
-def _slots() -> dict[str, tuple[int, int]]:
-    """Each tile's tray and slot in the valley's layout (in the order of valley.toml)."""
-    slots: dict[str, tuple[int, int]] = {}
-    for tile in valley()[1].values():
-        slots[tile.id] = (tile.tray, sum(1 for t, _ in slots.values() if t == tile.tray))
-    return slots
 
 
 def d6(target: str, label: Text) -> Die:
@@ -181,7 +102,7 @@ def _attributes(names_: Iterable[str] = ATTRIBUTES) -> Field:
 
 
 def _character_field(chars: Sequence[tuple[int, Character]], name: str = "character") -> Field:
-    return _pick(name, T("角色", "Character"), ((i, T(c.name, c.name)) for i, c in chars))
+    return _pick(name, T("角色", "Character"), ((i, character_name(c.name)) for i, c in chars))
 
 
 def _greyed(offer: Offer) -> Offer:
@@ -196,7 +117,8 @@ def _greyed(offer: Offer) -> Offer:
 
 
 def _with(label: Text, char: Character) -> Text:
-    return T(f"{label.zh}:{char.name}", f"{label.en}: {char.name}")
+    name = character_name(char.name)
+    return T(f"{label.zh}:{name.zh}", f"{label.en}: {name.en}")
 
 
 # --- the offers, by phase -------------------------------------------------------------------
@@ -286,7 +208,7 @@ def _creation(state: State[Any], seat: Seat) -> list[Offer]:
                     _pick(
                         "name",
                         T("角色", "Character"),
-                        ((h.name, T(h.name, h.name)) for h in roster),
+                        ((h.name, character_name(h.name)) for h in roster),
                     ),
                 ),
             )
@@ -390,14 +312,8 @@ def _effects(data: Saga, seat: Seat, own: list[tuple[int, Character]]) -> list[O
         Offer(mv.Effect.type, seat, EFFECT_LABELS[k], {"kind": k}, (who, amount))
         for k in ("lose_energy", "gain_energy")
     ]
-    kinds = _pick(
-        "kind",
-        T("疾苦", "Malady"),
-        (("injury", T("伤", "injury")), ("illness", T("病", "illness"))),
-    )
-    detail = _pick(
-        "detail", T("轻重", "Severity"), (("light", T("轻", "light")), ("heavy", T("重", "heavy")))
-    )
+    kinds = _pick("kind", T("疾苦", "Malady"), MALADIES.items())
+    detail = _pick("detail", T("轻重", "Severity"), SEVERITIES.items())
     out.append(Offer(mv.Effect.type, seat, EFFECT_LABELS["malady"], fields=(who, kinds, detail)))
     level = _pick(
         "amount",
@@ -418,8 +334,8 @@ def _effects(data: Saga, seat: Seat, own: list[tuple[int, Character]]) -> list[O
                 (
                     k,
                     T(
-                        f"第{k + 1}格:{_malady(t.label()).zh}",
-                        f"cell {k + 1}: {_malady(t.label()).en}",
+                        f"第{k + 1}格:{malady_name(t.label()).zh}",
+                        f"cell {k + 1}: {malady_name(t.label()).en}",
                     ),
                 )
                 for k, t in enumerate(char.health)
@@ -435,7 +351,7 @@ def _effects(data: Saga, seat: Seat, own: list[tuple[int, Character]]) -> list[O
             )
         if char.pack:
             lost = _pick(
-                "detail", T("资源", "Resource"), ((k, resource_label(k)) for k, _ in char.pack)
+                "detail", T("资源", "Resource"), ((k, resource_name(k)) for k, _ in char.pack)
             )
             out.append(
                 Offer(
@@ -447,12 +363,6 @@ def _effects(data: Saga, seat: Seat, own: list[tuple[int, Character]]) -> list[O
                 )
             )
     return out
-
-
-def _malady(label: str) -> Text:
-    kind, _, level = label.partition(":")
-    zh = ("轻" if level == "light" else "重") + ("伤" if kind == "injury" else "病")
-    return T(zh, f"{level} {kind}")
 
 
 def _present(chars: Sequence[tuple[int, Character]], allowed: Sequence[str]) -> list[str]:
@@ -576,7 +486,7 @@ def _character_actions(data: Saga, seat: Seat, index: int, char: Character) -> l
                     _pick(
                         "materials",
                         T("两枚材料", "Two materials"),
-                        ((list(p), _list_label(p, resource_label)) for p in pairs),
+                        ((list(p), listed(p, resource_name)) for p in pairs),
                     ),
                     item,
                 ),
@@ -598,8 +508,9 @@ def _outpost(
     shares: list[tuple[Any, Text]] = [((), T("自己付4点", "all 4 myself"))]
     for other, c in others:
         if c.tile == char.tile:
+            name = character_name(c.name)
             shares += [
-                ([[other, k]], T(f"{c.name}分摊{k}点", f"{c.name} pays {k}"))
+                ([[other, k]], T(f"{name.zh}分摊{k}点", f"{name.en} pays {k}"))
                 for k in range(1, min(OUTPOST_ENERGY, c.energy) + 1)
             ]
     zones = ((z, T(f"第{z + 1}区", f"zone {z + 1}")) for z in range(3))
@@ -626,7 +537,8 @@ def _exchange(
             receive = _pick(
                 "receive", T("换回", "Receive"), [((), T("不收", "nothing")), *_tokens(c)]
             )
-            label = T(f"交换:{char.name}与{c.name}", f"Exchange: {char.name} with {c.name}")
+            me, them = character_name(char.name), character_name(c.name)
+            label = T(f"交换:{me.zh}与{them.zh}", f"Exchange: {me.en} with {them.en}")
             fixed = {"character": index, "partner": other}
             out.append(Offer(mv.Exchange.type, seat, label, fixed, (give, receive)))
     away = [(i, c) for i, c in others if c.tile != char.tile]
@@ -640,7 +552,7 @@ def _exchange(
 
 def _tokens(char: Character) -> list[tuple[Any, Text]]:
     """One token of each resource the character holds, as an exchange lot (the first kinds)."""
-    return [([[k, 1]], resource_label(k)) for k, _ in char.pack[:MAX_KINDS]]
+    return [([[k, 1]], resource_name(k)) for k, _ in char.pack[:MAX_KINDS]]
 
 
 def _aid(
@@ -695,12 +607,12 @@ def _process(seat: Seat, index: int, char: Character) -> list[Offer]:
                     _pick(
                         "resources",
                         T("资源", "Resources"),
-                        ((list(lot), _list_label(lot, resource_label)) for lot in lots),
+                        ((list(lot), listed(lot, resource_name)) for lot in lots),
                     ),
                     _pick(
                         "tools",
                         T("工具图标", "Tool icons"),
-                        ((list(p), _list_label(p, TOOLS.__getitem__)) for p in pairs),
+                        ((list(p), listed(p, TOOLS.__getitem__)) for p in pairs),
                     ),
                 ),
             )
@@ -713,7 +625,7 @@ def _gifts(data: Saga, seat: Seat, own: list[tuple[int, Character]]) -> list[Off
     food = {*resource_data()["perishable"], *resource_data()["hard"], "water"}
     out = []
     for index, char in own:
-        held = [(k, resource_label(k)) for k, _ in char.pack if k.partition(":")[0] in food]
+        held = [(k, resource_name(k)) for k, _ in char.pack if k.partition(":")[0] in food]
         others = _others(data, index)
         if held and others:
             fields = (
@@ -811,7 +723,7 @@ def _keep(seat: Seat, index: int, char: Character) -> Offer:
     none = T("不保留", "nothing")
     items = [((), none)]
     if char.items:
-        items.append((list(char.items[:5]), _list_label(char.items[:5], item_label, none)))
+        items.append((list(char.items[:5]), listed(char.items[:5], item_name, none)))
     return Offer(
         mv.Keep.type,
         seat,
@@ -821,7 +733,7 @@ def _keep(seat: Seat, index: int, char: Character) -> Offer:
             _pick(
                 "materials",
                 T("材料", "Materials"),
-                ((list(lot), _list_label(lot, resource_label, none)) for lot in lots),
+                ((list(lot), listed(lot, resource_name, none)) for lot in lots),
             ),
             _pick("items", T("物品", "Items"), items),
         ),
@@ -830,11 +742,10 @@ def _keep(seat: Seat, index: int, char: Character) -> Offer:
 
 def valley_now(data: Saga) -> ValleyRecord:
     """The valley as it lies: the starting layout with each tile's face, outposts and ruins."""
-    slots = _slots()
     placed: list[TilePlacement] = []
     overlays: list[OverlayPlacement] = []
     for tile_id in valley()[1]:
-        tray, slot = slots[tile_id]
+        tray, slot = tile_slot(tile_id)
         state = data.tile(tile_id)
         placed.append(TilePlacement(tile_id, tray, slot, 0, state.explored))
         if state.outpost:

@@ -1,0 +1,180 @@
+"""What players read on Stonesaga's console is clean in both languages (docs/kiosk.md "The
+players' console"): every label of every offer and every greyed option's refusal names things as
+the table does (木材 / wood, 灰烬 / Ash, 地块102(森林、洞穴)), never an id (``wood``,
+``dry_flat``, ``cloud_stone``), a Python value (None, True, a list) or an English word in the
+Chinese.
+
+The example games in docs/examples are walked offer by offer; the reason templates are checked
+on their own too, with the refusals the examples never reach.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+
+import pytest
+from offer_walk import example_files, walk_example
+from stonesaga_play import Play
+
+from engine.core import Offer, Reason, Text
+from engine.stonesaga import STONESAGA
+from engine.stonesaga import game as sg
+from engine.stonesaga import moves as mv
+from engine.stonesaga.texts import character_name, resource_name
+
+CITATION = re.compile(r"\s*[(（][^()（）]*\.zh\.md[^()（）]*[)）]")
+"""A rule citation such as ``(stonesaga.zh.md §采矿.3)``, which may keep its Latin file name."""
+LATIN_WORD = re.compile(r"[A-Za-z]{3,}")
+NOT_FOR_PLAYERS = re.compile(r"None|True|False|\[|(?i:placeholder)|_")
+"""A Python value, a list, a placeholder or an underscore id (``dry_flat``), in either
+language."""
+
+
+def problems(text: Text) -> list[str]:
+    """What is wrong with one text a player reads (empty: nothing)."""
+    out = []
+    if word := LATIN_WORD.search(CITATION.sub("", text.zh)):
+        out.append(f"Latin word {word.group()!r} in the Chinese")
+    for lang, shown in (("zh", text.zh), ("en", text.en)):
+        if found := NOT_FOR_PLAYERS.search(shown):
+            out.append(f"{found.group()!r} in the {lang} text")
+    return out
+
+
+def offer_texts(offer: Offer) -> Iterator[tuple[str, Text]]:
+    """Every text of an offer players read: its label, its fields and their choices (and dice),
+    and the refusal of each greyed option."""
+    yield "label", offer.label
+    for f in offer.fields:
+        yield f"field {f.name}", f.label
+        for c in f.choices:
+            yield f"choice of {f.name}", c.label
+        for die in f.dice:
+            yield f"die of {f.name}", die.label
+            for face in die.faces:
+                yield f"face of {f.name}", face.label
+    for option in offer.options:
+        if not option.verdict.ok:
+            yield f"refusal {option.verdict.code}", option.verdict.message
+
+
+@cache
+def texts_of(path: Path) -> dict[tuple[str, str, str], int]:
+    """Every distinct text of one example game: (move and where, zh, en) → first line."""
+    seen: dict[tuple[str, str, str], int] = {}
+    for step in walk_example(path):
+        for group in step.open:
+            for offer in group.offers:
+                for where, text in offer_texts(offer):
+                    seen.setdefault((f"{offer.move} {where}", text.zh, text.en), step.line)
+    return seen
+
+
+EXAMPLES = example_files("stonesaga")
+
+
+def test_there_are_example_games_to_walk() -> None:
+    assert len(EXAMPLES) >= 2
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=[p.name for p in EXAMPLES])
+def test_every_label_and_refusal_of_the_example_games_is_clean(path: Path) -> None:
+    texts = texts_of(path)
+    refusals = [k for k in texts if " refusal " in f" {k[0]}"]
+    assert texts and refusals, f"{path.name}: the walk saw no labels or no greyed options"
+    bad = [
+        f"{path.name}:{line} {where}: {zh!r} / {en!r}: {'; '.join(found)}"
+        for (where, zh, en), line in texts.items()
+        if (found := problems(Text(zh, en)))
+    ]
+    assert not bad, f"{len(bad)} texts:\n" + "\n".join(bad[:60])
+
+
+def test_the_check_itself_catches_ids_and_python_values() -> None:
+    assert problems(Text("背包里没有足够的wood", "Not enough wood in the pack"))
+    assert problems(Text("这个行动要在有干涸滩的地块上做", "needs a dry_flat"))
+    assert problems(Text("你有[]", "you hold []"))
+    assert problems(Text("结果:None", "result: None"))
+    assert problems(Text("Ash的力量", "Ash's strength"))
+    assert not problems(Text("袋里已经没有云石了(stonesaga.zh.md §采矿.3)", "no cloud stone"))
+    assert not problems(Text("灰烬的力量已经是6", "Ash's strength is already 6"))
+
+
+def test_every_reason_template_is_words_in_both_languages() -> None:
+    """Also the refusals the example games never reach: the template itself, its
+    ``{placeholders}`` aside, has no English in the Chinese and no id in either language."""
+    reasons = [v for v in vars(sg).values() if isinstance(v, Reason)]
+    reasons += [r for table in (sg.PROCESS, sg.CREATION) for r in table.values()]
+    assert len(reasons) > 40
+    for reason in reasons:
+        shown = Text(*(re.sub(r"\{\w+\}", "", t) for t in (reason.message.zh, reason.message.en)))
+        assert not problems(shown), (reason.code, problems(shown))
+
+
+# --- the names messages are filled in with ----------------------------------------------------
+
+
+def test_characters_are_named_in_the_kiosk_language() -> None:
+    assert character_name("Ash") == Text("灰烬", "Ash")
+    assert character_name("Elder") == Text("长者", "Elder")
+    assert character_name("Somebody Else") == Text("Somebody Else", "Somebody Else")
+
+
+def test_resources_are_named_as_the_rule_text_prints_them() -> None:
+    assert resource_name("wood") == Text("木材", "wood")
+    assert resource_name("fish:fresh") == Text("鱼(新鲜)", "fish (fresh)")
+    assert resource_name("cloud_stone") == Text("云石", "cloud stone")
+
+
+def test_not_held_names_the_resource_in_both_languages() -> None:
+    verdict = sg.NOT_HELD.reject(what=resource_name("wood"))
+    assert verdict.code == "stonesaga.not_held"
+    assert verdict.message == Text("背包里没有足够的木材", "Not enough wood in the pack")
+
+
+def named_play() -> Play:
+    """Two characters named from our list: Ash (灰烬) on tile 101 and Birch (白桦)."""
+    play = Play(1, [0, 0])
+    play.edit(0, name="Ash")
+    play.edit(1, name="Birch")
+    return play
+
+
+def test_refusals_name_characters_resources_attributes_and_tiles() -> None:
+    play = named_play()
+    assert play.check(mv.MakeFire(0, 0, "dexterity")).message == Text(
+        "背包里没有足够的木材", "Not enough wood in the pack"
+    )
+    assert play.check(mv.MakeFire(0, 0, "strength")).message == Text(
+        "没有这个属性(灵巧或信念):力量",
+        "There is no attribute (dexterity or faith) called strength",
+    )
+    assert play.check(mv.Travel(0, 0, "103")).message == Text(
+        "地块103与地块101不相邻", "Not next to each other: tile 101 and tile 103"
+    )
+    play.edit(0, tile="105", energy=0)
+    impassable = play.check(mv.Travel(0, 0, "106")).message  # 106 is not explored yet
+    assert impassable.zh.startswith("地块105与未探索的地块(托盘")
+    assert play.check(mv.Pack(0, 0)).message == Text(
+        "需要1点精力,灰烬只有0点", "This needs 1 energy; Ash has 0"
+    )
+    verdict = play.check(mv.Exchange(0, 1, 0, give=(("fish", 1),)))
+    assert verdict.message == Text("灰烬不在同一地块", "Ash is not on the same tile")
+
+
+def test_the_kiosk_view_names_characters_tiles_packs_and_maladies() -> None:
+    play = named_play()
+    play.edit(0, pack=(("fish:fresh", 1), ("wood:raw", 2)))
+    play.do(mv.Effect(0, 0, "injury", detail="light"))
+    zh = STONESAGA.view(play.state, "zh")["players"][0]
+    fields = dict(map(tuple, zh["fields"]))
+    assert zh["name"] == "1. 灰烬"
+    assert fields["地块"] == "地块101"
+    assert fields["背包"] == "鱼(新鲜)×1、木材(未加工)×2"
+    assert fields["健康"].endswith("轻伤")
+    en = STONESAGA.view(play.state, "en")["players"][0]
+    assert en["name"] == "1. Ash"
+    assert dict(map(tuple, en["fields"]))["Pack"] == "fish (fresh) ×1, wood (raw) ×2"
