@@ -3,8 +3,8 @@ console"): every label of every offer and every greyed option's refusal names th
 table does (三格直条 / straight three, 双生蝾螈, 红、蓝 / red and blue, 1个基础资源), never an id
 (``bar3``, ``raw_food``), a Python value (None, True, a list) or an English word in the Chinese.
 
-The example games in docs/examples are walked offer by offer. Stonesaga is left out for now: its
-console is being changed by another engineer; add ``"stonesaga"`` to ``GAMES`` once it settles.
+The example games in docs/examples are walked offer by offer (Stonesaga's own reason templates and
+names are checked in tests/stonesaga/test_player_texts.py).
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ from engine.greenwood import submarine as gw_submarine
 from engine.greenwood.records import SPIRIT
 from engine.greenwood.texts import cell_names, companion_name, knowledge_list, piece_name
 
-GAMES = ("greenwood", "dont_starve")
-"""The games whose example games are walked (not stonesaga yet: see the module docstring)."""
+GAMES = ("greenwood", "dont_starve", "stonesaga")
+"""The games whose example games are walked."""
 
 CITATION = re.compile(r"\s*[(（][^()（）]*\.zh\.md[^()（）]*[)）]")
 """A rule citation such as ``(greenwood.zh.md §三.10)``, which may keep its Latin file name."""
