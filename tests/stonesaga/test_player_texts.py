@@ -4,93 +4,22 @@ the table does (木材 / wood, 灰烬 / Ash, 地块102(森林、洞穴)), never 
 ``dry_flat``, ``cloud_stone``), a Python value (None, True, a list) or an English word in the
 Chinese.
 
-The example games in docs/examples are walked offer by offer; the reason templates are checked
-on their own too, with the refusals the examples never reach.
+The example games are walked offer by offer in tests/engine/test_player_texts.py; here the reason
+templates are checked on their own too, with the refusals the examples never reach, and the names.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from functools import cache
-from pathlib import Path
 
-import pytest
-from offer_walk import example_files, walk_example
+from player_texts import problems
 from stonesaga_play import Play
 
-from engine.core import Offer, Reason, Text
+from engine.core import Reason, Text
 from engine.stonesaga import STONESAGA
 from engine.stonesaga import game as sg
 from engine.stonesaga import moves as mv
 from engine.stonesaga.texts import character_name, resource_name
-
-CITATION = re.compile(r"\s*[(（][^()（）]*\.zh\.md[^()（）]*[)）]")
-"""A rule citation such as ``(stonesaga.zh.md §采矿.3)``, which may keep its Latin file name."""
-LATIN_WORD = re.compile(r"[A-Za-z]{3,}")
-NOT_FOR_PLAYERS = re.compile(r"None|True|False|\[|(?i:placeholder)|_")
-"""A Python value, a list, a placeholder or an underscore id (``dry_flat``), in either
-language."""
-
-
-def problems(text: Text) -> list[str]:
-    """What is wrong with one text a player reads (empty: nothing)."""
-    out = []
-    if word := LATIN_WORD.search(CITATION.sub("", text.zh)):
-        out.append(f"Latin word {word.group()!r} in the Chinese")
-    for lang, shown in (("zh", text.zh), ("en", text.en)):
-        if found := NOT_FOR_PLAYERS.search(shown):
-            out.append(f"{found.group()!r} in the {lang} text")
-    return out
-
-
-def offer_texts(offer: Offer) -> Iterator[tuple[str, Text]]:
-    """Every text of an offer players read: its label, its fields and their choices (and dice),
-    and the refusal of each greyed option."""
-    yield "label", offer.label
-    for f in offer.fields:
-        yield f"field {f.name}", f.label
-        for c in f.choices:
-            yield f"choice of {f.name}", c.label
-        for die in f.dice:
-            yield f"die of {f.name}", die.label
-            for face in die.faces:
-                yield f"face of {f.name}", face.label
-    for option in offer.options:
-        if not option.verdict.ok:
-            yield f"refusal {option.verdict.code}", option.verdict.message
-
-
-@cache
-def texts_of(path: Path) -> dict[tuple[str, str, str], int]:
-    """Every distinct text of one example game: (move and where, zh, en) → first line."""
-    seen: dict[tuple[str, str, str], int] = {}
-    for step in walk_example(path):
-        for group in step.open:
-            for offer in group.offers:
-                for where, text in offer_texts(offer):
-                    seen.setdefault((f"{offer.move} {where}", text.zh, text.en), step.line)
-    return seen
-
-
-EXAMPLES = example_files("stonesaga")
-
-
-def test_there_are_example_games_to_walk() -> None:
-    assert len(EXAMPLES) >= 2
-
-
-@pytest.mark.parametrize("path", EXAMPLES, ids=[p.name for p in EXAMPLES])
-def test_every_label_and_refusal_of_the_example_games_is_clean(path: Path) -> None:
-    texts = texts_of(path)
-    refusals = [k for k in texts if " refusal " in f" {k[0]}"]
-    assert texts and refusals, f"{path.name}: the walk saw no labels or no greyed options"
-    bad = [
-        f"{path.name}:{line} {where}: {zh!r} / {en!r}: {'; '.join(found)}"
-        for (where, zh, en), line in texts.items()
-        if (found := problems(Text(zh, en)))
-    ]
-    assert not bad, f"{len(bad)} texts:\n" + "\n".join(bad[:60])
 
 
 def test_the_check_itself_catches_ids_and_python_values() -> None:
