@@ -7,7 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.simulation import SimulationError, load_script, resume_step, script_path
+from engine.core import Session, find_game, offered, offers
+from kiosk.simulation import (
+    Actions,
+    Simulation,
+    SimulationError,
+    load_script,
+    resume_step,
+    script_path,
+)
+from vision.sources import SourceEndedError
 
 HEAD = '[session]\ngame = "greenwood"\nsetup = { players = 2 }\nseed = 1\n'
 
@@ -51,3 +60,36 @@ def test_a_restart_skips_a_tap_already_saved_and_repeats_one_that_was_not(
     assert resume_step(progress, script, 5) == 2  # it was: go on after it
     progress.write_text(json.dumps({"script": "stonesaga.toml", "step": 1, "moves": 4}))
     assert resume_step(progress, script, 5) == 0  # another script's progress
+
+
+def test_a_scripted_tap_the_console_does_not_offer_stops_the_session_naming_its_step(
+    tmp_path: Path,
+) -> None:
+    """The simulation taps through the players' console: a move it does not offer as legal now
+    (greenwood.zh.md §三.2: recruiting before the dusk marker allows it) is never submitted."""
+    script = load_script(
+        write(
+            tmp_path,
+            '  { tap = { type = "greenwood.dusk_marker", seat = 0, effect = "recruit" } },\n'
+            '  { tap = { type = "greenwood.recruit", seat = 1, place = 0 } },',
+        )
+    )
+    game = find_game("greenwood")
+    session = Session(game, script.setup, script.seed)
+    tapped = []
+
+    def tap(move):
+        tapped.append(move.type)
+        return session.submit(move)
+
+    actions = Actions(
+        tap=tap,
+        press=lambda button: None,
+        offered=lambda move: offered(offers(game, session.state), move) is not None,
+    )
+    simulation = Simulation(script, actions, speed=0)
+    with pytest.raises(SourceEndedError, match=r"greenwood.toml: step 2: the console offers no"):
+        for _ in range(10):
+            simulation.read()
+    assert tapped == ["greenwood.dusk_marker"]  # the second tap never reached the engine
+    assert len(session.moves) == 1
