@@ -167,11 +167,29 @@ def test_phones_may_read_every_page_without_a_code(app: FastAPI) -> None:
         "/camera",
         "/calibrate",
         "/api/status",
+        "/api/offers",
         "/api/games",
         "/api/tray",
         "/static/table.js",
     ):
         assert call(app, "GET", path, client=PHONE).status_code == 200, path
+
+
+def test_a_phone_reads_the_offers_in_its_language_and_moves_only_when_paired(app: FastAPI) -> None:
+    """The console's offers are for everyone to read; a move from a phone needs the code."""
+    zh = call(app, "GET", "/api/offers?lang=zh", client=PHONE).json()
+    en = call(app, "GET", "/api/offers?lang=en", client=PHONE).json()
+    assert [g["name"] for g in zh["groups"]] == ["1号玩家", "2号玩家"]
+    assert [g["name"] for g in en["groups"]] == ["Player 1", "Player 2"]
+    done = next(o for o in en["groups"][0]["offers"] if o["move"] == "pass")
+    assert done["label"] == "Done for this phase" and done["ok"]
+    move = {"type": "pass", "seat": 0}
+    assert call(app, "POST", "/api/move", json=move, client=PHONE).status_code == 403
+    assert moves(app) == 0
+    paired = call(app, "POST", "/api/move", json=move, client=PHONE, headers={PAIRING_HEADER: CODE})
+    assert paired.json()["accepted"] and moves(app) == 1
+    after = call(app, "GET", "/api/offers?lang=en", client=PHONE).json()
+    assert [g["seat"] for g in after["groups"]] == [1] and after["moves"] == 1
 
 
 # --- validation, limits, headers -----------------------------------------------------------------
