@@ -17,6 +17,10 @@ Field kinds:
 - ``dice``: one control per die the players rolled, each with that die's own faces; each face
   adds to one or more of the move's number fields (a ``hit`` face: ``hits + 1``). Not checked
   per face: the table rolled what it rolled.
+- ``tally``: a count from 0 to its ``most`` for each choice (a trade: how many of each kind
+  each player gives); the move's field is the list of the choices counted, each as
+  ``{**value, "count": n}`` for a dict value, else ``[value, n]``. Checked as a whole when the
+  move is made; the game gives each choice's ``most`` so that any one count alone is legal.
 
 Everything here is pure and JSON-ready: choice values are the move's own JSON values.
 """
@@ -50,7 +54,7 @@ CORE_LABELS = {
 }
 """The console's labels of the core's own moves."""
 
-FieldKind = Literal["pick", "cells", "number", "dice"]
+FieldKind = Literal["pick", "cells", "number", "dice", "tally"]
 
 
 @dataclass(frozen=True)
@@ -59,6 +63,8 @@ class Choice:
 
     value: Any
     label: Text
+    most: int = 1
+    """For a ``tally`` field: the highest count of this choice."""
 
 
 @dataclass(frozen=True)
@@ -141,15 +147,21 @@ class Offer:
         values: Sequence[Any] = (),
         numbers: dict[str, int] | None = None,
         faces: dict[str, Sequence[int]] | None = None,
+        counts: dict[str, Sequence[int]] | None = None,
     ) -> Move:
         """The concrete move: ``values`` for the pick fields in order, ``numbers`` by field
         name (default: each field's default), ``faces`` the index of each die's face by dice
-        field (default: the first face). InvalidMoveError if the move cannot be made of them.
+        field (default: the first face), ``counts`` one count per choice by tally field
+        (default: none). InvalidMoveError if the move cannot be made of them.
         """
-        return move_from_dict(self._data(values, numbers or {}, faces or {}))
+        return move_from_dict(self._data(values, numbers or {}, faces or {}, counts or {}))
 
     def _data(
-        self, values: Sequence[Any], numbers: dict[str, int], faces: dict[str, Sequence[int]]
+        self,
+        values: Sequence[Any],
+        numbers: dict[str, int],
+        faces: dict[str, Sequence[int]],
+        counts: dict[str, Sequence[int]] | None = None,
     ) -> dict[str, Any]:
         """The move as JSON data (``type``, ``seat``, every field the offer sets)."""
         data: dict[str, Any] = {"type": self.move, "seat": self.seat, **self.fixed}
@@ -162,6 +174,11 @@ class Offer:
                 for die, index in zip(f.dice, chosen, strict=True):
                     for name, amount in die.faces[index].adds:
                         data[name] = data.get(name, 0) + amount
+            elif f.kind == "tally":
+                tally = (counts or {}).get(f.name) or [0] * len(f.choices)
+                data[f.name] = [
+                    _counted(c.value, n) for c, n in zip(f.choices, tally, strict=True) if n
+                ]
         return data
 
     def to_dict(self, lang: Language) -> dict[str, Any]:
@@ -290,7 +307,14 @@ def sample(open_offers: Iterable[SeatOffers], rnd: random.Random) -> Move | None
         for f in offer.fields
         if f.kind == "dice"
     }
-    return offer.build(option.values, numbers, faces)
+    counts = {}
+    for f in offer.fields:  # nothing, or one choice counted (any one count alone is legal)
+        if f.kind == "tally" and f.choices and rnd.random() < 0.5:
+            k = rnd.randrange(len(f.choices))
+            counts[f.name] = [
+                rnd.randint(1, c.most) if i == k else 0 for i, c in enumerate(f.choices)
+            ]
+    return offer.build(option.values, numbers, faces, counts)
 
 
 # --- inner workings --------------------------------------------------------------------------
@@ -321,6 +345,10 @@ def _matching_option(offer: Offer, data: dict[str, Any], move: Move) -> Option |
             covered.update(targets)
             if tuple(data.get(name, 0) for name in targets) not in _sums(f.dice, targets):
                 return None
+        elif f.kind == "tally":
+            covered.add(f.name)
+            if not _tallied(f, data.get(f.name)):
+                return None
     defaults = {
         f.name: f.default
         for f in dataclasses.fields(move)  # type: ignore[arg-type]
@@ -330,6 +358,24 @@ def _matching_option(offer: Offer, data: dict[str, Any], move: Move) -> Option |
         if name not in covered and not (name in defaults and _plain(defaults[name]) == value):
             return None
     return option
+
+
+def _counted(value: Any, count: int) -> Any:
+    """One counted choice of a tally, as the move spells it."""
+    return {**value, "count": count} if isinstance(value, dict) else [value, count]
+
+
+def _tallied(f: Field, given: Any) -> bool:
+    """Whether a move's list is a tally of ``f``: each choice at most once, counts in bounds."""
+    if not isinstance(given, list):
+        return False
+    allowed = {
+        json.dumps(_plain(_counted(c.value, n)), sort_keys=True): index
+        for index, c in enumerate(f.choices)
+        for n in range(1, c.most + 1)
+    }
+    used = [allowed.get(json.dumps(element, sort_keys=True)) for element in given]
+    return None not in used and len(set(used)) == len(used)
 
 
 def _maker(move_type: str) -> Callable[[dict[str, Any]], Move]:
@@ -368,6 +414,10 @@ def _field_dict(f: Field, lang: Language) -> dict[str, Any]:
     out: dict[str, Any] = {"name": f.name, "label": f.label.in_(lang), "kind": f.kind}
     if f.kind in ("pick", "cells"):
         out["choices"] = [{"value": c.value, "label": c.label.in_(lang)} for c in f.choices]
+    if f.kind == "tally":
+        out["choices"] = [
+            {"value": c.value, "label": c.label.in_(lang), "most": c.most} for c in f.choices
+        ]
     if f.kind == "cells":
         out["grid"] = list(f.grid) if f.grid else None
     if f.kind == "number":

@@ -11,10 +11,11 @@ import random
 
 import pytest
 from offer_walk import example_files, walk_example
-from toy_games import Council, Take, Toy
+from toy_games import Council, Share, Take, Toy
 
 from engine.core import (
     Advance,
+    Choice,
     Die,
     EndTurn,
     Face,
@@ -99,6 +100,32 @@ def test_numbers_must_be_within_bounds_and_dice_on_their_faces() -> None:
     assert rolled.build((), faces={"dice": [1, 1]}) == Take(0, 2)
     assert offered(groups, Take(0, 2)) is not None  # 1 + 1
     assert offered(groups, Take(0, 3)) is None  # two d2 of 0/1 never make 3
+
+
+def test_a_tally_counts_each_choice_within_its_bounds() -> None:
+    session = toy_session()
+    colours = (Choice("gold", T("gold"), most=2), Choice("red", T("red"), most=3))
+    lots = Field("lots", T("lots"), "tally", choices=colours)
+    offer = checked(TOY, session.state, Offer("toy.share", 0, T("share"), fields=(lots,)))
+    assert [o.verdict.ok for o in offer.options] == [True]  # checked with nothing counted
+    assert offer.build(counts={"lots": [2, 1]}) == Share(0, (("gold", 2), ("red", 1)))
+    assert offer.build() == Share(0, ())
+    groups = (SeatOffers(0, True, (offer,)),)
+    assert offered(groups, Share(0, (("red", 3),))) is not None
+    assert offered(groups, Share(0, (("gold", 2), ("red", 1)))) is not None
+    assert offered(groups, Share(0, (("gold", 3),))) is None  # beyond its most
+    assert offered(groups, Share(0, (("gold", 1), ("gold", 1)))) is None  # a choice twice
+    assert offered(groups, Share(0, (("blue", 1),))) is None  # not a choice
+    rnd = random.Random(4)
+    for _ in range(50):
+        move = sample(groups, rnd)
+        assert move is not None and offered(groups, move) is not None
+        assert isinstance(move, Share) and len(move.lots) <= 1  # one count alone, or none
+    assert offer.to_dict("en")["fields"][0]["choices"][1] == {
+        "value": "red",
+        "label": "red",
+        "most": 3,
+    }
 
 
 def test_a_field_the_offer_leaves_out_must_keep_its_default() -> None:

@@ -45,6 +45,15 @@ class Step_(Move):
 
 
 @dataclass(frozen=True)
+class Share(Move):
+    """Hand out coins of several colours at once (a tally: ``[["gold", 2], ["red", 1]]``)."""
+
+    type: ClassVar[str] = "toy.share"
+    seat: Seat
+    lots: tuple[tuple[str, int], ...] = ()
+
+
+@dataclass(frozen=True)
 class CoinsTaken(Event):
     type: ClassVar[str] = "toy.coins_taken"
     seat: Seat
@@ -71,7 +80,7 @@ class Toy(Game):
             starts_round=True,
             skip_if=lambda s: s.flow.round == 1,
         ),
-        Phase("play", T("play"), TurnOrder.CLOCKWISE, moves=frozenset({"toy.take"})),
+        Phase("play", T("play"), TurnOrder.CLOCKWISE, moves=frozenset({"toy.take", "toy.share"})),
         Phase("tally", T("tally"), next=lambda s: END if s.flow.round == 3 else "setup"),
     )
 
@@ -81,9 +90,13 @@ class Toy(Game):
     def legal(self, state: State[Any], move: Move) -> Verdict:
         if isinstance(move, Take) and move.coins > 2:
             return TOO_MANY.reject(limit=2)
+        if isinstance(move, Share) and sum(n for _, n in move.lots) > 3:
+            return TOO_MANY.reject(limit=3)
         return ACCEPTED
 
     def apply(self, state: State[Any], move: Move) -> tuple[State[Any], tuple[Event, ...]]:
+        if isinstance(move, Share):
+            return state, ()
         assert isinstance(move, Take)
         coins = list(state.data)
         coins[move.seat] += move.coins
