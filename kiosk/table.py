@@ -216,6 +216,11 @@ class Table:
             if event.type != "move_rejected":
                 self._recent.append(event.to_dict())
 
+    def check(self, move: Move) -> Verdict:
+        """Whether the move may be made now, without making it (the console's live answer)."""
+        with self._lock:
+            return self.saved.session.check(move)
+
     def is_offered(self, move: Move) -> bool:
         """Whether the console offers this move now as a legal option (a player could tap it)."""
         with self._lock:

@@ -13,7 +13,7 @@ from typing import Any
 from fastapi import APIRouter, HTTPException
 from pydantic import BaseModel, ConfigDict, Field
 
-from engine.core import Advance, EngineError, NothingToUndoError, Result, move_from_dict
+from engine.core import Advance, EngineError, NothingToUndoError, Verdict, move_from_dict
 from kiosk.deps import Control, SettingsDep, TableDep
 from kiosk.settings import Language, save_kiosk_changes
 from kiosk.store import StoreError
@@ -67,26 +67,27 @@ class SettingsBody(Strict):
     stability: StabilityBody | None = None
 
 
-def verdict_answer(result: Result, lang: str) -> dict[str, Any]:
+def verdict_answer(v: Verdict, lang: str) -> dict[str, Any]:
     """The answer to a move: accepted or not, the reason code, the message and the rule."""
-    v = result.verdict
     return {"accepted": v.ok, "code": v.code, "message": v.message.in_(lang), "rule": v.rule}
 
 
 @router.post("/advance")
 def advance(table: TableDep, settings: SettingsDep) -> dict[str, Any]:
     """The confirm button: next step of a table phase, or end it."""
-    return verdict_answer(table.submit(Advance()), settings.lang)
+    return verdict_answer(table.submit(Advance()).verdict, settings.lang)
 
 
 @router.post("/move")
-def move(body: MoveBody, table: TableDep, settings: SettingsDep) -> dict[str, Any]:
-    """Submit any move of the game being played."""
+def move(
+    body: MoveBody, table: TableDep, settings: SettingsDep, lang: Language | None = None
+) -> dict[str, Any]:
+    """Submit any move of the game being played; the answer in ``lang`` (the screen's own)."""
     try:
         parsed = move_from_dict(body.model_dump())
     except EngineError as exc:
         raise HTTPException(400, str(exc)) from None
-    return verdict_answer(table.submit(parsed), settings.lang)
+    return verdict_answer(table.submit(parsed).verdict, lang or settings.lang)
 
 
 @router.post("/undo")

@@ -7,11 +7,12 @@ import types
 import typing
 from typing import Any, Literal
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, HTTPException, Request
 
-from engine.core import EngineError, Game, find_game, game_names
+from engine.core import EngineError, Game, find_game, game_names, move_from_dict
 from engine.core.game import GAME_MODULES
 from kiosk.deps import Pairing, PairingDep, SettingsDep, TableDep, is_local
+from kiosk.routers.controls import MoveBody, verdict_answer
 from kiosk.settings import Language, Settings
 from kiosk.table import Table
 
@@ -61,6 +62,20 @@ def offers(table: TableDep, settings: SettingsDep, lang: Language | None = None)
     acting seat first; each offer's options carry the rules' verdict (docs/kiosk.md).
     Anyone may read it; moves are made through ``POST /api/move``."""
     return table.console(lang or settings.lang)
+
+
+@router.post("/api/check")
+def check(
+    body: MoveBody, table: TableDep, settings: SettingsDep, lang: Language | None = None
+) -> dict[str, Any]:
+    """Whether a move may be made now, without making it: the console asks while players set
+    the counts of a move (a trade's tally, a number), so "Do it" says why before it is touched.
+    It changes nothing, so anyone may ask; the answer is that of ``POST /api/move``."""
+    try:
+        move = move_from_dict(body.model_dump())
+    except EngineError as exc:
+        raise HTTPException(400, str(exc)) from None
+    return verdict_answer(table.check(move), lang or settings.lang)
 
 
 @router.get("/api/games")

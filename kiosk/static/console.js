@@ -5,7 +5,8 @@
 "use strict";
 
 const Console = {
-  picking: null, // { offer, picks: [], numbers: {}, faces: {}, cells: Set }
+  picking: null, // { offer, picks: [], numbers: {}, faces: {}, counts: {}, cells: Set }
+  checking: null, // the latest live check under way
   moves: -1,
 
   render(s) {
@@ -74,8 +75,12 @@ const Console = {
   open(o) {
     const picks = Console.pickFields(o).map((f) => (f.choices.length === 1 ? f.choices[0].value : undefined));
     const numbers = {};
-    for (const f of o.fields) if (f.kind === "number") numbers[f.name] = f.default;
-    Console.picking = { offer: o, picks, numbers, faces: {}, cells: new Set() };
+    const counts = {};
+    for (const f of o.fields) {
+      if (f.kind === "number") numbers[f.name] = f.default;
+      if (f.kind === "tally") counts[f.name] = f.choices.map(() => 0);
+    }
+    Console.picking = { offer: o, picks, numbers, faces: {}, counts, cells: new Set() };
     document.getElementById("picker").hidden = false;
     Console.draw();
   },
@@ -118,7 +123,8 @@ const Console = {
       const body = f.kind === "pick" ? Console.pickRow(f, index)
         : f.kind === "cells" ? Console.cellsRow(f, index)
           : f.kind === "number" ? Console.numberRow(f)
-            : Console.diceRows(f);
+            : f.kind === "tally" ? Console.tallyRows(f)
+              : Console.diceRows(f);
       return Kiosk.el("fieldset", { class: `field field-${f.kind}`, "data-field": f.name },
         Kiosk.el("legend", { text: f.kind === "dice" ? `${f.label} · ${Kiosk.t("diceAsk")}` : f.label }), body);
     });
@@ -126,6 +132,23 @@ const Console = {
     const why = Console.problem();
     document.getElementById("picker-why").textContent = why || "";
     document.getElementById("picker-do").disabled = Boolean(why);
+    if (!why && o.fields.some((f) => ["number", "tally", "dice"].includes(f.kind))) Console.liveCheck();
+  },
+
+  // Counts and numbers are not spelled out as options: ask the rules about this very move
+  // (POST /api/check changes nothing), so "Do it" is greyed with the reason before a touch.
+  async liveCheck() {
+    const p = Console.picking;
+    const token = (Console.checking = {});
+    document.getElementById("picker-do").disabled = true;
+    const move = Console.build(p.offer, p.picks, p.numbers, p.faces, p.counts);
+    const response = await fetch(`/api/check?lang=${encodeURIComponent(Kiosk.lang)}`, {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(move),
+    }).catch(() => null);
+    if (token !== Console.checking || Console.picking !== p) return; // a newer change, or closed
+    const answer = response && response.ok ? await response.json() : { accepted: true };
+    document.getElementById("picker-why").textContent = answer.accepted ? "" : answer.message;
+    document.getElementById("picker-do").disabled = !answer.accepted;
   },
 
   pickRow(f, k) {
@@ -205,6 +228,23 @@ const Console = {
       Kiosk.el("small", { class: "muted", text: `${f.low} – ${f.high}` }));
   },
 
+  // A count for each choice (a trade: how many of each kind each player gives).
+  tallyRows(f) {
+    const counts = Console.picking.counts[f.name];
+    return Kiosk.el("div", { class: "tally" }, ...f.choices.map((c, i) => {
+      const step = (d) => { counts[i] = Math.min(c.most, Math.max(0, counts[i] + d)); Console.draw(); };
+      const minus = Kiosk.el("button", { type: "button", class: "step-button", "data-step": "-1", "aria-label": "−", text: "−" });
+      const plus = Kiosk.el("button", { type: "button", class: "step-button", "data-step": "+1", "aria-label": "+", text: "+" });
+      minus.disabled = counts[i] <= 0;
+      plus.disabled = counts[i] >= c.most;
+      minus.addEventListener("click", () => step(-1));
+      plus.addEventListener("click", () => step(1));
+      return Kiosk.el("div", { class: "tally-row", "data-index": String(i) },
+        Kiosk.el("span", { class: "tally-label", text: c.label }), minus,
+        Kiosk.el("output", { class: "number-value", text: String(counts[i]) }), plus);
+    }));
+  },
+
   diceRows(f) {
     const p = Console.picking;
     const chosen = p.faces[f.name] || (p.faces[f.name] = f.dice.map(() => null));
@@ -241,11 +281,18 @@ const Console = {
   },
 
   // The move as the engine spells it (docs/engine.md).
-  build(o, picks, numbers, faces) {
+  build(o, picks, numbers, faces, counts = {}) {
     const move = { type: o.move, seat: o.seat, ...o.fixed };
     Console.pickFields(o).forEach((f, j) => { move[f.name] = picks[j]; });
     for (const f of o.fields) {
       if (f.kind === "number") move[f.name] = numbers[f.name] ?? f.default;
+      if (f.kind === "tally") {
+        move[f.name] = f.choices.flatMap((c, i) => {
+          const n = (counts[f.name] || [])[i] || 0;
+          if (!n) return [];
+          return [c.value !== null && typeof c.value === "object" && !Array.isArray(c.value) ? { ...c.value, count: n } : [c.value, n]];
+        });
+      }
       if (f.kind === "dice") {
         f.dice.forEach((d, i) => {
           const face = d.faces[(faces[f.name] || [])[i] ?? 0];
@@ -257,7 +304,7 @@ const Console = {
   },
 
   async send(o, move) {
-    const answer = await Kiosk.post("/api/move", move);
+    const answer = await Kiosk.post(`/api/move?lang=${encodeURIComponent(Kiosk.lang)}`, move);
     const accepted = Boolean(answer.ok && answer.accepted);
     const line = Console.say(accepted, accepted ? `${o.label}: ${Kiosk.t("accepted")}` : Kiosk.describe(answer.message ?? answer.detail));
     if (accepted) Console.close();
@@ -278,7 +325,7 @@ const Console = {
     document.getElementById("picker-do").addEventListener("click", () => {
       const p = Console.picking;
       if (!p || Console.problem()) return;
-      Console.send(p.offer, Console.build(p.offer, p.picks, p.numbers, p.faces));
+      Console.send(p.offer, Console.build(p.offer, p.picks, p.numbers, p.faces, p.counts));
     });
   },
 };

@@ -50,6 +50,9 @@ def find(console: dict[str, Any], move: dict[str, Any]) -> tuple[int, int, dict[
             numbers = [f for f in offer["fields"] if f["kind"] == "number"]
             if any(not f["low"] <= move.get(f["name"], f["default"]) <= f["high"] for f in numbers):
                 continue
+            tallies = [f for f in offer["fields"] if f["kind"] == "tally"]
+            if any(_tally(f, move) is None for f in tallies):
+                continue
             if all(_faces(f, move) is not None for f in offer["fields"] if f["kind"] == "dice"):
                 return gi, oi, offer
     return None
@@ -62,6 +65,26 @@ def _cells_sorted(picks: list[dict[str, Any]], values: list[Any]) -> list[Any]:
         if f["kind"] == "cells":
             out[index] = sorted(out[index])
     return out
+
+
+def _tally(field: dict[str, Any], move: dict[str, Any]) -> list[int] | None:
+    """The count of each choice that spells the move's list, or None."""
+    counts = [0] * len(field["choices"])
+    for element in _plain(move.get(field["name"]) or []):
+        for i, c in enumerate(field["choices"]):
+            value = c["value"]
+            n = element.get("count") if isinstance(value, dict) else element[1]
+            same = (
+                {k: v for k, v in element.items() if k != "count"} == value
+                if isinstance(value, dict)
+                else element[0] == value
+            )
+            if same and not counts[i] and 1 <= n <= c["most"]:
+                counts[i] = n
+                break
+        else:
+            return None
+    return counts
 
 
 def _faces(field: dict[str, Any], move: dict[str, Any]) -> list[int] | None:
@@ -119,6 +142,14 @@ def _fill(page: Any, offer: dict[str, Any], move: dict[str, Any]) -> None:
             for _ in range(abs(target - f["default"])):
                 box.locator(f'.step-button[data-step="{step}"]').click()
             assert box.locator("output").inner_text() == str(target)
+        elif f["kind"] == "tally":
+            counts = _tally(f, move)
+            assert counts is not None
+            for i, n in enumerate(counts):
+                for _ in range(n):
+                    box.locator(
+                        f'.tally-row[data-index="{i}"] .step-button[data-step="+1"]'
+                    ).click()
         elif f["kind"] == "dice":
             faces = _faces(f, move)
             assert faces is not None
