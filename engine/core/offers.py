@@ -19,8 +19,9 @@ Field kinds:
   per face: the table rolled what it rolled.
 - ``tally``: a count from 0 to its ``most`` for each choice (a trade: how many of each kind
   each player gives); the move's field is the list of the choices counted, each as
-  ``{**value, "count": n}`` for a dict value, else ``[value, n]``. Checked as a whole when the
-  move is made; the game gives each choice's ``most`` so that any one count alone is legal.
+  ``{**value, "count": n}`` for a dict value, else ``[value, n]``; at least ``low`` choices
+  counted. Checked as a whole when the move is made; the game gives each choice's ``most`` so
+  that any one count alone is legal.
 
 Everything here is pure and JSON-ready: choice values are the move's own JSON values.
 """
@@ -309,7 +310,7 @@ def sample(open_offers: Iterable[SeatOffers], rnd: random.Random) -> Move | None
     }
     counts = {}
     for f in offer.fields:  # nothing, or one choice counted (any one count alone is legal)
-        if f.kind == "tally" and f.choices and rnd.random() < 0.5:
+        if f.kind == "tally" and f.choices and (f.low or rnd.random() < 0.5):
             k = rnd.randrange(len(f.choices))
             counts[f.name] = [
                 rnd.randint(1, c.most) if i == k else 0 for i, c in enumerate(f.choices)
@@ -375,7 +376,7 @@ def _tallied(f: Field, given: Any) -> bool:
         for n in range(1, c.most + 1)
     }
     used = [allowed.get(json.dumps(element, sort_keys=True)) for element in given]
-    return None not in used and len(set(used)) == len(used)
+    return None not in used and len(set(used)) == len(used) >= f.low
 
 
 def _maker(move_type: str) -> Callable[[dict[str, Any]], Move]:
@@ -418,6 +419,7 @@ def _field_dict(f: Field, lang: Language) -> dict[str, Any]:
         out["choices"] = [
             {"value": c.value, "label": c.label.in_(lang), "most": c.most} for c in f.choices
         ]
+        out["low"] = f.low
     if f.kind == "cells":
         out["grid"] = list(f.grid) if f.grid else None
     if f.kind == "number":

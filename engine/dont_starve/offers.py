@@ -383,32 +383,45 @@ def _fights(data: DSData, seat: Seat, done: frozenset[Seat]) -> Iterator[Offer]:
 
 
 def _trades(data: DSData, seat: Seat) -> Iterator[Offer]:
-    """§交易: with each other character, one kind one way (what either holds); with one on
-    another tile a single option, greyed with the reason."""
+    """§交易: one trade among every character on the tile: how many of each kind each one hands
+    to each other one (a tally; each count alone fits the giver's hand and the receiver's
+    room). Alone on a tile: one option, greyed with the reason."""
     me = data.char(seat)
-    for partner in range(len(data.characters)):
-        if partner == seat:
-            continue
-        other = data.char(partner)
-        choices = []
-        for giver, receiver, have, verb in (
-            (seat, partner, me, T("给出", "give")),
-            (partner, seat, other, T("换来", "receive")),
-        ):
+    here = [s for s in range(len(data.characters)) if data.char(s).tile == me.tile]
+    choices = []
+    for giver in here:
+        for receiver in here:
+            if giver == receiver:
+                continue
             for kind in KINDS:
-                for n in range(1, getattr(have, kind) + 1):
-                    value = [{"giver": giver, "receiver": receiver, "kind": kind, "count": n}]
-                    label = T("{verb}{what}", "{verb} {what}").format(
-                        verb=verb, what=count_of(n, kind)
-                    )
-                    choices.append(Choice(value, label))
-        if other.tile != me.tile or not choices:
-            value = [{"giver": seat, "receiver": partner, "kind": "basic", "count": 1}]
-            label = T("给出{what}", "give {what}").format(what=count_of(1, "basic"))
-            choices = [Choice(value, label)]
-        field = Field("transfers", T("交换", "exchange"), choices=tuple(choices))
-        label = T("与{who}交易", "Trade with {who}").format(who=name(data, partner))
-        yield Offer(Trade.type, seat, label, fields=(field,))
+                most = min(getattr(data.char(giver), kind), _room(data.char(receiver), kind))
+                if most > 0:
+                    label = T("{giver}给{receiver}:{kind}", "{giver} → {receiver}: {kind}")
+                    value = {"giver": giver, "receiver": receiver, "kind": kind}
+                    kind_name = KIND_NAMES[kind]
+                    who = {"giver": name(data, giver), "receiver": name(data, receiver)}
+                    choices.append(Choice(value, label.format(**who, kind=kind_name), most))
+    if len(here) > 1 and choices:
+        field = Field(
+            "transfers", T("谁给谁多少", "Who gives whom how many"), "tally", tuple(choices), low=1
+        )
+        yield Offer(Trade.type, seat, T("交易", "Trade"), fields=(field,))
+        return
+    partner = next((s for s in range(len(data.characters)) if s != seat), None)
+    if partner is None:
+        return
+    value = [{"giver": seat, "receiver": partner, "kind": "basic", "count": 1}]
+    label = T("给出{what}", "give {what}").format(what=count_of(1, "basic"))
+    field = Field("transfers", T("交换", "exchange"), choices=(Choice(value, label),))
+    offer_label = T("与{who}交易", "Trade with {who}").format(who=name(data, partner))
+    yield Offer(Trade.type, seat, offer_label, fields=(field,))
+
+
+def _room(c: Any, kind: str) -> int:
+    """How many more of a kind the character can hold (上限 物品栏上限)."""
+    if kind == "item":
+        return max(0, ITEM_LIMIT - c.item)
+    return max(0, RESOURCE_LIMIT - c.resources)
 
 
 def _act(data: DSData, seat: Seat) -> Offer:

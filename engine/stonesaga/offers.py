@@ -528,19 +528,20 @@ def _outpost(
 def _exchange(
     data: Saga, seat: Seat, index: int, char: Character, others: list[tuple[int, Character]]
 ) -> list[Offer]:
-    """§交换: with each partner on the tile, one token given and one received (or nothing);
-    partners elsewhere in one offer, greyed."""
+    """§交换: with each partner on the tile, any number of each resource given and received
+    (a tally of each pack); partners elsewhere in one offer, greyed."""
     give = _pick("give", T("给出", "Give"), [((), T("不给", "nothing")), *_tokens(char)])
     out = []
     for other, c in others:
         if c.tile == char.tile:
-            receive = _pick(
-                "receive", T("换回", "Receive"), [((), T("不收", "nothing")), *_tokens(c)]
-            )
             me, them = character_name(char.name), character_name(c.name)
+            tallies = (
+                _tally("give", T("{who}给出", "{who} gives").format(who=me), char),
+                _tally("receive", T("{who}给出", "{who} gives").format(who=them), c),
+            )
             label = T(f"交换:{me.zh}与{them.zh}", f"Exchange: {me.en} with {them.en}")
             fixed = {"character": index, "partner": other}
-            out.append(Offer(mv.Exchange.type, seat, label, fixed, (give, receive)))
+            out.append(Offer(mv.Exchange.type, seat, label, fixed, tallies))
     away = [(i, c) for i, c in others if c.tile != char.tile]
     if away:
         label = _with(T("交换(不在同一地块)", "Exchange (not on this tile)"), char)
@@ -548,6 +549,12 @@ def _exchange(
         offer = Offer(mv.Exchange.type, seat, label, {"character": index}, fields)
         out.append(_greyed(offer))  # §交换: only with a character on the same tile
     return out
+
+
+def _tally(name: str, label: Text, char: Character) -> Field:
+    """How many of each resource in the character's pack change hands (§交换: any number)."""
+    choices = tuple(Choice(k, resource_name(k), most=n) for k, n in char.pack if n > 0)
+    return Field(name, label, "tally", choices)
 
 
 def _tokens(char: Character) -> list[tuple[Any, Text]]:

@@ -274,6 +274,7 @@ const Console = {
     }
     for (const f of p.offer.fields) {
       if (f.kind === "dice" && (p.faces[f.name] || []).some((x) => x === null)) return Kiosk.t("chooseEach");
+      if (f.kind === "tally" && p.counts[f.name].filter((n) => n > 0).length < (f.low || 0)) return Kiosk.t("countSome");
     }
     const option = p.offer.options.find((o) => Console.same(o.values, p.picks));
     if (!option) return Kiosk.t("chooseEach");
