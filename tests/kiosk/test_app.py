@@ -192,6 +192,17 @@ def test_a_phone_reads_the_offers_in_its_language_and_moves_only_when_paired(app
     assert [g["seat"] for g in after["groups"]] == [1] and after["moves"] == 1
 
 
+def test_check_answers_whether_a_move_may_be_made_and_changes_nothing(app: FastAPI) -> None:
+    refused = call(
+        app, "POST", "/api/check?lang=en", json={"type": "pass", "seat": 5}, client=PHONE
+    )
+    assert refused.status_code == 200 and not refused.json()["accepted"]
+    assert refused.json()["code"] == "core.no_such_seat"
+    ok = call(app, "POST", "/api/check", json={"type": "pass", "seat": 0}, client=PHONE)
+    assert ok.json()["accepted"] and moves(app) == 0
+    assert call(app, "POST", "/api/check", json={"type": "nope"}).status_code == 400
+
+
 # --- validation, limits, headers -----------------------------------------------------------------
 
 

@@ -174,3 +174,31 @@ def test_a_choice_the_rules_refuse_is_greyed_in_the_picker(shared_server: Server
     expect(page.locator("#picker")).to_be_hidden()
     expect(page.locator("#console-answer")).to_contain_text("accepted")
     assert status(shared_server)["moves"] == 7
+
+
+def test_a_trade_counts_each_kind_and_asks_the_rules_before_it_is_made(
+    shared_server: Server, page
+) -> None:
+    """dont-starve.zh.md §交易: characters on one tile hand over any number of tokens in one
+    trade; the console counts them with − / +, and "Do it" waits for one to be counted."""
+    setup, seed, steps = example("dont_starve-basecamp.jsonl")
+    set_up(shared_server, "dont_starve", setup, seed)
+    page.goto(shared_server.url + "/?lang=en")
+    for move, accepted, _ in steps[:4]:  # essence, structures, Wendy gains 3 basic resources
+        if accepted:
+            assert click_move(page, shared_server.url, move).endswith("accepted")
+    page.locator('.seat-group[data-seat="1"] .offer[data-move="dont_starve.trade"]').click()
+    rows = page.locator("#picker .tally-row")
+    assert rows.count() >= 1
+    expect(page.locator("#picker-do")).to_be_disabled()
+    expect(page.locator("#picker-why")).to_have_text("Count what changes hands with +")
+    wendy = rows.filter(has_text="Wendy → Wilson: basic")
+    plus = wendy.locator('.step-button[data-step="+1"]')
+    plus.click()
+    plus.click()
+    expect(wendy.locator("output")).to_have_text("2")
+    expect(page.locator("#picker-do")).to_be_enabled()  # the rules said yes (POST /api/check)
+    assert status(shared_server)["moves"] == 3  # asking changed nothing
+    page.locator("#picker-do").click()
+    expect(page.locator("#console-answer")).to_contain_text("accepted")
+    assert status(shared_server)["moves"] == 4
