@@ -583,9 +583,9 @@ def _aid(
 
 
 def _process(seat: Seat, index: int, char: Character) -> list[Offer]:
-    """§加工: one or two resources (hard food or materials held raw), a different tool icon each
-    (heat twice allowed), the icons in the order of the resources (the engine checks only that
-    they differ, so each pair of icons is listed once)."""
+    """§加工: one to three resources (hard food or materials held raw), a different tool icon
+    each (heat up to three times), the icons in the order of the resources (the engine checks
+    only that they differ, so each set of icons is listed once)."""
     data = resource_data()
     raw = [
         k.partition(":")[0]
@@ -596,9 +596,15 @@ def _process(seat: Seat, index: int, char: Character) -> list[Offer]:
         return []
     tools = list(TOOLS)
     out = []
-    for size in (1, 2):
+    for size in (1, 2, 3):
         lots = list(itertools.combinations_with_replacement(raw[: 5 - size], size))
-        pairs = [*itertools.combinations(tools, size), *([("heat",) * size] if size > 1 else [])]
+        heated = (
+            ("heat",) * k + rest
+            for k in range(2, size + 1)
+            for rest in itertools.combinations(tools, size - k)
+        )
+        unique = {tuple(sorted(p)): p for p in (*itertools.combinations(tools, size), *heated)}
+        pairs = [p for p in unique.values() if _tools_ok(p)]
         if char.energy < 1 + size:  # greyed anyway: one option carries the reason
             lots, pairs = lots[:1], pairs[:1]
         out.append(
@@ -625,6 +631,12 @@ def _process(seat: Seat, index: int, char: Character) -> list[Offer]:
             )
         )
     return out
+
+
+def _tools_ok(icons: tuple[str, ...]) -> bool:
+    """§加工: each resource of one action needs another icon, except heat (up to three)."""
+    others = [i for i in icons if i != "heat"]
+    return len(others) == len(set(others))
 
 
 def _gifts(data: Saga, seat: Seat, own: list[tuple[int, Character]]) -> list[Offer]:
