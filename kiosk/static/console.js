@@ -31,36 +31,43 @@ const Console = {
     const seat = g.seat == null ? "table" : String(g.seat);
     g.offers.forEach((o, oi) => { o.index = `${gi}.${oi}`; });
     // The dice just rolled first (the console asks what they show), then what can be done,
-    // then what the rules refuse now, greyed with the reason.
+    // then what the rules refuse now, greyed with the reason: said once when it is the same.
     const dice = (o) => o.fields.some((f) => f.kind === "dice");
     const table = g.offers.filter((o) => !o.camera);
-    const own = [
-      ...table.filter((o) => o.ok && dice(o)),
-      ...table.filter((o) => o.ok && !dice(o)),
-      ...table.filter((o) => !o.ok),
-    ];
+    const ready = [...table.filter((o) => o.ok && dice(o)), ...table.filter((o) => o.ok && !dice(o))];
+    const greyed = table.filter((o) => !o.ok);
+    const reasons = [...new Set(greyed.map((o) => Console.refusal(o)))];
+    const shared = greyed.length > 2 && reasons.length === 1 ? reasons[0] : null;
     const camera = g.offers.filter((o) => o.camera);
+    const cameraBox = camera.length
+      ? Kiosk.el("div", { class: "offers camera-offers" },
+        Kiosk.el("p", { class: "camera-note", text: Kiosk.t("cameraFallback") }),
+        ...camera.map((o) => Console.button(o)))
+      : null;
+    // Nothing else can be done now but what the camera reads: that comes first.
+    const cameraFirst = !ready.length && camera.some((o) => o.ok);
     return Kiosk.el(
       "div", { class: "seat-group", "data-seat": seat, "data-acting": String(g.acting) },
       Kiosk.el("h3", { text: g.name + (g.seat == null ? "" : ` · ${Kiosk.t(g.acting ? "toAct" : "mayAct")}`) }),
-      Kiosk.el("div", { class: "offers" }, ...own.map((o) => Console.button(o))),
-      camera.length
-        ? Kiosk.el("div", { class: "offers camera-offers" },
-          Kiosk.el("p", { class: "camera-note", text: Kiosk.t("cameraFallback") }),
-          ...camera.map((o) => Console.button(o)))
-        : null,
+      shared ? Kiosk.el("p", { class: "why shared-why", text: shared }) : null,
+      cameraFirst ? cameraBox : null,
+      Kiosk.el("div", { class: "offers" },
+        ...ready.map((o) => Console.button(o)), ...greyed.map((o) => Console.button(o, !shared))),
+      cameraFirst ? null : cameraBox,
     );
   },
 
-  button(o) {
-    const refused = o.ok ? null : (o.options.find((x) => !x.ok) || {}).reason;
+  refusal(o) { return o.ok ? null : (o.options.find((x) => !x.ok) || {}).reason; },
+
+  button(o, withReason = true) {
+    const refused = Console.refusal(o);
     const b = Kiosk.el(
       "button",
       { type: "button", class: `offer${o.ok ? "" : " greyed"}${o.ok && o.fields.some((f) => f.kind === "dice") ? " ask-dice" : ""}`, "data-move": o.move,
         "data-seat": o.seat == null ? "table" : String(o.seat), "data-offer": o.index,
         "aria-disabled": String(!o.ok) },
       Kiosk.el("span", { class: "offer-label", text: (o.fields.some((f) => f.kind === "dice") ? "⚄ " : "") + (o.fields.length ? `${o.label} …` : o.label) }),
-      refused ? Kiosk.el("small", { class: "why", text: refused }) : null,
+      refused && withReason ? Kiosk.el("small", { class: "why", text: refused }) : null,
     );
     b.addEventListener("click", () => {
       if (!o.ok) { Console.say(false, `${o.label}: ${refused}`); return; }

@@ -202,3 +202,22 @@ def test_a_trade_counts_each_kind_and_asks_the_rules_before_it_is_made(
     page.locator("#picker-do").click()
     expect(page.locator("#console-answer")).to_contain_text("accepted")
     assert status(shared_server)["moves"] == 4
+
+
+def test_a_piece_waiting_to_be_placed_comes_first_with_one_reason(
+    shared_server: Server, page
+) -> None:
+    """greenwood.zh.md §三.10: a rescued creature's piece goes into the submarine before
+    anything else; the console says so once and puts the placement (the camera's fallback,
+    on the board's grid) before the greyed rest."""
+    setup, seed, steps = example("greenwood.jsonl")
+    set_up(shared_server, "greenwood", setup, seed)
+    page.goto(shared_server.url + "/?lang=en")
+    for move, accepted, _ in steps[:18]:  # up to the rescue of the moth (line 19)
+        assert accepted and click_move(page, shared_server.url, move).endswith("accepted")
+    group = page.locator('.seat-group[data-seat="0"]')
+    expect(group.locator(".shared-why")).to_contain_text("domino")
+    place = group.locator('.camera-offers .offer[data-move="greenwood.place"]')
+    first_greyed = group.locator(".offer.greyed").first
+    assert place.bounding_box()["y"] < first_greyed.bounding_box()["y"]
+    assert first_greyed.locator(".why").count() == 0  # the reason is said once, above
