@@ -26,6 +26,25 @@ GAME_MODULES = {
 }
 """The games tablesight supports, by name, and the package that registers each."""
 
+PICTURE_KINDS = (
+    "empty",  # a cell that can be used, nothing on it yet
+    "start",  # where something must begin (Greenwood's start cell)
+    "blocked",  # a cell that cannot be used
+    "reward",  # a cell that gives something when covered (its icon in ``text``)
+    "piece",  # covered by a placed piece (``group`` is the piece)
+    "done",  # part of a completed area or a finished thing
+    "tile",  # a map tile that is laid face up
+    "hidden",  # a map tile still face down
+    "feature",  # a landmark of the map (a Stonesaga feature, a Don't Starve structure)
+    "danger",  # a monster, a behemoth, a hazard
+    "camp",  # a camp, an outpost, a home
+)
+"""The kinds of cell a game's picture may draw (each has its own fill on the kiosk)."""
+PICTURE_MARKS = ("refused", "missing", "wrong", "expected", "here")
+"""Outlines over a cell: a placement the rules refused (red), a tile missing from the
+expected layout (amber, dashed), a wrong tile (red, dashed), where a tile is expected (grey,
+dashed), where the acting player is (accent)."""
+
 
 @dataclass(frozen=True)
 class Options:
@@ -55,6 +74,13 @@ class Game:
     """What the kiosk's log says for each of the game's own events (``{player}`` is seat + 1)."""
     rounds: ClassVar[int | None] = None
     """How many rounds the game lasts at most (drawn on the round track); None: open-ended."""
+    option_texts: ClassVar[dict[str, Text]] = {}
+    """What players read at set-up: ``"season"`` names the option, ``"season=autumn"`` one of
+    its values. For an option that holds a list of names (the characters), its ``field=value``
+    entries are also the values the set-up page offers."""
+    outcome_texts: ClassVar[dict[str, Text]] = {}
+    """What the end screen says for each outcome reason code (``greenwood.tie_most_rescued``:
+    "tie broken by most rescued creatures"); ``{seats}`` is the winners, named."""
 
     def setup(self, options: Any, rng: Rng) -> tuple[Any, Rng, Seat]:
         """The game's own data, the advanced Rng, and the start seat. Default: no data, seat 0."""
@@ -101,6 +127,40 @@ class Game:
         accent LED and ``track.mark_round`` blinks a coming round (Don't Starve: the storm).
         """
         return {}
+
+    def event_text(self, event: dict[str, Any], lang: str) -> str | None:
+        """One line of the kiosk's log for one of the game's own events (as plain data, the
+        ``type`` key naming it), things named as the table does; None: the kiosk fills
+        ``event_texts[type]`` with the event's fields (default)."""
+        return None
+
+    def scores(self, state: State[Any]) -> tuple[int, ...] | None:
+        """Each seat's score, where the game keeps one (the end screen and the per-round
+        chart); None for a game without scores (default)."""
+        return None
+
+    def picture(
+        self, state: State[Any], lang: str, refused: Move | None = None
+    ) -> dict[str, Any] | None:
+        """The board as the kiosk draws it (SVG), from the state alone: plain JSON, texts in
+        ``lang``; ``refused`` is the last move the rules refused while it stands uncorrected
+        (outline where it was tried). None: nothing to draw (default).
+
+        Shape (docs/engine.md "Pictures")::
+
+            {"boards": [{"title": str, "seat": int | None, "cols": int, "rows": int,
+                         "cells": [{"col": c, "row": r, "kind": KIND, "text": str,
+                                    "group": str}],
+                         "tokens": [{"col": c, "row": r, "text": str, "seat": int | None}],
+                         "marks": [{"col": c, "row": r, "kind": MARK}],
+                         "notes": [str]}],
+             "legend": [{"kind": KIND or MARK, "text": str}]}
+
+        ``col``/``row`` count from 0 at the top left; ``text`` (optional) is at most four
+        characters drawn in the cell; cells of one ``group`` (a placed piece, a map tile) are
+        outlined together. KIND is one of ``PICTURE_KINDS``, MARK one of ``PICTURE_MARKS``.
+        """
+        return None
 
     def final_outcome(self, state: State[Any]) -> Outcome:
         """The outcome when the flow reaches its end (final scoring)."""
