@@ -58,13 +58,21 @@ from engine.stonesaga.catalogue import (
     valley,
 )
 from engine.stonesaga.offers import offers as seat_offers
+from engine.stonesaga.picture import picture as valley_picture
 from engine.stonesaga.texts import (
     EVENT_TEXTS,
+    OUTCOME_TEXTS,
+    RESULTS,
+    attribute_line,
+    behemoth_name,
     character_name,
     counted,
+    event_line,
     item_name,
+    listed,
     malady_name,
     name_in,
+    option_texts,
     resource_name,
     tile_name,
 )
@@ -1632,6 +1640,8 @@ class Stonesaga(Game):
     options_type: ClassVar[type[Options]] = StonesagaOptions
     phases: ClassVar[tuple[Phase, ...]] = PHASES
     event_texts: ClassVar[dict[str, Text]] = EVENT_TEXTS
+    option_texts: ClassVar[dict[str, Text]] = option_texts()
+    outcome_texts: ClassVar[dict[str, Text]] = OUTCOME_TEXTS
     start_seat_passes: ClassVar[bool] = False
 
     def setup(self, options: Any, rng: Rng) -> tuple[Any, Rng, Seat]:
@@ -1701,47 +1711,84 @@ class Stonesaga(Game):
         winners = tuple(state.seats) if won else ()
         return Outcome("shared_win" if won else "loss", winners, f"stonesaga.{state.data.result}")
 
+    def picture(
+        self, state: State[Any], lang: str, refused: Move | None = None
+    ) -> dict[str, Any] | None:
+        """The valley, its tiles, markers and characters, and the mining draw (``picture.py``)."""
+        return valley_picture(state, lang, refused)
+
+    def scores(self, state: State[Any]) -> tuple[int, ...] | None:
+        """None: Stonesaga is co-operative and keeps no score (§挑战卡与目标卡)."""
+        return None
+
+    def event_text(self, event: dict[str, Any], lang: str) -> str | None:
+        """The log's line for Stonesaga's events and the dice it lights (``texts.py``)."""
+        return event_line(event, lang)
+
     def view(self, state: State[Any], lang: str) -> dict[str, Any]:
-        """Omen, tracks, the bag being drawn from, and each character's sheet."""
+        """Omen, tracks, the bag being drawn from, and a short strip for each character."""
         data: Data = state.data
         tr = (lambda t: t.zh) if lang == "zh" else (lambda t: t.en)
         label = (lambda zh, en: zh) if lang == "zh" else (lambda zh, en: en)
         summary: list[list[Any]] = [
-            [label("当前预兆", "Current omen"), " ".join(tr(OMENS[o]) for o in data.omens)],
+            [label("挑战", "Challenge"), tr(challenge(data.challenge).title)],
+            [label("当前预兆", "Current omen"), tr(listed(data.omens, OMENS.__getitem__))],
             [label("活跃度", "Activity"), data.activity],
             [label("人口", "Population"), data.population],
             [label("动荡", "Unrest"), data.unrest],
             [label("纪元", "Epoch"), data.epoch],
         ]
+        if data.alert:
+            summary.append([label("警觉巨兽", "Alert behemoth"), tr(behemoth_name(data.alert))])
+        if data.result:
+            summary.append([label("挑战结果", "Result"), tr(RESULTS[data.result])])
         if data.mining is not None:
-            mine = data.mining
-            feature = tr(FEATURES[mine.feature])
-            summary.append(
-                [label(f"{feature}的袋子", f"Bag for {feature}"), tr(_bag_text(mine.bag))]
-            )
-            left = tuple((s, n - sum(1 for d, _ in mine.drawn if d == s)) for s, n in mine.bag)
-            summary.append([label("袋中还剩", "Left in the bag"), tr(_bag_text(left))])
-            drawn = ", ".join(f"{tr(STONES[s])}/{tr(OMENS[o])}" for s, o in mine.drawn)
-            summary.append([label("已摸出", "Drawn"), drawn or "-"])
-        players = []
-        for index, c in enumerate(data.characters):
-            fields: list[list[Any]] = [
-                [label("精力", "Energy"), f"{c.energy}/{_cap(data)}"],
-                [
-                    label("健康", "Health"),
-                    " ".join(
-                        [
-                            f"{len(c.health)}/{_length(data)}",
-                            *(tr(malady_name(t.label())) for t in c.health),
-                        ]
-                    ),
-                ],
-                [label("地块", "Tile"), tr(_tile(data, c.tile))],
-                [label("背包", "Pack"), tr(counted(c.pack, Text("-", "-")))],
-            ]
-            fields += [[tr(ATTRIBUTES[a]), v + c.boost(a)] for a, v in c.attributes]
-            if not c.alive:
-                fields.append([label("状态", "State"), label("已死亡", "dead")])
-            name = tr(character_name(c.name))
-            players.append({"seat": c.seat, "name": f"{index + 1}. {name}", "fields": fields})
+            summary += _bag_rows(data.mining, tr, label)
+        players = [
+            {
+                "seat": c.seat,
+                "name": f"{index + 1}. {tr(character_name(c.name))}",
+                "fields": _strip(data, c, tr, label),
+            }
+            for index, c in enumerate(data.characters)
+        ]
         return {"summary": summary, "players": players}
+
+
+def _bag_rows(mine: m.Mining, tr: Any, label: Any) -> list[list[Any]]:
+    """§采矿.3–6: the bag for the feature being mined, what is left in it, what was drawn."""
+    feature = tr(FEATURES[mine.feature])
+    left = tuple((s, n - sum(1 for d, _ in mine.drawn if d == s)) for s, n in mine.bag)
+    drawn = listed(
+        mine.drawn,
+        lambda d: Text(
+            f"{STONES[d[0]].zh}/{OMENS[d[1]].zh}", f"{STONES[d[0]].en}/{OMENS[d[1]].en}"
+        ),
+    )
+    return [
+        [label(f"{feature}的袋子", f"Bag for the {feature}"), tr(_bag_text(mine.bag))],
+        [label("袋中还剩", "Left in the bag"), tr(_bag_text(left))],
+        [label("已摸出", "Drawn"), tr(drawn)],
+    ]
+
+
+def _strip(data: Data, c: m.Character, tr: Any, label: Any) -> list[list[Any]]:
+    """A character's few fields for the kiosk's strip, most important first (at most six)."""
+    attributes = tr(attribute_line(c.attributes, c.boosts))
+    if not c.alive:
+        return [
+            [label("状态", "State"), label("已死亡", "dead")],
+            [label("属性", "Attributes"), attributes],
+        ]
+    health = [f"{len(c.health)}/{_length(data)}", *(tr(malady_name(t.label())) for t in c.health)]
+    tile = _tile(data, c.tile) if c.tile else Text("尚未入场", "not on the map yet")
+    fields: list[list[Any]] = [
+        [label("精力", "Energy"), f"{c.energy}/{_cap(data)}"],
+        [label("健康", "Health"), " ".join(health)],
+        [label("地块", "Tile"), tr(tile)],
+        [label("背包", "Pack"), tr(counted(c.pack, Text("空", "empty")))],
+        [label("属性", "Attributes"), attributes],
+    ]
+    if c.items:
+        fields.append([label("物品", "Items"), tr(listed(c.items, item_name))])
+    return fields

@@ -11,15 +11,20 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from functools import cache
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from engine.core import Text
 from engine.stonesaga.catalogue import (
+    ATTRIBUTES,
     FACES,
     FEATURES,
     MALADIES,
+    OMENS,
     RESOURCES,
     SEVERITIES,
+    STONES,
+    campaign,
+    challenge,
     names,
     valley,
 )
@@ -181,3 +186,464 @@ EVENT_TEXTS: dict[str, Text] = {
     "stonesaga.travelled": Text("{character}前往{tile}", "{character} travels to {tile}"),
     "stonesaga.valley_recorded": Text("山谷已记录({region})", "The valley is recorded ({region})"),
 }
+
+
+# --- the table screen: short names, the outcome, the set-up options, the log -----------------
+
+SHORT = 4
+"""The most characters a cell or a token of the picture shows (``Game.picture``)."""
+
+
+def short(text: str) -> str:
+    """A name cut to fit a cell: as it is up to four characters, else its first three and a
+    dot (``Birch`` → ``Bir.``); a Chinese name, its first four characters."""
+    if len(text) <= SHORT:
+        return text
+    if text.isascii():
+        return f"{text[: SHORT - 1]}."
+    return text[:SHORT]
+
+
+def character_short(name: str) -> Text:
+    """A character's name as its token on the picture shows it: 灰烬 / Ash, 白桦 / Bir."""
+    full = character_name(name)
+    return Text(short(full.zh), short(full.en))
+
+
+FEATURE_SHORT: dict[str, Text] = {
+    "lake": Text("湖泊", "lake"),
+    "forest": Text("森林", "frst"),
+    "fissure": Text("裂隙", "rift"),
+    "cave": Text("洞穴", "cave"),
+    "mountain": Text("山脉", "mtn"),
+    "moraine": Text("冰碛", "mrn"),
+    "dry_flat": Text("干涸滩", "flat"),
+    "grassland": Text("草原", "gras"),
+    "wetland": Text("湿地", "wet"),
+    "river": Text("河流", "rvr"),
+}
+"""Each feature (§地图) as a cell of the picture names it, at most four characters."""
+
+REGIONS: dict[str, Text] = {"green_vale": Text("翠谷", "Green Vale")}
+"""The valley's regions (§地图: 起始区域是翠谷与天崖高原); the English names are ours."""
+
+
+def region_name(key: str) -> Text:
+    """A region by the key valley.toml and the Log's record use."""
+    return name_in(REGIONS, key)
+
+
+def behemoth_name(name: str) -> Text:
+    """A behemoth by the name the Log gives it (our list in data/names.toml), else as written."""
+    return name_in(_names("behemoths"), name)
+
+
+ATTRIBUTE_SHORT: dict[str, Text] = {
+    "strength": Text("力", "Str"),
+    "dexterity": Text("灵", "Dex"),
+    "faith": Text("信", "Fth"),
+    "perception": Text("觉", "Per"),
+}
+"""The attributes as a character's strip names them, one character (§创造角色.2)."""
+
+
+def attribute_line(
+    attributes: Iterable[tuple[str, int]], boosts: Iterable[tuple[str, int]] = ()
+) -> Text:
+    """A character's attributes in one short line, boosts added: 力6 灵5+1 信4 觉6."""
+    extra = dict(boosts)
+    parts = []
+    for name, value in attributes:
+        plus = f"+{extra[name]}" if extra.get(name) else ""
+        short_name = name_in(ATTRIBUTE_SHORT, name)
+        parts.append(Text(f"{short_name.zh}{value}{plus}", f"{short_name.en} {value}{plus}"))
+    return Text(" ".join(p.zh for p in parts), ", ".join(p.en for p in parts))
+
+
+def character_number(index: int) -> Text:
+    """A character as an event names it (events carry the character's number, not its name)."""
+    return Text(f"第{index + 1}名角色", f"character {index + 1}")
+
+
+RESULTS: dict[str, Text] = {"won": Text("胜利", "won"), "lost": Text("失败", "lost")}
+"""How a challenge ends (§挑战卡与目标卡)."""
+
+OUTCOME_TEXTS: dict[str, Text] = {
+    "stonesaga.won": Text(
+        "挑战胜利:氏族一起完成了挑战卡的目标",
+        "Won together: the clan met the challenge card's goal",
+    ),
+    "stonesaga.lost": Text(
+        "挑战失败:挑战卡的目标没有完成,氏族一起承担",
+        "Lost together: the clan did not meet the challenge card's goal",
+    ),
+}
+"""The end screen's sentence for each reason ``final_outcome`` gives (``stonesaga.<result>``,
+§挑战卡与目标卡): Stonesaga is co-operative, so the clan wins or loses as one."""
+
+EPOCHS: dict[int, Text] = {
+    1: Text("第一纪元", "first epoch"),
+    2: Text("第二纪元", "second epoch"),
+    3: Text("第三纪元", "third epoch"),
+}
+"""§山谷扩张: the three epochs of a campaign."""
+
+
+def option_texts() -> dict[str, Text]:
+    """What the set-up page reads for each option and each value it offers (``Game.option_texts``):
+    the challenge cards of data/campaign.toml, the epochs, and the behemoths of our name list."""
+    out = {
+        "players": Text("玩家人数", "Players"),
+        "challenge": Text("挑战卡", "Challenge card"),
+        "epoch": Text("纪元", "Epoch"),
+        "population": Text("人口(留空:按战役开局)", "Population (blank: as a campaign starts)"),
+        "unrest": Text("动荡(留空:按战役开局)", "Unrest (blank: as a campaign starts)"),
+        "roster": Text("《日志》里活着的角色", "Living characters of the Log"),
+        "behemoths": Text("巢穴启用的巨兽", "Behemoths whose lair is active"),
+    }
+    for card in sorted(campaign()["challenges"]):
+        title = challenge(card).title
+        out[f"challenge={card}"] = Text(f"{card} {title.zh}", f"{card} {title.en}")
+    for epoch, name in EPOCHS.items():
+        out[f"epoch={epoch}"] = name
+    for key, name in _names("behemoths").items():
+        out[f"behemoths={key}"] = name
+    return out
+
+
+DICE_REASONS: dict[str, Text] = {
+    "character_creation": Text(
+        "创造角色(合计至少14,去掉最低的一颗)", "a new character (14 or more, the lowest dropped)"
+    ),
+    "test": Text("判定(掷出6就奋力一搏)", "a test (a 6 means a heroic effort)"),
+    "contest": Text("与巨兽角力", "a contest against the behemoth"),
+    "heroic_effort": Text("奋力一搏(上一颗是6)", "a heroic effort (the last die was a 6)"),
+    "fishing": Text("钓鱼", "fishing"),
+    "mourning": Text("哀悼", "the mourning"),
+}
+"""Why the table rolls the dice it is told to (the ``reason`` of ``dice_pool_announced``)."""
+
+COUNTS = ("", "一", "两", "三", "四", "五", "六")
+
+ENERGY_REASONS: dict[str, Text] = {
+    "setup": Text("开局", "set-up"),
+    "hard_travel": Text("艰难跋涉", "hard travel"),
+    "exchange": Text("交换", "exchange"),
+    "pack": Text("打包与解包", "packing"),
+    "aid": Text("救助", "aid"),
+    "process": Text("加工", "processing"),
+    "craft": Text("合成", "crafting"),
+    "build_outpost": Text("建前哨", "building an outpost"),
+    "collect_water": Text("取水", "collecting water"),
+    "prepare_shelter": Text("备庇护所", "preparing a shelter"),
+    "fish": Text("钓鱼", "fishing"),
+    "forage": Text("采集", "foraging"),
+    "mine": Text("采矿", "mining"),
+    "build": Text("建建筑", "building"),
+    "relocate_outpost": Text("迁移前哨", "relocating the outpost"),
+    "make_fire": Text("生火", "making a fire"),
+    "delve": Text("探穴", "delving"),
+    "scavenge": Text("拾荒", "scavenging"),
+    "effect": Text("卡牌效果", "a card's effect"),
+    "calm_night": Text("静夜", "a calm night"),
+}
+"""What energy was spent on or came from (the ``reason`` of ``energy_changed``)."""
+
+HEALTH_CHANGES: dict[str, Text] = {
+    "added": Text("添了一枚疾苦", "a malady added"),
+    "upgraded": Text("一枚疾苦加重", "a malady turned heavy"),
+    "degraded": Text("一枚疾苦退化", "a malady degraded"),
+    "no_room": Text("健康轨已满", "the track is full"),
+}
+"""What happened on a health track (§获得与退化)."""
+
+MARKERS: dict[str, Text] = {
+    "depletion": Text("枯竭", "depleted"),
+    "fire": Text("火堆", "fire"),
+    "shelter": Text("庇护所", "shelter"),
+    "outpost": Text("前哨", "outpost"),
+    "buildings": Text("建筑", "buildings"),
+}
+"""The location markers and what an outpost holds (§地点标记, §建前哨)."""
+
+BOOSTS: dict[int, Text] = {
+    0: Text("增益用完", "boost used up"),
+    1: Text("微幅增益(+1)", "minor boost (+1)"),
+    2: Text("大幅增益(+2)", "major boost (+2)"),
+}
+"""§增益: the levels of a boost."""
+
+
+def marker_level(marker: str, level: int) -> Text:
+    """A marker at a level, as the tile shows it: 火堆(箭头面) / fire (arrow side)."""
+    name = name_in(MARKERS, marker)
+    if marker in ("depletion", "fire"):
+        if not level:
+            return Text(f"{name.zh}移除", f"{name.en} removed")
+        side = Text("箭头面", "arrow side") if level >= 2 else Text("×面", "× side")
+        return Text(f"{name.zh}({side.zh})", f"{name.en} ({side.en})")
+    if marker == "shelter":
+        return Text(f"{name.zh}{level}级", f"{name.en} level {level}")
+    if marker == "outpost":
+        return Text("建起前哨", "an outpost built") if level else Text("前哨迁走", "outpost moved")
+    return Text(f"{name.zh}{level}座", f"{name.en}: {level}")
+
+
+def _signed(delta: int) -> str:
+    return f"+{delta}" if delta > 0 else f"−{-delta}"
+
+
+def _unmarked(zh: str, en: str) -> Text | None:
+    """A printed text the data marks as not yet copied from the card (a placeholder): None,
+    so that the line says where to read it instead."""
+    if "占位" in zh or "placeholder" in en.lower():
+        return None
+    return Text(zh, en)
+
+
+def _dice_line(event: dict[str, Any]) -> Text:
+    """§判定, §钓鱼, §创造角色, §角色死亡与传说: who rolls how many dice, and why."""
+    dice = list(event.get("dice") or ())
+    if not dice:
+        return Text("骰子已掷完", "The dice are done")
+    seat = event.get("seat")
+    who = (
+        Text("每位玩家", "Each player")
+        if seat is None
+        else Text(f"{seat + 1}号玩家", f"Player {seat + 1}")
+    )
+    count = len(dice)
+    n_zh = COUNTS[count] if count < len(COUNTS) else str(count)
+    zh = f"{who.zh}掷{n_zh}颗骰"
+    en = f"{who.en} rolls {count} {'die' if count == 1 else 'dice'}"
+    reason = str(event.get("reason") or "")
+    if reason:
+        why = name_in(DICE_REASONS, reason)
+        zh, en = f"{zh}:{why.zh}", f"{en} for {why.en}"
+    return Text(zh, en)
+
+
+Line = Callable[[dict[str, Any]], Text]
+
+
+def _who(e: dict[str, Any]) -> Text:
+    return character_number(int(e["character"]))
+
+
+def _f(template: Text, **params: object) -> Text:
+    return template.format(**params)
+
+
+def _health_line(e: dict[str, Any]) -> Text:
+    track = listed(e.get("health") or (), malady_name, Text("无疾苦", "no malady"))
+    what = name_in(HEALTH_CHANGES, str(e["what"]))
+    out = _f(Text("{c}的健康轨:{t}({w})", "{c}'s health: {t} ({w})"), c=_who(e), t=track, w=what)
+    if e.get("incapacitated"):
+        out = Text(f"{out.zh},失能", f"{out.en}; incapacitated")
+    return out
+
+
+def _died_line(e: dict[str, Any]) -> Text:
+    effect = str(e["effect"])
+    if effect == "population":
+        what = Text("人口−1", "population −1")
+    elif effect == "unrest":
+        what = Text("动荡+1", "unrest +1")
+    elif effect.endswith("+1"):
+        attribute = name_in(ATTRIBUTES, effect.removesuffix("+1"))
+        what = Text(f"{attribute.zh}+1(成为传说)", f"{attribute.en} +1 (a legend)")
+    else:
+        what = Text("属性都已是6,没有变化", "every attribute is already 6: no change")
+    return _f(
+        Text("{n}死去,哀悼骰{r}:{w}", "{n} died; mourning roll {r}: {w}"),
+        n=character_name(str(e["name"])),
+        r=e["roll"],
+        w=what,
+    )
+
+
+def _recovered_line(e: dict[str, Any]) -> Text:
+    parts = [Text(f"休息+{e['rest']}", f"rest +{e['rest']}")]
+    if e.get("food"):
+        parts.append(
+            Text(f"吃了{resource_name(e['food']).zh}+1", f"ate {resource_name(e['food']).en} +1")
+        )
+    if e.get("water"):
+        parts.append(Text("喝水+1", "water +1"))
+    if e.get("comfort"):
+        parts.append(Text("舒适+1", "comfort +1"))
+    why = listed(parts, lambda t: t)
+    return _f(
+        Text("{c}夜间恢复,精力{n}({w})", "{c} recovers at night: energy {n} ({w})"),
+        c=_who(e),
+        n=e["energy"],
+        w=why,
+    )
+
+
+def _test_line(e: dict[str, Any]) -> Text:
+    dice = "、".join(str(d) for d in e.get("dice") or ())
+    out = _f(
+        Text("{c}的{a}判定:骰{d},合计{t}", "{c}'s {a} test: dice {de}, total {t}"),
+        c=_who(e),
+        a=name_in(ATTRIBUTES, str(e["attribute"])),
+        d=dice,
+        de=", ".join(str(d) for d in e.get("dice") or ()),
+        t=e["total"],
+    )
+    if e.get("success") is True:
+        return Text(f"{out.zh},成功", f"{out.en}: success")
+    if e.get("success") is False:
+        return Text(f"{out.zh},失败", f"{out.en}: failure")
+    return out
+
+
+def _ore_line(e: dict[str, Any]) -> Text:
+    out = _f(
+        Text("{c}摸出{s}({o})", "{c} draws {s} ({o})"),
+        c=_who(e),
+        s=name_in(STONES, str(e["stone"])),
+        o=name_in(OMENS, str(e["omen"])),
+    )
+    if not e.get("matched"):
+        return Text(f"{out.zh}:不符当前预兆,无事发生", f"{out.en}: not the current omen, nothing")
+    entry = _unmarked(str(e.get("entry_zh", "")), str(e.get("entry_en", "")))
+    if entry is None:
+        entry = Text("查秘典183页采矿表", "read the mining table, Secret Book p.183")
+    return Text(f"{out.zh}:符合当前预兆,{entry.zh}", f"{out.en}: the current omen; {entry.en}")
+
+
+def _challenge_event_line(e: dict[str, Any]) -> Text:
+    text = _unmarked(str(e.get("text_zh", "")), str(e.get("text_en", "")))
+    if text is None:
+        text = Text("结算挑战卡背面的这条事件", "resolve this event on the challenge card's back")
+    return _f(Text("活跃度达到{t}:{x}", "Activity reached {t}: {x}"), t=e["threshold"], x=text)
+
+
+def _travel_line(e: dict[str, Any]) -> Text:
+    out = _f(Text("{c}前往{t}", "{c} travels to {t}"), c=_who(e), t=tile_name(str(e["tile"])))
+    notes = []
+    if e.get("revealed"):
+        notes.append(Text("翻开了未探索的地块", "the unexplored tile is turned over"))
+    if e.get("hard_travel"):
+        notes.append(Text("艰难跋涉", "hard travel"))
+    notes.append(Text("抽一张旅途卡", "draw a journey card"))
+    more = listed(notes, lambda t: t)
+    return Text(f"{out.zh}:{more.zh}", f"{out.en}: {more.en}")
+
+
+def _kept_line(e: dict[str, Any]) -> Text:
+    return _f(
+        Text("{c}保留物品:{i};材料:{m}", "{c} keeps items: {i}; materials: {m}"),
+        c=_who(e),
+        i=listed(e.get("items") or (), item_name),
+        m=listed(e.get("materials") or (), resource_name),
+    )
+
+
+EVENT_LINES: dict[str, Line] = {
+    "stonesaga.activity_raised": lambda e: _f(
+        Text("活跃度升至{a}", "Activity rises to {a}"), a=e["activity"]
+    ),
+    "stonesaga.behemoth_alert": lambda e: _f(
+        Text("巨兽{n}本局警觉", "The behemoth {n} is alert this session"),
+        n=behemoth_name(str(e["name"])),
+    ),
+    "stonesaga.boost_changed": lambda e: _f(
+        Text("{c}的{a}:{l}", "{c}'s {a}: {l}"),
+        c=_who(e),
+        a=name_in(ATTRIBUTES, str(e["attribute"])),
+        l=BOOSTS.get(int(e["level"]), BOOSTS[2]),
+    ),
+    "stonesaga.challenge_ended": lambda e: _f(
+        Text("挑战结束:{r},开始存档", "The challenge ends {r}; now the save"),
+        r=name_in(RESULTS, str(e["result"])),
+    ),
+    "stonesaga.challenge_event_due": _challenge_event_line,
+    "stonesaga.character_died": _died_line,
+    "stonesaga.character_joined": lambda e: _f(
+        Text("{n}加入({p}号玩家)", "{n} joins (player {p})"),
+        n=character_name(str(e["name"])),
+        p=int(e["seat"]) + 1,
+    ),
+    "stonesaga.energy_changed": lambda e: _f(
+        Text("{c}的精力{d},现为{n}({r})", "{c}'s energy {d}, now {n} ({r})"),
+        c=_who(e),
+        d=_signed(int(e["delta"])),
+        n=e["energy"],
+        r=name_in(ENERGY_REASONS, str(e["reason"])),
+    ),
+    "stonesaga.fishing_rolled": lambda e: _f(
+        Text("{c}的钓鱼骰:{d}", "{c}'s fishing dice: {d}"),
+        c=_who(e),
+        d=Text(
+            "、".join(str(d) for d in e.get("dice") or ()),
+            ", ".join(str(d) for d in e.get("dice") or ()),
+        ),
+    ),
+    "stonesaga.health_changed": _health_line,
+    "stonesaga.kept": _kept_line,
+    "stonesaga.mining_bag_filled": lambda e: _f(
+        Text("{c}在{f}采矿,袋中:{b}", "{c} mines the {f}; in the bag: {b}"),
+        c=_who(e),
+        f=name_in(FEATURES, str(e["feature"])),
+        b=counted(tuple((str(s), int(n)) for s, n in e.get("bag") or ())),
+    ),
+    "stonesaga.mourning_due": lambda e: _f(
+        Text("{n}死去,氏族为其掷哀悼骰", "{n} died; the clan rolls the mourning die"),
+        n=character_name(str(e["name"])),
+    ),
+    "stonesaga.night_recovered": _recovered_line,
+    "stonesaga.omen_set": lambda e: _f(
+        Text("当前预兆:{o}", "Current omen: {o}"), o=name_in(OMENS, str(e["omen"]))
+    ),
+    "stonesaga.ore_drawn": _ore_line,
+    "stonesaga.ore_returned": lambda e: _f(
+        Text("采矿结束,{n}枚矿石标记倒回供应堆", "Mining done: {n} ore tokens back to the supply"),
+        n=e["drawn"],
+    ),
+    "stonesaga.resources_changed": lambda e: _f(
+        Text("{c}的{r}{d}", "{c}'s {r} {d}"),
+        c=_who(e),
+        r=resource_name(str(e["resource"])),
+        d=_signed(int(e["delta"])),
+    ),
+    "stonesaga.society_checked": lambda e: _f(
+        Text(
+            "社会:人口{p},动荡{u},前哨{o}/{l}",
+            "Society: population {p}, unrest {u}, outposts {o} of {l}",
+        ),
+        p=e["population"],
+        u=e["unrest"],
+        o=e["outposts"],
+        l=e["outpost_limit"],
+    ),
+    "stonesaga.test_resolved": _test_line,
+    "stonesaga.tile_marked": lambda e: _f(
+        Text("{t}:{m}", "{t}: {m}"),
+        t=tile_name(str(e["tile"])),
+        m=marker_level(str(e["marker"]), int(e["level"])),
+    ),
+    "stonesaga.travelled": _travel_line,
+    "stonesaga.valley_recorded": lambda e: _f(
+        Text(
+            "山谷记入《日志》:{r},托盘{a}个、地块{t}块、覆盖层{o}个",
+            "The valley is written into the Log: {r}; trays: {a}, tiles: {t}, overlays: {o}",
+        ),
+        r=region_name(str(e["region"])),
+        a=e["trays"],
+        t=e["tiles"],
+        o=e["overlays"],
+    ),
+    "dice_pool_announced": _dice_line,
+}
+"""One line of the kiosk's log for each of Stonesaga's events and for the dice it lights."""
+
+
+def event_line(event: dict[str, Any], lang: str) -> str | None:
+    """The log's line for an event (plain data) in ``lang``; None for an event not Stonesaga's."""
+    line = EVENT_LINES.get(str(event.get("type")))
+    if line is None:
+        return None
+    text = line(event)
+    return text.zh if lang == "zh" else text.en
