@@ -1747,10 +1747,10 @@ class Stonesaga(Game):
         players = [
             {
                 "seat": c.seat,
-                "name": f"{index + 1}. {tr(character_name(c.name))}",
+                "name": tr(character_name(c.name)),
                 "fields": _strip(data, c, tr, label),
             }
-            for index, c in enumerate(data.characters)
+            for c in data.characters
         ]
         return {"summary": summary, "players": players}
 

@@ -131,8 +131,9 @@ def test_the_players_strip_is_the_characters_name_and_a_few_fields() -> None:
     play = Play(2)
     play.edit(0, name="Ash", boosts=(("faith", 1),), items=("bone needle",))
     play.edit(1, name="Elder")
-    for lang in ("zh", "en"):
+    for lang, names in (("zh", ["灰烬", "长者"]), ("en", ["Ash", "Elder"])):
         players = STONESAGA.view(play.state, lang)["players"]
+        assert [p["name"] for p in players] == names
         assert all(len(p["fields"]) <= 6 for p in players)
     zh = dict(map(tuple, STONESAGA.view(play.state, "zh")["players"][0]["fields"]))
     assert zh["属性"] == "力6 灵5 信4+1 觉6"
