@@ -29,6 +29,7 @@ from engine.core import (
 from engine.greenwood import rules
 from engine.greenwood.catalogue import catalogue
 from engine.greenwood.offers import greenwood_offers
+from engine.greenwood.picture import picture as submarines
 from engine.greenwood.records import (
     FinalScores,
     RewardGained,
@@ -37,7 +38,12 @@ from engine.greenwood.records import (
     VirtualCompanionsRevealed,
 )
 from engine.greenwood.state import Player, Table
-from engine.greenwood.texts import EVENT_TEXTS
+from engine.greenwood.texts import (
+    EVENT_TEXTS,
+    OPTION_TEXTS,
+    OUTCOME_TEXTS,
+    event_line,
+)
 
 RULES = "greenwood.zh.md"
 ROUNDS = 3
@@ -257,6 +263,8 @@ class Greenwood(Game):
     phases: ClassVar[tuple[Phase, ...]] = PHASES
     event_texts: ClassVar[dict[str, Text]] = EVENT_TEXTS
     rounds: ClassVar[int | None] = ROUNDS
+    option_texts: ClassVar[dict[str, Text]] = OPTION_TEXTS
+    outcome_texts: ClassVar[dict[str, Text]] = OUTCOME_TEXTS
 
     def setup(self, options: Any, rng: Rng) -> tuple[Any, Rng, Seat]:
         """Threats (§一.3), the players' tokens (§一.6, §一.8) and the start player (§一.10)."""
@@ -318,6 +326,20 @@ class Greenwood(Game):
         if len(winners) == 1:
             return Outcome("win", winners, "greenwood.tie_most_rescued")
         return Outcome("shared_win", winners, "greenwood.tie_shared")
+
+    def picture(
+        self, state: State[Any], lang: str, refused: Move | None = None
+    ) -> dict[str, Any] | None:
+        """Every seat's submarine as the engine holds it (``picture.py``)."""
+        return submarines(state, lang, refused)
+
+    def scores(self, state: State[Any]) -> tuple[int, ...] | None:
+        """Each seat's points on the score track (§五.2)."""
+        return tuple(p.score for p in state.data.players)
+
+    def event_text(self, event: dict[str, Any], lang: str) -> str | None:
+        """The log's line for Greenwood's own events, things named as the table does."""
+        return event_line(event, lang)
 
     def view(self, state: State[Any], lang: str) -> dict[str, Any]:
         """Round, threats and each player's tokens, tracks, knowledge and submarine."""
