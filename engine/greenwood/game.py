@@ -40,9 +40,14 @@ from engine.greenwood.records import (
 from engine.greenwood.state import Player, Table
 from engine.greenwood.texts import (
     EVENT_TEXTS,
+    LAYOUT_NAMES,
     OPTION_TEXTS,
     OUTCOME_TEXTS,
     event_line,
+    knowledge_list,
+    listed,
+    threat_name,
+    trigger_name,
 )
 
 RULES = "greenwood.zh.md"
@@ -342,44 +347,57 @@ class Greenwood(Game):
         return event_line(event, lang)
 
     def view(self, state: State[Any], lang: str) -> dict[str, Any]:
-        """Round, threats and each player's tokens, tracks, knowledge and submarine."""
-        en = lang != "zh"
+        """The layout, the revealed threats and a short strip per player, points first."""
+        tr = (lambda t: t.zh) if lang == "zh" else (lambda t: t.en)
         cat = catalogue()
         table: Table = state.data
-        threats = [cat.threats[i].name for i in table.threats[: table.revealed]]
-        summary = [
-            ["layout" if en else "潜艇布局", state.options.layout],
-            ["threats" if en else "威胁", ", ".join(threats)],
+        revealed = [cat.threats[i] for i in table.threats[: table.revealed]]
+        threats = listed(
+            Text(
+                f"{threat_name(t.name).zh}({trigger_name(t.trigger).zh})",
+                f"{threat_name(t.name).en} ({trigger_name(t.trigger).en})",
+            )
+            for t in revealed
+        )
+        summary: list[list[Any]] = [
+            [tr(VIEW_LABELS["layout"]), tr(LAYOUT_NAMES[state.options.layout])],
+            [tr(VIEW_LABELS["threats"]), tr(threats)],
         ]
         if state.players == 1:
-            summary.append(["virtual companions" if en else "虚拟对手伙伴", table.virtual])
-        labels = (
-            ("points", "分数"),
-            ("energy", "能量"),
-            ("spies", "间谍"),
-            ("aurora", "极光"),
-            ("strength", "力量"),
-            ("pathfinding", "寻路"),
-            ("knowledge", "知识"),
-            ("pieces", "潜艇板块"),
-            ("rescued", "解救生物"),
-            ("to place", "待放置"),
-        )
+            summary.append([tr(VIEW_LABELS["virtual"]), table.virtual])
         players = []
         for seat, p in enumerate(table.players):
+            known = knowledge_list(p.knowledge)
             values = (
                 p.score,
                 f"{p.energy_left}/{p.energy}",
                 f"{p.spies_left}/{p.spies}",
                 p.aurora,
-                p.strength,
-                p.pathfinding,
-                f"{' '.join(p.knowledge) or '-'} ({len(p.knowledge)}/{p.slots})",
-                len(p.pieces),
+                Text(
+                    f"{known.zh}({len(p.knowledge)}/{p.slots})",
+                    f"{known.en} ({len(p.knowledge)}/{p.slots})",
+                ),
                 len(p.rescued),
-                p.awaiting or "-",
             )
-            fields = [[en_ if en else zh, v] for (en_, zh), v in zip(labels, values, strict=True)]
-            name = f"player {seat + 1}" if en else f"{seat + 1}号玩家"
-            players.append({"seat": seat, "name": name, "fields": fields})
+            fields = [
+                [tr(VIEW_LABELS[key]), tr(v) if isinstance(v, Text) else v]
+                for key, v in zip(STRIP, values, strict=True)
+            ]
+            players.append({"seat": seat, "fields": fields})
         return {"summary": summary, "players": players}
+
+
+STRIP = ("points", "energy", "spies", "aurora", "knowledge", "rescued")
+"""A player's fields on the kiosk's strip, most important first (at most six)."""
+VIEW_LABELS: dict[str, Text] = {
+    "layout": Text("潜艇布局", "layout"),
+    "threats": Text("已翻开的威胁", "threats"),
+    "virtual": Text("虚拟对手伙伴", "virtual companions"),
+    "points": Text("分数", "points"),
+    "energy": Text("能量", "energy"),
+    "spies": Text("间谍", "spies"),
+    "aurora": Text("极光", "aurora"),
+    "knowledge": Text("知识", "knowledge"),
+    "rescued": Text("解救生物", "rescued"),
+}
+"""The view's labels (lower case in English, as the strip has always shown them)."""
