@@ -25,8 +25,9 @@ from engine.core import (
     find_game,
     move_from_json,
 )
+from kiosk.seats import Seat, default_seats, parse_seats, seats_json
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 MIGRATIONS: dict[int, str] = {
     1: """
@@ -48,6 +49,7 @@ MIGRATIONS: dict[int, str] = {
         PRIMARY KEY (game_id, seq)
     );
     """,
+    2: "ALTER TABLE games ADD COLUMN seats TEXT NOT NULL DEFAULT '[]'",
 }
 """Schema version → the SQL that brings the previous version to it."""
 
@@ -154,27 +156,43 @@ class Store:
     # --- games ---------------------------------------------------------------------------
 
     def new_game(
-        self, name: str, game: str, options: dict[str, Any] | None = None, seed: int = 0
+        self,
+        name: str,
+        game: str,
+        options: dict[str, Any] | None = None,
+        seed: int = 0,
+        seats: list[Seat] | None = None,
     ) -> SavedGame:
-        """Create a saved game and return it, started; StoreError if the name is taken."""
+        """Create a saved game and return it, started; StoreError if the name is taken.
+
+        ``seats`` are the players' names and colours (default: numbered, colours in order)."""
         session = Session(find_game(game), options, seed)
         options_json = json.dumps(_options_dict(session), sort_keys=True)
+        seats = seats or default_seats(session.state.players)
         now = _now()
         try:
             with _transaction(self._conn):
                 cur = self._conn.execute(
-                    "INSERT INTO games (name, game, options, seed, created_at, updated_at)"
-                    " VALUES (?, ?, ?, ?, ?, ?)",
-                    (name, session.game.name, options_json, seed, now, now),
+                    "INSERT INTO games (name, game, options, seed, seats, created_at, updated_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        name,
+                        session.game.name,
+                        options_json,
+                        seed,
+                        json.dumps(seats_json(seats)),
+                        now,
+                        now,
+                    ),
                 )
         except sqlite3.IntegrityError:
             raise StoreError(f"a saved game called {name!r} exists already") from None
-        return SavedGame(self, int(cur.lastrowid or 0), name, session)
+        return SavedGame(self, int(cur.lastrowid or 0), name, session, seats)
 
     def load(self, name: str | None = None) -> SavedGame:
         """Resume a saved game by replaying its log (the latest one when no name is given)."""
         row = self._conn.execute(
-            "SELECT id, name, game, options, seed FROM games"
+            "SELECT id, name, game, options, seed, seats FROM games"
             + (" WHERE name = ?" if name is not None else " ORDER BY updated_at DESC, id DESC")
             + " LIMIT 1",
             (name,) if name is not None else (),
@@ -183,8 +201,11 @@ class Store:
             raise SaveNotFoundError(
                 f"no saved game called {name!r}" if name else "there is no saved game"
             )
-        game_id, name_, game, options, seed = row
-        saved = SavedGame(self, game_id, name_, Session(find_game(game), json.loads(options), seed))
+        game_id, name_, game, options, seed, seats = row
+        session = Session(find_game(game), json.loads(options), seed)
+        saved = SavedGame(
+            self, game_id, name_, session, parse_seats(json.loads(seats), session.state.players)
+        )
         for kind, move in self._conn.execute(
             "SELECT kind, move FROM log WHERE game_id = ? ORDER BY seq", (game_id,)
         ):
@@ -216,8 +237,17 @@ class Store:
 class SavedGame:
     """A session whose every accepted move, undo and redo is committed before it is announced."""
 
-    def __init__(self, store: Store, game_id: int, name: str, session: Session) -> None:
+    def __init__(
+        self,
+        store: Store,
+        game_id: int,
+        name: str,
+        session: Session,
+        seats: list[Seat] | None = None,
+    ) -> None:
         self.store, self.id, self.name, self.session = store, game_id, name, session
+        self.seats = seats or default_seats(session.state.players)
+        """The players' names and colours, as chosen at set-up."""
 
     @property
     def game(self) -> Game:

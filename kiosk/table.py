@@ -27,6 +27,8 @@ from engine.core import (
     offered,
     offers,
 )
+from kiosk import screen
+from kiosk.seats import COLOURS, Seat, seat_status
 from kiosk.settings import Settings
 from kiosk.store import SavedGame, SaveNotFoundError, Store, StoreDamagedError
 
@@ -35,7 +37,6 @@ log = logging.getLogger("tablesight.table")
 RECENT_EVENTS = 30
 """How many events the table keeps for the log on the screen."""
 SHOWN_EVENTS = 12
-LATEST_VERDICTS = 4
 
 LINK_STATES = ("ok", "simulated", "lost", "not_connected")
 """What a link (camera, LED controller) can be: working, simulated, lost, never connected."""
@@ -73,12 +74,13 @@ EVENT_TEXT: dict[str, Text] = {
     "round_started": Text("第{round}轮开始", "Round {round} begins"),
     "phase_started": Text("{phase}开始", "{phase} begins"),
     "step_started": Text("第{index}步:{step}", "Step {index}: {step}"),
-    "turn_started": Text("轮到{player}号玩家", "Player {player} to act"),
-    "seat_passed": Text("{player}号玩家结束本阶段", "Player {player} is done"),
+    "turn_started": Text("轮到{who}", "{who} to act"),
+    "seat_passed": Text("{who}结束本阶段", "{who} is done"),
     "phase_ended": Text("{phase}结束", "{phase} ends"),
     "game_ended": Text("游戏结束", "Game over"),
-    "move_undone": Text("撤销了一步({move})", "Undid a move ({move})"),
-    "move_redone": Text("重做了一步({move})", "Redid a move ({move})"),
+    "move_undone": Text("撤销了一步:{what}", "Took back a move: {what}"),
+    "move_redone": Text("重做了一步:{what}", "Made a move again: {what}"),
+    "move_rejected": Text("✖ {who}:{what} — {why}", "✖ {who}: {what} — {why}"),
     "dice_pool_announced": Text("掷骰:{dice}", "Roll: {dice}"),
 }
 
@@ -96,6 +98,11 @@ class Table:
         self._lock = threading.RLock()
         self._listeners: list[Listener] = []
         self._console: tuple[Any, str, dict[str, Any]] | None = None
+        self._names: tuple[Any, str, list[str]] | None = None
+        self._labels: dict[str, Text] = {}
+        """Each move type's label as the console last offered it (to name a move in the log)."""
+        self._refused: tuple[Move, Verdict] | None = None
+        """The last refused move, while nothing has been accepted or undone since."""
         self._reset_memory()
 
     # --- changes ---------------------------------------------------------------------------
@@ -103,9 +110,21 @@ class Table:
     def submit(self, move: Move) -> Result:
         """Check and apply a move; accepted moves are saved before this returns."""
         with self._lock:
+            self._learn_labels()
             result = self.saved.submit(move)
-            self._remember(result.events)
-            self._verdicts.append((move.type, result.verdict))
+            if result.accepted:
+                self._refused = None
+                self._remember(result.events, self.saved.session.state)
+            else:
+                self._refused = (move, result.verdict)
+                self._recent.append(
+                    {
+                        "type": "move_rejected",
+                        "move": move.type,
+                        "seat": move.seat,
+                        "why": result.verdict.message,
+                    }
+                )
             change = self._bump("move" if result.accepted else "rejected", result)
         self._tell(change)
         return result
@@ -113,21 +132,30 @@ class Table:
     def undo(self) -> tuple[Event, ...]:
         """Take back the last move (saved first); NothingToUndoError if there is none."""
         with self._lock:
+            self._learn_labels()
             events = self.saved.undo()
+            self._refused = None
             self._reset_memory()
             change = self._bump("undo", None, events)
         self._tell(change)
         return events
 
     def new_game(
-        self, game: str, options: dict[str, Any] | None, name: str | None = None, seed: int = 0
+        self,
+        game: str,
+        options: dict[str, Any] | None,
+        name: str | None = None,
+        seed: int = 0,
+        seats: list[Seat] | None = None,
     ) -> None:
-        """Start a new saved game (StoreError if the name is taken, EngineError if bad options)."""
+        """Start a new saved game (StoreError if the name is taken, EngineError if bad options);
+        ``seats`` are the players' names and colours."""
         with self._lock:
             game_name = find_game(game).name
             name = name or f"{game_name}-{datetime.now(UTC):%Y%m%d-%H%M%S-%f}"
-            self.saved = self.saved.store.new_game(name, game_name, options, seed)
+            self.saved = self.saved.store.new_game(name, game_name, options, seed, seats)
             self.notices, self.prompts = [], []
+            self._refused = None
             self._reset_memory()
             change = self._bump("new_game")
         self._tell(change)
@@ -194,7 +222,8 @@ class Table:
                 log.exception("a listener of the table failed on change %d", change.seq)
 
     def _reset_memory(self) -> None:
-        """Rebuild the log and the dice pool by replaying the saved moves in a scratch session.
+        """Rebuild the log, the dice pool and the scores of each round by replaying the saved
+        moves in a scratch session.
 
         Called at start, after an undo and for a new game, so the screen shows the same thing
         after a restart as before it.
@@ -202,19 +231,33 @@ class Table:
         session = self.saved.session
         scratch = Session(session.game, session.options, session.seed)
         self._recent: deque[dict[str, Any]] = deque(maxlen=RECENT_EVENTS)
-        self._verdicts: deque[tuple[str, Verdict]] = deque(maxlen=LATEST_VERDICTS)
         self._dice: dict[str, Any] | None = None
-        self._remember(scratch.start_events)
+        self._rounds: list[tuple[int, tuple[int, ...]]] = []
+        self._remember(scratch.start_events, scratch.state)
         for move in session.moves:
             result = scratch.submit(move)
-            self._remember(result.events)
+            self._remember(result.events, scratch.state)
 
-    def _remember(self, events: tuple[Event, ...]) -> None:
+    def _remember(self, events: tuple[Event, ...], state: Any) -> None:
+        """Keep the events for the log and the dice box; note the scores when a round ends."""
         for event in events:
             if isinstance(event, DicePoolAnnounced):
-                self._dice = {"seat": event.seat, "dice": list(event.dice), "reason": event.reason}
+                self._dice = event.to_dict() if event.dice else None
             if event.type != "move_rejected":
                 self._recent.append(event.to_dict())
+            ended = event.type == "round_started" and getattr(event, "round", 1) > 1
+            if ended or event.type == "game_ended":
+                scores = self.saved.session.game.scores(state)
+                if scores is not None:
+                    played = state.flow.round - (1 if ended else 0)
+                    self._rounds = [r for r in self._rounds if r[0] != played]
+                    self._rounds.append((played, tuple(scores)))
+
+    def _learn_labels(self) -> None:
+        session = self.saved.session
+        for group in offers(session.game, session.state):
+            for offer in group.offers:
+                self._labels.setdefault(offer.move, offer.label)
 
     def check(self, move: Move) -> Verdict:
         """Whether the move may be made now, without making it (the console's live answer)."""
@@ -229,6 +272,19 @@ class Table:
 
     # --- what the screen shows ---------------------------------------------------------------
 
+    def seat_names(self, lang: str) -> list[str]:
+        """How the screen names each seat: the player's name, with the game's character."""
+        state = self.saved.session.state
+        if self._names and self._names[0] is state and self._names[1] == lang:
+            return self._names[2]
+        characters = {p.get("seat"): p.get("name") for p in self._view(lang)}
+        names = [
+            seat_name(seat, characters.get(seat), lang, self.saved.seats)
+            for seat in range(len(self.saved.seats))
+        ]
+        self._names = (state, lang, names)
+        return names
+
     def console(self, lang: str) -> dict[str, Any]:
         """What each seat may do now, as the console draws it: groups of offers in ``lang``,
         the acting seat first (``engine.core.offers``); kept until the game state changes."""
@@ -237,16 +293,22 @@ class Table:
             state = session.state
             if self._console and self._console[0] is state and self._console[1] == lang:
                 return self._console[2]
-            view_players = {p.get("seat"): p.get("name") for p in self._view(lang)}
-            groups = [
-                {
-                    "seat": group.seat,
-                    "name": seat_name(group.seat, view_players.get(group.seat), lang),
-                    "acting": group.acting,
-                    "offers": [offer.to_dict(lang) for offer in group.offers],  # type: ignore[arg-type]
-                }
-                for group in offers(session.game, state)
-            ]
+            names = self.seat_names(lang)
+            seats = self.saved.seats
+            groups = []
+            for group in offers(session.game, state):
+                for offer in group.offers:
+                    self._labels[offer.move] = offer.label
+                seat = group.seat
+                groups.append(
+                    {
+                        "seat": seat,
+                        "name": TABLE_NAME.in_(lang) if seat is None else names[seat],  # type: ignore[arg-type]
+                        "hex": None if seat is None else COLOURS[seats[seat].colour].hex,
+                        "acting": group.acting,
+                        "offers": [offer.to_dict(lang) for offer in group.offers],  # type: ignore[arg-type]
+                    }
+                )
             answer = {"moves": len(session.moves), "groups": groups}
             self._console = (state, lang, answer)
             return answer
@@ -262,12 +324,34 @@ class Table:
             state, game = session.state, session.game
             phase = game.phase(state.flow.phase)
             step = phase.steps[state.flow.step] if state.flow.step < len(phase.steps) else None
+            console = self.console(lang)
+            names = self.seat_names(lang)
+            seats = seat_status(self.saved.seats, lang)
+            for entry, name in zip(seats, names, strict=False):
+                entry["name"] = name
+            banner = None
+            if self._refused is not None:
+                move, verdict = self._refused
+                label = self._labels.get(move.type)
+                who = TABLE_NAME.in_(lang) if move.seat is None else None  # type: ignore[arg-type]
+                if move.seat is not None and move.seat < len(names):
+                    who = names[move.seat]
+                banner = screen.refusal(
+                    who,
+                    label.in_(lang) if label else None,  # type: ignore[arg-type]
+                    verdict.message.in_(lang),  # type: ignore[arg-type]
+                    verdict.rule,
+                    lang,
+                )
+            outcome = state.outcome
+            refused_move = self._refused[0] if self._refused else None
             return {
                 "seq": self.seq,
                 "game": game.name,
                 "title": game.title.in_(lang),
                 "save": self.saved.name,
                 "players": state.players,
+                "seats": seats,
                 "round": state.flow.round,
                 "rounds": game.rounds,
                 "phases": [
@@ -289,21 +373,25 @@ class Table:
                 "passed_players": sorted(seat + 1 for seat in state.flow.done),
                 "moves": len(session.moves),
                 "can_undo": bool(session.moves),
-                "outcome": None if state.outcome is None else state.outcome.__dict__,
+                "outcome": None if outcome is None else outcome.__dict__,
+                "end": None
+                if outcome is None
+                else screen.the_end(game, outcome, seats, game.scores(state), self._rounds, lang),
+                "next": screen.what_now(
+                    console["groups"], lang, over=outcome is not None, refused=banner is not None
+                ),
+                "refusal": banner,
                 "view": game.view(state, lang),
-                "dice": self._dice,
-                "verdicts": [
-                    {
-                        "move": move,
-                        "ok": v.ok,
-                        "code": v.code,
-                        "message": v.message.in_(lang),
-                        "rule": v.rule,
-                    }
-                    for move, v in reversed(self._verdicts)
-                ],
+                "picture": game.picture(state, lang, refused_move),
+                "dice": None
+                if self._dice is None
+                else {
+                    "seat": self._dice["seat"],
+                    "dice": list(self._dice["dice"]),
+                    "text": self.describe(self._dice, lang),
+                },
                 "recent": [
-                    {"type": e["type"], "text": describe(e, game, lang)}
+                    {"type": e["type"], "text": self.describe(e, lang)}
                     for e in list(self._recent)[-SHOWN_EVENTS:]
                 ][::-1],
                 "links": {k: {"state": v.state, "detail": v.detail} for k, v in self.links.items()},
@@ -313,23 +401,44 @@ class Table:
                     for code, text in self.prompts
                 ],
                 "notices": [n.in_(lang) for n in self.notices],
-                "console": self.console(lang),
+                "console": console,
             }
 
+    def describe(self, event: dict[str, Any], lang: str) -> str:
+        """One line of the log for an event (as plain data), players named as at the table."""
+        game = self.saved.session.game
+        own = game.event_text(event, lang)
+        if own is not None:
+            return own
+        params: dict[str, Any] = dict(event)
+        seat = event.get("seat")
+        names = self.seat_names(lang)
+        if isinstance(seat, int) and 0 <= seat < len(names):
+            params["who"] = names[seat]
+            params["player"] = seat + 1
+        else:
+            params["who"] = TABLE_NAME.in_(lang)  # type: ignore[arg-type]
+        if "move" in event:
+            label = self._labels.get(str(event["move"]))
+            params["what"] = screen.short(label.in_(lang)) if label else screen.A_MOVE.in_(lang)  # type: ignore[arg-type]
+        if isinstance(event.get("why"), Text):
+            params["why"] = event["why"].in_(lang)
+        return describe(params, game, lang)
 
-SEAT_NAME = Text("{n}号玩家", "Player {n}")
-SEAT_NAMED = Text("{name}({n}号玩家)", "{name} (player {n})")
+
+SEAT_NAMED = Text("{player}({character})", "{player} ({character})")
 TABLE_NAME = Text("全桌", "The whole table")
 
 
-def seat_name(seat: int | None, game_name: str | None, lang: str) -> str:
-    """How the console names a seat: the game's own name for it (a character) when it has
-    one, always with the player number; the table as a whole for moves of nobody's seat."""
-    if seat is None:
-        return TABLE_NAME.in_(lang)  # type: ignore[arg-type]
-    if game_name and not any(ch.isdigit() for ch in game_name):
-        return SEAT_NAMED.format(name=game_name, n=seat + 1).in_(lang)  # type: ignore[arg-type]
-    return SEAT_NAME.format(n=seat + 1).in_(lang)  # type: ignore[arg-type]
+def seat_name(seat: int, character: str | None, lang: str, seats: list[Seat]) -> str:
+    """How the screen names a seat: the player's chosen name (else "1号玩家" / "Player 1"),
+    with the game's own name for the seat (a character) when it has one."""
+    player = (
+        seats[seat].shown(seat, lang) if seat < len(seats) else Seat(None, "red").shown(seat, lang)
+    )
+    if character and not any(ch.isdigit() for ch in character):
+        return SEAT_NAMED.format(player=player, character=character).in_(lang)  # type: ignore[arg-type]
+    return player
 
 
 def describe(event: dict[str, Any], game: Any, lang: str) -> str:
@@ -338,7 +447,7 @@ def describe(event: dict[str, Any], game: Any, lang: str) -> str:
     params: dict[str, Any] = dict(event)
     if (phase := _phase_or_none(game, event.get("phase"))) is not None:
         params["phase"] = phase.title.in_(lang)
-    if params.get("seat") is not None:
+    if params.get("seat") is not None and "player" not in params:
         params["player"] = params["seat"] + 1
     if kind == "step_started":
         index = int(event.get("index", 0)) - 1

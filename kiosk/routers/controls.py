@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engine.core import Advance, EngineError, NothingToUndoError, Verdict, move_from_dict
 from kiosk.deps import Control, SettingsDep, TableDep
+from kiosk.seats import MAX_NAME, parse_seats
 from kiosk.settings import Language, save_kiosk_changes
 from kiosk.store import StoreError
 
@@ -40,8 +41,16 @@ class MenuBody(Strict):
     open: bool | None = None
 
 
+class SeatBody(Strict):
+    """One player at set-up: a name (left out: "player N") and a colour (``kiosk.seats``)."""
+
+    name: str | None = Field(None, max_length=MAX_NAME)
+    colour: str | None = Field(None, max_length=20)
+
+
 class NewGameBody(Strict):
-    """A new game: which game, how many players, its options, and an optional save name."""
+    """A new game: which game, how many players, its options, the players' names and colours,
+    and an optional save name."""
 
     game: str = Field(min_length=1, max_length=40)
     players: int = Field(ge=1, le=8)
@@ -49,6 +58,7 @@ class NewGameBody(Strict):
     name: str | None = Field(None, min_length=1, max_length=80)
     seed: int = Field(0, ge=0, le=2**31 - 1)
     """The seed of what the game shuffles itself (a replayable set-up, as in docs/examples)."""
+    seats: list[SeatBody] = Field(default_factory=list, max_length=8)
 
 
 class StabilityBody(Strict):
@@ -111,8 +121,10 @@ def menu(body: MenuBody, table: TableDep) -> dict[str, Any]:
 def new_game(body: NewGameBody, table: TableDep) -> dict[str, Any]:
     """Start a new saved game; the old one stays saved."""
     try:
-        table.new_game(body.game, {**body.options, "players": body.players}, body.name, body.seed)
-    except (EngineError, StoreError) as exc:
+        seats = parse_seats([seat.model_dump() for seat in body.seats], body.players)
+        options = {**body.options, "players": body.players}
+        table.new_game(body.game, options, body.name, body.seed, seats)
+    except (EngineError, StoreError, ValueError) as exc:
         raise HTTPException(400, str(exc)) from None
     return {"save": table.saved.name, "game": table.saved.game.name}
 

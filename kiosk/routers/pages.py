@@ -1,34 +1,44 @@
-"""The HTML pages: plain files from ``kiosk/static``, drawn by their own script from the API."""
+"""The HTML pages: one frame (``kiosk/templates/base.html``) for every page, through Jinja2;
+each page is then drawn by its own script from the API (``kiosk/static``)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
 
-from fastapi import APIRouter
-from fastapi.responses import FileResponse
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
+from fastapi.templating import Jinja2Templates
 
-STATIC = Path(__file__).resolve().parent.parent / "static"
+from kiosk.deps import SettingsDep
+
+KIOSK = Path(__file__).resolve().parent.parent
+STATIC = KIOSK / "static"
+TEMPLATES = Jinja2Templates(directory=KIOSK / "templates")
 
 router = APIRouter(tags=["pages"])
 
 PAGES = {
-    "/": "table.html",
-    "/setup": "setup.html",
-    "/settings": "settings.html",
-    "/tray": "tray.html",
-    "/camera": "camera.html",
-    "/calibrate": "calibrate.html",
+    "/": ("table.html", ("board.js", "console.js", "table.js")),
+    "/setup": ("setup.html", ("setup.js",)),
+    "/settings": ("settings.html", ("settings.js",)),
+    "/tray": ("tray.html", ("tray.js",)),
+    "/camera": ("camera.html", ("camera.js",)),
+    "/calibrate": ("calibrate.html", ("calibrate.js",)),
 }
+"""Each page's path → its template and the scripts it loads after ``common.js``."""
 
 
-def _page(name: str) -> Callable[[], FileResponse]:
-    def page() -> FileResponse:
-        return FileResponse(STATIC / name, media_type="text/html; charset=utf-8")
+def _page(name: str, scripts: tuple[str, ...]) -> Callable[[Request, SettingsDep], HTMLResponse]:
+    def page(request: Request, settings: SettingsDep) -> HTMLResponse:
+        lang = request.query_params.get("lang") or settings.lang
+        return TEMPLATES.TemplateResponse(
+            request, name, {"scripts": scripts, "lang": lang}, media_type="text/html; charset=utf-8"
+        )
 
     page.__doc__ = f"The page {name}."
     return page
 
 
-for _path, _name in PAGES.items():
-    router.add_api_route(_path, _page(_name), methods=["GET"], include_in_schema=False)
+for _path, (_name, _scripts) in PAGES.items():
+    router.add_api_route(_path, _page(_name, _scripts), methods=["GET"], include_in_schema=False)

@@ -23,6 +23,7 @@ const WORDS = {
     placements: "可放的位置:{n} 种", tapCells: "在格子上点出放的位置", nothingNow: "现在没有可做的行动",
     gameIsOver: "游戏已结束。可在菜单中开始新游戏。", sent: "已提交", die: "第 {n} 颗",
     noPlacement: "这些格子不是一种放法", countSome: "请用 + 数出要交换的东西",
+    saveName: "存档", points: "{n} 分", chart: "每轮分数",
   },
   en: {
     round: "Round {n}", roundOf: "Round {n} of {of}", step: "Step {i}/{of}: {t}",
@@ -51,6 +52,7 @@ const WORDS = {
     nothingNow: "Nothing to do right now", gameIsOver: "The game is over. Start a new one from the menu.",
     sent: "Sent", die: "die {n}", noPlacement: "These cells are not a way to place it",
     countSome: "Count what changes hands with +",
+    saveName: "Saved as", points: "{n} points", chart: "Points after each round",
   },
 };
 

@@ -1,50 +1,47 @@
-// The table page: draws any game generically from the live status.
+// The table page: one screen (no scrolling at 1920×1080, 1280×720 or 1024×600) drawn from the
+// live status: where the game is and what to do now, a refused move as a banner, the board,
+// the players, the console, the dice and the log; at the end, the winners and the scores.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const ICONS = { ok: "✔", bad: "✖" };
 const LINK_ICONS = { ok: "●", simulated: "◐", lost: "✖", not_connected: "○" };
+let menuOpen = false; // this screen's own menu (another screen's menu never covers this one)
 
 function render(s) {
   const t = Kiosk.t;
   Kiosk.translateStatic();
   document.title = `${s.title} — tablesight`;
   $("title").textContent = s.title;
-  $("save").textContent = s.save;
   $("round").textContent = s.rounds ? t("roundOf", { n: s.round, of: s.rounds }) : t("round", { n: s.round });
   $("phase").textContent = s.phase.title;
-  $("step").textContent = s.step ? t("step", { i: s.step.index, of: s.step.of, t: s.step.title }) : "";
-  // A game may name its seats (characters); a name that is only "player N" adds nothing.
-  let who = (s.view?.players || []).find((p) => p.seat === s.current_player - 1)?.name;
-  if (who && /\d/.test(who)) who = null;
-  $("turn").textContent = s.current_player
-    ? (who ? t("playerNamed", { name: who, n: s.current_player }) : t("player", { n: s.current_player }))
-    : t({ simultaneous: "everyone", table: "table", free: "free", clockwise: "table" }[s.order] || "table");
-  if (s.passed_players.length && s.order !== "table") {
-    $("turn").textContent += ` · ${t("passed", { list: s.passed_players.join(", ") })}`;
-  }
-  $("outcome").hidden = !s.outcome;
-  $("outcome").textContent = s.outcome ? `${t("over")}: ${s.outcome.result}` : "";
+  $("step").textContent = s.step && s.step.of > 1 ? `· ${s.step.title}` : "";
+  $("next").textContent = s.next || "";
   renderTrack(s);
-  renderDice(s);
-  renderVerdicts(s);
   renderPrompts(s.prompts || []);
-  renderView(s.view || {});
+  renderRefusal(s.refusal);
+  renderEnd(s);
+  Board.render(s.end ? null : s.picture, s.seats, $("board"));
+  renderPlayers(s);
+  renderDice(s);
   Console.render(s);
   $("console-undo").disabled = !s.can_undo;
-  $("log").replaceChildren(...s.recent.map((e) => Kiosk.el("li", { "data-type": e.type, text: e.text })));
+  $("log").replaceChildren(...s.recent.slice(0, 8).map((e) => Kiosk.el("li", { "data-type": e.type, text: e.text })));
   for (const name of ["camera", "controller"]) {
     const link = s.links[name] || { state: "not_connected", detail: "" };
     const node = $(`link-${name}`);
     node.dataset.state = link.state;
-    node.textContent = `${LINK_ICONS[link.state] || "?"} ${t(name)}: ${t(link.state)}`;
-    node.title = link.detail;
+    node.textContent = `${LINK_ICONS[link.state] || "?"} ${t(name)}`;
+    node.title = `${t(name)}: ${t(link.state)}`;
+    node.setAttribute("aria-label", node.title);
   }
   $("moves").textContent = t("moves", { n: s.moves });
   $("undo").disabled = !s.can_undo;
   $("pairing").hidden = !(s.control.lan && s.control.code);
-  $("pairing").textContent = s.control.code ? `${t("pairing")}: ${s.control.code} — ${t("pairHint")}` : "";
-  $("menu").hidden = !s.menu;
+  $("pairing").textContent = s.control.code ? `${t("pairing")} ${s.control.code}` : "";
+  $("pairing").title = t("pairHint");
+  // The menu the table's own button opens shows on the table's own screen only.
+  $("menu").hidden = !(menuOpen || (s.menu && s.control.local));
+  $("save").textContent = `${t("saveName")}: ${s.save}`;
   $("notices").replaceChildren(...s.notices.map((n) => Kiosk.el("li", { text: n })));
 }
 
@@ -58,57 +55,74 @@ function renderTrack(s) {
   $("track").replaceChildren(...cells);
   $("phases").replaceChildren(...s.phases.map((p) => Kiosk.el(
     "li", { class: p.name === s.phase.name ? "now" : "", "data-phase": p.name, "aria-current": String(p.name === s.phase.name) },
-    (p.name === s.phase.name ? "▶ " : "") + p.title,
+    p.title,
   )));
+}
+
+function renderRefusal(r) {
+  $("refusal").hidden = !r;
+  if (!r) return;
+  $("refusal-who").textContent = `${r.who}: `;
+  $("refusal-what").textContent = r.what;
+  $("refusal-why").textContent = r.why + (r.rule ? ` (${r.rule})` : "");
+  $("refusal-todo").textContent = r.todo;
+}
+
+function renderEnd(s) {
+  const end = s.end;
+  $("end").hidden = !end;
+  document.body.dataset.over = String(!!end);
+  if (!end) return;
+  $("end-title").textContent = end.title;
+  $("end-why").textContent = end.why;
+  $("end-scores").replaceChildren(...(end.scores || []).map((r) => {
+    const li = Kiosk.el("li", { class: r.winner ? "winner" : "", "data-seat": r.seat },
+      Kiosk.el("span", { class: "score-name", text: (r.winner ? "★ " : "") + r.name }),
+      Kiosk.el("span", { class: "score-points", text: Kiosk.t("points", { n: r.score }) }));
+    li.style.setProperty("--seat", r.hex);
+    return li;
+  }));
+  Board.chart(end.chart, $("end-chart"));
+}
+
+function renderPlayers(s) {
+  const view = s.view || {};
+  const fields = new Map((view.players || []).map((p) => [p.seat, p.fields || []]));
+  $("players").replaceChildren(...(s.seats || []).map((seat) => {
+    const acting = s.current_player === seat.seat + 1;
+    const card = Kiosk.el("div", { class: "player", "data-seat": seat.seat, "data-acting": String(acting) },
+      Kiosk.el("h3", { text: seat.name }),
+      Kiosk.el("p", { class: "stats" }, ...(fields.get(seat.seat) || []).slice(0, 6).map(([k, v]) => Kiosk.el(
+        "span", { class: "stat" }, Kiosk.el("span", { class: "stat-label", text: k }), " ", Kiosk.el("b", { text: String(v) })))));
+    card.style.setProperty("--seat", seat.hex);
+    return card;
+  }));
 }
 
 function renderDice(s) {
-  if (!s.dice || !s.dice.dice.length) {
-    $("dice").replaceChildren(Kiosk.el("p", { class: "muted", text: Kiosk.t("noDice") }));
-    return;
-  }
-  const who = s.dice.seat == null ? Kiosk.t("table") : Kiosk.t("player", { n: s.dice.seat + 1 });
-  $("dice").replaceChildren(
-    Kiosk.el("p", { class: "muted", text: who + (s.dice.reason ? ` · ${s.dice.reason}` : "") }),
-    ...s.dice.dice.map((d) => Kiosk.el("span", { class: "die", "data-die": d, text: d })),
-  );
-}
-
-function renderVerdicts(s) {
-  $("verdicts").replaceChildren(...s.verdicts.map((v) => Kiosk.el(
-    "li", { class: v.ok ? "ok" : "bad", "data-code": v.code },
-    Kiosk.el("span", { class: "icon", "aria-hidden": "true", text: v.ok ? ICONS.ok : ICONS.bad }),
-    Kiosk.el("strong", { text: v.ok ? Kiosk.t("accepted") : Kiosk.t("rejected") }),
-    ` ${v.message}`,
-    v.rule ? Kiosk.el("small", { text: ` (${v.rule})` }) : null,
-  )));
+  const d = s.dice;
+  $("dice-box").hidden = !(d && d.dice.length) || !!s.end;
+  if (!d || !d.dice.length) return;
+  $("dice-text").textContent = d.text;
+  $("dice").replaceChildren(...d.dice.map((name, i) => Kiosk.el("span", { class: "die", "data-die": name, text: String(i + 1) })));
 }
 
 // What the camera asks of the players, in both languages (the kiosk's own first).
 function renderPrompts(prompts) {
   $("prompt-box").hidden = !prompts.length;
-  $("prompts").replaceChildren(...prompts.map((p) => {
-    const other = p.message === p.zh ? p.en : p.zh;
-    return Kiosk.el("li", { "data-code": p.code },
-      Kiosk.el("strong", { text: p.message }),
-      other && other !== p.message ? Kiosk.el("small", { lang: p.message === p.zh ? "en" : "zh", text: ` ${other}` }) : null);
-  }));
-}
-
-function renderView(view) {
-  const pairs = (list) => (list || []).flatMap(([k, v]) => [Kiosk.el("dt", { text: k }), Kiosk.el("dd", { text: String(v) })]);
-  $("summary").replaceChildren(...pairs(view.summary));
-  $("players").replaceChildren(...(view.players || []).map((p) => Kiosk.el(
-    "div", { class: "player", "data-seat": p.seat },
-    Kiosk.el("h3", { text: p.name ?? Kiosk.t("player", { n: p.seat + 1 }) }),
-    Kiosk.el("dl", {}, ...pairs(p.fields)),
-  )));
+  $("prompts").replaceChildren(...prompts.map((p) => Kiosk.el("li", { "data-code": p.code }, Kiosk.el("strong", { text: p.message }))));
 }
 
 async function act(path, body) {
   const answer = await Kiosk.post(path, body);
   $("message").textContent = answer.ok ? (answer.message || "") : Kiosk.describe(answer.detail ?? answer.message);
   $("message").dataset.ok = String(answer.ok && answer.accepted !== false);
+}
+
+function showMenu(open) {
+  menuOpen = open;
+  if (!open && Kiosk.status?.menu && Kiosk.status.control.local) act("/api/menu", { open: false });
+  if (Kiosk.status) render(Kiosk.status);
 }
 
 document.addEventListener("DOMContentLoaded", () => {
@@ -122,6 +136,6 @@ document.addEventListener("DOMContentLoaded", () => {
   $("undo").addEventListener("click", () => act("/api/undo"));
   $("console-undo").addEventListener("click", () => act("/api/undo"));
   Console.init();
-  $("menu-button").addEventListener("click", () => act("/api/menu", { open: true }));
-  $("menu-close").addEventListener("click", () => act("/api/menu", { open: false }));
+  $("menu-button").addEventListener("click", () => showMenu(true));
+  $("menu-close").addEventListener("click", () => showMenu(false));
 });

@@ -72,12 +72,21 @@ def test_the_simulated_session_plays_to_the_end_on_the_kiosk_page(
         assert tray["emulated"] and tray["track"][status["round"] - 1]["colour"] == TRACK_HEX
         page = browser.new_page()
         try:
-            page.goto(server.url + "/")
-            page.wait_for_selector("#outcome:not([hidden])")
-            assert status["outcome"]["result"] in page.inner_text("#outcome")
+            page.goto(server.url + "/?lang=en")
+            page.wait_for_selector("#end:not([hidden])")
+            outcome = status["outcome"]
+            if outcome["result"] == "loss":
+                expected = "You lost"
+            elif outcome["result"] == "win":
+                expected = " and ".join(f"Player {w + 1}" for w in outcome["winners"]) + " wins!"
+            else:  # a shared win of the whole table (both cooperative games)
+                assert len(outcome["winners"]) == status["players"]
+                expected = "You won!"
+            assert page.inner_text("#end-title") == expected
+            assert page.inner_text("#end-why").strip()  # and why, in words
             assert page.inner_text("#title") == status["title"]
             assert page.inner_text("#phase") == status["phase"]["title"]
-            assert "simulated" in page.inner_text("#link-camera").lower()
+            assert "simulated" in page.get_attribute("#link-camera", "title").lower()
         finally:
             page.close()
     finally:
@@ -149,21 +158,22 @@ def test_kill_9_mid_game_then_restart_shows_the_same_game_and_leds(
 
 
 @pytest.mark.browser
-def test_the_cameras_prompt_is_shown_in_both_languages(tmp_path: Path, browser: Any) -> None:
+def test_the_cameras_prompt_is_shown_in_each_screens_language(tmp_path: Path, browser: Any) -> None:
     """stonesaga.zh.md §采矿: an ore token laid plain side up is read, and the kiosk asks for
-    it to be turned over, in Chinese and in English."""
+    it to be turned over, on a Chinese screen in Chinese and on an English one in English."""
     server = start_server(tmp_path, "--game", "stonesaga", "--speed", "1", env=SIMULATE)
     try:
-        page = browser.new_page()
+        english, chinese = browser.new_page(), browser.new_page()
         try:
-            page.goto(server.url + "/")
-            item = page.wait_for_selector(
-                '#prompts li[data-code="stonesaga.turn_token"]', timeout=WAIT_S * 1000
-            )
-            assert item is not None
-            text = item.inner_text()
-            assert "omen side up" in text and "预兆面朝上" in text
+            english.goto(server.url + "/?lang=en")
+            chinese.goto(server.url + "/?lang=zh")
+            selector = '#prompts li[data-code="stonesaga.turn_token"]'
+            item = english.wait_for_selector(selector, timeout=WAIT_S * 1000)
+            assert item is not None and "omen side up" in item.inner_text()
+            item = chinese.wait_for_selector(selector, timeout=WAIT_S * 1000)
+            assert item is not None and "预兆面朝上" in item.inner_text()
         finally:
-            page.close()
+            english.close()
+            chinese.close()
     finally:
         stop(server)

@@ -17,7 +17,6 @@ from engine.core import (
     DicePoolAnnounced,
     Game,
     Options,
-    Pass,
     Phase,
     Step,
     Text,
@@ -370,7 +369,7 @@ def test_a_game_that_lands_later_is_drawn_from_its_data(app: FastAPI) -> None:
     assert status["title"] == "Demo game" and status["rounds"] == 4
     assert [p["name"] for p in status["phases"]] == ["roll", "act"]
     assert status["step"] == {"name": "gather", "title": "Gather", "index": 1, "of": 2}
-    assert status["dice"] == {"seat": None, "dice": ["d6"] * 4, "reason": "demo roll"}
+    assert status["dice"] == {"seat": None, "dice": ["d6"] * 4, "text": "Roll: d6 d6 d6 d6"}
     assert status["view"]["summary"] == [["colour", "blue"]]
     assert call(app, "POST", "/api/advance").json()["accepted"]
     status = call(app, "GET", "/api/status").json()
@@ -403,11 +402,16 @@ def test_undo_and_a_restart_keep_the_dice_pool_and_the_log(app: FastAPI, tmp_pat
 
 
 def test_a_refused_move_is_shown_with_its_reason_and_no_pass_is_lost(app: FastAPI) -> None:
+    call(app, "POST", "/api/move", json={"type": "pass", "seat": 0})
     call(app, "POST", "/api/move", json={"type": "pass", "seat": 5})
-    verdict = call(app, "GET", "/api/status").json()["verdicts"][0]
-    assert verdict["ok"] is False and verdict["code"] == "core.no_such_seat"
-    assert "player 6" in verdict["message"]
-    assert isinstance(Pass(seat=0), Pass)
+    status = call(app, "GET", "/api/status").json()
+    assert "player 6" in status["refusal"]["why"] and status["refusal"]["who"] == "Someone"
+    assert (
+        status["recent"][0]["type"] == "move_rejected" and "player 6" in status["recent"][0]["text"]
+    )
+    assert status["moves"] == 1  # the accepted pass before it is kept
+    call(app, "POST", "/api/move", json={"type": "pass", "seat": 1})
+    assert call(app, "GET", "/api/status").json()["refusal"] is None  # gone once a move lands
 
 
 def test_a_failing_listener_does_not_stop_a_move_or_the_other_listeners(app: FastAPI) -> None:

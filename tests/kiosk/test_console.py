@@ -88,8 +88,14 @@ def test_a_whole_game_of_greenwood_by_clicking_the_console(shared_server: Server
     """greenwood.zh.md §三.1: three nights, then final scoring; every move made by a click."""
     made = play_by_clicking(shared_server, page, "greenwood", "greenwood.jsonl", False)
     assert made > 100
-    expect(page.locator("#outcome")).to_be_visible()
-    assert status(shared_server)["outcome"]["result"] == "win"
+    expect(page.locator("#end")).to_be_visible()
+    outcome = status(shared_server)["outcome"]
+    assert outcome["result"] == "win" and len(outcome["winners"]) == 1
+    winner = outcome["winners"][0] + 1
+    expect(page.locator("#end-title")).to_have_text(f"Player {winner} wins!")
+    first = page.locator("#end-scores li").first
+    assert first.get_attribute("data-seat") == str(winner - 1)
+    assert "★" in first.inner_text()
     expect(page.locator("#console .console-note")).to_have_text(
         "The game is over. Start a new one from the menu."
     )

@@ -44,8 +44,8 @@ def test_the_table_page_shows_where_the_game_is(server: Server, page) -> None:
     assert page.locator("#track li").count() == 3
     assert page.locator("#track li[aria-current=true]").inner_text() == "1"
     assert page.locator("#phases li[aria-current=true]").get_attribute("data-phase") == "dusk"
-    assert page.locator("#turn").inner_text() == "Everyone acts at once"
-    assert "LED controller: simulated" in page.locator("#link-controller").inner_text()
+    assert page.locator("#next").inner_text().startswith("Player 1: choose on the right")
+    assert page.locator("#link-controller").get_attribute("title") == "LED controller: simulated"
     assert page.locator("#log li").first.inner_text() == "Dusk begins"
 
 
@@ -57,16 +57,20 @@ def test_a_move_changes_the_page_live_and_a_refusal_shows_icon_and_text(
     assert post(server, "/api/move", {"type": "pass", "seat": 0})["accepted"]
     assert post(server, "/api/move", {"type": "pass", "seat": 1})["accepted"]
     expect(page.locator("#phase")).to_have_text("Departure")
-    assert not post(server, "/api/advance")["accepted"]  # no table step in departure
-    refused = page.locator("#verdicts li.bad").first
-    refused.wait_for(timeout=WAIT_MS)
-    assert refused.locator(".icon").inner_text() == "✖"
-    assert "not allowed" in refused.inner_text()
-    assert refused.get_attribute("data-code") == "core.no_advance"
+    answer = post(server, "/api/advance")  # no table step in departure
+    assert not answer["accepted"]
+    banner = page.locator("#refusal")
+    expect(banner).to_be_visible()
+    assert banner.locator(".icon").inner_text() == "✖"
+    assert banner.locator("#refusal-who").inner_text().strip() == "The whole table:"
+    assert page.locator("#refusal-why").inner_text().startswith(answer["message"])
+    expect(page.locator("#next")).to_have_text("First deal with the refused move below")
+    expect(page.locator("#log li").first).to_have_attribute("data-type", "move_rejected")
     for seat in (0, 1):
         assert post(server, "/api/move", {"type": "pass", "seat": seat})["accepted"]
     expect(page.locator("#phase")).to_have_text("Night")
-    expect(page.locator("#turn")).to_have_text("Player 1 to act")
+    expect(banner).to_be_hidden()  # a move accepted after it: the table has moved on
+    expect(page.locator("#next")).to_contain_text("Player 1")
 
 
 def test_after_a_restart_the_page_reconnects_and_shows_the_same_state(tmp_path: Path, page) -> None:

@@ -236,7 +236,7 @@ def test_the_view_shows_the_bag_and_every_character() -> None:
     assert summary["洞穴的袋子"] == "云石×1、河石×2、太阳石×2"
     assert summary["袋中还剩"] == "云石×1、河石×1、太阳石×2"
     assert summary["已摸出"] == "河石/月"
-    assert view["players"][0]["name"] == "1. C0"
+    assert view["players"][0]["name"] == "C0"
 
 
 def test_dice_trays_are_cleared_when_a_test_resolves() -> None:

@@ -1,0 +1,93 @@
+"""The players at the table: the name and colour each seat chose at set-up.
+
+The colour is used on the screen (the board, the console, the scores) and on the LEDs (the
+active player's phase LED), so one list of colours serves both.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from engine.core import Text
+
+
+@dataclass(frozen=True)
+class Colour:
+    """A player colour: its name in both languages, its hex for the screen, its LED colour."""
+
+    name: Text
+    hex: str
+    led: tuple[int, int, int]
+
+
+COLOURS: dict[str, Colour] = {
+    "red": Colour(Text("红", "red"), "#ff6b6b", (255, 50, 50)),
+    "blue": Colour(Text("蓝", "blue"), "#5aa9ff", (50, 120, 255)),
+    "green": Colour(Text("绿", "green"), "#46d27c", (40, 210, 80)),
+    "yellow": Colour(Text("黄", "yellow"), "#ffd23f", (255, 190, 0)),
+    "purple": Colour(Text("紫", "purple"), "#c58bff", (160, 60, 255)),
+    "orange": Colour(Text("橙", "orange"), "#ff9f43", (255, 120, 0)),
+}
+"""The colours players choose from, in the order seats get them by default."""
+
+MAX_NAME = 16
+"""The longest player name (characters): it must fit a seat's strip on a 7-inch screen."""
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One seat: the player's name (None: "player N") and colour (a key of ``COLOURS``)."""
+
+    name: str | None
+    colour: str
+
+    def shown(self, seat: int, lang: str) -> str:
+        """How the screen names this seat: the chosen name, else "1号玩家" / "Player 1"."""
+        return self.name or Text("{n}号玩家", "Player {n}").format(n=seat + 1).in_(lang)  # type: ignore[arg-type]
+
+
+def default_seats(players: int) -> list[Seat]:
+    """Seats with no names and the colours in order."""
+    order = list(COLOURS)
+    return [Seat(None, order[i % len(order)]) for i in range(players)]
+
+
+def parse_seats(raw: Any, players: int) -> list[Seat]:
+    """Seats from plain data (a list of ``{"name", "colour"}``), filled up to ``players`` with
+    the defaults; ValueError with a sentence for the player when a name or colour is wrong."""
+    seats = default_seats(players)
+    for i, item in enumerate(list(raw or [])[:players]):
+        if not isinstance(item, dict):
+            raise ValueError(f"seat {i + 1}: expected a name and a colour")
+        name = str(item.get("name") or "").strip() or None
+        if name is not None and len(name) > MAX_NAME:
+            raise ValueError(f"seat {i + 1}: a name has at most {MAX_NAME} characters")
+        colour = item.get("colour") or seats[i].colour
+        if colour not in COLOURS:
+            raise ValueError(f"seat {i + 1}: no colour {colour!r}; colours: {', '.join(COLOURS)}")
+        seats[i] = Seat(name, colour)
+    taken = [s.colour for s in seats]
+    if len(set(taken)) < len(taken):
+        raise ValueError("two players chose the same colour")
+    return seats
+
+
+def seats_json(seats: list[Seat]) -> list[dict[str, Any]]:
+    """Seats as stored (plain data)."""
+    return [asdict(s) for s in seats]
+
+
+def seat_status(seats: list[Seat], lang: str) -> list[dict[str, Any]]:
+    """Seats as the screen draws them: number, name, colour name and hex."""
+    return [
+        {
+            "seat": i,
+            "name": s.shown(i, lang),
+            "chosen": s.name,
+            "colour": s.colour,
+            "colour_name": COLOURS[s.colour].name.in_(lang),  # type: ignore[arg-type]
+            "hex": COLOURS[s.colour].hex,
+        }
+        for i, s in enumerate(seats)
+    ]

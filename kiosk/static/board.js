@@ -1,0 +1,118 @@
+// The board, drawn from status.picture (engine Game.picture, docs/engine.md "Pictures"):
+// one small SVG per board (a submarine, the map, the valley), cells filled by their kind,
+// each placed piece outlined, figures as coloured discs, marks outlined over the cells.
+"use strict";
+
+const SVG = "http://www.w3.org/2000/svg";
+const U = 10; // one cell in SVG units
+
+const Board = {
+  node(tag, attrs = {}, text = null) {
+    const n = document.createElementNS(SVG, tag);
+    for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
+    if (text != null) n.textContent = text;
+    return n;
+  },
+
+  render(picture, seats, target) {
+    const boards = picture?.boards || [];
+    target.hidden = !boards.length;
+    if (!boards.length) { target.replaceChildren(); return; }
+    const row = Kiosk.el("div", { class: "boards" }, ...boards.map((b) => Board.panel(b, seats)));
+    const legend = (picture.legend || []).length
+      ? Kiosk.el("ul", { class: "legend" }, ...picture.legend.map((l) => Kiosk.el(
+        "li", {}, Kiosk.el("span", { class: `swatch k-${l.kind}`, "aria-hidden": "true" }), l.text)))
+      : null;
+    target.replaceChildren(row, legend || "");
+  },
+
+  colour(seats, seat) {
+    return seat == null ? null : (seats || []).find((s) => s.seat === seat)?.hex || null;
+  },
+
+  panel(b, seats) {
+    const hex = Board.colour(seats, b.seat);
+    const svg = Board.node("svg", {
+      viewBox: `-1 -1 ${b.cols * U + 2} ${b.rows * U + 2}`, role: "img", "aria-label": b.title,
+      preserveAspectRatio: "xMidYMid meet",
+    });
+    const taken = new Map();
+    for (const c of b.cells || []) {
+      const g = Board.node("g", { class: `cell k-${c.kind}`, "data-col": c.col, "data-row": c.row });
+      const rect = Board.node("rect", { x: c.col * U + 0.4, y: c.row * U + 0.4, width: U - 0.8, height: U - 0.8, rx: 1 });
+      if (c.kind === "piece" && hex) rect.setAttribute("fill", hex);
+      g.append(rect);
+      if (c.text) g.append(Board.label(c.col, c.row, c.text));
+      svg.append(g);
+      if (c.group) {
+        if (!taken.has(c.group)) taken.set(c.group, new Set());
+        taken.get(c.group).add(`${c.col},${c.row}`);
+      }
+    }
+    for (const cells of taken.values()) svg.append(Board.outline(cells, "group"));
+    for (const m of b.marks || []) {
+      svg.append(Board.node("rect", {
+        class: `mark m-${m.kind}`, x: m.col * U + 0.9, y: m.row * U + 0.9, width: U - 1.8, height: U - 1.8, rx: 1,
+        "data-col": m.col, "data-row": m.row,
+      }));
+    }
+    const here = new Map();
+    for (const t of b.tokens || []) {
+      const key = `${t.col},${t.row}`;
+      const k = here.get(key) || 0;
+      here.set(key, k + 1);
+      const dx = k ? (k % 2 ? 2.2 : -2.2) : 0;
+      const cx = t.col * U + U / 2 + dx;
+      const cy = t.row * U + U / 2 + (k ? 2.2 : 0);
+      const g = Board.node("g", { class: "token", "data-seat": t.seat ?? "" });
+      g.append(Board.node("circle", { cx, cy, r: 3.4, fill: Board.colour(seats, t.seat) || "#eef2f5" }));
+      g.append(Board.node("text", { x: cx, y: cy, class: "token-text", "font-size": t.text.length > 2 ? 2.2 : 3 }, t.text));
+      svg.append(g);
+    }
+    const caption = Kiosk.el("figcaption", { text: b.title });
+    if (hex) caption.style.setProperty("--seat", hex);
+    const figure = Kiosk.el("figure", { class: "board-panel", "data-seat": b.seat ?? "" }, caption, svg);
+    if (hex) figure.style.setProperty("--seat", hex);
+    for (const note of b.notes || []) figure.append(Kiosk.el("p", { class: "board-note", text: note }));
+    return figure;
+  },
+
+  label(col, row, text) {
+    const size = text.length <= 1 ? 5 : text.length === 2 ? 4 : 3;
+    return Board.node("text", { x: col * U + U / 2, y: row * U + U / 2, "font-size": size, class: "cell-text" }, text);
+  },
+
+  // The outline of a set of cells (a placed piece): every edge whose neighbour is not in it.
+  outline(cells, cls) {
+    const d = [];
+    for (const key of cells) {
+      const [c, r] = key.split(",").map(Number);
+      const x = c * U; const y = r * U;
+      if (!cells.has(`${c},${r - 1}`)) d.push(`M${x} ${y}h${U}`);
+      if (!cells.has(`${c},${r + 1}`)) d.push(`M${x} ${y + U}h${U}`);
+      if (!cells.has(`${c - 1},${r}`)) d.push(`M${x} ${y}v${U}`);
+      if (!cells.has(`${c + 1},${r}`)) d.push(`M${x + U} ${y}v${U}`);
+    }
+    return Board.node("path", { d: d.join(""), class: cls });
+  },
+
+  // Points per round, one line per seat in its colour (the end screen).
+  chart(chart, target) {
+    if (!chart || !chart.rounds.length) { target.replaceChildren(); target.hidden = true; return; }
+    target.hidden = false;
+    const all = chart.series.flatMap((s) => s.points);
+    const top = Math.max(1, ...all);
+    const w = 100; const h = 60; const n = chart.rounds.length;
+    const x = (i) => (n === 1 ? w / 2 : 8 + (i * (w - 16)) / (n - 1));
+    const y = (v) => h - 8 - (v / top) * (h - 16);
+    const svg = Board.node("svg", { viewBox: `0 0 ${w} ${h}`, role: "img", "aria-label": Kiosk.t("chart") });
+    svg.append(Board.node("path", { d: `M4 ${h - 8}H${w - 2}`, class: "axis" }));
+    chart.rounds.forEach((r, i) => svg.append(Board.node("text", { x: x(i), y: h - 2, class: "axis-text" }, String(r))));
+    for (const s of chart.series) {
+      const pts = s.points.map((v, i) => `${x(i)},${y(v)}`).join(" ");
+      svg.append(Board.node("polyline", { points: pts, class: "series", stroke: s.hex }));
+      s.points.forEach((v, i) => svg.append(Board.node("circle", { cx: x(i), cy: y(v), r: 1.6, fill: s.hex })));
+    }
+    target.replaceChildren(svg);
+  },
+};
