@@ -13,7 +13,15 @@ from engine.core.errors import (
     UnknownGameError,
 )
 from engine.core.flow import apply, apply_unchecked, legal, start
-from engine.core.game import Game, Options, find_game, game_names, register_game
+from engine.core.game import (
+    PICTURE_KINDS,
+    PICTURE_MARKS,
+    Game,
+    Options,
+    find_game,
+    game_names,
+    register_game,
+)
 from engine.core.offers import (
     Choice,
     Die,
@@ -44,6 +52,8 @@ from engine.core.vocabulary import Advance, DicePoolAnnounced, EndTurn, Pass
 __all__ = [
     "ACCEPTED",
     "END",
+    "PICTURE_KINDS",
+    "PICTURE_MARKS",
     "Advance",
     "Choice",
     "DicePoolAnnounced",

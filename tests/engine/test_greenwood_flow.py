@@ -116,7 +116,8 @@ def test_the_view_shows_each_player_in_both_languages() -> None:
     game = find_game("greenwood")
     session = Session(game, {"players": 2, "start_seat": 0})
     en, zh = game.view(session.state, "en"), game.view(session.state, "zh")
-    assert [p["name"] for p in en["players"]] == ["player 1", "player 2"]
+    assert [p["seat"] for p in en["players"]] == [0, 1]
+    assert all("name" not in p for p in en["players"])  # the kiosk names seats (players' names)
     assert dict(en["players"][0]["fields"])["points"] == 5  # §一.6: the score starts at 5
     assert dict(zh["players"][0]["fields"])["分数"] == 5
     assert dict(en["players"][0]["fields"])["energy"] == "2/2"
