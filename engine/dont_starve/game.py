@@ -75,6 +75,7 @@ from engine.dont_starve.moves import (
     WeatherDrawn,
     WorldEvent,
 )
+from engine.dont_starve.picture import picture as map_picture
 from engine.dont_starve.state import (
     DIAL_START,
     ESSENCE_PER_SANITY,
@@ -90,7 +91,23 @@ from engine.dont_starve.state import (
     change_stats,
     revive_all,
 )
-from engine.dont_starve.texts import BIOME_NAMES, EVENT_TEXTS, count_of, numbers_named
+from engine.dont_starve.texts import (
+    BIOME_NAMES,
+    DIFFICULTY_NAMES,
+    EVENT_TEXTS,
+    OUTCOME_TEXTS,
+    RESULTS,
+    TIME_NAMES,
+    count_of,
+    event_line,
+    numbers_named,
+    scenario_title,
+    symbols_line,
+    tile_called,
+)
+from engine.dont_starve.texts import (
+    option_texts as setup_texts,
+)
 
 RULES = R.RULES
 ROUNDS = 6
@@ -409,6 +426,8 @@ class DontStarve(Game):
     options_type: ClassVar[type[Options]] = DontStarveOptions
     phases: ClassVar[tuple[Phase, ...]] = PHASES
     event_texts: ClassVar[dict[str, Text]] = EVENT_TEXTS
+    option_texts: ClassVar[dict[str, Text]] = setup_texts()
+    outcome_texts: ClassVar[dict[str, Text]] = OUTCOME_TEXTS
     start_seat_passes: ClassVar[bool] = False
     rounds: ClassVar[int | None] = ROUNDS
 
@@ -913,55 +932,101 @@ class DontStarve(Game):
             return Outcome("loss", (), "dont_starve.no_effigy")
         return None
 
+    def picture(
+        self, state: State[Any], lang: str, refused: Move | None = None
+    ) -> dict[str, Any] | None:
+        """The map as laid: tiles, locations, monsters, the portal's base camp, the figures
+        (``picture.py``)."""
+        return map_picture(state, lang, refused)
+
+    def scores(self, state: State[Any]) -> tuple[int, ...] | None:
+        """None: the players win or lose the scenario together and keep no score (胜利与失败)."""
+        return None
+
+    def event_text(self, event: dict[str, Any], lang: str) -> str | None:
+        """The log's line for Don't Starve's events and the dice it announces (``texts.py``)."""
+        return event_line(event, lang)
+
     def view(self, state: State[Any], lang: str) -> dict[str, Any]:
-        """Scenario, day or night, dial, needs, storm, weather, and each character's dials."""
+        """Scenario, season, difficulty, day or night, dial, needs, storm, weather, effigies
+        (essence with a base camp, the result once decided), and a short strip per character."""
         data: DSData = state.data
         zh = lang == "zh"
-        sc = scenario_of(data)
+
+        def tr(text: Text) -> str:
+            return text.zh if zh else text.en
+
         cat = catalogue()
         light, hunger, sanity = data.current_needs
-        time = {"day": ("白天", "day"), "night": ("黑夜", "night")}[data.time][0 if zh else 1]
-        storm = "已越过" if zh else "passed"
-        if not data.past_storm:
-            storm = (
-                f"还有{data.storm_after - data.needs_removed}块"
-                if zh
-                else (f"in {data.storm_after - data.needs_removed} tile(s)")
-            )
-        summary = [
-            ["剧本" if zh else "Scenario", sc.title_zh if zh else sc.title_en],
-            ["季节" if zh else "Season", cat.season_names[data.season][0 if zh else 1]],
-            ["难度" if zh else "Difficulty", data.difficulty],
-            ["时间" if zh else "Time", time],
-            ["行动轮盘" if zh else "Action dial", data.dial],
-            ["需求板块" if zh else "Needs tiles left", len(data.needs)],
+        if data.past_storm:
+            storm = Text("已越过", "passed")
+        else:
+            n = data.storm_after - data.needs_removed
+            storm = Text(f"还有{n}块需求板块", f"in {n} tile(s)")
+        season = cat.season_names[data.season]
+        summary: list[list[Any]] = [
+            [tr(Text("剧本", "Scenario")), tr(scenario_title(data.scenario))],
+            [tr(Text("季节", "Season")), season[0] if zh else season[1]],
+            [tr(Text("难度", "Difficulty")), tr(DIFFICULTY_NAMES[data.difficulty])],
+            [tr(Text("时间", "Time")), tr(TIME_NAMES[data.time])],
+            [tr(Text("行动轮盘", "Action dial")), data.dial],
+            [tr(Text("剩余需求板块", "Needs tiles left")), len(data.needs)],
             [
-                "需求(光/饥/理)" if zh else "Needs (light/hunger/sanity)",
-                f"{light}/{hunger}/{sanity}",
+                tr(Text("需求", "Needs")),
+                tr(
+                    Text(
+                        f"光照{light} 饥饿{hunger} 理智{sanity}",
+                        f"light {light}, hunger {hunger}, sanity {sanity}",
+                    )
+                ),
             ],
-            ["风暴" if zh else "Storm", storm],
-            ["天气" if zh else "Weather", " ".join(cat.weather_card(data.weather).symbols)],
-            ["肉块雕像" if zh else "Meat effigies", data.effigies],
+            [tr(Text("风暴", "Storm")), tr(storm)],
+            [tr(Text("天气", "Weather")), tr(symbols_line(cat.weather_card(data.weather).symbols))],
+            [tr(Text("肉块雕像", "Meat effigies")), data.effigies],
         ]
         if data.structures:
-            summary.append(["精华" if zh else "Essence", data.essence])
-        players = []
-        for seat, c in enumerate(data.characters):
-            card = c.card
-            fields = [
-                ["生命" if zh else "Health", f"{c.health}/{card.max_health}"],
-                ["饱食" if zh else "Hunger", f"{c.hunger}/{card.max_hunger}"],
-                ["理智" if zh else "Sanity", f"{c.sanity}/{card.max_sanity}"],
-                ["专注" if zh else "Focus", f"{c.focus}/{card.focus}"],
-                ["板块" if zh else "Tile", c.tile or ("已被击败" if zh else "defeated")],
-                ["影怪" if zh else "Shadows", c.shadows],
-                ["资源" if zh else "Resources", f"{c.resources}/{RESOURCE_LIMIT}"],
-                ["物品" if zh else "Items", f"{c.item}/{ITEM_LIMIT}"],
-            ]
-            name = card.name_zh if zh else card.name_en
-            players.append({"seat": seat, "name": name, "fields": fields})
+            summary.append([tr(Text("精华", "Essence")), data.essence])
+        if data.result in RESULTS:
+            summary.append([tr(Text("结果", "Result")), tr(RESULTS[data.result])])
+        players = [
+            {
+                "seat": seat,
+                "name": c.card.name_zh if zh else c.card.name_en,
+                "fields": _strip(data, c, tr),
+            }
+            for seat, c in enumerate(data.characters)
+        ]
         track = {"accent": data.time, "mark_round": data.storm_after + 1}  # the storm's round
         return {"summary": summary, "players": players, "track": track}
+
+
+def _strip(data: DSData, c: Character, tr: Any) -> list[list[Any]]:
+    """A character's fields for the kiosk's strip, most important first (six at most): the
+    three dials (属性; sanity with the shadow creatures showing), the tile, focus, inventory."""
+    card = c.card
+    sanity = f"{c.sanity}/{card.max_sanity}"
+    if c.shadows:
+        sanity += tr(Text(f"(影怪{c.shadows}只)", f" ({c.shadows} shadows)"))
+    if c.defeated or c.tile is None:
+        where = Text("已被击败,等待复活", "defeated, waiting to be revived")
+    else:
+        where = tile_called(c.tile)
+        biome = data.biome_of(c.tile)
+        if c.tile != PORTAL_SLOT and biome is not None:
+            b = BIOME_NAMES[biome]
+            where = Text(f"{where.zh}({b.zh})", f"{where.en} ({b.en})")
+    inventory = Text(
+        f"资源{c.resources}/{RESOURCE_LIMIT} 物品{c.item}/{ITEM_LIMIT}",
+        f"{c.resources}/{RESOURCE_LIMIT} resources, {c.item}/{ITEM_LIMIT} items",
+    )
+    return [
+        [tr(Text("生命", "Health")), f"{c.health}/{card.max_health}"],
+        [tr(Text("饱食", "Hunger")), f"{c.hunger}/{card.max_hunger}"],
+        [tr(Text("理智", "Sanity")), sanity],
+        [tr(Text("位置", "Where")), tr(where)],
+        [tr(Text("专注", "Focus")), f"{c.focus}/{card.focus}"],
+        [tr(Text("背包", "Backpack")), tr(inventory)],
+    ]
 
 
 def _names(value: tuple[str, ...] | str | None) -> tuple[str, ...]:

@@ -1,0 +1,231 @@
+"""What Don't Starve puts on the rebuilt table screen (issue 13) is clean in both languages: the
+picture, the view, the log line of every event of the example games, the set-up options and the
+end screen's sentences pass ``problems()`` (tests/support/player_texts.py), and name things as
+the table does (dont-starve.zh.md)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import typing
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from offer_walk import example_files
+from player_texts import problems
+
+from engine.core import DicePoolAnnounced, Session, State, Text, find_game, move_from_dict
+from engine.core.records import event_types
+from engine.dont_starve.game import DontStarveOptions
+from engine.dont_starve.moves import (
+    CharacterMoved,
+    FightStarted,
+    LocationExplored,
+    ScenarioEnd,
+    WeatherAnnounced,
+    WeatherDrawn,
+)
+from engine.dont_starve.picture import layout_picture
+from engine.dont_starve.texts import EVENT_LINES, OUTCOME_TEXTS, option_texts
+
+GAME = find_game("dont_starve")
+FILES = example_files("dont_starve")
+
+
+def walk(path: Path) -> Iterator[tuple[int, State[Any], tuple[Any, ...]]]:
+    """Each state of an example game with the events that led to it."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    head = json.loads(lines[0])
+    session = Session(GAME, head.get("setup"), int(head.get("seed", 0)))
+    yield 1, session.state, tuple(session.start_events)
+    for number, line in enumerate(lines[1:], 2):
+        if line.strip() and not line.lstrip().startswith("#"):
+            result = session.submit(move_from_dict(json.loads(line)))
+            yield number, session.state, tuple(result.events)
+
+
+def view_texts(view: dict[str, Any]) -> Iterator[str]:
+    for label, value in view.get("summary", []):
+        yield str(label)
+        yield str(value)
+    for player in view.get("players", []):
+        yield str(player["name"])
+        for label, value in player["fields"]:
+            yield str(label)
+            yield str(value)
+
+
+def picture_texts(drawn: dict[str, Any]) -> Iterator[str]:
+    for board in drawn["boards"]:
+        yield board["title"]
+        yield from (c["text"] for c in board["cells"] if "text" in c)
+        yield from (t["text"] for t in board["tokens"])
+        yield from board["notes"]
+    yield from (e["text"] for e in drawn["legend"])
+
+
+def bad(zh: Iterator[str], en: Iterator[str], where: str) -> list[str]:
+    return [
+        f"{where}: {z!r} / {e!r}: {found}"
+        for z, e in zip(zh, en, strict=True)
+        if (found := problems(Text(z, e)))
+    ]
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
+def test_picture_view_and_log_of_every_state_of_the_example_games_are_clean(path: Path) -> None:
+    found: list[str] = []
+    lines = 0
+    for number, state, events in walk(path):
+        where = f"{path.name}:{number}"
+        found += bad(view_texts(GAME.view(state, "zh")), view_texts(GAME.view(state, "en")), where)
+        found += bad(
+            picture_texts(GAME.picture(state, "zh") or {"boards": [], "legend": []}),
+            picture_texts(GAME.picture(state, "en") or {"boards": [], "legend": []}),
+            where,
+        )
+        for event in events:
+            data = event.to_dict()
+            zh, en = GAME.event_text(data, "zh"), GAME.event_text(data, "en")
+            if event.type.startswith("dont_starve.") or event.type == "dice_pool_announced":
+                assert zh and en, (where, event.type)
+                lines += 1
+                found += bad(iter([zh]), iter([en]), f"{where} {event.type}")
+            else:
+                assert zh is None and en is None, (where, event.type)
+    assert lines > 20
+    assert not found, "\n".join(found[:30])
+
+
+def test_the_set_up_picture_is_clean() -> None:
+    for scenario in ("a_new_beginning", "winter_is_coming"):
+        verdicts = [("missing", "A"), ("wrong_biome", "B")]
+        zh, en = (layout_picture(scenario, lang, verdicts) for lang in ("zh", "en"))
+        found = bad(picture_texts(zh), picture_texts(en), scenario)
+        assert not found, found
+
+
+def test_every_event_of_the_game_has_a_line_of_its_own() -> None:
+    """Each event type Don't Starve announces is said by ``event_text`` (not the raw template
+    with ids such as ``autumn-3`` or ``True``)."""
+    own = {t for t in event_types() if t.startswith("dont_starve.")}
+    assert own <= set(EVENT_LINES)
+    assert GAME.event_text({"type": "seat_passed", "seat": 0, "phase": "action"}, "zh") is None
+
+
+def test_the_dice_line_names_the_dice_and_why_they_are_rolled() -> None:
+    """§投骰: the whole pool at once; §战斗结算: each dodge cancels a success, one success wins,
+    each hit deals the monster's damage; §敌意: a hostile monster adds a monster die."""
+    fight = DicePoolAnnounced(0, ("character", "monster", "monster"), "fight").to_dict()
+    assert GAME.event_text(fight, "zh") == (
+        "1号玩家掷1颗角色骰和2颗怪物骰:战斗(至少一个成功才能获胜,每个闪避抵消一个成功,"
+        "每个命中造成怪物伤害)"
+    )
+    hostility = DicePoolAnnounced(1, ("monster",), "hostility").to_dict()
+    assert GAME.event_text(hostility, "en") == (
+        "Player 2 rolls 1 monster die for hostility (a hostile monster is on the tile)"
+    )
+    interact = DicePoolAnnounced(0, ("character", "monster"), "interact").to_dict()
+    assert "互动,加上敌意的怪物骰" in (GAME.event_text(interact, "zh") or "")
+    clear = DicePoolAnnounced(None, (), "clear").to_dict()
+    assert GAME.event_text(clear, "zh") == "骰子已掷完,收起骰子"
+
+
+def test_the_log_names_tiles_biomes_and_symbols_in_words() -> None:
+    """§天气阶段: the card's symbols, the storm icon among them; §探索: the biome's deck;
+    the portal by its name, not its letter ``P``."""
+    drawn = WeatherDrawn("autumn-3", ("cold", "storm", "cold")).to_dict()
+    assert GAME.event_text(drawn, "zh") == "翻开天气牌:寒冷 | 风暴 | 寒冷"
+    announced = WeatherAnnounced("autumn-3", ("cold", "cold"), False).to_dict()
+    assert GAME.event_text(announced, "en") == "Weather: cold ×2 in force"
+    moved = CharacterMoved(0, "P", "E").to_dict()
+    assert GAME.event_text(moved, "zh") == "1号玩家从传送门移动到E格"
+    explored = LocationExplored(1, "F", "badlands-03").to_dict()
+    assert GAME.event_text(explored, "en") == "Player 2 explores tile F: a badlands location card"
+    fight = FightStarted(0, "location", "E", (0, 1), 3, (2, 1)).to_dict()
+    assert (
+        GAME.event_text(fight, "zh") == "1号玩家在E格与地点卡上的怪物战斗,2号玩家加入:共3颗怪物骰"
+    )
+
+
+def test_the_players_strip_is_the_characters_name_and_a_few_fields(play) -> None:
+    """§属性: health, hunger, sanity first; a character's name as printed on its card."""
+    p = play(players=2)
+    for lang, names in (("zh", ["威尔逊", "薇洛"]), ("en", ["Wilson", "Willow"])):
+        players = GAME.view(p.state, lang)["players"]
+        assert [pl["name"] for pl in players] == names
+        assert all(len(pl["fields"]) <= 6 for pl in players)
+    zh = dict(map(tuple, GAME.view(p.state, "zh")["players"][0]["fields"]))
+    assert list(zh)[:3] == ["生命", "饱食", "理智"]
+    assert zh["位置"] == "传送门"
+    p.set_char(0, sanity=3)  # below two thresholds (characters.toml): two shadows showing
+    zh = dict(map(tuple, GAME.view(p.state, "zh")["players"][0]["fields"]))
+    assert zh["理智"].endswith("(影怪2只)")
+
+
+def test_the_view_names_difficulty_weather_and_result_in_words(play) -> None:
+    """Seen on the screen before: ``survival``, ``cold storm cold``, a title marked placeholder.
+    §季节与难度: 经典、生存、噩梦; §胜利与失败: the result."""
+    p = play(players=1, difficulty="survival")
+    summary = dict(map(tuple, GAME.view(p.state, "zh")["summary"]))
+    assert summary["难度"] == "生存" and summary["剧本"] == "新的开始"
+    assert "风暴" in summary["天气"] and "storm" not in summary["天气"]
+    p.do(ScenarioEnd(0, "win"))
+    assert ["结果", "胜利"] in GAME.view(p.state, "zh")["summary"]
+
+
+def test_every_option_and_value_of_the_set_up_has_a_label() -> None:
+    """§游戏设置: a scenario, the season of its card, a difficulty (经典、生存、噩梦), one
+    character per player; §营地: up to three built structures."""
+    texts = GAME.option_texts
+    assert texts == option_texts()
+    for field in dataclasses.fields(DontStarveOptions):
+        assert field.name in texts, field.name
+    hints = typing.get_type_hints(DontStarveOptions)
+    for name, hint in hints.items():
+        for arg in typing.get_args(hint) or (hint,):
+            if typing.get_origin(arg) is typing.Literal:
+                for value in typing.get_args(arg):
+                    assert f"{name}={value}" in texts, (name, value)
+    assert texts["characters=wendy"] == Text("温蒂", "Wendy")
+    assert texts["difficulty=nightmare"] == Text("噩梦", "Nightmare")
+    assert texts["scenario=winter_is_coming"] == Text("寒冬将至", "Winter Is Coming")
+    assert texts["structures=fire pit"].zh == "火坑"
+    for key in ("wilson", "willow", "wendy", "webber"):
+        assert f"characters={key}" in texts
+    found = [f"{k}: {problems(t)}" for k, t in texts.items() if problems(t)]
+    assert not found, found
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
+def test_every_outcome_of_the_example_games_has_a_sentence(path: Path) -> None:
+    """§胜利与失败: won when a scenario card says so; lost when the last needs tile goes, when a
+    card says so, or when a defeated character cannot be revived."""
+    *_, (_, state, _) = walk(path)
+    assert state.outcome is not None
+    assert state.outcome.reason in GAME.outcome_texts
+
+
+def test_every_outcome_reason_says_won_or_lost_and_why() -> None:
+    """§胜利与失败: one sentence per reason, won or lost in both languages."""
+    reasons = {
+        "dont_starve.scenario_won": ("胜利", "Won", "剧本卡"),
+        "dont_starve.out_of_time": ("失败", "Lost", "需求板块"),
+        "dont_starve.no_effigy": ("失败", "Lost", "肉块雕像"),
+        "dont_starve.scenario_lost": ("失败", "Lost", "剧本卡"),
+    }
+    assert set(GAME.outcome_texts) == set(reasons) and GAME.outcome_texts == OUTCOME_TEXTS
+    for reason, (zh, en, why) in reasons.items():
+        text = GAME.outcome_texts[reason]
+        assert not problems(text), (reason, problems(text))
+        assert text.zh.startswith(zh) and text.en.startswith(en) and why in text.zh
+
+
+def test_a_lost_scenario_card_ends_with_its_sentence(play) -> None:
+    """§胜利与失败: 剧本卡明确声明你失败."""
+    p = play(players=1)
+    p.do(ScenarioEnd(0, "lose"))
+    assert p.state.outcome is not None
+    assert GAME.outcome_texts[p.state.outcome.reason].en.startswith("Lost: the scenario card")
