@@ -199,12 +199,12 @@ FIGHT_TARGETS = {
     "shadow": Text("影怪", "a shadow creature"),
 }
 WORLD_EVENT_NAMES = {
-    "spoil_all": Text("全部腐烂:弃置所有生食", "everything spoils: all raw food is discarded"),
+    "spoil_all": Text("全部腐烂(弃置所有生食)", "everything spoils (all raw food is discarded)"),
     "regrow": Text(
-        "再生长:开采标记物回到起点", "regrowth: the mining markers go back to the start"
+        "再生长(开采标记物回到起点)", "regrowth (the mining markers go back to the start)"
     ),
     "monster_refresh": Text(
-        "怪物刷新:移除已击败怪物指示物", "monsters return: the defeated-monster tokens go"
+        "怪物刷新(移除已击败怪物指示物)", "monsters return (the defeated-monster tokens go)"
     ),
 }
 AS_CARD = Text("按卡牌所示", "as the card says")
@@ -441,6 +441,12 @@ def _weather_drawn(e: dict[str, Any]) -> Text:
     return Text(f"翻开天气牌:{shown.zh}", f"Weather card turned up: {shown.en}")
 
 
+def _revealed(e: dict[str, Any]) -> Text:
+    where, biome = tile_called(e["tile"]), BIOME_NAMES.get(e["biome"], Text("", ""))
+    en = where.en[:1].upper() + where.en[1:]
+    return Text(f"{where.zh}翻开:{biome.zh}", f"{en} turned over: {biome.en}")
+
+
 def _dial(e: dict[str, Any]) -> Text:
     time = TIME_NAMES.get(e.get("time", ""), Text("", ""))
     return Text(f"行动轮盘转到{e['value']}({time.zh})", f"Action dial at {e['value']} ({time.en})")
@@ -457,11 +463,7 @@ EVENT_LINES: dict[str, Any] = {
     ),
     "dont_starve.weather_announced": _weather_announced,
     "dont_starve.character_moved": _moved,
-    "dont_starve.tile_revealed": lambda e: Text(
-        f"{tile_called(e['tile']).zh}翻开:{BIOME_NAMES.get(e['biome'], Text('', '')).zh}",
-        f"{tile_called(e['tile']).en.capitalize()} turned over: "
-        f"{BIOME_NAMES.get(e['biome'], Text('', '')).en}",
-    ),
+    "dont_starve.tile_revealed": _revealed,
     "dont_starve.location_explored": _explored,
     "dont_starve.fight_started": _fight_started,
     "dont_starve.fighter_resolved": _fighter,

@@ -140,6 +140,8 @@ def test_the_log_names_tiles_biomes_and_symbols_in_words() -> None:
     assert GAME.event_text(drawn, "zh") == "翻开天气牌:寒冷 | 风暴 | 寒冷"
     announced = WeatherAnnounced("autumn-3", ("cold", "cold"), False).to_dict()
     assert GAME.event_text(announced, "en") == "Weather: cold ×2 in force"
+    revealed = {"type": "dont_starve.tile_revealed", "tile": "E", "biome": "marsh"}
+    assert GAME.event_text(revealed, "en") == "Tile E turned over: marsh"
     moved = CharacterMoved(0, "P", "E").to_dict()
     assert GAME.event_text(moved, "zh") == "1号玩家从传送门移动到E格"
     explored = LocationExplored(1, "F", "badlands-03").to_dict()
@@ -229,3 +231,69 @@ def test_a_lost_scenario_card_ends_with_its_sentence(play) -> None:
     p.do(ScenarioEnd(0, "lose"))
     assert p.state.outcome is not None
     assert GAME.outcome_texts[p.state.outcome.reason].en.startswith("Lost: the scenario card")
+
+
+SAMPLES: dict[str, list[dict[str, Any]]] = {
+    "dont_starve.dial_set": [{"value": 5, "time": "night"}],
+    "dont_starve.needs_tile_removed": [{"left": 4, "time": "day"}, {"left": 0, "time": ""}],
+    "dont_starve.weather_drawn": [{"card": "autumn-3", "symbols": ["cold", "storm", "cold"]}],
+    "dont_starve.needs_announced": [{"light": 1, "hunger": 2, "sanity": 1}],
+    "dont_starve.weather_announced": [
+        {"card": "autumn-3", "symbols": ["wet"], "past_storm": True},
+        {"card": "autumn-1", "symbols": [], "past_storm": False},
+    ],
+    "dont_starve.character_moved": [
+        {"seat": 0, "from_tile": "P", "to_tile": "E"},
+        {"seat": 1, "from_tile": "", "to_tile": "E"},
+    ],
+    "dont_starve.tile_revealed": [{"tile": "E", "biome": "marsh"}],
+    "dont_starve.location_explored": [{"seat": 1, "tile": "F", "card": "forest-04"}],
+    "dont_starve.fight_started": [
+        {"seat": 0, "target": t, "tile": "E", "fighters": [0], "monster_dice": 1, "split": [1]}
+        for t in ("location", "scenario", "shadow")
+    ],
+    "dont_starve.fighter_resolved": [
+        {"seat": 1, "won": False, "damage": 2},
+        {"seat": 0, "won": True, "damage": 0},
+    ],
+    "dont_starve.fight_ended": [
+        {"won": w, "target": "location", "tile": "P"} for w in (True, False)
+    ],
+    "dont_starve.stats_changed": [{"seat": 0, "health": 9, "hunger": 7, "sanity": 9}],
+    "dont_starve.shadow_revealed": [{"seat": 0, "tier": 1}],
+    "dont_starve.shadow_covered": [{"seat": 0, "tier": 2}],
+    "dont_starve.character_defeated": [{"seat": 1}],
+    "dont_starve.character_revived": [{"seat": 1, "effigies_left": 0}],
+    "dont_starve.focus_changed": [
+        {"seat": 0, "active": 2, "reason": r} for r in ("refreshed", "reroll", "revived")
+    ],
+    "dont_starve.inventory_changed": [
+        {"seat": 0, "kind": k, "count": n}
+        for k in ("basic", "raw_food", "cooked_food", "loot", "item")
+        for n in (0, 1, 3)
+    ],
+    "dont_starve.world_event": [{"name": n} for n in ("spoil_all", "regrow", "monster_refresh")],
+    "dont_starve.essence_changed": [{"essence": 9}],
+    "dont_starve.scenario_won": [{"unlock_points": 4}],
+    "dice_pool_announced": [
+        {"seat": 0, "dice": ["monster", "monster"], "reason": "shadow"},
+        {"seat": 2, "dice": ["character", "monster"], "reason": "reroll"},
+        {"seat": 0, "dice": ["character"], "reason": "interact"},
+    ],
+}
+"""Every event of the game with the values it may carry (moves.py, docs/dont_starve.md)."""
+
+
+def test_every_event_with_each_value_it_may_carry_reads_cleanly() -> None:
+    """The example games do not reach every event (a shadow covered, a revived character's
+    focus, each world event): their lines are clean too, in both languages."""
+    own = {t for t in event_types() if t.startswith("dont_starve.")}
+    assert own <= set(SAMPLES)
+    found = []
+    for kind, samples in SAMPLES.items():
+        for fields in samples:
+            event = {"type": kind, **fields}
+            zh, en = GAME.event_text(event, "zh"), GAME.event_text(event, "en")
+            assert zh and en, event
+            found += bad(iter([zh]), iter([en]), kind)
+    assert not found, "\n".join(found)
