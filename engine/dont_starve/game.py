@@ -439,7 +439,7 @@ class DontStarve(Game):
         """
         cat = catalogue()
         chosen = _names(options.characters) or CHARACTERS[: options.players]
-        structures = _names(options.structures)
+        structures = _names(options.structures, spaces=False)
         problems = []
         if len(chosen) != options.players:
             problems.append(f"{options.players} players need {options.players} characters")
@@ -1029,11 +1029,13 @@ def _strip(data: DSData, c: Character, tr: Any) -> list[list[Any]]:
     ]
 
 
-def _names(value: tuple[str, ...] | str | None) -> tuple[str, ...]:
-    """Names from a list or from text typed in a form ("wilson, wendy")."""
+def _names(value: tuple[str, ...] | str | None, *, spaces: bool = True) -> tuple[str, ...]:
+    """Names from a list or from text typed in a form ("wilson, wendy"); ``spaces=False`` for
+    names that have spaces themselves ("science machine, fire pit"): commas only."""
     if isinstance(value, str):
-        value = tuple(value.replace(",", " ").split())
-    return tuple(v.strip().lower() for v in value or ())
+        value = tuple(value.replace(",", " ").split() if spaces else value.split(","))
+    value = tuple(v for v in value or () if v.strip())
+    return tuple(" ".join(v.split()).lower() for v in value)
 
 
 OFF_MAP = Text("地图外", "off the map")

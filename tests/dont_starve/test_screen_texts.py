@@ -297,3 +297,12 @@ def test_every_event_with_each_value_it_may_carry_reads_cleanly() -> None:
             assert zh and en, event
             found += bad(iter([zh]), iter([en]), kind)
     assert not found, "\n".join(found)
+
+
+def test_structures_offered_at_set_up_are_taken_as_typed_or_listed(play) -> None:
+    """§营地: the set-up page offers structures by name (``structures=science machine``); a
+    name with a space is one structure, listed or typed with commas."""
+    for typed in (["science machine", "fire pit"], "Science Machine, fire pit"):
+        p = play(players=1, structures=typed)
+        assert p.data.structures == ("science machine", "fire pit")
+    assert play(players=2, characters="wilson wendy").data.characters[1].key == "wendy"
