@@ -13,6 +13,11 @@ and ``anchors.toml`` for the calibration anchors). Each holds groups of identica
     tag_mm = 12              # edge of the tag's black square
     source = "greenwood.zh.md §一: 45个鬼火标记"
     placeholder = "tag size is invented until measured"   # set when a value is made up
+    label = "wisp"           # optional: the name the kiosk gives it, in English
+    # or, when the items differ, names in runs of items: labels = [["domino", 10], ...]
+
+``label`` and ``labels`` name the component as the kiosk and the engine do (``name`` is the
+readers' key and stays as it is); a sticker then reads "148 domino 1", numbered within its run.
 
 Boards may add ``board_mm``, ``tag_places_mm`` (one place per tag of a face) and ``grid``;
 anchors add ``positions_mm`` (one per anchor). No id may be used twice across all the files:
@@ -57,12 +62,16 @@ class TagEntry:
     source: str
     placeholder: str | None
     position_mm: tuple[float, float] | None = None
+    shown: str | None = None
+    """The name the kiosk gives the component (the data file's ``label``/``labels``), if any."""
+    copy: int | None = None
+    """Which of the components so named it is, from 1 (``item`` when all have one name)."""
 
     @property
     def label(self) -> str:
-        """A short human label, as printed under the sticker."""
+        """A short label, as printed under the sticker (``domino 1``, ``map tile 3 hidden``)."""
         face = f" {self.face}" if self.face else ""
-        return f"{self.name} {self.item}{face}".strip()
+        return f"{self.shown or self.name} {self.copy or self.item}{face}".strip()
 
 
 @dataclass
@@ -195,6 +204,7 @@ def _expand(g: dict[str, Any], game: str, family: str) -> tuple[list[TagEntry], 
     places = [tuple(map(float, p)) for p in g.get("tag_places_mm", [])]
     if places and len(places) != per_face:
         raise ValueError(f"tag_places_mm has {len(places)} places for {per_face} tags a face")
+    shown = _item_labels(g, count)
     entries, layouts = [], []
     tag_id = first
     for item in range(1, count + 1):
@@ -215,6 +225,7 @@ def _expand(g: dict[str, Any], game: str, family: str) -> tuple[list[TagEntry], 
                         str(g.get("source", "")),
                         g.get("placeholder"),
                         positions[item - 1] if positions else None,  # type: ignore[arg-type]
+                        *shown[item - 1],
                     )
                 )
                 if places:
@@ -224,6 +235,21 @@ def _expand(g: dict[str, Any], game: str, family: str) -> tuple[list[TagEntry], 
                 label = f"{name} {item}" + (f" {face}" if face else "")
                 layouts.append(BoardLayout(label, tuple(tags), _grid(g.get("grid"))))
     return entries, layouts
+
+
+def _item_labels(g: dict[str, Any], count: int) -> list[tuple[str | None, int | None]]:
+    """Each item's kiosk name and its number among the items so named: from ``label`` (one name
+    for all) or ``labels`` (runs ``[name, how many]``, or a name for one item), else none."""
+    if "labels" not in g:
+        label = g.get("label")
+        return [(str(label) if label else None, None)] * count
+    out: list[tuple[str | None, int | None]] = []
+    for run in g["labels"]:
+        name, many = (run, 1) if isinstance(run, str) else (str(run[0]), int(run[1]))
+        out += [(name, k) for k in range(1, many + 1)]
+    if len(out) != count:
+        raise ValueError(f"labels name {len(out)} components, not {count}")
+    return out
 
 
 def _grid(g: dict[str, Any] | None) -> Grid | None:

@@ -5,6 +5,12 @@ per page, sized in mm), PDF (all pages, through reportlab) and a raster image (O
 previews and for reading the sheet back through the detector). Each sticker is the tag's black
 square, a white quiet zone of ``QUIET_CELLS`` cells around it, a label under it, and a dashed cut
 line around the lot. Print at 100 % ("actual size"), never "fit to page".
+
+A label ("148 domino 1": the id and the name the kiosk gives the component) is fitted into its
+own strip of the cut box: shrunk, then wrapped onto two lines, then shrunk again, measured with
+Helvetica's widths (reportlab's ``stringWidth``; SVG asks for Helvetica or Arial, of the same
+widths) and, on the raster, with OpenCV's own text size. Labels are in English: Helvetica has no
+Chinese, and one sheet serves a mixed table.
 """
 
 from __future__ import annotations
@@ -28,7 +34,15 @@ A4_MM = (210.0, 297.0)
 MARGIN_MM = 10.0
 QUIET_CELLS = 2
 LABEL_MM = 4.0
-LABEL_TEXT_MM = 2.2
+"""Height of the label strip under the quiet zone."""
+LABEL_TEXT_MM = 3.0
+"""The largest label font size (em, mm): a cap height of about 2.1 mm."""
+LABEL_MIN_MM = 1.6
+"""Below this a label on one line is wrapped onto two lines instead of shrinking further."""
+LABEL_PAD_MM = 0.5
+"""Room kept free between a label and its cut line."""
+LINE_GAP = 1.1
+"""Line pitch of a two-line label, in ems."""
 SUFFIXES = (".svg", ".pdf", ".png")
 
 
@@ -58,10 +72,35 @@ class Placed:
         return side, side + LABEL_MM
 
     @property
+    def label_fit(self) -> tuple[tuple[str, ...], float]:
+        """The label's lines and font size (em, mm), fitted into its strip (``fit_label``)."""
+        side = self.size_mm[0]
+        return fit_label(self.label, side - 2 * LABEL_PAD_MM, LABEL_MM - LABEL_PAD_MM)
+
+    @property
     def label_mm(self) -> float:
-        """The label's text height: smaller for a long label on a small sticker."""
-        fits = (self.size_mm[0] - 2) / (0.6 * max(len(self.label), 1))
-        return min(LABEL_TEXT_MM, fits)
+        """The label's font size (em, mm)."""
+        return self.label_fit[1]
+
+    @property
+    def label_lines(self) -> list[tuple[float, float, str]]:
+        """Each line of the label with its left end and baseline, in page mm."""
+        lines, size = self.label_fit
+        side = self.size_mm[0]
+        top = self.y_mm + side + (LABEL_MM - LABEL_PAD_MM - _block_mm(len(lines), size)) / 2
+        return [
+            (self.x_mm + LABEL_PAD_MM, top + size * (ASCENT + LINE_GAP * i), line)
+            for i, line in enumerate(lines)
+        ]
+
+    @property
+    def label_box_mm(self) -> tuple[float, float, float, float]:
+        """The box the label's ink takes (x0, y0, x1, y1), in page mm, as measured."""
+        lines, size = self.label_fit
+        (x, base, _), *_ = self.label_lines
+        top = base - size * ASCENT
+        width = max(text_width_mm(line, size) for line in lines)
+        return x, top, x + width, top + _block_mm(len(lines), size)
 
     @property
     def tag_origin_mm(self) -> tuple[float, float]:
@@ -70,6 +109,44 @@ class Placed:
 
 
 Page = list[Placed]
+
+ASCENT, DESCENT = 0.718, 0.207
+"""Helvetica's ascender (cap height) and descender, in ems."""
+
+
+def text_width_mm(text: str, size_mm: float) -> float:
+    """The width of ``text`` in Helvetica at ``size_mm`` (em), as the PDF draws it."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    return float(stringWidth(text, "Helvetica", size_mm))
+
+
+def fit_label(text: str, width_mm: float, height_mm: float) -> tuple[tuple[str, ...], float]:
+    """The lines (one or two) and font size (em, mm) that fit ``text`` into a box: as large as
+    ``LABEL_TEXT_MM`` allows on one line; below ``LABEL_MIN_MM`` it is wrapped at the space that
+    balances the two lines best, and shrunk further only if even two lines do not fit."""
+    one = min(LABEL_TEXT_MM, _fits((text,), width_mm, height_mm))
+    words = text.split(" ")
+    if one >= LABEL_MIN_MM or len(words) < 2:
+        return (text,), one
+    splits = [(" ".join(words[:k]), " ".join(words[k:])) for k in range(1, len(words))]
+    best = max(  # the largest size, then the most even lines
+        splits,
+        key=lambda ls: (round(_fits(ls, width_mm, height_mm), 3), _fits(ls, width_mm, 1e9)),
+    )
+    two = min(LABEL_TEXT_MM, _fits(best, width_mm, height_mm))
+    return ((text,), one) if one >= two else (best, two)
+
+
+def _fits(lines: Sequence[str], width_mm: float, height_mm: float) -> float:
+    """The largest font size at which ``lines`` fit the box."""
+    widest = max(text_width_mm(line, 1.0) for line in lines) or 1.0
+    return min(width_mm / widest, height_mm / _block_mm(len(lines), 1.0))
+
+
+def _block_mm(lines: int, size_mm: float) -> float:
+    """The height of ``lines`` lines of text, cap top to the last descender."""
+    return size_mm * (ASCENT + LINE_GAP * (lines - 1) + DESCENT)
 
 
 @lru_cache(maxsize=1024)
@@ -149,9 +226,8 @@ def page_svg(page: Page, heading: str = "", page_mm: tuple[float, float] = A4_MM
             parts.append(
                 f'<rect x="{x:.4f}" y="{y:.4f}" width="{cw:.4f}" height="{ch:.4f}" fill="#000"/>'
             )
-        parts.append(
-            _svg_text(p.x_mm + 1, p.y_mm + bw + LABEL_MM - 1.2, escape(p.label), p.label_mm)
-        )
+        for x, y, line in p.label_lines:
+            parts.append(_svg_text(x, y, escape(line), p.label_mm))
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
 
@@ -179,8 +255,9 @@ def write_pdf(
             canvas.setFillGray(0)
             for x, y, cw, ch in _black_runs(p):
                 canvas.rect(x * mm, (h - y - ch) * mm, cw * mm, ch * mm, stroke=0, fill=1)
-            canvas.setFont("Helvetica", p.label_mm * mm / 0.7)
-            canvas.drawString((p.x_mm + 1) * mm, (h - p.y_mm - bw - LABEL_MM + 1.2) * mm, p.label)
+            canvas.setFont("Helvetica", p.label_mm * mm)
+            for x, y, line in p.label_lines:
+                canvas.drawString(x * mm, (h - y) * mm, line)
         canvas.showPage()
     canvas.save()
 
@@ -199,10 +276,25 @@ def raster(
             x0, y0 = round(x * k), round(y * k)
             x1, y1 = round((x + cw) * k), round((y + ch) * k)
             image[y0:y1, x0:x1] = 0
-        scale = cv2.getFontScaleFromHeight(cv2.FONT_HERSHEY_SIMPLEX, round(p.label_mm * k * 0.7))
-        origin = (round((p.x_mm + 1) * k), round((p.y_mm + bw + LABEL_MM - 1.2) * k))
-        cv2.putText(image, p.label, origin, cv2.FONT_HERSHEY_SIMPLEX, scale, 0, 1, cv2.LINE_AA)
+        for x, y, line, scale in raster_label(p, k):
+            origin = (round(x * k), round(y * k))
+            cv2.putText(image, line, origin, cv2.FONT_HERSHEY_SIMPLEX, scale, 0, 1, cv2.LINE_AA)
     return image
+
+
+def raster_label(p: Placed, px_per_mm: float) -> list[tuple[float, float, str, float]]:
+    """The label's lines for the raster: where the PDF puts them, at the OpenCV font scale whose
+    cap height matches, made smaller where OpenCV's wider letters would pass the strip."""
+    room = (p.size_mm[0] - 2 * LABEL_PAD_MM) * px_per_mm
+    out = []
+    for x, y, line in p.label_lines:
+        cap = max(1, round(p.label_mm * ASCENT * px_per_mm))
+        scale = cv2.getFontScaleFromHeight(cv2.FONT_HERSHEY_SIMPLEX, cap)
+        (width, _), _ = cv2.getTextSize(line, cv2.FONT_HERSHEY_SIMPLEX, scale, 1)
+        if width > room:
+            scale *= room / width
+        out.append((x, y, line, scale))
+    return out
 
 
 def _black_runs(p: Placed) -> list[tuple[float, float, float, float]]:

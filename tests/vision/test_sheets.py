@@ -3,17 +3,28 @@ from its own rectangles, both at a known resolution so that the printed size can
 
 from __future__ import annotations
 
+import itertools
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pypdfium2 as pdfium
 import pytest
 
 from kiosk.cli import main
 from vision.detection import Detector
-from vision.registry import load_registry
-from vision.sheets import SheetError, layout, raster, write_sheets
+from vision.registry import GAMES, load_registry
+from vision.sheets import (
+    LABEL_TEXT_MM,
+    SheetError,
+    fit_label,
+    layout,
+    raster,
+    raster_label,
+    text_width_mm,
+    write_sheets,
+)
 
 DPI = 200
 PX_PER_MM = DPI / 25.4
@@ -103,3 +114,54 @@ def test_tags_command_bad_suffix_is_one_clear_line(tmp_path: Path, capsys) -> No
     err = capsys.readouterr().err
     assert "write .svg, .pdf or .png, not '.doc'" in err
     assert "Traceback" not in err
+
+
+def label_boxes(page) -> list[tuple[int, tuple[float, float, float, float]]]:
+    return [(p.tag_id, p.label_box_mm) for p in page]
+
+
+def overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+@pytest.mark.parametrize("game", [*GAMES, "anchors"])
+def test_every_label_fits_its_own_cut_box_and_no_two_overlap(game: str) -> None:
+    """Issue 13: labels ran into each other ("148 rescued creature 1149 rescued creature 2…")."""
+    for page in layout(load_registry().for_game(game)):
+        for p in page:
+            side, height = p.size_mm
+            x0, y0, x1, y1 = p.label_box_mm
+            assert p.x_mm < x0 and x1 < p.x_mm + side, p.label  # inside, clear of the cut line
+            assert p.y_mm + side <= y0 and y1 < p.y_mm + height, p.label  # under the quiet zone
+            assert p.label_mm >= 1.2, p.label  # still printable
+            assert " ".join(p.label_fit[0]) == p.label  # wrapped, never cut short
+        boxes = label_boxes(page)
+        for (a, box_a), (b, box_b) in itertools.combinations(boxes, 2):
+            assert not overlap(box_a, box_b), (a, b)
+
+
+def test_the_raster_labels_stay_in_their_strip_too() -> None:
+    k = DPI / 25.4
+    for game in GAMES:
+        for page in layout(load_registry().for_game(game)):
+            for p in page:
+                for x, _, line, scale in raster_label(p, k):
+                    (width, _), _ = cv2.getTextSize(line, cv2.FONT_HERSHEY_SIMPLEX, scale, 1)
+                    assert x * k + width <= (p.x_mm + p.size_mm[0]) * k, p.label
+
+
+def test_a_long_label_on_a_small_sticker_wraps_onto_two_lines() -> None:
+    lines, size = fit_label("359 defeated monster 11", 17.0, 3.5)
+    assert lines == ("359 defeated", "monster 11")
+    assert max(text_width_mm(line, size) for line in lines) <= 17.0
+    assert fit_label("148 domino 1", 20.0, 3.5) == (("148 domino 1",), LABEL_TEXT_MM)
+
+
+def test_the_svg_and_pdf_draw_each_line_where_the_layout_puts_it(tmp_path: Path) -> None:
+    entries = load_registry().for_game("dont_starve")
+    paths = write_sheets(entries, tmp_path / "sheet.svg")
+    texts = [t.text for path in paths for t in ET.parse(path).getroot().iter(f"{SVG}text")]
+    assert "359 defeated" in texts and "monster 11" in texts and "326 Wilson 1" in texts
+    [pdf] = write_sheets(entries, tmp_path / "sheet.pdf")
+    text = "".join(page.get_textpage().get_text_range() for page in pdfium.PdfDocument(pdf))
+    assert "326 Wilson 1" in text and "character 1" not in text
