@@ -3,10 +3,12 @@
 The round track, from LED 0: one LED per round (past rounds dim, the current one pulsing), one
 LED for the game's accent (day or night, when its ``view`` gives ``{"track": {"accent": ...}}``),
 then one LED per phase of the round (past phases dim, the current one lit in the active player's
-colour, white when nobody in particular acts). A coming round the game marks
-(``{"track": {"mark_round": n}}``, the storm in Don't Starve) blinks in the mark colour. What does
-not fit the strip is left out, phases first. Open-ended games (``rounds`` None) show the rounds
-played so far.
+colour, the one chosen at set-up (``status["seats"][i]["colour"]``, a key of
+``kiosk.seats.COLOURS``) or else ``SEAT_COLOURS``; white when nobody in particular acts). A
+coming round the game marks (``{"track": {"mark_round": n}}``, the storm in Don't Starve) blinks
+in the mark colour. What does not fit the strip is left out, phases first. Open-ended games
+(``rounds`` None) show the rounds played so far. ``track_legend`` says what each LED stands for,
+from the same layout.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from firmware_bridge.state import Effect, Led
+from kiosk.seats import COLOURS
 
 Colour = tuple[int, int, int]
 
@@ -59,23 +62,57 @@ def tray_leds(dice: Sequence[str], trays: int, slots: int) -> list[list[Led]]:
 
 def track_leds(status: Mapping[str, Any], length: int) -> list[Led]:
     """The round track for a table status (``Table.status``) on a strip of ``length`` LEDs."""
+    return [led for led, _ in _track(status, length)]
+
+
+def track_legend(status: Mapping[str, Any], length: int) -> list[dict[str, Any]]:
+    """What each LED of ``track_leds`` stands for, in the same order: ``{"kind": "round",
+    "round": n, "state": "past" | "current" | "coming" | "mark"}``, ``{"kind": "accent",
+    "accent": "day" | "night" | None}``, ``{"kind": "phase", "phase": name, "state": "past" |
+    "current" | "coming", "seat": the active seat from 0 or None}``; the LEDs after them are
+    ``{"kind": "unused"}``."""
+    roles = [role for _, role in _track(status, length)]
+    return roles + [{"kind": "unused"}] * (length - len(roles))
+
+
+def seat_colour(status: Mapping[str, Any], seat: int) -> Colour:
+    """The LED colour of a seat (from 0): the colour chosen at set-up, else ``SEAT_COLOURS``."""
+    seats = status.get("seats") or ()
+    chosen = seats[seat].get("colour") if seat < len(seats) else None
+    if chosen in COLOURS:
+        return COLOURS[chosen].led
+    return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+
+
+def _track(status: Mapping[str, Any], length: int) -> list[tuple[Led, dict[str, Any]]]:
     current_round = max(int(status["round"]), 1)
     rounds = int(status.get("rounds") or current_round)
-    leds = [Led(DONE_COLOUR) if r < current_round - 1 else OFF for r in range(rounds)]
-    if current_round <= rounds:
-        leds[current_round - 1] = Led(TRACK_COLOUR, Effect.PULSE, PULSE_MS)
     track = (status.get("view") or {}).get("track") or {}
     mark = track.get("mark_round")
-    if isinstance(mark, int) and current_round < mark <= rounds:
-        leds[mark - 1] = Led(MARK_COLOUR, Effect.BLINK, PULSE_MS)
+    leds = []
+    for r in range(1, rounds + 1):
+        if r == current_round:
+            leds.append((Led(TRACK_COLOUR, Effect.PULSE, PULSE_MS), "current"))
+        elif isinstance(mark, int) and r == mark and current_round < mark:
+            leds.append((Led(MARK_COLOUR, Effect.BLINK, PULSE_MS), "mark"))
+        elif r < current_round:
+            leds.append((Led(DONE_COLOUR), "past"))
+        else:
+            leds.append((OFF, "coming"))
+    out = [(led, {"kind": "round", "round": r, "state": st}) for r, (led, st) in enumerate(leds, 1)]
     accent = track.get("accent")
-    leds.append(Led(ACCENT_COLOURS[accent]) if accent in ACCENT_COLOURS else OFF)
+    shown = accent if accent in ACCENT_COLOURS else None
+    out.append((Led(ACCENT_COLOURS[accent]) if shown else OFF, {"kind": "accent", "accent": shown}))
     names = [p["name"] for p in status.get("phases") or ()]
     phase = (status.get("phase") or {}).get("name")
-    if phase in names and len(leds) + len(names) <= length:
+    if phase in names and len(out) + len(names) <= length:
         now = names.index(phase)
         player = status.get("current_player")
-        colour = SEAT_COLOURS[(player - 1) % len(SEAT_COLOURS)] if player else PHASE_COLOUR
-        leds += [Led(DONE_COLOUR) if i < now else OFF for i in range(len(names))]
-        leds[rounds + 1 + now] = Led(colour)
-    return leds[:length]
+        seat = player - 1 if player else None
+        colour = PHASE_COLOUR if seat is None else seat_colour(status, seat)
+        for i, name in enumerate(names):
+            state = "past" if i < now else "current" if i == now else "coming"
+            led = Led(DONE_COLOUR) if i < now else Led(colour) if i == now else OFF
+            role = {"kind": "phase", "phase": name, "state": state}
+            out.append((led, {**role, "seat": seat} if i == now else role))
+    return out[:length]

@@ -12,8 +12,10 @@ from kiosk.leds import (
     SEAT_COLOURS,
     TRACK_COLOUR,
     track_leds,
+    track_legend,
     tray_leds,
 )
+from kiosk.seats import COLOURS
 
 PHASES = [{"name": n} for n in ("dusk", "departure", "night", "dawn", "upkeep", "scoring")]
 
@@ -55,6 +57,41 @@ def test_a_phase_nobody_in_particular_plays_is_white_and_the_accent_shows_day_or
         6: (ACCENT_COLOURS["night"], Effect.SOLID),
         7: (PHASE_COLOUR, Effect.SOLID),
     }
+
+
+def test_the_active_player_is_lit_in_the_colour_chosen_at_set_up() -> None:
+    """Issue 13: player 2 chose purple, so the phase LED is purple, not the default blue."""
+    chosen = {
+        **status(2, 3, "night", player=2),
+        "seats": [{"colour": "orange"}, {"colour": "purple"}],
+    }
+    assert lit(track_leds(chosen, 24))[6] == (COLOURS["purple"].led, Effect.SOLID)
+    unknown = {**chosen, "seats": [{"colour": "orange"}, {"colour": "mauve"}]}
+    assert lit(track_leds(unknown, 24))[6] == (SEAT_COLOURS[1], Effect.SOLID)  # falls back
+
+
+def test_the_legend_names_every_led_of_the_same_layout() -> None:
+    """The tray page's legend says what each LED stands for, LED by LED."""
+    st = status(2, 6, "night", player=1, view={"track": {"accent": "day", "mark_round": 5}})
+    legend = track_legend(st, 24)
+    assert len(legend) == 24
+    assert [r["state"] for r in legend[:6]] == [
+        "past",
+        "current",
+        "coming",
+        "coming",
+        "mark",
+        "coming",
+    ]
+    assert legend[6] == {"kind": "accent", "accent": "day"}
+    assert [r["phase"] for r in legend[7:13]] == [p["name"] for p in PHASES]
+    assert legend[9] == {"kind": "phase", "phase": "night", "state": "current", "seat": 0}
+    assert legend[13:] == [{"kind": "unused"}] * 11
+    leds = track_leds(st, 24)
+    for led, role in zip(leds, legend, strict=False):  # lit exactly where the legend says so
+        assert (led.effect is not Effect.OFF) == (
+            role.get("state") in ("past", "current", "mark") or role.get("accent") is not None
+        )
 
 
 def test_what_does_not_fit_is_left_out_phases_first() -> None:
