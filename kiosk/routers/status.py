@@ -5,16 +5,21 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
+from dataclasses import dataclass
+from functools import cache
 from typing import Any, Literal
 
 from fastapi import APIRouter, HTTPException, Request
 
-from engine.core import EngineError, Game, find_game, game_names, move_from_dict
+from engine.core import EngineError, Game, Text, find_game, game_names, move_from_dict
 from engine.core.game import GAME_MODULES
 from kiosk.deps import Pairing, PairingDep, SettingsDep, TableDep, is_local
 from kiosk.routers.controls import MoveBody, verdict_answer
+from kiosk.seats import COLOURS, MAX_NAME
 from kiosk.settings import Language, Settings
 from kiosk.table import Table
+from vision.errors import VisionError
+from vision.registry import load_registry
 
 router = APIRouter(tags=["status"])
 
@@ -80,20 +85,36 @@ def check(
 
 @router.get("/api/games")
 def games(settings: SettingsDep, lang: Language | None = None) -> list[dict[str, Any]]:
-    """Every game that can be set up, with its options described for the setup form."""
+    """Every game that can be set up, in ``lang``: its options with their labels and choices
+    (``describe_options``) and the set-up checklist the camera confirms (``checklist``)."""
     lang = lang or settings.lang
     out = []
     for game in available_games():
+        texts = game.option_texts
         out.append(
             {
                 "name": game.name,
                 "title": game.title.in_(lang),
                 "min_players": game.min_players,
                 "max_players": game.max_players,
-                "options": describe_options(game.options_type),
+                "players_label": _label(texts, "players", lang),
+                "options": describe_options(game.options_type, texts, lang),
+                "checklist": checklist(game.name, lang),
             }
         )
     return out
+
+
+@router.get("/api/colours")
+def colours(lang: Language = "en") -> dict[str, Any]:
+    """The colours players choose from at set-up (key, name in ``lang``, hex), and the longest
+    name a player may give (``kiosk.seats``)."""
+    return {
+        "colours": [
+            {"key": key, "name": c.name.in_(lang), "hex": c.hex} for key, c in COLOURS.items()
+        ],
+        "max_name": MAX_NAME,
+    }
 
 
 def available_games() -> list[Game]:
@@ -113,13 +134,19 @@ def available_games() -> list[Game]:
     return games
 
 
-def describe_options(options_type: type) -> list[dict[str, Any]]:
-    """The fields of a game's options dataclass as form fields: name, kind, default, choices.
+def describe_options(
+    options_type: type, texts: dict[str, Text] | None = None, lang: str = "en"
+) -> list[dict[str, Any]]:
+    """The fields of a game's options dataclass as set-up fields, named in ``lang`` from the
+    game's ``option_texts``: name, label, kind, default, choices (each a value and its label).
 
     ``kind`` is ``int``, ``float``, ``bool``, ``choice``, ``list`` (of words) or ``text``;
-    ``optional`` says whether
-    the field may be left empty (None). ``players`` is left out: the form asks for it apart.
+    ``optional`` says whether the field may be left empty (None). A text or list field whose
+    values the texts name (``"field=value"``) offers those values as its choices, and a ``text``
+    or ``int`` field becomes a ``choice`` among them. ``seat`` says an int names a seat (the
+    page offers the players). ``players`` is left out: the page asks for it apart.
     """
+    texts = texts or {}
     hints = typing.get_type_hints(options_type)
     fields = []
     for f in dataclasses.fields(options_type):
@@ -127,16 +154,153 @@ def describe_options(options_type: type) -> list[dict[str, Any]]:
             continue
         kind, choices, optional = _kind(hints[f.name])
         default = None if f.default is dataclasses.MISSING else f.default
+        named = _named_values(texts, f.name, kind)
+        if choices is None and named:
+            choices = named
+            kind = "list" if kind == "list" else "choice"
         fields.append(
             {
                 "name": f.name,
+                "label": _label(texts, f.name, lang),
                 "kind": kind,
-                "choices": choices,
+                "choices": None
+                if choices is None
+                else [
+                    {"value": c, "label": _label(texts, f"{f.name}={c}", lang, c)} for c in choices
+                ],
                 "optional": optional,
-                "default": default,
+                "default": list(default) if isinstance(default, tuple) else default,
+                "seat": kind == "int" and (f.name == "seat" or f.name.endswith("_seat")),
             }
         )
     return fields
+
+
+def _named_values(texts: dict[str, Text], field: str, kind: str) -> list[Any]:
+    """The values of ``field`` that the texts name, as the field's type spells them."""
+    values: list[Any] = []
+    for key in texts:
+        name, sep, value = key.partition("=")
+        if sep and name == field:
+            values.append(int(value) if kind == "int" and value.lstrip("-").isdigit() else value)
+    if kind == "int" and not all(isinstance(v, int) for v in values):
+        return []
+    return values if kind in ("text", "list", "int") else []
+
+
+def _label(texts: dict[str, Text], key: str, lang: str, value: Any = None) -> str:
+    """What players read for an option or value: the game's text, else a humanised key."""
+    if key in texts:
+        return texts[key].in_(lang)  # type: ignore[arg-type]
+    if value is not None:
+        return str(value).replace("_", " ")
+    return key.replace("_", " ").capitalize()
+
+
+@dataclass(frozen=True)
+class Check:
+    """One line of a game's set-up checklist: what players lay out, and the registry group
+    (``vision/tags``) whose tags the camera looks for; ``group`` None: checked by eye."""
+
+    key: str
+    text: Text
+    group: str | None = None
+    need: int | None = 1
+    """How many distinct pieces of the group must be seen; None: any number (the camera
+    counts them, players judge the layout)."""
+    per_player: bool = False
+    """One per player: ``need`` is then the number of players."""
+
+
+ANCHOR_CHECK = Check(
+    "anchors", Text("桌角的 4 个定位标记", "The 4 table anchors at the corners"), "table anchor", 4
+)
+BY_EYE = Check(
+    "rest", Text("其余配件按规则书的设置摆好", "Everything else laid out as the rule book's set-up")
+)
+CHECKS: dict[str, tuple[Check, ...]] = {
+    "greenwood": (
+        Check(
+            "submarines",
+            Text("每位玩家一块潜艇板", "A submarine board for each player"),
+            "submarine board",
+            per_player=True,
+        ),
+        Check(
+            "player_boards",
+            Text("每位玩家一块玩家板", "A player board for each player"),
+            "player board",
+            per_player=True,
+        ),
+        Check(
+            "creatures",
+            Text(
+                "被解救生物板块和鬼火标记放在手边", "Rescued creature tiles and wisps within reach"
+            ),
+        ),
+    ),
+    "dont_starve": (
+        Check("round_board", Text("回合板", "The round board"), "round board"),
+        Check(
+            "characters",
+            Text("每位玩家的角色棋子", "Each player's character figure"),
+            "character",
+            per_player=True,
+        ),
+        Check(
+            "map",
+            Text(
+                "剧本卡上的地图板块(摄像头只数块数,布局请目测对照剧本卡)",
+                "The scenario card's map tiles (the camera counts them; compare the "
+                "layout with the card by eye)",
+            ),
+            "map tile",
+            None,
+        ),
+    ),
+    "stonesaga": (
+        Check("draw_pad", Text("抽取垫", "The draw pad"), "draw pad"),
+        Check(
+            "trays",
+            Text("地形板块托盘(摄像头只数个数)", "The terrain trays (the camera counts them)"),
+            "terrain tray",
+            None,
+        ),
+    ),
+}
+"""Each game's checklist after the anchors; every game ends with ``BY_EYE``."""
+
+
+@cache
+def _registry() -> Any:
+    return load_registry()
+
+
+def checklist(game: str, lang: str) -> list[dict[str, Any]]:
+    """The set-up checklist of ``game`` in ``lang``: each line's label, and for what the camera
+    can confirm the tags it looks for (tag id → which piece) and how many pieces it needs."""
+    try:
+        registry = _registry()
+    except VisionError:
+        registry = None
+    out = []
+    for check in (ANCHOR_CHECK, *CHECKS.get(game, ()), BY_EYE):
+        tags: dict[str, int] | None = None
+        if check.group is not None and registry is not None:
+            entries = [e for e in registry.entries.values() if e.name == check.group]
+            entries = [e for e in entries if e.game in (game, "anchors")]
+            tags = {str(e.tag_id): e.item for e in entries} or None
+        out.append(
+            {
+                "key": check.key,
+                "label": check.text.in_(lang),  # type: ignore[arg-type]
+                "camera": tags is not None,
+                "tags": tags,
+                "need": check.need,
+                "per_player": check.per_player,
+            }
+        )
+    return out
 
 
 def _kind(hint: Any) -> tuple[str, list[Any] | None, bool]:

@@ -21,11 +21,13 @@ from engine.core import (
     Step,
     Text,
     TurnOrder,
+    find_game,
     register_game,
 )
 from engine.greenwood.game import GreenwoodOptions
 from kiosk.app import MAX_BODY_BYTES, create_app
 from kiosk.deps import MAX_WRONG_CODES, PAIRING_HEADER, Pairing, get_table
+from kiosk.seats import COLOURS, MAX_NAME
 from kiosk.settings import KIOSK_FILE, SettingsError, apply_kiosk_changes, load_settings
 from kiosk.table import open_table
 
@@ -303,13 +305,65 @@ def test_the_setup_form_is_generated_from_each_games_options_dataclass(app: Fast
     demo = {f["name"]: f for f in games["kiosk_demo"]["options"]}
     assert demo["colour"] == {
         "name": "colour",
+        "label": "Colour",  # the demo game has no texts: its field name, humanised
         "kind": "choice",
-        "choices": ["red", "blue"],
+        "choices": [{"value": "red", "label": "red"}, {"value": "blue", "label": "blue"}],
         "optional": False,
         "default": "red",
+        "seat": False,
     }
     assert demo["dice"]["kind"] == "int" and demo["seed_bag"]["optional"]
     assert demo["heroes"]["kind"] == "list" and demo["heroes"]["optional"]
+    assert demo["heroes"]["choices"] is None and demo["seed_bag"]["label"] == "Seed bag"
+
+
+def test_the_games_name_their_options_and_values_in_the_language_asked(app: FastAPI) -> None:
+    """Labels come from each game's ``option_texts``; a list of names offers its names; a text
+    field whose values the game names becomes a choice; an int naming a seat says so."""
+    zh = {g["name"]: g for g in call(app, "GET", "/api/games?lang=zh").json()}
+    en = {g["name"]: g for g in call(app, "GET", "/api/games?lang=en").json()}
+    for games, lang in ((zh, "zh"), (en, "en")):
+        for name in ("greenwood", "dont_starve"):
+            game = find_game(name)
+            assert games[name]["players_label"] == game.option_texts["players"].in_(lang)
+            for option in games[name]["options"]:
+                assert option["label"] == game.option_texts[option["name"]].in_(lang)
+                for choice in option["choices"] or []:
+                    key = f"{option['name']}={choice['value']}"
+                    assert choice["label"] == game.option_texts[key].in_(lang), key
+    ds = {o["name"]: o for o in en["dont_starve"]["options"]}
+    assert ds["characters"]["kind"] == "list"
+    assert [c["label"] for c in ds["characters"]["choices"]] == [
+        "Wilson",
+        "Willow",
+        "Wendy",
+        "Webber",
+    ]
+    assert ds["scenario"]["kind"] == "choice"
+    assert {"value": "a_new_beginning", "label": "A New Beginning"} in ds["scenario"]["choices"]
+    gw = {o["name"]: o for o in zh["greenwood"]["options"]}
+    assert gw["layout"]["choices"][0] == {"value": 0, "label": "0号布局(较简单)"}
+    assert gw["start_seat"]["seat"] and gw["start_seat"]["kind"] == "int"
+
+
+def test_each_game_has_a_checklist_the_camera_confirms_where_it_can(app: FastAPI) -> None:
+    games = {g["name"]: g for g in call(app, "GET", "/api/games?lang=zh").json()}
+    checks = {c["key"]: c for c in games["greenwood"]["checklist"]}
+    assert checks["anchors"]["tags"] == {"0": 1, "1": 2, "2": 3, "3": 4}
+    assert checks["anchors"]["need"] == 4 and checks["anchors"]["label"] == "桌角的 4 个定位标记"
+    boards = checks["submarines"]
+    assert boards["camera"] and boards["per_player"] and len(set(boards["tags"].values())) == 8
+    assert not checks["rest"]["camera"] and checks["rest"]["tags"] is None
+    for game in games.values():
+        assert game["checklist"][0]["key"] == "anchors" and game["checklist"][-1]["key"] == "rest"
+
+
+def test_the_colours_players_choose_from_are_named_in_each_language(app: FastAPI) -> None:
+    zh = call(app, "GET", "/api/colours?lang=zh").json()
+    en = call(app, "GET", "/api/colours?lang=en").json()
+    assert [c["key"] for c in zh["colours"]] == list(COLOURS)
+    assert zh["colours"][0] == {"key": "red", "name": "红", "hex": COLOURS["red"].hex}
+    assert en["colours"][0]["name"] == "red" and en["max_name"] == MAX_NAME
 
 
 def test_a_new_game_starts_with_its_options_and_the_old_one_stays_saved(app: FastAPI) -> None:
