@@ -1,83 +1,381 @@
-// The setup page: the options of each game come from its options dataclass (/api/games).
+// The setup page: a guided flow, by touch — game → players → options → the table check → Start.
+// Every label comes from the server in the screen's language (/api/games, /api/colours); the
+// page keeps only what the players are choosing right now, and each panel is drawn from it.
 "use strict";
 
-let games = [];
+const STEPS = ["game", "players", "options", "check"];
+const STEP_WORD = { game: "stepGame", players: "stepPlayers", options: "stepOptions", check: "stepCheck" };
+const POLL_MS = 1000;
 
-function optionField(o) {
-  const id = `opt-${o.name}`;
-  let input;
-  if (o.kind === "choice") {
-    input = Kiosk.el("select", { id, name: o.name });
-    if (o.optional) input.append(Kiosk.el("option", { value: "", text: "—" }));
-    o.choices.forEach((c, i) => input.append(Kiosk.el("option", { value: String(i), text: String(c) })));
-    if (o.default != null) input.value = String(o.choices.indexOf(o.default));
-    input.dataset.choices = JSON.stringify(o.choices);
-  } else if (o.kind === "bool") {
-    input = Kiosk.el("input", { id, name: o.name, type: "checkbox" });
-    input.checked = Boolean(o.default);
-  } else {
-    const number = o.kind === "int" || o.kind === "float";
-    input = Kiosk.el("input", { id, name: o.name, type: number ? "number" : "text" });
-    if (o.kind === "float") input.step = "any";
-    if (o.default != null) input.value = Array.isArray(o.default) ? o.default.join(", ") : String(o.default);
-    if (o.optional) input.placeholder = "—";
-    if (o.kind === "list") input.placeholder = "a, b, c";
-  }
-  input.dataset.kind = o.kind;
-  return [Kiosk.el("label", { for: id, text: o.name }), input];
+const setup = {
+  games: [], colours: [], maxName: 16,
+  game: null, players: 2, seats: [], options: {},
+  step: "game", reached: 0, camera: null, poll: null,
+};
+
+const $ = (id) => document.getElementById(id);
+const currentGame = () => setup.games.find((g) => g.name === setup.game) || null;
+const seatName = (i) => (setup.seats[i].name.trim() || Kiosk.t("seatN", { n: i + 1 }));
+
+function pressable(text, pressed, onTap, attrs = {}) {
+  const b = Kiosk.el("button", { type: "button", "aria-pressed": String(Boolean(pressed)), ...attrs, text });
+  b.addEventListener("click", onTap);
+  return b;
 }
 
-function showOptions() {
-  const game = games.find((g) => g.name === document.getElementById("game").value);
-  if (!game) return;
-  const players = document.getElementById("players");
-  players.min = game.min_players;
-  players.max = game.max_players;
-  document.getElementById("options").replaceChildren(...game.options.flatMap(optionField));
-}
+// --- state changes -----------------------------------------------------------------------------
 
-function readOptions() {
+function defaults(game) {
   const options = {};
-  for (const input of document.querySelectorAll("#options [name]")) {
-    const kind = input.dataset.kind;
-    if (kind === "bool") options[input.name] = input.checked;
-    else if (input.value === "") options[input.name] = null;
-    else if (kind === "choice") options[input.name] = JSON.parse(input.dataset.choices)[Number(input.value)];
-    else if (kind === "list") options[input.name] = input.value.split(/[,\s]+/).filter(Boolean);
-    else if (kind === "int") options[input.name] = parseInt(input.value, 10);
-    else if (kind === "float") options[input.name] = parseFloat(input.value);
-    else options[input.name] = input.value;
-  }
+  for (const o of game.options) options[o.name] = o.kind === "list" ? [...(o.default || [])] : o.default;
   return options;
 }
 
-document.addEventListener("DOMContentLoaded", async () => {
-  Kiosk.lang = Kiosk.lang || "en";
-  Kiosk.translateStatic();
-  for (const b of document.querySelectorAll("[data-lang]")) b.addEventListener("click", () => { Kiosk.setLang(b.dataset.lang); load(); });
-  const select = document.getElementById("game");
-  async function load() {
-    games = await (await fetch(`/api/games?lang=${Kiosk.lang}`)).json();
-    const chosen = select.value;
-    select.replaceChildren(...games.map((g) => Kiosk.el("option", { value: g.name, text: g.title })));
-    if (chosen) select.value = chosen;
-    showOptions();
+function chooseGame(name) {
+  if (setup.game !== name) {
+    setup.game = name;
+    const game = currentGame();
+    setup.options = defaults(game);
+    setPlayers(Math.min(Math.max(setup.players, game.min_players), game.max_players));
   }
-  select.addEventListener("change", showOptions);
-  await load();
-  document.getElementById("setup").addEventListener("submit", async (e) => {
-    e.preventDefault();
-    const name = document.getElementById("name").value.trim();
-    const body = {
-      game: select.value,
-      players: parseInt(document.getElementById("players").value, 10),
-      options: readOptions(),
-    };
-    if (name) body.name = name;
-    const answer = await Kiosk.post("/api/new-game", body);
-    const message = document.getElementById("message");
-    message.dataset.ok = String(answer.ok);
-    if (answer.ok) location.href = "/";
-    else message.textContent = Kiosk.describe(answer.detail);
+  render();
+}
+
+function setPlayers(n) {
+  setup.players = n;
+  const free = () => setup.colours.map((c) => c.key).find((k) => !setup.seats.some((s) => s.colour === k));
+  setup.seats = setup.seats.slice(0, n);
+  while (setup.seats.length < n) setup.seats.push({ name: "", colour: free() });
+  const game = currentGame();
+  for (const o of game ? game.options : []) {
+    if (o.seat && setup.options[o.name] != null && setup.options[o.name] >= n) setup.options[o.name] = o.default;
+  }
+}
+
+function nameProblem() {
+  const i = setup.seats.findIndex((s) => [...s.name.trim()].length > setup.maxName);
+  if (i < 0) return null;
+  return Kiosk.t("nameTooLong", { who: Kiosk.t("seatN", { n: i + 1 }), max: setup.maxName, len: [...setup.seats[i].name.trim()].length });
+}
+
+function problemAt(step) {
+  if (step === "game" && !currentGame()) return Kiosk.t("chooseGame");
+  if (step === "players") return nameProblem();
+  return null;
+}
+
+function go(step) {
+  const to = STEPS.indexOf(step);
+  for (const s of STEPS.slice(0, to)) {
+    const problem = problemAt(s);
+    if (problem) { say(problem, false); setup.step = s; render(); return; }
+  }
+  say("");
+  setup.step = step;
+  setup.reached = Math.max(setup.reached, to);
+  render();
+  window.scrollTo(0, 0);
+}
+
+function say(text, ok) {
+  const message = $("message");
+  message.textContent = text;
+  if (ok === undefined) delete message.dataset.ok;
+  else message.dataset.ok = String(ok);
+}
+
+// --- panels ------------------------------------------------------------------------------------
+
+function renderSteps() {
+  const at = STEPS.indexOf(setup.step);
+  for (const b of document.querySelectorAll("[data-go]")) {
+    const i = STEPS.indexOf(b.dataset.go);
+    b.disabled = i > setup.reached;
+    b.classList.toggle("done", i < at);
+    if (i === at) b.setAttribute("aria-current", "step");
+    else b.removeAttribute("aria-current");
+  }
+  for (const section of document.querySelectorAll(".pane")) section.hidden = section.dataset.step !== setup.step;
+  $("wizard").dataset.step = setup.step;
+}
+
+function renderGames() {
+  $("games").replaceChildren(...setup.games.map((g) => {
+    const card = pressable("", g.name === setup.game, () => chooseGame(g.name), { class: "card", "data-game": g.name });
+    card.append(
+      Kiosk.el("span", { class: "card-title", text: g.title }),
+      Kiosk.el("span", { class: "card-sub", text: Kiosk.t("playersRange", { min: g.min_players, max: g.max_players }) }),
+    );
+    return card;
+  }));
+}
+
+function renderPlayers() {
+  const game = currentGame();
+  if (!game) return;
+  $("players-label").textContent = game.players_label;
+  const counts = [];
+  for (let n = game.min_players; n <= game.max_players; n++) {
+    counts.push(pressable(String(n), n === setup.players, () => { setPlayers(n); render(); }, { class: "count", "data-players": String(n) }));
+  }
+  $("counts").replaceChildren(...counts);
+  $("seats").replaceChildren(...setup.seats.map((seat, i) => seatRow(seat, i)));
+  showNameProblem();
+}
+
+function seatRow(seat, i) {
+  const id = `seat-name-${i}`;
+  const swatch = Kiosk.el("span", { class: "seat-swatch", "aria-hidden": "true" });
+  const colour = setup.colours.find((c) => c.key === seat.colour);
+  if (colour) swatch.style.setProperty("--swatch", colour.hex);
+  const label = Kiosk.el("label", { for: id, class: "seat-label" }, swatch, Kiosk.t("seatN", { n: i + 1 }));
+  const input = Kiosk.el("input", {
+    id, class: "seat-name", "data-seat": String(i), autocomplete: "off", enterkeyhint: "done",
+    placeholder: Kiosk.t("namePlaceholder", { n: i + 1 }),
   });
+  input.value = seat.name;
+  input.addEventListener("input", () => { seat.name = input.value; showNameProblem(); });
+  const colours = Kiosk.el("div", { class: "colours", role: "group", "aria-label": Kiosk.t("seatN", { n: i + 1 }) });
+  for (const c of setup.colours) {
+    const owner = setup.seats.findIndex((s, j) => j !== i && s.colour === c.key);
+    const b = pressable(c.name, seat.colour === c.key, () => takeColour(i, c.key), {
+      class: "colour", "data-colour": c.key,
+    });
+    b.style.setProperty("--swatch", c.hex);
+    if (owner >= 0) {
+      b.disabled = true;
+      b.title = Kiosk.t("colourTakenBy", { who: seatName(owner) });
+      b.setAttribute("aria-label", `${c.name}, ${b.title}`);
+    }
+    colours.append(b);
+  }
+  return Kiosk.el("li", { class: "seat", "data-seat": String(i) }, label, input, colours);
+}
+
+function takeColour(i, key) {
+  if (setup.seats.some((s, j) => j !== i && s.colour === key)) return;  // one colour, one player
+  setup.seats[i].colour = key;
+  render();
+}
+
+function showNameProblem() {
+  const problem = nameProblem();
+  for (const input of document.querySelectorAll(".seat-name")) {
+    const long = [...input.value.trim()].length > setup.maxName;
+    input.setAttribute("aria-invalid", String(long));
+  }
+  if (problem) say(problem, false);
+  else if ($("message").dataset.ok === "false") say("");
+  $("next").disabled = setup.step === "players" && Boolean(problem);
+}
+
+function renderOptions() {
+  const game = currentGame();
+  if (!game) return;
+  $("options").replaceChildren(...game.options.map(optionPanel));
+}
+
+function optionPanel(o) {
+  const labelId = `opt-label-${o.name}`;
+  const value = setup.options[o.name];
+  const set = (v) => { setup.options[o.name] = v; render(); };
+  let control;
+  if (o.kind === "choice" || o.seat) {
+    const choices = o.seat
+      ? setup.seats.map((_, i) => ({ value: i, label: seatName(i) }))
+      : o.choices;
+    const buttons = choices.map((c) => pressable(c.label, value === c.value, () => set(c.value), { "data-value": JSON.stringify(c.value) }));
+    if (o.optional) buttons.unshift(pressable(Kiosk.t("notSet"), value == null, () => set(null), { "data-value": "null" }));
+    control = Kiosk.el("div", { class: "choices" }, ...buttons);
+  } else if (o.kind === "list" && o.choices) {
+    const picked = value || [];
+    control = Kiosk.el("div", { class: "choices chips" }, ...o.choices.map((c) => {
+      const at = picked.indexOf(c.value);
+      const chip = pressable(c.label, at >= 0, () => {
+        set(at >= 0 ? picked.filter((v) => v !== c.value) : [...picked, c.value]);
+      }, { class: "chip", "data-value": JSON.stringify(c.value) });
+      if (at >= 0) chip.append(Kiosk.el("span", { class: "order", text: Kiosk.t("pickedNth", { n: at + 1 }) }));
+      return chip;
+    }));
+  } else if (o.kind === "bool") {
+    control = Kiosk.el("div", { class: "choices" },
+      pressable(Kiosk.t("yes"), value === true, () => set(true), { "data-value": "true" }),
+      pressable(Kiosk.t("no"), value !== true, () => set(false), { "data-value": "false" }));
+  } else if (o.kind === "int" || o.kind === "float") {
+    const shown = value == null ? Kiosk.t("notSet") : String(value);
+    const step = (d) => set(value == null ? 0 : Math.max(0, value + d));
+    const parts = [
+      pressable("−", false, () => step(-1), { class: "step-btn", "data-step": "-1", "aria-label": `${o.label} −1` }),
+      Kiosk.el("output", { class: "count-value", text: shown }),
+      pressable("+", false, () => step(1), { class: "step-btn", "data-step": "1", "aria-label": `${o.label} +1` }),
+    ];
+    if (o.optional) parts.push(pressable(Kiosk.t("notSet"), value == null, () => set(null), { "data-value": "null" }));
+    control = Kiosk.el("div", { class: "choices stepper" }, ...parts);
+  } else {
+    // No list of values is known for this field (the game names none): typed, comma-separated.
+    const input = Kiosk.el("input", { class: "free-text", "aria-labelledby": labelId, autocomplete: "off" });
+    input.value = Array.isArray(value) ? value.join(", ") : (value ?? "");
+    input.addEventListener("change", () => {
+      const text = input.value.trim();
+      setup.options[o.name] = o.kind === "list" ? text.split(/\s*,\s*/).filter(Boolean) : (text || (o.optional ? null : o.default));
+    });
+    control = input;
+  }
+  control.setAttribute("aria-labelledby", labelId);
+  return Kiosk.el("fieldset", { class: "option", name: o.name, "data-option": o.name },
+    Kiosk.el("h3", { id: labelId, class: "option-label", text: o.label }), control);
+}
+
+// --- the table check ---------------------------------------------------------------------------
+
+function checkLines() {
+  const game = currentGame();
+  const cam = setup.camera;
+  const live = cam && cam.frames > 0 && cam.link && cam.link.state !== "lost" && cam.link.state !== "not_connected";
+  const seen = new Set(live ? cam.detections.map((d) => String(d.id)) : []);
+  return game.checklist.map((item) => {
+    const need = item.per_player ? setup.players * item.need : item.need;
+    if (!item.camera) return { item, state: "eye", text: Kiosk.t("byEye") };
+    if (!live) return { item, state: "eye", text: Kiosk.t("byEye") };
+    const pieces = new Set(Object.entries(item.tags).filter(([id]) => seen.has(id)).map(([, piece]) => piece));
+    if (need == null) return { item, state: "eye", text: Kiosk.t("camCount", { seen: pieces.size }) };
+    if (pieces.size >= need) return { item, state: "ok", text: Kiosk.t("camOk") };
+    return { item, state: "missing", text: Kiosk.t("camMissing", { seen: pieces.size, need }) };
+  });
+}
+
+const MARK = { ok: "✔", missing: "✖", eye: "◎" };
+
+function renderCheck() {
+  const game = currentGame();
+  if (!game) return;
+  const cam = setup.camera;
+  let line = Kiosk.t("camWaiting");
+  if (cam && cam.link && (cam.link.state === "lost" || cam.link.state === "not_connected")) {
+    line = Kiosk.t("camOff", { state: Kiosk.t(cam.link.state) });
+  } else if (cam && cam.frames > 0) line = Kiosk.t("camLive");
+  $("camera-line").textContent = line;
+  const lines = checkLines();
+  $("checklist").replaceChildren(...lines.map(({ item, state, text }) => Kiosk.el("li",
+    { class: "check", "data-check": item.key, "data-state": state },
+    Kiosk.el("span", { class: "mark", "aria-hidden": "true", text: MARK[state] }),
+    Kiosk.el("span", { class: "check-what", text: item.label }),
+    Kiosk.el("span", { class: "check-how", text }))));
+  const missing = lines.filter((l) => l.state === "missing").map((l) => l.item.label);
+  const sum = $("check-sum");
+  sum.dataset.state = missing.length ? "missing" : "ok";
+  sum.textContent = missing.length ? Kiosk.t("stillMissing", { list: missing.join(Kiosk.lang === "zh" ? "、" : "; ") })
+    : (cam && cam.frames > 0 ? Kiosk.t("allSeen") : "");
+  renderSummary(game);
+}
+
+function renderSummary(game) {
+  const seats = Kiosk.el("ul", { class: "sum-seats" }, ...setup.seats.map((s, i) => {
+    const colour = setup.colours.find((c) => c.key === s.colour);
+    const swatch = Kiosk.el("span", { class: "seat-swatch", "aria-hidden": "true" });
+    if (colour) swatch.style.setProperty("--swatch", colour.hex);
+    return Kiosk.el("li", {}, swatch, `${seatName(i)} · ${colour ? colour.name : ""}`);
+  }));
+  const chosen = Kiosk.el("dl", { class: "sum-options" });
+  for (const o of game.options) {
+    chosen.append(Kiosk.el("dt", { text: o.label }), Kiosk.el("dd", { text: shownValue(o) }));
+  }
+  $("summary").replaceChildren(
+    Kiosk.el("h3", { class: "sum-title", text: game.title }),
+    Kiosk.el("p", { class: "muted", text: Kiosk.t("sumPlayers", { n: setup.players }) }),
+    seats, chosen);
+}
+
+function shownValue(o) {
+  const v = setup.options[o.name];
+  if (v == null || (Array.isArray(v) && v.length === 0)) return Kiosk.t("notSet");
+  if (o.seat) return seatName(v);
+  if (o.kind === "bool") return Kiosk.t(v ? "yes" : "no");
+  const label = (x) => ((o.choices || []).find((c) => c.value === x) || { label: String(x) }).label;
+  return Array.isArray(v) ? v.map(label).join(Kiosk.lang === "zh" ? "、" : ", ") : label(v);
+}
+
+async function pollCamera() {
+  try {
+    setup.camera = await (await fetch("/api/camera")).json();
+  } catch {
+    setup.camera = null;
+  }
+  if (setup.step === "check") renderCheck();
+}
+
+// --- the whole page ----------------------------------------------------------------------------
+
+function renderNav() {
+  const at = STEPS.indexOf(setup.step);
+  const prev = $("prev");
+  prev.hidden = at === 0;
+  prev.textContent = `‹ ${Kiosk.t("prev")}`;
+  const last = at === STEPS.length - 1;
+  $("next").hidden = last;
+  $("start").hidden = !last;
+  if (!last) $("next").textContent = `${Kiosk.t("nextTo", { step: Kiosk.t(STEP_WORD[STEPS[at + 1]]) })} ›`;
+  $("next").disabled = (setup.step === "game" && !currentGame()) || (setup.step === "players" && Boolean(nameProblem()));
+}
+
+function render() {
+  renderSteps();
+  renderGames();
+  renderPlayers();
+  renderOptions();
+  if (setup.step === "check") renderCheck();
+  renderNav();
+  if (setup.step === "check" && setup.poll === null) {
+    pollCamera();
+    setup.poll = setInterval(pollCamera, POLL_MS);
+  } else if (setup.step !== "check" && setup.poll !== null) {
+    clearInterval(setup.poll);
+    setup.poll = null;
+  }
+}
+
+async function load() {
+  const lang = encodeURIComponent(Kiosk.lang);
+  const [games, colours] = await Promise.all([
+    fetch(`/api/games?lang=${lang}`).then((r) => r.json()),
+    fetch(`/api/colours?lang=${lang}`).then((r) => r.json()),
+  ]);
+  setup.games = games;
+  setup.colours = colours.colours;
+  setup.maxName = colours.max_name;
+  if (setup.seats.length === 0) setPlayers(setup.players);
+  render();
+}
+
+async function start() {
+  const problem = STEPS.map(problemAt).find(Boolean);
+  if (problem) { say(problem, false); return; }
+  const button = $("start");
+  button.disabled = true;
+  say(Kiosk.t("starting"));
+  const body = {
+    game: setup.game,
+    players: setup.players,
+    options: setup.options,
+    seats: setup.seats.map((s) => ({ name: s.name.trim() || null, colour: s.colour })),
+  };
+  const name = $("name").value.trim();
+  if (name) body.name = name;
+  const answer = await Kiosk.post("/api/new-game", body);
+  button.disabled = false;
+  if (answer.ok) { location.href = "/"; return; }
+  say(Kiosk.t("startFailed", { why: Kiosk.describe(answer.detail) }), false);
+}
+
+document.addEventListener("DOMContentLoaded", async () => {
+  Kiosk.lang = Kiosk.lang || document.documentElement.lang.slice(0, 2) || "en";
+  Kiosk.translateStatic();
+  for (const b of document.querySelectorAll("[data-lang]")) {
+    b.addEventListener("click", () => { Kiosk.setLang(b.dataset.lang); say(""); load(); });
+  }
+  for (const b of document.querySelectorAll("[data-go]")) b.addEventListener("click", () => go(b.dataset.go));
+  $("prev").addEventListener("click", () => go(STEPS[Math.max(0, STEPS.indexOf(setup.step) - 1)]));
+  $("next").addEventListener("click", () => go(STEPS[Math.min(STEPS.length - 1, STEPS.indexOf(setup.step) + 1)]));
+  $("start").addEventListener("click", start);
+  await load();
 });

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import httpx
 import pytest
 from playwright.sync_api import expect
 from serving import Server, post, start_server
@@ -137,20 +136,6 @@ def test_every_page_runs_without_a_script_error_or_a_policy_violation(server: Se
         page.goto(server.url + path)
         page.locator(ready).first.wait_for()
     assert problems == []
-
-
-def test_the_setup_page_starts_a_game_with_the_options_chosen(server: Server, page) -> None:
-    page.goto(server.url + "/setup")
-    page.select_option("#game", "greenwood")
-    page.fill("#players", "3")
-    page.select_option("#opt-mode", label="clan")
-    page.fill("#opt-start_seat", "2")
-    page.fill("#name", "from the form")
-    page.click("#setup button[type=submit]")
-    expect(page.locator("#save")).to_have_text("from the form")
-    status = httpx.get(server.url + "/api/status", timeout=10).json()
-    assert status["players"] == 3 and status["start_player"] == 3
-    assert "kiosk_demo" not in page.content()
 
 
 def test_the_tray_view_shows_the_controllers_slots(server: Server, page) -> None:
