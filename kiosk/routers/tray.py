@@ -1,29 +1,49 @@
-"""The tray view's data: the LED state the controller is kept showing, and its link."""
+"""The tray view's data: the LED state the controller is kept showing, its link, and what each
+tray and each track LED stands for (from the table's status, through ``kiosk.leds``)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from fastapi import APIRouter, Request
 
 from firmware_bridge.errors import BridgeError
 from firmware_bridge.state import Led
-from kiosk.deps import TableDep
+from kiosk.deps import SettingsDep, TableDep
+from kiosk.leds import track_legend
+from kiosk.settings import Language
 
 router = APIRouter(prefix="/api", tags=["tray"])
 
 
 @router.get("/tray")
-def tray(request: Request, table: TableDep) -> dict[str, Any]:
+def tray(
+    request: Request, table: TableDep, settings: SettingsDep, lang: Language | None = None
+) -> dict[str, Any]:
     """The trays and the round track as the controller is kept showing them (firmware_bridge's
     ``Leds.view()``: ``status``, ``trays``, ``track``…), with the link as the screen shows it;
     ``connected`` is False when there is no controller at all. With the emulated controller,
-    ``device`` is what the emulated device itself last received over its serial port."""
-    link = table.status("en")["links"]["controller"]
+    ``device`` is what the emulated device itself last received over its serial port.
+
+    For the labels, in ``lang`` (default: the kiosk's language): ``dice`` (who rolls, the
+    sentence saying what and why, and each die of the pool with the console's name for it when
+    the table is asked for those dice), ``legend`` (``kiosk.leds.track_legend``, one entry per
+    track LED) and the status's ``seats``, ``phases``, ``round`` and ``rounds``."""
+    status = table.status(lang or settings.lang)
+    link = status["links"]["controller"]
     leds = getattr(request.app.state, "leds", None)
+    labels = {
+        "dice": dice_labels(status),
+        "seats": status["seats"],
+        "phases": status["phases"],
+        "round": status["round"],
+        "rounds": status["rounds"],
+    }
     if leds is None:
-        return {"connected": False, "link": link, "trays": [], "track": []}
-    answer = {"connected": True, "link": link, **leds.view()}
+        return {"connected": False, "link": link, "trays": [], "track": [], **labels}
+    answer = {"connected": True, "link": link, **leds.view(), **labels}
+    answer["legend"] = track_legend(status, len(answer["track"]))
     if leds.emulator is not None:
         try:
             state = leds.emulator.state
@@ -35,6 +55,32 @@ def tray(request: Request, table: TableDep) -> dict[str, Any]:
         except BridgeError:
             answer["device"] = None  # not booted yet
     return answer
+
+
+def dice_labels(status: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The dice pool for the trays: ``seat`` (from 0, None for the whole table), ``text`` and
+    ``dice``: ``{"name", "label"}`` per die in pool order, ``label`` being the console's name for
+    it (its dice field for this pool: the same dice, else as many) or None."""
+    pool = status.get("dice")
+    if not pool or not pool.get("dice"):
+        return None
+    names = list(pool["dice"])
+    fields = [
+        (offer.get("seat"), field)
+        for group in (status.get("console") or {}).get("groups", ())
+        for offer in group.get("offers", ())
+        for field in offer.get("fields") or ()
+        if field.get("kind") == "dice" and len(field.get("dice") or ()) == len(names)
+    ]
+    fields.sort(  # the roller's own field, with the pool's dice by name, first
+        key=lambda sf: (sf[0] != pool.get("seat"), [d["name"] for d in sf[1]["dice"]] != names)
+    )
+    labels = [d["label"] for d in fields[0][1]["dice"]] if fields else [None] * len(names)
+    return {
+        "seat": pool.get("seat"),
+        "text": pool.get("text", ""),
+        "dice": [{"name": n, "label": label} for n, label in zip(names, labels, strict=True)],
+    }
 
 
 def _led(led: Led) -> dict[str, Any]:

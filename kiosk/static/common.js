@@ -37,6 +37,17 @@ const WORDS = {
     camLive: "摄像头画面正常,清单会自动更新", camOff: "摄像头{state}:全部请目测核对",
     stillMissing: "还缺:{list}。也可以先开始,开始后再补。", allSeen: "摄像头能查的都已确认。",
     sumPlayers: "{n} 位玩家", startFailed: "没能开始:{why}",
+    // tray page
+    trayHeading: "骰盘:谁掷什么骰子,为什么", trayN: "骰盘 {n}", trayWhose: "{who}的骰子({n} 颗)",
+    trayEmpty: "空着", traySeat: "{n}号玩家", trackHeading: "轮次灯带:每颗灯代表什么",
+    die_d6: "六面骰", die_monster: "怪物骰", die_character: "角色骰", die_skill: "技能骰", die_weather: "天气骰",
+    ledN: "灯 {n}", ledRange: "灯 {a}–{b}", roundNow: "第 {n} 轮:现在(闪动)",
+    roundNowOf: "第 {n} / {of} 轮:现在(闪动)", roundsPast: "已过的轮(暗)", roundsComing: "还没到的轮(不亮)",
+    roundMark: "风暴在第 {n} 轮来临(闪烁)", accentNow: "昼夜:现在是{name}", accent_day: "白天(橙)",
+    accent_night: "黑夜(蓝紫)", accentNone: "本游戏不分昼夜(不亮)", ledsUnused: "不用(不亮)",
+    phasePast: "已过(暗)", phaseNowSeat: "现在,{who}的颜色({colour})", phaseNowAll: "现在,全体(白色)",
+    phasesNoRoom: "灯带放不下各阶段", group_round: "轮次", group_phase: "阶段", group_accent: "昼夜",
+    group_unused: "不用", group_other: "其他",
   },
   en: {
     round: "Round {n}", roundOf: "Round {n} of {of}", step: "Step {i}/{of}: {t}",
@@ -79,6 +90,17 @@ const WORDS = {
     camLive: "The camera is watching; the list updates by itself", camOff: "Camera {state}: check everything by eye",
     stillMissing: "Still missing: {list}. You may start anyway and lay them out after.", allSeen: "All the camera can check is seen.",
     sumPlayers: "{n} players", startFailed: "Could not start: {why}",
+    // tray page
+    trayHeading: "Dice trays: who rolls what, and why", trayN: "Tray {n}", trayWhose: "{who}'s dice ({n})",
+    trayEmpty: "empty", traySeat: "Player {n}", trackHeading: "Round track: what each LED stands for",
+    die_d6: "d6", die_monster: "monster die", die_character: "character die", die_skill: "skill die", die_weather: "weather die",
+    ledN: "LED {n}", ledRange: "LEDs {a}–{b}", roundNow: "Round {n}: now (pulsing)",
+    roundNowOf: "Round {n} of {of}: now (pulsing)", roundsPast: "rounds played (dim)", roundsComing: "rounds to come (off)",
+    roundMark: "the storm comes in round {n} (blinking)", accentNow: "day or night: now {name}", accent_day: "day (amber)",
+    accent_night: "night (violet)", accentNone: "this game has no day and night (off)", ledsUnused: "not used (off)",
+    phasePast: "done (dim)", phaseNowSeat: "now, in {who}'s colour ({colour})", phaseNowAll: "now, the whole table (white)",
+    phasesNoRoom: "the phases do not fit on the strip", group_round: "Rounds", group_phase: "Phases", group_accent: "Day",
+    group_unused: "Unused", group_other: "Other",
   },
 };
 

@@ -136,13 +136,3 @@ def test_every_page_runs_without_a_script_error_or_a_policy_violation(server: Se
         page.goto(server.url + path)
         page.locator(ready).first.wait_for()
     assert problems == []
-
-
-def test_the_tray_view_shows_the_controllers_slots(server: Server, page) -> None:
-    page.goto(server.url + "/tray")
-    expect(page.locator("#trays .tray")).to_have_count(2)
-    expect(page.locator("#trays .tray").first.locator(".slot")).to_have_count(8)
-    expect(page.locator("#track .slot")).to_have_count(24)
-    lit = page.locator("#track .slot[data-effect=pulse]")
-    expect(lit).to_have_count(1)
-    assert lit.inner_text() == "1"  # round 1
