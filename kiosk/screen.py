@@ -72,9 +72,9 @@ def what_now(groups: Sequence[dict[str, Any]], lang: str, *, over: bool, refused
             if any(o["move"] == "advance" for o in legal):
                 return tr(CONFIRM)
             return tr(DONE_ONLY).format(who=who, what=short(legal[0]["label"]))
-        names = [short(o["label"]) for o in own[:3]]
+        names = [short(o["label"]) for o in own[:2]]
         sep = "、" if lang == "zh" else ", "
-        return tr(CHOOSE).format(who=who, what=sep.join(names) + ("…" if len(own) > 3 else ""))
+        return tr(CHOOSE).format(who=who, what=sep.join(names) + ("…" if len(own) > 2 else ""))
     return tr(NOTHING)
 
 

@@ -8,6 +8,7 @@ Each change bumps a sequence number and is told to the listeners (the live page,
 from __future__ import annotations
 
 import logging
+import re
 import threading
 from collections import deque
 from collections.abc import Callable
@@ -407,12 +408,12 @@ class Table:
     def describe(self, event: dict[str, Any], lang: str) -> str:
         """One line of the log for an event (as plain data), players named as at the table."""
         game = self.saved.session.game
+        names = self.seat_names(lang)
         own = game.event_text(event, lang)
         if own is not None:
-            return own
+            return named(own, names)
         params: dict[str, Any] = dict(event)
         seat = event.get("seat")
-        names = self.seat_names(lang)
         if isinstance(seat, int) and 0 <= seat < len(names):
             params["who"] = names[seat]
             params["player"] = seat + 1
@@ -424,6 +425,20 @@ class Table:
         if isinstance(event.get("why"), Text):
             params["why"] = event["why"].in_(lang)
         return describe(params, game, lang)
+
+
+SEAT_NUMBER = re.compile(r"(\d+)号玩家|\b[Pp]layer (\d+)\b")
+"""How a game's own log line names a seat ("2号玩家", "Player 2"): replaced by the screen's name."""
+
+
+def named(line: str, names: list[str]) -> str:
+    """A game's log line with each seat number replaced by how the screen names that seat."""
+
+    def name(match: re.Match[str]) -> str:
+        seat = int(match.group(1) or match.group(2)) - 1
+        return names[seat] if 0 <= seat < len(names) else match.group(0)
+
+    return SEAT_NUMBER.sub(name, line)
 
 
 SEAT_NAMED = Text("{player}({character})", "{player} ({character})")

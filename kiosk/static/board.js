@@ -40,7 +40,6 @@ const Board = {
     for (const c of b.cells || []) {
       const g = Board.node("g", { class: `cell k-${c.kind}`, "data-col": c.col, "data-row": c.row });
       const rect = Board.node("rect", { x: c.col * U + 0.4, y: c.row * U + 0.4, width: U - 0.8, height: U - 0.8, rx: 1 });
-      if (c.kind === "piece" && hex) rect.setAttribute("fill", hex);
       g.append(rect);
       if (c.text) g.append(Board.label(c.col, c.row, c.text));
       svg.append(g);

@@ -20,7 +20,8 @@ function render(s) {
   renderPrompts(s.prompts || []);
   renderRefusal(s.refusal);
   renderEnd(s);
-  Board.render(s.end ? null : s.picture, s.seats, $("board"));
+  // At the end: the scores and their chart where the game keeps a score, else the board still.
+  Board.render(s.end?.scores ? null : s.picture, s.seats, $("board"));
   renderPlayers(s);
   renderDice(s);
   Console.render(s);
@@ -43,6 +44,8 @@ function render(s) {
   $("menu").hidden = !(menuOpen || (s.menu && s.control.local));
   $("save").textContent = `${t("saveName")}: ${s.save}`;
   $("notices").replaceChildren(...s.notices.map((n) => Kiosk.el("li", { text: n })));
+  // For anything that watches the screen (a browser extension, the layout tests): drawn.
+  document.dispatchEvent(new CustomEvent("tablesight:rendered", { detail: { seq: s.seq } }));
 }
 
 function renderTrack(s) {
@@ -73,6 +76,7 @@ function renderEnd(s) {
   $("end").hidden = !end;
   document.body.dataset.over = String(!!end);
   if (!end) return;
+  $("end").dataset.scores = String(!!end.scores);
   $("end-title").textContent = end.title;
   $("end-why").textContent = end.why;
   $("end-scores").replaceChildren(...(end.scores || []).map((r) => {

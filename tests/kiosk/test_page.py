@@ -127,7 +127,7 @@ def test_every_page_runs_without_a_script_error_or_a_policy_violation(server: Se
     page.on("pageerror", lambda e: problems.append(str(e)))
     for path, ready in [
         ("/", "#phase"),
-        ("/setup", "#options [name]"),
+        ("/setup", "#games [data-game]"),
         ("/settings", "#brightness"),
         ("/tray", "#trays .tray"),
         ("/calibrate", "#run"),
