@@ -242,6 +242,8 @@ class Table:
     def _remember(self, events: tuple[Event, ...], state: Any) -> None:
         """Keep the events for the log and the dice box; note the scores when a round ends."""
         for event in events:
+            if event.type == "phase_started":
+                self._dice = None  # a pool is rolled within its phase; a new phase clears it
             if isinstance(event, DicePoolAnnounced):
                 self._dice = event.to_dict() if event.dice else None
             if event.type != "move_rejected":
@@ -409,7 +411,7 @@ class Table:
         """One line of the log for an event (as plain data), players named as at the table."""
         game = self.saved.session.game
         names = self.seat_names(lang)
-        own = game.event_text(event, lang)
+        own = game.event_text(event, lang, self.saved.session.state)
         if own is not None:
             return named(own, names)
         params: dict[str, Any] = dict(event)

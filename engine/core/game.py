@@ -128,9 +128,12 @@ class Game:
         """
         return {}
 
-    def event_text(self, event: dict[str, Any], lang: str) -> str | None:
+    def event_text(
+        self, event: dict[str, Any], lang: str, state: State[Any] | None = None
+    ) -> str | None:
         """One line of the kiosk's log for one of the game's own events (as plain data, the
-        ``type`` key naming it), things named as the table does; None: the kiosk fills
+        ``type`` key naming it), things named as the table does; ``state`` is the game now
+        (to name a character an event gives by number). None: the kiosk fills
         ``event_texts[type]`` with the event's fields (default)."""
         return None
 

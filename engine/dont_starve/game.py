@@ -943,7 +943,9 @@ class DontStarve(Game):
         """None: the players win or lose the scenario together and keep no score (胜利与失败)."""
         return None
 
-    def event_text(self, event: dict[str, Any], lang: str) -> str | None:
+    def event_text(
+        self, event: dict[str, Any], lang: str, state: State[Any] | None = None
+    ) -> str | None:
         """The log's line for Don't Starve's events and the dice it announces (``texts.py``)."""
         return event_line(event, lang)
 

@@ -342,7 +342,9 @@ class Greenwood(Game):
         """Each seat's points on the score track (§五.2)."""
         return tuple(p.score for p in state.data.players)
 
-    def event_text(self, event: dict[str, Any], lang: str) -> str | None:
+    def event_text(
+        self, event: dict[str, Any], lang: str, state: State[Any] | None = None
+    ) -> str | None:
         """The log's line for Greenwood's own events, things named as the table does."""
         return event_line(event, lang)
 

@@ -66,6 +66,7 @@ from engine.stonesaga.texts import (
     attribute_line,
     behemoth_name,
     character_name,
+    character_number,
     counted,
     event_line,
     item_name,
@@ -1721,9 +1722,21 @@ class Stonesaga(Game):
         """None: Stonesaga is co-operative and keeps no score (§挑战卡与目标卡)."""
         return None
 
-    def event_text(self, event: dict[str, Any], lang: str) -> str | None:
-        """The log's line for Stonesaga's events and the dice it lights (``texts.py``)."""
-        return event_line(event, lang)
+    def event_text(
+        self, event: dict[str, Any], lang: str, state: State[Any] | None = None
+    ) -> str | None:
+        """The log's line for Stonesaga's events and the dice it lights (``texts.py``); with
+        the state, a character the event gives by number is named."""
+        line = event_line(event, lang)
+        if line is None or state is None:
+            return line
+        characters = list(enumerate(state.data.characters))
+        for index, c in reversed(characters):  # "character 12" before "character 1"
+            number, name = character_number(index), character_name(c.name)
+            line = line.replace(
+                number.zh if lang == "zh" else number.en, name.zh if lang == "zh" else name.en
+            )
+        return line
 
     def view(self, state: State[Any], lang: str) -> dict[str, Any]:
         """Omen, tracks, the bag being drawn from, and a short strip for each character."""

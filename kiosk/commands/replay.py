@@ -18,6 +18,8 @@ from typing import Any
 from engine.core import EngineError, Session, find_game, move_from_dict
 from engine.core.records import Event
 from kiosk.errors import CommandError
+from kiosk.screen import the_end
+from kiosk.seats import default_seats, seat_status
 from kiosk.settings import Settings
 from kiosk.store import Store, StoreError
 
@@ -157,5 +159,10 @@ class Printer:
         if flow.current is not None:
             where += f", player {flow.current + 1} to act"
         if state.outcome is not None:
-            where = f"game over: {state.outcome.result} {list(state.outcome.winners)}"
+            game = session.game
+            seats = seat_status(default_seats(state.players), self.lang)
+            end = the_end(game, state.outcome, seats, game.scores(state), (), self.lang)
+            where = f"game over: {end['title']} {end['why']}".rstrip()
+            if end["scores"]:
+                where += " (" + ", ".join(f"{r['name']} {r['score']}" for r in end["scores"]) + ")"
         print(f"after {len(session.moves)} accepted moves: {where}")

@@ -21,7 +21,7 @@ const Board = {
     const row = Kiosk.el("div", { class: "boards" }, ...boards.map((b) => Board.panel(b, seats)));
     const legend = (picture.legend || []).length
       ? Kiosk.el("ul", { class: "legend" }, ...picture.legend.map((l) => Kiosk.el(
-        "li", {}, Kiosk.el("span", { class: `swatch k-${l.kind}`, "aria-hidden": "true" }), l.text)))
+        "li", {}, Kiosk.el("span", { class: `swatch k-${l.kind} m-${l.kind}`, "aria-hidden": "true" }), l.text)))
       : null;
     target.replaceChildren(row, legend || "");
   },
@@ -72,7 +72,9 @@ const Board = {
     if (hex) caption.style.setProperty("--seat", hex);
     const figure = Kiosk.el("figure", { class: "board-panel", "data-seat": b.seat ?? "" }, caption, svg);
     if (hex) figure.style.setProperty("--seat", hex);
-    for (const note of b.notes || []) figure.append(Kiosk.el("p", { class: "board-note", text: note }));
+    // The notes on one line (the board keeps the height): all of them in the tooltip.
+    const notes = (b.notes || []).join(" · ");
+    if (notes) figure.append(Kiosk.el("p", { class: "board-note", text: notes, title: notes }));
     return figure;
   },
 
@@ -112,6 +114,6 @@ const Board = {
       svg.append(Board.node("polyline", { points: pts, class: "series", stroke: s.hex }));
       s.points.forEach((v, i) => svg.append(Board.node("circle", { cx: x(i), cy: y(v), r: 1.6, fill: s.hex })));
     }
-    target.replaceChildren(svg);
+    target.replaceChildren(Kiosk.el("h2", { text: Kiosk.t("chart") }), svg);
   },
 };

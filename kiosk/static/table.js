@@ -37,6 +37,7 @@ function render(s) {
   }
   $("moves").textContent = t("moves", { n: s.moves });
   $("undo").disabled = !s.can_undo;
+  $("advance").disabled = !!s.end;
   $("pairing").hidden = !(s.control.lan && s.control.code);
   $("pairing").textContent = s.control.code ? `${t("pairing")} ${s.control.code}` : "";
   $("pairing").title = t("pairHint");

@@ -27,7 +27,7 @@ def server(fresh: Server) -> Server:
 
 @pytest.fixture
 def page(browser):
-    context = browser.new_context(viewport={"width": 1600, "height": 900})
+    context = browser.new_context(viewport={"width": 1920, "height": 1080})
     page = context.new_page()
     try:
         yield page
@@ -117,7 +117,7 @@ def test_a_screenshot_of_the_table_page_for_each_landed_game(server: Server, pag
         post(server, "/api/new-game", {"game": name, "players": players})
         expect(page.locator("#title")).to_have_text(game.title.en)
         path = SCREENSHOTS / f"table-{name}.png"
-        page.screenshot(path=str(path), full_page=True)
+        page.screenshot(path=str(path))
         assert path.stat().st_size > 10_000
 
 
@@ -136,3 +136,26 @@ def test_every_page_runs_without_a_script_error_or_a_policy_violation(server: Se
         page.goto(server.url + path)
         page.locator(ready).first.wait_for()
     assert problems == []
+
+
+def test_the_menu_opened_on_one_screen_does_not_cover_another(
+    server: Server, page, browser
+) -> None:
+    """Each screen has its own menu: the table's screen opening it leaves a watcher's view
+    alone; the table's own menu button (POST /api/menu) shows it on the table's screen."""
+    other = browser.new_context(viewport={"width": 1280, "height": 720})
+    watcher = other.new_page()
+    try:
+        page.goto(server.url + "/?lang=en")
+        watcher.goto(server.url + "/?lang=en")
+        expect(page.locator("#phase")).to_have_text("Dusk")
+        expect(watcher.locator("#phase")).to_have_text("Dusk")
+        page.click("#menu-button")
+        expect(page.locator("#menu")).to_be_visible()
+        assert page.locator("#menu a[href='/setup']").inner_text() == "New game"
+        watcher.wait_for_timeout(500)  # time for a (wrong) shared menu to arrive
+        expect(watcher.locator("#menu")).to_be_hidden()
+        page.click("#menu-close")
+        expect(page.locator("#menu")).to_be_hidden()
+    finally:
+        other.close()

@@ -45,4 +45,4 @@ def test_the_example_reads_as_text_in_chinese(capsys) -> None:
     assert main(["--lang", "zh", "replay", "stonesaga", str(EXAMPLE)]) == 0
     text = capsys.readouterr().out
     assert "袋里已经没有云石了" in text and "[stonesaga.zh.md §采矿.3]" in text
-    assert text.rstrip().endswith("game over: shared_win [0, 1]")
+    assert text.rstrip().endswith("game over: 你们赢了! 挑战胜利:氏族一起完成了挑战卡的目标")
