@@ -214,7 +214,9 @@ def reading(
             result = reader.scan(path, lang)
         except (VisionError, EngineError) as exc:
             return {"game": game, "available": True, "text": str(exc).replace(str(path), "frame")}
-    return {"game": game, "available": True, "text": reader.describe(result, lang)}
+    # A reader may word its result for players (names, no reason codes) apart from `scan`'s.
+    describe = getattr(reader, "describe_for_players", reader.describe)
+    return {"game": game, "available": True, "text": describe(result, lang)}
 
 
 @router.post("/api/calibrate", dependencies=[Control])

@@ -24,6 +24,7 @@ const WORDS = {
     gameIsOver: "游戏已结束。可在菜单中开始新游戏。", sent: "已提交", die: "第 {n} 颗",
     noPlacement: "这些格子不是一种放法", countSome: "请用 + 数出要交换的东西",
     saveName: "存档", points: "{n} 分", chart: "每轮分数",
+    printPdf: "打印版", printSvg: "矢量图",
     // setup page
     stepGame: "游戏", stepPlayers: "玩家", stepOptions: "选项", stepCheck: "摆放检查",
     askGame: "玩哪个游戏?", askSeats: "每位玩家的名字(可不填)和颜色", askOptions: "剧本和选项",
@@ -77,6 +78,7 @@ const WORDS = {
     sent: "Sent", die: "die {n}", noPlacement: "These cells are not a way to place it",
     countSome: "Count what changes hands with +",
     saveName: "Saved as", points: "{n} points", chart: "Points after each round",
+    printPdf: "to print", printSvg: "vector",
     // setup page
     stepGame: "Game", stepPlayers: "Players", stepOptions: "Options", stepCheck: "Table check",
     askGame: "Which game?", askSeats: "Each player's name (optional) and colour", askOptions: "Scenario and options",

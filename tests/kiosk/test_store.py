@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 
 from engine.core import Advance, NothingToUndoError, Pass
+from kiosk.seats import Seat
 from kiosk.store import (
+    MIGRATIONS,
     SCHEMA_VERSION,
     SaveNotFoundError,
     Store,
@@ -133,3 +135,33 @@ def test_an_empty_version_0_file_is_migrated(tmp_path: Path) -> None:
         store.new_game("g", "greenwood", OPTIONS)
     conn = sqlite3.connect(path)
     assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+
+
+def test_a_version_1_save_opens_with_numbered_players_and_keeps_its_moves(
+    tmp_path: Path,
+) -> None:
+    """A database from before players had names and colours (schema 1) is migrated in place:
+    its game resumes with every move, its seats numbered and coloured in order."""
+    path = tmp_path / "games.sqlite"
+    with sqlite3.connect(path) as db:
+        db.executescript(MIGRATIONS[1] + "; PRAGMA user_version=1;")
+        db.execute(
+            "INSERT INTO games (name, game, options, seed, created_at, updated_at)"
+            " VALUES ('old', 'greenwood', '{\"players\": 2}', 0, 'then', 'then')"
+        )
+        db.execute(
+            "INSERT INTO log VALUES (1, 1, 'move', '{\"type\": \"pass\", \"seat\": 0}', 'then')"
+        )
+    with Store.open(path) as store:
+        saved = store.load("old")
+        assert len(saved.session.moves) == 1
+        assert [(s.name, s.colour) for s in saved.seats] == [(None, "red"), (None, "blue")]
+        again = store.new_game(
+            "new", "greenwood", {"players": 2}, seats=[Seat("Ann", "green"), Seat(None, "red")]
+        )
+        assert again.seats[0].name == "Ann"
+    with Store.open(path) as store:
+        assert [(s.name, s.colour) for s in store.load("new").seats] == [
+            ("Ann", "green"),
+            (None, "red"),
+        ]

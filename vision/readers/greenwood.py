@@ -19,6 +19,7 @@ Two ways in:
 from __future__ import annotations
 
 import math
+import re
 import tomllib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -36,6 +37,7 @@ from engine.greenwood.records import Place
 from engine.greenwood.shapes import Cell, turn
 from engine.greenwood.state import Table
 from engine.greenwood.submarine import check_placement
+from engine.greenwood.texts import piece_name
 from vision.calibration import BoardLayout, TableCalibration
 from vision.detection import Detection, Detector, read_image
 from vision.readers import Prompt
@@ -258,28 +260,55 @@ def _piece_json(r: Reading, verdict: Verdict | None) -> dict[str, Any]:
     return data
 
 
+BOARD_NAME = re.compile(r"submarine board (\d+) (front|back)")
+
+
+def board_name(name: str, lang: str) -> str:
+    """A submarine board as players say it: 潜艇版图1正面 / submarine board 1, front."""
+    match = BOARD_NAME.fullmatch(name)
+    if match is None:
+        return name
+    side = {"front": ("正面", "front"), "back": ("背面", "back")}[match.group(2)]
+    n = match.group(1)
+    return f"潜艇版图{n}{side[0]}" if lang == "zh" else f"submarine board {n}, {side[1]}"
+
+
 def describe(result: dict[str, Any], lang: str) -> str:
-    """The scan result for people, one line per board and per piece."""
+    """The scan result for people, one line per board and per piece (the reason code of a
+    refusal after it, in brackets, for whoever debugs a reader: ``with_codes``)."""
+    return _describe(result, lang, with_codes=True)
+
+
+def describe_for_players(result: dict[str, Any], lang: str) -> str:
+    """The scan result as the kiosk's camera page shows it: names only, no reason codes."""
+    return _describe(result, lang, with_codes=False)
+
+
+def _describe(result: dict[str, Any], lang: str, with_codes: bool) -> str:
     en = lang != "zh"
     lines = []
     for b in result["boards"]:
         tags = ", ".join(map(str, b["tags"]))
+        board = board_name(b["board"], lang)
         lines.append(
-            f"  {b['board']} (layout {b['layout']}), tags {tags}:"
+            f"  {board} (layout {b['layout']}), tags {tags}:"
             if en
-            else f"  {b['board']}(潜艇布局{b['layout']}),标签 {tags}:"
+            else f"  {board}(潜艇布局{b['layout']}),标签 {tags}:"
         )
         if not b["pieces"]:
             lines.append("    no pieces" if en else "    没有板块")
         for p in b["pieces"]:
-            what = f"tag {p['tag']} {p['piece']}" if en else f"标签{p['tag']} {p['piece']}"
+            piece = piece_name(p["piece"])
+            what = f"tag {p['tag']} {piece.en}" if en else f"标签{p['tag']} {piece.zh}"
             if "prompt" in p:
                 lines.append(f"    {what}: {p['prompt']['message'][lang]}")
                 continue
             cells = _show(tuple(c) for c in p["cells"])
             verdict = p["verdict"]
             word = ("accepted" if en else "可以") if verdict["ok"] else verdict["message"][lang]
-            code = "" if verdict["ok"] else f" [{verdict['code']}, {verdict['rule']}]"
+            code = ""
+            if not verdict["ok"] and with_codes:
+                code = f" [{verdict['code']}, {verdict['rule']}]"
             where = (
                 f"on {cells}, turned {p['rotation']}°" if en else f"在{cells},转{p['rotation']}°"
             )
