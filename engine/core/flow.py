@@ -171,7 +171,7 @@ def _enter(game: Game, state: State[Any], phase: Phase, events: list[Event]) -> 
         state, own = phase.on_begin(state)
         events.extend(own)
     if phase.steps:
-        events.append(StepStarted(phase.name, phase.steps[0].name, 1))
+        state = _to_step(state, phase, 0, events)
     if phase.order is TurnOrder.CLOCKWISE:
         state = _give_turn(state, _first_active(state, state.flow.start_seat), events)
     return state
@@ -207,9 +207,17 @@ def _pass(state: State[Any], phase: Phase, seat: Seat, events: list[Event]) -> S
 
 
 def _advance_step(state: State[Any], phase: Phase, events: list[Event]) -> State[Any]:
-    step = state.flow.step + 1
-    if step < len(phase.steps):
-        events.append(StepStarted(phase.name, phase.steps[step].name, step + 1))
+    return _to_step(state, phase, state.flow.step + 1, events)
+
+
+def _to_step(state: State[Any], phase: Phase, step: int, events: list[Event]) -> State[Any]:
+    """Go to step ``step``, or the first after it whose ``skip_if`` does not hold."""
+    while step < len(phase.steps):
+        skip = phase.steps[step].skip_if
+        if skip is None or not skip(state):
+            events.append(StepStarted(phase.name, phase.steps[step].name, step + 1))
+            break
+        step += 1
     return replace(state, flow=replace(state.flow, step=step))
 
 

@@ -39,6 +39,9 @@ class Step:
     name: str
     title: Text
     rule: str | None = None
+    skip_if: Condition | None = None
+    """When this holds (as the step would begin), the step is passed over unannounced (a step
+    the rules do only in some rounds)."""
 
 
 @dataclass(frozen=True)

@@ -181,7 +181,9 @@ def _scoring_begins(state: State[Table]) -> tuple[State[Table], tuple[Event, ...
 UPKEEP_STEPS = (
     Step("recall_tokens", Text("收回能量标记与间谍标记", "Take back energy and spy tokens")),
     Step(
-        "watchtower", Text("更换瞭望塔板块(仅准备第三轮)", "Swap watchtower tiles (round 3 only)")
+        "watchtower",
+        Text("更换瞭望塔板块(为第三轮)", "Swap the watchtower tiles (for round 3)"),
+        skip_if=lambda state: state.flow.round != 2,  # §三.15.2: only when preparing round 3
     ),
     Step("threats", Text("翻开新威胁", "Reveal the new threats")),
     Step("hands", Text("调整手牌至5张", "Adjust hands to 5 cards")),

@@ -62,3 +62,26 @@ def test_the_solo_example_spies_on_the_virtual_opponent_and_is_rated(capsys) -> 
     assert rated["score"] == final["scores"][0]
     assert rated["band"] == (1 if rated["score"] <= 45 else 2)
     assert events[-1]["reason"] == f"greenwood.solo_band_{rated['band']}"
+
+
+def test_the_watchtower_tiles_are_swapped_only_when_preparing_round_3(capsys) -> None:
+    """greenwood.zh.md §三.15.2: 更换瞭望塔板块 is done only when preparing the third round, so
+    the upkeep after round 1 passes that step over (the table presses Confirm four times, not
+    five) and the upkeep after round 2 announces it."""
+    code, rows = replay(EXAMPLES / "greenwood.jsonl", capsys)
+    assert code == 0
+    steps, round_ = [], 1
+    for row in rows:
+        for e in row["events"] if row["accepted"] else ():
+            if e["type"] == "round_started":
+                round_ = e["round"]
+            if e["type"] == "step_started" and e["phase"] == "upkeep":
+                steps.append((round_, e["step"]))
+    assert [s for r, s in steps if r == 1] == ["recall_tokens", "threats", "hands", "start_player"]
+    assert [s for r, s in steps if r == 2] == [
+        "recall_tokens",
+        "watchtower",
+        "threats",
+        "hands",
+        "start_player",
+    ]
