@@ -385,7 +385,7 @@ class Table:
                 ),
                 "refusal": banner,
                 "view": game.view(state, lang),
-                "picture": game.picture(state, lang, refused_move),
+                "picture": self._picture(state, lang, refused_move),
                 "dice": None
                 if self._dice is None
                 else {
@@ -406,6 +406,15 @@ class Table:
                 "notices": [n.in_(lang) for n in self.notices],
                 "console": console,
             }
+
+    def _picture(self, state: Any, lang: str, refused: Move | None) -> dict[str, Any] | None:
+        """The game's picture of the board; a game whose picture fails loses the picture,
+        never the screen (the service log has the error)."""
+        try:
+            return self.saved.session.game.picture(state, lang, refused)
+        except Exception:
+            log.exception("%s: the picture of the board failed", self.saved.session.game.name)
+            return None
 
     def describe(self, event: dict[str, Any], lang: str) -> str:
         """One line of the log for an event (as plain data), players named as at the table."""

@@ -46,7 +46,7 @@ const Console = {
       : null;
     // Nothing else can be done now but what the camera reads: that comes first.
     const cameraFirst = !ready.length && camera.some((o) => o.ok);
-    return Kiosk.el(
+    const box = Kiosk.el(
       "div", { class: "seat-group", "data-seat": seat, "data-acting": String(g.acting) },
       Kiosk.el("h3", { text: g.name + (g.seat == null ? "" : ` · ${Kiosk.t(g.acting ? "toAct" : "mayAct")}`) }),
       shared ? Kiosk.el("p", { class: "why shared-why", text: shared }) : null,
@@ -55,6 +55,8 @@ const Console = {
         ...ready.map((o) => Console.button(o)), ...greyed.map((o) => Console.button(o, !shared))),
       cameraFirst ? null : cameraBox,
     );
+    if (g.hex) box.style.setProperty("--seat", g.hex); // the player's colour, as on the board
+    return box;
   },
 
   refusal(o) { return o.ok ? null : (o.options.find((x) => !x.ok) || {}).reason; },

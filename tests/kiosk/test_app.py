@@ -522,3 +522,18 @@ def test_a_fixed_pairing_code_comes_from_the_settings_and_must_be_six_digits(
         store.close()
     with pytest.raises(SettingsError, match="pairing_code"):
         load_settings(data_dir=tmp_path, pairing_code="12ab")
+
+
+def test_a_game_whose_picture_fails_keeps_its_screen(
+    app: FastAPI, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A bug in a game's drawing of the board costs the picture, not the status (the page)."""
+    game = type(app.state.table.saved.session.game)
+
+    def broken(self: object, state: object, lang: str, refused: object = None) -> None:
+        raise ValueError("a cell outside the grid")
+
+    monkeypatch.setattr(game, "picture", broken)
+    answer = call(app, "GET", "/api/status")
+    assert answer.status_code == 200 and answer.json()["picture"] is None
+    assert "the picture of the board failed" in caplog.text
