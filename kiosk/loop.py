@@ -130,7 +130,11 @@ class TableLoop:
         observations = self._stabiliser.update(known, frame.timestamp_ms)
         if not observations:
             return []
-        out = self._reader.observe(observations, self.table.saved.session.state)
+        state = self.table.saved.session.state
+        out = self._reader.observe(observations, state)
+        layout_seen = getattr(self._reader, "layout_seen", None)  # a map the players lay
+        if layout_seen is not None:
+            self.table.show_layout(layout_seen(state))
         prompts = [(p.code, p.message) for p in out if isinstance(p, Prompt)]
         accepted = False
         for item in out:

@@ -49,7 +49,7 @@ class Change:
 
     seq: int
     kind: str
-    """``move``, ``rejected``, ``undo``, ``new_game``, ``link``, ``menu``, ``prompt`` or
+    """``move``, ``rejected``, ``undo``, ``new_game``, ``link``, ``menu``, ``prompt``, ``layout`` or
     ``settings``."""
     events: tuple[Event, ...] = ()
     verdict: Verdict | None = None
@@ -95,6 +95,8 @@ class Table:
         self.links: dict[str, Link] = {"camera": Link(), "controller": Link()}
         self.menu_open = False
         self.prompts: list[tuple[str, Text]] = []
+        self.layout_seen: list[tuple[str, str | None]] = []
+        """What the camera finds wrong with the map laid on the table (reason code, place)."""
         self.seq = 0
         self._lock = threading.RLock()
         self._listeners: list[Listener] = []
@@ -155,7 +157,7 @@ class Table:
             game_name = find_game(game).name
             name = name or f"{game_name}-{datetime.now(UTC):%Y%m%d-%H%M%S-%f}"
             self.saved = self.saved.store.new_game(name, game_name, options, seed, seats)
-            self.notices, self.prompts = [], []
+            self.notices, self.prompts, self.layout_seen = [], [], []
             self._refused = None
             self._reset_memory()
             change = self._bump("new_game")
@@ -180,6 +182,16 @@ class Table:
                 return
             self.prompts = list(prompts)
             change = self._bump("prompt")
+        self._tell(change)
+
+    def show_layout(self, seen: list[tuple[str, str | None]]) -> None:
+        """What the camera finds wrong with the layout on the table (reason code, place);
+        the board is drawn as the expected layout with those places marked while any remain."""
+        with self._lock:
+            if seen == self.layout_seen:
+                return
+            self.layout_seen = list(seen)
+            change = self._bump("layout")
         self._tell(change)
 
     def toggle_menu(self, open_: bool | None = None) -> None:
@@ -411,7 +423,7 @@ class Table:
         """The game's picture of the board; a game whose picture fails loses the picture,
         never the screen (the service log has the error)."""
         try:
-            return self.saved.session.game.picture(state, lang, refused)
+            return self.saved.session.game.picture(state, lang, refused, self.layout_seen)
         except Exception:
             log.exception("%s: the picture of the board failed", self.saved.session.game.name)
             return None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -143,11 +143,18 @@ class Game:
         return None
 
     def picture(
-        self, state: State[Any], lang: str, refused: Move | None = None
+        self,
+        state: State[Any],
+        lang: str,
+        refused: Move | None = None,
+        seen: Sequence[tuple[str, str | None]] = (),
     ) -> dict[str, Any] | None:
         """The board as the kiosk draws it (SVG), from the state alone: plain JSON, texts in
         ``lang``; ``refused`` is the last move the rules refused while it stands uncorrected
-        (outline where it was tried). None: nothing to draw (default).
+        (outline where it was tried); ``seen`` is what the camera finds wrong with the layout
+        on the table, as (reason code, place) pairs (a game whose map is laid by the players
+        draws the expected layout with them while any remain). None: nothing to draw
+        (default).
 
         Shape (docs/engine.md "Pictures")::
 

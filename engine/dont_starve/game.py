@@ -6,7 +6,7 @@ tests). Printed values the rule text does not give come from ``data/*.toml`` (pl
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Literal
 
@@ -75,6 +75,7 @@ from engine.dont_starve.moves import (
     WeatherDrawn,
     WorldEvent,
 )
+from engine.dont_starve.picture import layout_picture
 from engine.dont_starve.picture import picture as map_picture
 from engine.dont_starve.state import (
     DIAL_START,
@@ -933,10 +934,17 @@ class DontStarve(Game):
         return None
 
     def picture(
-        self, state: State[Any], lang: str, refused: Move | None = None
+        self,
+        state: State[Any],
+        lang: str,
+        refused: Move | None = None,
+        seen: Sequence[tuple[str, str | None]] = (),
     ) -> dict[str, Any] | None:
         """The map as laid: tiles, locations, monsters, the portal's base camp, the figures
-        (``picture.py``)."""
+        (``picture.py``); while the camera finds tiles of the layout missing or laid wrong
+        (``seen``), the scenario's layout with those places marked (世界构建)."""
+        if seen:
+            return layout_picture(state.data.scenario, lang, seen)
         return map_picture(state, lang, refused)
 
     def scores(self, state: State[Any]) -> tuple[int, ...] | None:

@@ -263,7 +263,9 @@ def layout_picture(
     wrong: set[str] = set()
     for code, slot in verdicts:
         short = code.rsplit(".", 1)[-1]
-        if slot in at and short in MISSING:
+        if short == "no_portal":  # no portal in view: the layout cannot be placed yet
+            missing.add(PORTAL_SLOT)
+        elif slot in at and short in MISSING:
             missing.add(slot)
         elif slot in at and short in LAID_WRONG:
             wrong.add(slot)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Literal
 
@@ -335,7 +335,11 @@ class Greenwood(Game):
         return Outcome("shared_win", winners, "greenwood.tie_shared")
 
     def picture(
-        self, state: State[Any], lang: str, refused: Move | None = None
+        self,
+        state: State[Any],
+        lang: str,
+        refused: Move | None = None,
+        seen: Sequence[tuple[str, str | None]] = (),
     ) -> dict[str, Any] | None:
         """Every seat's submarine as the engine holds it (``picture.py``)."""
         return submarines(state, lang, refused)

@@ -7,7 +7,7 @@ The flow (``stonesaga.zh.md §一局游戏长什么样``): creation → day (fre
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
@@ -1713,7 +1713,11 @@ class Stonesaga(Game):
         return Outcome("shared_win" if won else "loss", winners, f"stonesaga.{state.data.result}")
 
     def picture(
-        self, state: State[Any], lang: str, refused: Move | None = None
+        self,
+        state: State[Any],
+        lang: str,
+        refused: Move | None = None,
+        seen: Sequence[tuple[str, str | None]] = (),
     ) -> dict[str, Any] | None:
         """The valley, its tiles, markers and characters, and the mining draw (``picture.py``)."""
         return valley_picture(state, lang, refused)

@@ -38,6 +38,9 @@ class Played:
     """Every move submitted: the move, its result, and whether the camera made it."""
     prompts: list[str] = field(default_factory=list)
     """The code of every prompt shown."""
+    marked: list[int] = field(default_factory=list)
+    """At each change of what the camera finds wrong with the map: the places the screen's
+    board marks missing or wrong."""
     trays: list[tuple[int, int]] = field(default_factory=list)
     """Each dice pool announced during play: dice in it, tray slots the device came to light."""
 
@@ -84,6 +87,7 @@ def play(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
         app: FastAPI = create_app(settings, table, hardware=hardware)
         hardware.open(app)
         table.listen(lambda change: follow_trays(played, change.kind))
+        table.listen(lambda change: follow_layout(played, change.kind))
         assert hardware.loop is not None, "the simulation did not start"
         assert hardware.loop.ended.wait(SESSION_S), "the session did not reach its end"
         return played
@@ -111,6 +115,15 @@ def follow_trays(played: Played, kind: str) -> None:
     if dice and emulator is not None:
         emulator.wait_for(lambda: lit(played.hardware) == dice, 5)
         played.trays.append((dice, lit(played.hardware)))
+
+
+def follow_layout(played: Played, kind: str) -> None:
+    """Count the places the screen's board marks missing or wrong when the camera's view of the
+    map changes."""
+    if kind == "layout":
+        picture = played.table.status("en")["picture"] or {"boards": []}
+        marks = [m for b in picture["boards"] for m in b.get("marks", [])]
+        played.marked.append(sum(m["kind"] in ("missing", "wrong") for m in marks))
 
 
 def assert_ended_with_leds(played: Played) -> None:
@@ -168,6 +181,10 @@ def test_dont_starve_a_figure_on_a_face_down_tile_waits_for_it_to_be_turned(play
     move = {"type": "dont_starve.move", "seat": 0, "to": "E", "main": False, "biome": "forest"}
     assert camera == [(move, True)]
     assert played.prompts[:1] == ["dont_starve.reveal"]
+    # 世界构建: while the map goes down row by row, the screen draws the scenario's layout with
+    # what is missing marked (the portal first: without it the layout cannot be placed; then
+    # the three places of the bottom row, laid last), nothing once the map is complete
+    assert played.marked == [1, 3, 0]
     advances = [r for m, r, _ in played.submits if m.type == "advance"]
     assert len(advances) == 2 and all(r.accepted for r in advances)
     assert_ended_with_leds(played)

@@ -4,7 +4,10 @@ Each ``vision.readers.<game>`` module provides ``scan(image_path, lang) -> dict`
 ``describe(result, lang) -> str`` for ``tablesight scan``, and, for the table loop,
 ``table_reader(registry, calibration, detections) -> Reader``: an object whose
 ``observe(observations, state)`` returns, in order, the moves to submit and the
-:class:`Prompt` s to show the players. :func:`table_reader` finds a game's factory by name.
+:class:`Prompt` s to show the players; a reader of a map the players lay (Don't Starve) also has
+``layout_seen(state)``: what is wrong with the layout in view, as (reason code, place) pairs,
+which the table screen draws on the expected layout. :func:`table_reader` finds a game's factory
+by name.
 """
 
 from __future__ import annotations

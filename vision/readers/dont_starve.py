@@ -427,6 +427,13 @@ class DontStarveReader:
                 out.append(said)
         return out
 
+    def layout_seen(self, state: State[Any]) -> list[tuple[str, str | None]]:
+        """What is wrong with the layout in view, as (reason code, place) pairs: tiles missing
+        from their places or laid wrong (a face-up tile is no problem once the game is under
+        way, §移动); empty when the map is as the scenario lays it."""
+        report = self.layout(state.data.scenario, setup=False)
+        return [(p.code, p.slot) for p in report.problems]
+
     def forget(self, seat: int) -> None:
         """Let a seat's figure be read again (after an undo, say)."""
         self._said.pop(seat, None)
