@@ -321,7 +321,10 @@ class Table:
                         "name": TABLE_NAME.in_(lang) if seat is None else names[seat],  # type: ignore[arg-type]
                         "hex": None if seat is None else COLOURS[seats[seat].colour].hex,
                         "acting": group.acting,
-                        "offers": [offer.to_dict(lang) for offer in group.offers],  # type: ignore[arg-type]
+                        "offers": [
+                            named_offer(offer.to_dict(lang), names)  # type: ignore[arg-type]
+                            for offer in group.offers
+                        ],
                     }
                 )
             answer = {"moves": len(session.moves), "groups": groups}
@@ -353,8 +356,8 @@ class Table:
                     who = names[move.seat]
                 banner = screen.refusal(
                     who,
-                    label.in_(lang) if label else None,  # type: ignore[arg-type]
-                    verdict.message.in_(lang),  # type: ignore[arg-type]
+                    named(label.in_(lang), names) if label else None,  # type: ignore[arg-type]
+                    named(verdict.message.in_(lang), names),  # type: ignore[arg-type]
                     verdict.rule,
                     lang,
                 )
@@ -462,6 +465,19 @@ def named(line: str, names: list[str]) -> str:
         return names[seat] if 0 <= seat < len(names) else match.group(0)
 
     return SEAT_NUMBER.sub(name, line)
+
+
+def named_offer(offer: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    """An offer as the console draws it, seats named as on the screen (labels and reasons)."""
+    offer["label"] = named(offer["label"], names)
+    for f in offer["fields"]:
+        f["label"] = named(f["label"], names)
+        for choice in f.get("choices") or ():
+            choice["label"] = named(choice["label"], names)
+    for option in offer["options"]:
+        if option.get("reason"):
+            option["reason"] = named(option["reason"], names)
+    return offer
 
 
 SEAT_NAMED = Text("{player}({character})", "{player} ({character})")

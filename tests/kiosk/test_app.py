@@ -3,6 +3,7 @@ and a game the kiosk has never seen drawn from its data."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -537,3 +538,43 @@ def test_a_game_whose_picture_fails_keeps_its_screen(
     answer = call(app, "GET", "/api/status")
     assert answer.status_code == 200 and answer.json()["picture"] is None
     assert "the picture of the board failed" in caplog.text
+
+
+def test_players_chosen_names_and_colours_are_used_wherever_a_seat_is_named(app: FastAPI) -> None:
+    """The names and colours chosen at set-up replace "player N" on the console (groups,
+    labels, greyed reasons), in the log and in the line of what to do now."""
+    answer = call(
+        app,
+        "POST",
+        "/api/new-game",
+        json={
+            "game": "greenwood",
+            "players": 2,
+            "options": {"start_seat": 0},
+            "seats": [{"name": "Ann", "colour": "green"}, {"name": "Bo", "colour": "red"}],
+        },
+    )
+    assert answer.status_code == 200
+    status = call(app, "GET", "/api/status").json()
+    assert [(s["name"], s["colour"]) for s in status["seats"]] == [("Ann", "green"), ("Bo", "red")]
+    assert status["next"].startswith("Ann: choose on the right")
+    call(app, "POST", "/api/move", json={"type": "pass", "seat": 1})
+    assert call(app, "GET", "/api/status").json()["recent"][0]["text"] == "Bo is done"
+    for seat in (0, 1, 0):  # dusk, then departure: the night, Ann's turn (§三.1)
+        assert call(app, "POST", "/api/move", json={"type": "pass", "seat": seat}).json()[
+            "accepted"
+        ]
+    status = call(app, "GET", "/api/status").json()
+    groups = status["console"]["groups"]
+    assert groups[0]["name"] == "Ann" and groups[0]["hex"] == "#46d27c"  # kiosk.seats: green
+    labels = [o["label"] for g in groups for o in g["offers"]]
+    assert any("Bo's companion" in label for label in labels), labels
+    texts = labels + [x["reason"] or "" for g in groups for o in g["offers"] for x in o["options"]]
+    assert not any(re.search(r"[Pp]layer \d", t) for t in texts), texts
+    wrong = call(
+        app,
+        "POST",
+        "/api/new-game",
+        json={"game": "greenwood", "players": 2, "seats": [{"colour": "red"}, {"colour": "red"}]},
+    )
+    assert wrong.status_code == 400 and "same colour" in wrong.json()["detail"]
