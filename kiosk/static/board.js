@@ -18,7 +18,8 @@ const Board = {
     const boards = picture?.boards || [];
     target.hidden = !boards.length;
     if (!boards.length) { target.replaceChildren(); return; }
-    const row = Kiosk.el("div", { class: "boards" }, ...boards.map((b) => Board.panel(b, seats)));
+    const noted = boards.some((b) => (b.notes || []).length); // then each keeps a note line
+    const row = Kiosk.el("div", { class: "boards" }, ...boards.map((b) => Board.panel(b, seats, noted)));
     const legend = (picture.legend || []).length
       ? Kiosk.el("ul", { class: "legend" }, ...picture.legend.map((l) => Kiosk.el(
         "li", {}, Kiosk.el("span", { class: `swatch k-${l.kind} m-${l.kind}`, "aria-hidden": "true" }), l.text)))
@@ -30,7 +31,7 @@ const Board = {
     return seat == null ? null : (seats || []).find((s) => s.seat === seat)?.hex || null;
   },
 
-  panel(b, seats) {
+  panel(b, seats, noted = false) {
     const hex = Board.colour(seats, b.seat);
     const svg = Board.node("svg", {
       viewBox: `-1 -1 ${b.cols * U + 2} ${b.rows * U + 2}`, role: "img", "aria-label": b.title,
@@ -74,7 +75,7 @@ const Board = {
     if (hex) figure.style.setProperty("--seat", hex);
     // The notes on one line (the board keeps the height): all of them in the tooltip.
     const notes = (b.notes || []).join(" · ");
-    if (notes) figure.append(Kiosk.el("p", { class: "board-note", text: notes, title: notes }));
+    if (notes || noted) figure.append(Kiosk.el("p", { class: "board-note", text: notes || "\u00a0", title: notes }));
     return figure;
   },
 
