@@ -6,17 +6,16 @@ the table does (三格直条 / straight three, 飞蛾 / moth, 红、黄 / red an
 from __future__ import annotations
 
 import dataclasses
-import json
 import typing
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from offer_walk import example_files
 from player_texts import problems
+from screen_texts import bad, picture_texts, view_texts, walk
 
-from engine.core import Session, State, Text, find_game, move_from_dict
+from engine.core import Session, Text, find_game
 from engine.core.records import event_types
 from engine.greenwood.game import GreenwoodOptions
 from engine.greenwood.records import (
@@ -33,45 +32,6 @@ FILES = example_files("greenwood")
 GAME = find_game("greenwood")
 
 
-def walk(path: Path) -> Iterator[tuple[int, State[Any], tuple[Any, ...]]]:
-    """Each state of an example game with the events that led to it."""
-    lines = path.read_text(encoding="utf-8").splitlines()
-    head = json.loads(lines[0])
-    session = Session(GAME, head.get("setup"), int(head.get("seed", 0)))
-    yield 1, session.state, tuple(session.start_events)
-    for number, line in enumerate(lines[1:], 2):
-        if line.strip() and not line.lstrip().startswith("#"):
-            result = session.submit(move_from_dict(json.loads(line)))
-            yield number, session.state, tuple(result.events)
-
-
-def view_texts(view: dict[str, Any]) -> Iterator[str]:
-    for label, value in view.get("summary", []):
-        yield str(label)
-        yield str(value)
-    for player in view.get("players", []):
-        for label, value in player["fields"]:
-            yield str(label)
-            yield str(value)
-
-
-def picture_texts(drawn: dict[str, Any]) -> Iterator[str]:
-    for board in drawn["boards"]:
-        yield board["title"]
-        yield from (c["text"] for c in board["cells"] if "text" in c)
-        yield from (t["text"] for t in board["tokens"])
-        yield from board["notes"]
-    yield from (e["text"] for e in drawn["legend"])
-
-
-def bad(zh: Iterator[str], en: Iterator[str], where: str) -> list[str]:
-    return [
-        f"{where}: {z!r} / {e!r}: {found}"
-        for z, e in zip(zh, en, strict=True)
-        if (found := problems(Text(z, e)))
-    ]
-
-
 def line(event: Any, lang: str) -> str | None:
     return GAME.event_text(event.to_dict(), lang)
 
@@ -80,7 +40,7 @@ def line(event: Any, lang: str) -> str | None:
 def test_picture_view_and_log_of_every_state_of_the_example_games_are_clean(path: Path) -> None:
     found: list[str] = []
     lines = 0
-    for number, state, events in walk(path):
+    for number, state, events in walk(path, "greenwood"):
         where = f"{path.name}:{number}"
         found += bad(view_texts(GAME.view(state, "zh")), view_texts(GAME.view(state, "en")), where)
         found += bad(
@@ -237,7 +197,7 @@ def test_every_solo_band_has_its_sentence(gw: Any, score: int, band: int) -> Non
 @pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
 def test_the_scores_are_the_points_the_view_and_the_final_scoring_show(path: Path) -> None:
     """§五.2: the score track holds each player's points; §五 final scoring announces them."""
-    steps = list(walk(path))
+    steps = list(walk(path, "greenwood"))
     final = [e.scores for _, _, events in steps for e in events if isinstance(e, FinalScores)]
     state = steps[-1][1]
     assert state.outcome is not None and len(final) == 1

@@ -6,18 +6,16 @@ the table does."""
 from __future__ import annotations
 
 import dataclasses
-import json
 import typing
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from offer_walk import example_files
 from player_texts import problems
+from screen_texts import bad, picture_texts, view_texts, walk
 from stonesaga_play import Play
 
-from engine.core import DicePoolAnnounced, Session, State, Text, find_game, move_from_dict
+from engine.core import DicePoolAnnounced, Text
 from engine.core.records import event_types
 from engine.stonesaga import STONESAGA, StonesagaOptions
 from engine.stonesaga import moves as mv
@@ -25,51 +23,11 @@ from engine.stonesaga import moves as mv
 FILES = example_files("stonesaga")
 
 
-def walk(path: Path) -> Iterator[tuple[int, State[Any], tuple[Any, ...]]]:
-    """Each state of an example game with the events that led to it."""
-    lines = path.read_text(encoding="utf-8").splitlines()
-    head = json.loads(lines[0])
-    session = Session(find_game("stonesaga"), head.get("setup"), int(head.get("seed", 0)))
-    yield 1, session.state, tuple(session.start_events)
-    for number, line in enumerate(lines[1:], 2):
-        if line.strip() and not line.lstrip().startswith("#"):
-            result = session.submit(move_from_dict(json.loads(line)))
-            yield number, session.state, tuple(result.events)
-
-
-def view_texts(view: dict[str, Any]) -> Iterator[str]:
-    for label, value in view.get("summary", []):
-        yield str(label)
-        yield str(value)
-    for player in view.get("players", []):
-        yield str(player["name"])
-        for label, value in player["fields"]:
-            yield str(label)
-            yield str(value)
-
-
-def picture_texts(drawn: dict[str, Any]) -> Iterator[str]:
-    for board in drawn["boards"]:
-        yield board["title"]
-        yield from (c["text"] for c in board["cells"] if "text" in c)
-        yield from (t["text"] for t in board["tokens"])
-        yield from board["notes"]
-    yield from (e["text"] for e in drawn["legend"])
-
-
-def bad(zh: Iterator[str], en: Iterator[str], where: str) -> list[str]:
-    return [
-        f"{where}: {z!r} / {e!r}: {found}"
-        for z, e in zip(zh, en, strict=True)
-        if (found := problems(Text(z, e)))
-    ]
-
-
 @pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
 def test_picture_view_and_log_of_every_state_of_the_example_games_are_clean(path: Path) -> None:
     found: list[str] = []
     lines = 0
-    for number, state, events in walk(path):
+    for number, state, events in walk(path, "stonesaga"):
         where = f"{path.name}:{number}"
         found += bad(
             view_texts(STONESAGA.view(state, "zh")), view_texts(STONESAGA.view(state, "en")), where
