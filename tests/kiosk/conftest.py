@@ -48,3 +48,15 @@ def browser() -> Iterator[Any]:
         yield shared_browser()
     finally:
         close_shared_browser()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    """A fresh page of its own (cookies, storage) in the shared Chromium, at 1920×1080: the
+    table's usual HDMI screen."""
+    context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    page = context.new_page()
+    try:
+        yield page
+    finally:
+        context.close()

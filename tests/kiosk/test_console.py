@@ -27,16 +27,6 @@ expect.set_options(timeout=WAIT_MS)
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
 
 
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1920, "height": 1080})
-    page = context.new_page()
-    try:
-        yield page
-    finally:
-        context.close()
-
-
 def example(name: str) -> tuple[dict[str, Any], int, list[tuple[dict[str, Any], bool, bool]]]:
     """The example's set-up and seed, and each line: the move, whether the rules accept it,
     and whether it starts a new round."""

@@ -25,16 +25,6 @@ def server(fresh: Server) -> Server:
     return fresh
 
 
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1920, "height": 1080})
-    page = context.new_page()
-    try:
-        yield page
-    finally:
-        context.close()
-
-
 def test_the_table_page_shows_where_the_game_is(server: Server, page) -> None:
     page.goto(server.url + "/")
     expect(page.locator("#phase")).to_have_text("Dusk")

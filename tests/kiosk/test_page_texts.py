@@ -41,16 +41,6 @@ def visible_text(page) -> str:
     )
 
 
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1920, "height": 1080})
-    page = context.new_page()
-    try:
-        yield page
-    finally:
-        context.close()
-
-
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_every_page_reads_as_words_in_each_language(fresh: Server, page, lang: str) -> None:
     for seat in (0, 1):  # a game under way: Departure, with a log

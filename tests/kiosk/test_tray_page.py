@@ -23,16 +23,6 @@ expect.set_options(timeout=10_000)
 
 
 @pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1920, "height": 1080})
-    page = context.new_page()
-    try:
-        yield page
-    finally:
-        context.close()
-
-
-@pytest.fixture
 def fight(shared_server: Server) -> Server:
     """Don't Starve, round 1, Wilson (player 1, purple) fighting: 1 character and 2 monster
     dice on the trays; the example game's moves up to that fight."""
