@@ -66,7 +66,7 @@ const Board = {
       const cy = t.row * U + U / 2 + (k ? 2.2 : 0);
       const g = Board.node("g", { class: "token", "data-seat": t.seat ?? "" });
       g.append(Board.node("circle", { cx, cy, r: 3.4, fill: Board.colour(seats, t.seat) || "#eef2f5" }));
-      g.append(Board.node("text", { x: cx, y: cy, class: "token-text", "font-size": t.text.length > 2 ? 2.2 : 3 }, t.text));
+      g.append(Board.node("text", { x: cx, y: cy, class: "token-text", "font-size": Math.min(3.6, 6 / Board.ems(t.text)) }, t.text));
       svg.append(g);
     }
     const caption = Kiosk.el("figcaption", { text: b.title });
@@ -79,8 +79,14 @@ const Board = {
     return figure;
   },
 
+  // A cell's text as large as the cell allows: a CJK character is about one em wide, a Latin
+  // letter or digit about 0.6 em.
+  ems(text) {
+    return Math.max(1, [...text].reduce((w, ch) => w + (/[\u2e80-\uffff]/.test(ch) ? 1 : 0.62), 0));
+  },
+
   label(col, row, text) {
-    const size = text.length <= 1 ? 5 : text.length === 2 ? 4 : 3;
+    const size = Math.min(6, (U - 1.6) / Board.ems(text));
     return Board.node("text", { x: col * U + U / 2, y: row * U + U / 2, "font-size": size, class: "cell-text" }, text);
   },
 
