@@ -103,7 +103,9 @@ class Table:
         self._console: tuple[Any, str, dict[str, Any]] | None = None
         self._names: tuple[Any, str, list[str]] | None = None
         self._labels: dict[str, Text] = {}
-        """Each move type's label as the console last offered it (to name a move in the log)."""
+        """Each move type's label as the console last offered it (to name a refused or undone
+        move on the screen; the status builds the console, so the labels of the moves open now
+        are known whenever a screen watches)."""
         self._refused: tuple[Move, Verdict] | None = None
         """The last refused move, while nothing has been accepted or undone since."""
         self._reset_memory()
@@ -113,7 +115,6 @@ class Table:
     def submit(self, move: Move) -> Result:
         """Check and apply a move; accepted moves are saved before this returns."""
         with self._lock:
-            self._learn_labels()
             result = self.saved.submit(move)
             if result.accepted:
                 self._refused = None
@@ -135,7 +136,6 @@ class Table:
     def undo(self) -> tuple[Event, ...]:
         """Take back the last move (saved first); NothingToUndoError if there is none."""
         with self._lock:
-            self._learn_labels()
             events = self.saved.undo()
             self._refused = None
             self._reset_memory()
@@ -267,12 +267,6 @@ class Table:
                     played = state.flow.round - (1 if ended else 0)
                     self._rounds = [r for r in self._rounds if r[0] != played]
                     self._rounds.append((played, tuple(scores)))
-
-    def _learn_labels(self) -> None:
-        session = self.saved.session
-        for group in offers(session.game, session.state):
-            for offer in group.offers:
-                self._labels.setdefault(offer.move, offer.label)
 
     def check(self, move: Move) -> Verdict:
         """Whether the move may be made now, without making it (the console's live answer)."""
