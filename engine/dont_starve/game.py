@@ -528,7 +528,9 @@ class DontStarve(Game):
         if move.to not in where:
             return R.NO_SUCH_TILE.reject(tile=move.to)
         if here is None or not adjacent(where[here], where[move.to]):
-            return R.NOT_ADJACENT.reject(to=move.to, frm=OFF_MAP if here is None else here)
+            return R.NOT_ADJACENT.reject(
+                to=tile_called(move.to), frm=OFF_MAP if here is None else tile_called(here)
+            )
         if not move.main and seat in data.moved:
             return R.MOVE_USED.reject()
         hidden = data.biome_of(move.to) is None

@@ -37,8 +37,8 @@ NO_SUCH_TILE = Reason(
 NOT_ADJACENT = Reason(
     "dont_starve.not_adjacent",
     Text(
-        "板块{to}与{frm}不相邻(至少共享半条边;仅角落接触不相邻)",
-        "Tile {to} is not adjacent to {frm} (they must share at least half an edge; corners"
+        "{to}与{frm}不相邻(至少共享半条边;仅角落接触不相邻)",
+        "Not adjacent: {to} and {frm} (tiles must share at least half an edge; corners"
         " do not count)",
     ),
     rule("移动 相邻"),

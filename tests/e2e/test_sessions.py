@@ -180,7 +180,8 @@ def test_dont_starve_a_figure_on_a_face_down_tile_waits_for_it_to_be_turned(play
     camera = [(m.to_dict(), r.accepted) for m, r in played.camera()]
     move = {"type": "dont_starve.move", "seat": 0, "to": "E", "main": False, "biome": "forest"}
     assert camera == [(move, True)]
-    assert played.prompts[:1] == ["dont_starve.reveal"]
+    # §移动: a figure put on a tile that does not touch its own is flagged, not moved
+    assert played.prompts[:2] == ["dont_starve.not_adjacent", "dont_starve.reveal"]
     # 世界构建: while the map goes down row by row, the screen draws the scenario's layout with
     # what is missing marked (the portal first: without it the layout cannot be placed; then
     # the three places of the bottom row, laid last), nothing once the map is complete

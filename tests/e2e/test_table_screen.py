@@ -36,11 +36,16 @@ REFUSED = {
         "stonesaga.not_in_bag",
         '#prompts li[data-code="stonesaga.not_in_bag"]',
     ),
-    "dont_starve": None,
+    "dont_starve": (
+        "prompt",
+        "dont_starve.not_adjacent",
+        '#prompts li[data-code="dont_starve.not_adjacent"]',
+    ),
 }
 """Where each game's scripted session meets the rules' refusal (docs/simulation.md): a move
 refused (Greenwood: a piece off the start cell), or a draw the camera reads and the rules refuse
-(Stonesaga: a stone no longer in the bag); the Don't Starve session has none. The change that
+(Stonesaga: a stone no longer in the bag; Don't Starve: a figure put on a tile that does not
+touch its own). The change that
 brings it, the camera prompt's code, and what shows it on the screen."""
 
 CHECK_EACH_DRAW = """
@@ -117,8 +122,9 @@ class Kiosk:
             time.sleep(0.05)
 
     def gate(self, change: Any) -> None:
-        """The session's first move waits here (in the loop's thread) for the screens."""
-        if change.kind in ("move", "rejected"):
+        """The session's first change of the game or of what the camera reads waits here (in
+        the loop's thread) for the screens; links change while the app starts: never held."""
+        if change.kind in ("move", "rejected", "prompt", "layout"):
             self.screens_open.wait(60)
 
     def hold(self, change: Any) -> None:
