@@ -2,7 +2,8 @@
 session: the simulated camera and taps play the session while six screens watch it (Chinese and
 English, at 1920×1080, 1280×720 and 1024×600). After every redraw each screen checks itself:
 no scrolling, Confirm/Undo/Menu in view, no id, bracket, Python value or rule file name in the
-text, and no Latin word in the Chinese view. The 1920×1080 screens are photographed at the
+text, no Latin word in the Chinese view, and at 1920×1080 no text under 28 px (the board's SVG
+cell labels aside: they scale with the cells). The 1920×1080 screens are photographed at the
 refused move (where the script has one) and at the end, and checked with axe-core for contrast.
 """
 
@@ -67,6 +68,14 @@ CHECK_EACH_DRAW = """
       const r = document.getElementById(id).getBoundingClientRect();
       const out = r.bottom > innerHeight || r.right > innerWidth || r.height === 0;
       if (out) note(`${at}: #${id} out of view`);
+    }
+    if (innerWidth === 1920) {  // nothing a player reads under 28 px at 1920×1080 (1rem)
+      for (const el of document.querySelectorAll("body *")) {
+        const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+        if (!own || !el.getClientRects().length || el.closest("svg")) continue;
+        const px = parseFloat(getComputedStyle(el).fontSize);
+        if (px < 27.9) note(`${at}: ${px} px text ${JSON.stringify(el.textContent.slice(0, 40))}`);
+      }
     }
     const parts = [...document.querySelectorAll("body > header, body > main, body > footer")];
     for (const part of parts) {
