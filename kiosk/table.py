@@ -49,8 +49,8 @@ class Change:
 
     seq: int
     kind: str
-    """``move``, ``rejected``, ``undo``, ``new_game``, ``link``, ``menu``, ``prompt``, ``layout`` or
-    ``settings``."""
+    """``move``, ``rejected``, ``undo``, ``new_game``, ``link``, ``menu``, ``prompt``, ``layout``,
+    ``narration`` or ``settings``."""
     events: tuple[Event, ...] = ()
     verdict: Verdict | None = None
 
@@ -182,6 +182,13 @@ class Table:
                 return
             self.prompts = list(prompts)
             change = self._bump("prompt")
+        self._tell(change)
+
+    def narrate(self, text: Text) -> None:
+        """A line of the scripted session's narration, into the screen's log."""
+        with self._lock:
+            self._recent.append({"type": "narration", "text": text})
+            change = self._bump("narration")
         self._tell(change)
 
     def show_layout(self, seen: list[tuple[str, str | None]]) -> None:
@@ -427,6 +434,8 @@ class Table:
 
     def describe(self, event: dict[str, Any], lang: str) -> str:
         """One line of the log for an event (as plain data), players named as at the table."""
+        if isinstance(event.get("text"), Text):  # a line said as it is (the narration)
+            return event["text"].in_(lang)  # type: ignore[no-any-return]
         game = self.saved.session.game
         names = self.seat_names(lang)
         own = game.event_text(event, lang, self.saved.session.state)
