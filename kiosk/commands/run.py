@@ -22,7 +22,7 @@ import uvicorn
 from fastapi import FastAPI
 from gpiozero.exc import GPIOZeroError
 
-from engine.core import Advance, EngineError, NothingToUndoError
+from engine.core import Advance, EngineError, NothingToUndoError, Text
 from firmware_bridge.connect import Leds, open_leds
 from firmware_bridge.devices import LedController
 from firmware_bridge.emulator import Emulator
@@ -30,7 +30,7 @@ from firmware_bridge.errors import BridgeError
 from firmware_bridge.link import Link, LinkStatus
 from hardware.errors import HardwareError
 from hardware.panel import ControlPanel
-from hardware.pins import choose_pin_factory, on_raspberry_pi
+from hardware.pins import MockPinsWarning, choose_pin_factory, on_raspberry_pi
 from kiosk.app import create_app
 from kiosk.errors import CommandError
 from kiosk.leds import track_leds, tray_leds
@@ -111,32 +111,62 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         given.add("stabiliser")
     problem = apply_kiosk_changes(settings, given)
     if problem:
-        print(f"tablesight: {problem}", file=sys.stderr)
+        say(problem)
     try:
         table, store = open_table(settings)
     except (StoreError, EngineError) as exc:
         raise CommandError(str(exc)) from None
-    for notice in table.notices:
-        print(f"tablesight: {notice.in_(settings.lang)}", file=sys.stderr)
     app = create_app(settings, table, hardware=TableHardware(settings))
-    where = "--lan: every address" if host == "0.0.0.0" else host
-    print(
-        f"tablesight: kiosk on http://{host}:{settings.port}/ ({where}; Ctrl-C to stop);"
-        f" saves in {store.path}",
-        file=sys.stderr,
-        flush=True,
-    )
+    url = f"http://{host}:{settings.port}/"
+    lang = settings.lang
+    if host == "0.0.0.0":
+        say(KIOSK_LAN.format(url=url, path=store.path).in_(lang))  # type: ignore[arg-type]
+    else:
+        say(KIOSK_ON.format(url=url, path=store.path).in_(lang))  # type: ignore[arg-type]
     if host not in ("127.0.0.1", "::1", "localhost"):
-        print(
-            f"tablesight: pairing code for phones: {app.state.pairing.code}",
-            file=sys.stderr,
-            flush=True,
-        )
+        say(PAIRING.format(code=app.state.pairing.code).in_(lang))  # type: ignore[arg-type]
     uvicorn.run(
         app, host=host, port=settings.port, log_level="warning", timeout_graceful_shutdown=2
     )
-    print("tablesight: stopped; the game is saved", file=sys.stderr)
+    say(STOPPED.in_(settings.lang))  # type: ignore[arg-type]
     return 0
+
+
+def say(line: str) -> None:
+    """One line of the start-up report (and of what happens after) on stderr, written whole,
+    so that lines from the session's thread never run into each other."""
+    sys.stderr.write(f"tablesight: {line}\n")
+    sys.stderr.flush()
+
+
+KIOSK_ON = Text(
+    "看板在 {url}(按 Ctrl-C 停止);存档在 {path}",
+    "kiosk on {url} (Ctrl-C to stop); saves in {path}",
+)
+KIOSK_LAN = Text(
+    "看板在 {url},局域网内的设备都能打开(按 Ctrl-C 停止);存档在 {path}",
+    "kiosk on {url}, open to every device on the network (Ctrl-C to stop); saves in {path}",
+)
+PAIRING = Text("手机配对码:{code}", "pairing code for phones: {code}")
+STOPPED = Text("已停止;游戏已保存", "stopped; the game is saved")
+NO_CAMERA = Text(
+    "没有找到摄像头(没有树莓派摄像头,也没有 /dev/video0):改由合成桌面演示脚本",
+    "no camera found (no Pi camera, no /dev/video0): the synthetic table plays the scripted"
+    " session instead",
+)
+FIRST_FRAME = Text("摄像头:第一帧 {size}", "camera: first frame {size}")
+SIM_RESUMED = Text(
+    "继续脚本演示的存档“{name}”,从第{step}/{of}步接着演示",
+    "resuming the scripted session saved as {name!r} at step {step} of {of}",
+)
+SIM_NEW = Text(
+    "脚本演示新开一局,存档名“{name}”", "the scripted session starts a new game saved as {name!r}"
+)
+SIM_NEW_KEPT = Text(
+    "脚本演示新开一局,存档名“{name}”(上一个存档“{before}”原样保留)",
+    "the scripted session starts a new game saved as {name!r} (the save {before!r} is kept as it"
+    " was)",
+)
 
 
 class TableHardware:
@@ -164,6 +194,8 @@ class TableHardware:
         """Open the panel, the controller and the camera; mirror the table on them; start the
         table loop (or the simulated session); print what was found."""
         self.table = table = app.state.table
+        self.save_line = None
+        self._start_notices = list(table.notices)
         self._open_panel(table)
         self._open_controller(table)
         app.state.leds = self.bridge
@@ -171,7 +203,9 @@ class TableHardware:
         self._mirror(table)
         self._open_camera(table, app.state.camera)
         for line in self.report():
-            print(f"tablesight: {line}", file=sys.stderr, flush=True)
+            say(line)
+        if self.loop is not None:
+            self.loop.start()  # after the report: the session's narration follows it
 
     def _open_camera(self, table: Table, feed: Any) -> None:
         """The table loop on the configured camera, or the simulated session on the
@@ -184,14 +218,9 @@ class TableHardware:
         ):
             found = find_camera()
             if found is None:
-                print(
-                    "tablesight: no camera found (no Pi camera, no /dev/video0): the synthetic"
-                    " table plays the scripted session instead",
-                    file=sys.stderr,
-                )
-            else:
+                say(NO_CAMERA.in_(self.settings.lang))  # type: ignore[arg-type]
+            else:  # the report's camera line names it
                 camera = camera.model_copy(update={"source": found})
-                print(f"tablesight: camera found: {found}", file=sys.stderr)
         self.camera = camera
         synthetic = camera.source == "synthetic"
         play = self.settings.simulation if self.settings.simulation is not None else synthetic
@@ -229,14 +258,13 @@ class TableHardware:
             simulated=play,
             on_frame=lambda frame, found: self._frame(feed, frame, found),
         )
-        self.loop.start()
 
     def _frame(self, feed: Any, frame: Any, found: list[Any]) -> None:
         """Every frame goes to the camera page; the first one is reported."""
         if not self._frame_seen:
             self._frame_seen = True
             height, width = frame.image.shape[:2]
-            print(f"tablesight: camera: first frame {width}×{height}", file=sys.stderr, flush=True)
+            say(FIRST_FRAME.format(size=f"{width}×{height}").in_(self.settings.lang))  # type: ignore[arg-type]
         feed.publish(frame.image, found)
 
     def _simulation(self, table: Table, registry: Any) -> Simulation:
@@ -258,13 +286,19 @@ class TableHardware:
         )
         if resumable:
             start = resume_step(progress, script, len(saved.session.moves))
+            self.save_line = SIM_RESUMED.format(
+                name=saved.name, step=start + 1, of=len(script.steps)
+            )
         else:
+            before, kept = saved.name, bool(saved.session.moves)
             self._new_simulated_game(table, script)
+            template = SIM_NEW_KEPT if kept else SIM_NEW
+            self.save_line = template.format(name=table.saved.name, before=before)
         actions = Actions(
             tap=table.submit,
             offered=table.is_offered,
             press=self._press,
-            say=lambda text: log.info("simulation: %s", text),
+            say=lambda text: self._narrate(table, text),
             moves=lambda: len(table.saved.session.moves),
             restart=(lambda: self._new_simulated_game(table, script))
             if self.settings.repeat
@@ -274,12 +308,12 @@ class TableHardware:
             script, actions, self.settings.speed, start, registry, progress
         )
         self.simulation.save = table.saved.name
-        print(
-            f"tablesight: simulation: {script.path.name}, step {start + 1} of"
-            f" {len(script.steps)}, speed {self.settings.speed:g}, saved as {table.saved.name!r}",
-            file=sys.stderr,
-        )
         return self.simulation
+
+    def _narrate(self, table: Table, text: Text) -> None:
+        """A line of the scripted session: on stderr in the kiosk's language and in the log."""
+        say(text.in_(self.settings.lang))  # type: ignore[arg-type]
+        table.narrate(text)
 
     def _new_simulated_game(self, table: Table, script: Any) -> None:
         name = f"{script.save_name}-{datetime.now(UTC):%Y%m%d-%H%M%S-%f}"
@@ -301,46 +335,78 @@ class TableHardware:
         {"advance": self._advance, "undo": self._undo}.get(button, lambda: None)()
 
     def report(self) -> list[str]:
-        """What was found at start: camera, LED controller, GPIO."""
-        lines = []
+        """What was found at start, in the kiosk's language: the save played (after the
+        simulation's choice), the camera, the LED controller, the buttons."""
+        lines = [
+            t.in_(self.settings.lang)
+            for t in ([self.save_line] if self.save_line is not None else self._start_notices)
+        ]
+        for text in (self._camera_line(), self._controller_line(), self._gpio_line()):
+            lines.append(text.in_(self.settings.lang))  # type: ignore[arg-type]
+        return lines
+
+    def _camera_line(self) -> Text:
         camera = self.camera
         if self.simulation is not None:
             c = self.simulation.camera
-            lines.append(
+            sim = self.simulation
+            return Text(
+                f"摄像头:合成桌面(模拟),{c.width}×{c.height},每秒{sim.script.fps:g}帧;"
+                f"脚本演示{sim.script.path.stem},共{len(sim.script.steps)}步,速度{self.settings.speed:g}",
                 f"camera: synthetic table (simulation), {c.width}×{c.height},"
-                f" {self.simulation.script.fps:g} fps"
+                f" {sim.script.fps:g} fps; scripted session {sim.script.path.stem},"
+                f" {len(sim.script.steps)} steps, speed {self.settings.speed:g}",
             )
-        elif self.loop is not None:
-            size = f"{camera.width}×{camera.height}" if camera.width else "its own resolution"
-            fps = f"{camera.fps:g} fps" if camera.fps else "its own frame rate"
-            lines.append(f"camera: {camera.source}, {size}, {fps}")
-        else:
-            lines.append("camera: none (the kiosk runs without reading the table)")
+        if self.loop is not None:
+            size = f"{camera.width}×{camera.height}" if camera.width else None
+            fps = f"{camera.fps:g}" if camera.fps else None
+            return Text(
+                f"摄像头:{camera.source},{size or '按摄像头自己的分辨率'},"
+                + (f"每秒{fps}帧" if fps else "按摄像头自己的帧率"),
+                f"camera: {camera.source}, {size or 'its own resolution'}, "
+                + (f"{fps} fps" if fps else "its own frame rate"),
+            )
+        return Text(
+            "摄像头:无(看板运行,但不读取桌面)",
+            "camera: none (the kiosk runs without reading the table)",
+        )
+
+    def _controller_line(self) -> Text:
         if self.bridge is None:
-            lines.append("LED controller: none")
-        else:
-            caps = self.bridge.link.capabilities
-            what = "emulated (no Pico found)" if self.emulator is not None else self.link.url
-            if caps is None:
-                link = self.bridge.link
-                problem = f" ({link.problem})" if link.problem else ""
-                lines.append(
-                    f"LED controller: {what}: {link.status.value}{problem}; retrying, the kiosk"
-                    " shows when it connects"
-                )
-            else:
-                lines.append(
-                    f"LED controller: {what}, firmware {'.'.join(map(str, caps.firmware))},"
-                    f" {caps.trays} trays × {caps.slots_per_tray} slots,"
-                    f" {caps.track_leds} round-track LEDs"
-                )
+            return Text("灯光控制器:无", "LED controller: none")
+        caps = self.bridge.link.capabilities
+        emulated = self.emulator is not None
+        what = Text("模拟(没有找到Pico)", "emulated (no Pico found)") if emulated else None
+        url = self.link.url if self.link is not None else ""
+        name = what or Text(url, url)
+        if caps is None:
+            link = self.bridge.link
+            problem = f" ({link.problem})" if link.problem else ""
+            return Text(
+                f"灯光控制器:{name.zh}:{link.status.value}{problem};正在重试,连上后看板会显示",
+                f"LED controller: {name.en}: {link.status.value}{problem}; retrying, the kiosk"
+                " shows when it connects",
+            )
+        firmware = ".".join(map(str, caps.firmware))
+        return Text(
+            f"灯光控制器:{name.zh},固件{firmware},{caps.trays}个骰盘×{caps.slots_per_tray}格,"
+            f"轮次灯带{caps.track_leds}颗灯",
+            f"LED controller: {name.en}, firmware {firmware}, {caps.trays} trays ×"
+            f" {caps.slots_per_tray} slots, {caps.track_leds} round-track LEDs",
+        )
+
+    def _gpio_line(self) -> Text:
         if self.panel is None:
-            lines.append("GPIO: none (no buttons, buzzer or status LED)")
-        else:
-            factory = type(self.panel.advance.pin_factory).__name__ if self.panel.advance else "-"
-            mock = " (mock pins: no Pi found)" if "Mock" in factory else ""
-            lines.append(f"GPIO: {factory}{mock}")
-        return lines
+            return Text(
+                "按钮:无(没有按钮、蜂鸣器或状态灯)", "GPIO: none (no buttons, buzzer or status LED)"
+            )
+        factory = type(self.panel.advance.pin_factory).__name__ if self.panel.advance else "-"
+        if "Mock" in factory:
+            return Text(
+                f"按钮:{factory}(模拟引脚:没有找到树莓派)",
+                f"GPIO: {factory} (mock pins: no Pi found)",
+            )
+        return Text(f"按钮:{factory}", f"GPIO: {factory}")
 
     def _open_panel(self, table: Table) -> None:
         gpio = self.settings.gpio
@@ -349,7 +415,8 @@ class TableHardware:
                 warnings.simplefilter("always")
                 factory = choose_pin_factory(gpio.pin_factory)
             for warning in caught:
-                print(f"tablesight: {warning.message}", file=sys.stderr)
+                if not isinstance(warning.message, MockPinsWarning):  # the report says it
+                    say(str(warning.message))
             panel = ControlPanel(
                 advance_pin=gpio.advance_pin,
                 undo_pin=gpio.undo_pin,

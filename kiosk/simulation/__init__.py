@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine.core import EngineError, Move, find_game, move_from_dict
+from engine.core import EngineError, Move, Text, find_game, move_from_dict
 from vision.errors import VisionError
 from vision.registry import Registry, load_registry
 from vision.sources import Frame, SourceEndedError
@@ -124,6 +124,17 @@ def _check(step: Step, registry: Registry, path: Path) -> None:
                 raise SimulationError(f"{where}: tag {item['tag']} is in no registry file")
     elif step.action == "press" and step.value not in ("advance", "undo", "menu"):
         raise SimulationError(f"{where}: the buttons are advance, undo and menu")
+    elif step.action == "say":
+        said = step.value
+        if not (isinstance(said, dict) and all(isinstance(said.get(k), str) for k in ("zh", "en"))):
+            raise SimulationError(f'{where}: say what in both languages: {{ zh = "…", en = "…" }}')
+
+
+SESSION_ENDED = Text(
+    "脚本演示到此结束;看板继续运行,可在菜单中开始新游戏",
+    "The scripted session has ended; the kiosk keeps running: start a new game from the menu",
+)
+"""Said once when the last step of a script has played."""
 
 
 @dataclass
@@ -132,7 +143,8 @@ class Actions:
 
     tap: Callable[[Move], object]
     press: Callable[[str], None]
-    say: Callable[[str], None] = lambda text: log.info("%s", text)
+    say: Callable[[Text], None] = lambda text: log.info("%s", text.en)
+    """Narrate a line (the script's ``say``, and the session's end) to whoever watches."""
     moves: Callable[[], int] = lambda: 0
     """How many moves the saved game holds (kept with the progress, for a restart)."""
     restart: Callable[[], None] | None = None
@@ -164,6 +176,7 @@ class Simulation:
     _pending_frames: int = 0
     _hands: tuple[Hand, ...] = ()
     _index: int = 0
+    _ended: bool = False
     _cache: tuple[Any, Rendering] | None = None
 
     def __post_init__(self) -> None:
@@ -198,6 +211,9 @@ class Simulation:
                 self._pending_frames = 1
                 break
             if self.step >= len(self.script.steps):
+                if not self._ended:
+                    self._ended = True
+                    self.actions.say(SESSION_ENDED)
                 raise SourceEndedError("simulation: the scripted session has ended")
             self._save_progress()
             step = self.script.steps[self.step]
@@ -238,7 +254,7 @@ class Simulation:
             self.actions.press(str(step.value))
             self._pause()
         elif step.action == "say":
-            self.actions.say(str(step.value))
+            self.actions.say(Text(step.value["zh"], step.value["en"]))
 
     def _pause(self) -> None:
         if self.speed > 0:

@@ -34,6 +34,8 @@ def write(tmp_path: Path, steps: str) -> Path:
         ("  { put = { tag = 586, x = 1, y = 2 } },", "step 1 (put): tag 586 is in no registry"),
         ('  { tap = { type = "greenwood.fly" } },', "step 1 (tap): unknown move type"),
         ('  { press = "reset" },', "step 1 (press): the buttons are advance, undo and menu"),
+        ('  { say = "only English" },', "step 1 (say): say what in both languages"),
+        ('  { say = { en = "no Chinese" } },', "step 1 (say): say what in both languages"),
     ],
 )
 def test_a_bad_step_is_named_with_its_number(tmp_path: Path, steps: str, problem: str) -> None:

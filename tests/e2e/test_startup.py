@@ -17,6 +17,11 @@ from vision.synthetic import Camera, Component, Table, render
 WAIT_S = 30.0  # a bound on the wait for the first frame, not a timing check
 
 
+def status_of(url: str) -> dict:
+    with urllib.request.urlopen(f"{url}/api/status?lang=en", timeout=10) as answer:
+        return json.load(answer)
+
+
 def test_a_configured_camera_and_a_missing_controller_are_reported_at_start(
     tmp_path: Path,
 ) -> None:
@@ -54,3 +59,34 @@ def test_a_camera_is_found_by_its_device_file(tmp_path: Path) -> None:
     assert find_camera(tmp_path) is None
     (tmp_path / "video0").touch()
     assert find_camera(tmp_path) == f"camera:{tmp_path / 'video0'}"
+
+
+def test_the_start_up_report_says_which_save_plays_and_narrates_the_session(
+    tmp_path: Path,
+) -> None:
+    """Issue 18: the report names the save that is really played (the scripted session's own,
+    not the one opened before it), the script's narration follows it, and the end is said."""
+    simulate = {"TABLESIGHT_SIMULATION": "true"}
+    server = start_server(tmp_path, "--speed", "0", env=simulate)
+    deadline = time.monotonic() + 90
+    while status_of(server.url)["outcome"] is None:
+        assert time.monotonic() < deadline, "the scripted session did not end"
+        time.sleep(0.2)
+    save = status_of(server.url)["save"]
+    code, err = server.stop()
+    assert code == 0, err
+    lines = [line.removeprefix("tablesight: ") for line in err.splitlines()]
+    assert f"the scripted session starts a new game saved as {save!r}" in lines
+    assert not any("resumed" in line for line in lines), lines
+    narration = lines.index("Submarine board 1 goes down in front of player 1")
+    assert narration > lines.index(f"the scripted session starts a new game saved as {save!r}")
+    ended = (
+        "The scripted session has ended; the kiosk keeps running: start a new game from the menu"
+    )
+    assert ended in lines
+    again = start_server(tmp_path, "--speed", "0", env=simulate)  # that game is over: a new one
+    try:
+        time.sleep(1)
+    finally:
+        _, err = again.stop()
+    assert f"(the save {save!r} is kept as it was)" in err

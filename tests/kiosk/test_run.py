@@ -91,4 +91,4 @@ def test_run_with_lan_serves_the_network_and_prints_the_pairing_code(tmp_path: P
         code, err = server.stop()
     assert code == 0, err
     assert f"pairing code for phones: {control['code']}" in err
-    assert "(--lan: every address; Ctrl-C to stop)" in err
+    assert "open to every device on the network (Ctrl-C to stop)" in err
