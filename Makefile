@@ -21,6 +21,8 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	touch $@ $(RUN_STAMP)
 
 run: $(RUN_STAMP)
+	@command -v fc-list >/dev/null && [ -z "$$(fc-list :lang=zh 2>/dev/null)" ] && \
+		echo "make run: no Chinese font: the kiosk's Chinese shows as boxes (apt-get install -y fonts-noto-cjk)" >&2 || true
 	$(BIN)/tablesight run
 
 test: $(STAMP)
