@@ -15,12 +15,12 @@ from engine.core import Game, Text
 OVER = Text("游戏结束。可在菜单中开始新游戏", "The game is over. Start a new one from the menu")
 CONFIRM = Text("桌上完成后,按确认", "Press Confirm when the table is done")
 LAY = Text("{who}:{what}(摄像头会读到)", "{who}: {what} (the camera reads it)")
-CHOOSE = Text("{who}:在右侧选择 — {what}", "{who}: choose on the right — {what}")
+CHOOSE = Text("{who}:请选择 — {what}", "{who}: choose — {what}")
 DONE_ONLY = Text("{who}:做完了就点“{what}”", "{who}: tap “{what}” when done")
 NOTHING = Text("请稍候", "Please wait")
 FIX = Text(
-    "改正桌上的摆放,或在右侧重新选择;按撤销可退回上一步",
-    "Correct it on the table or choose again on the right; Undo takes back the last move",
+    "改正桌上的摆放,或重新选择;按撤销可退回上一步",
+    "Correct it on the table or choose again; Undo takes back the last move",
 )
 FIX_FIRST = Text("先处理下面被拒的这一步", "First deal with the refused move below")
 RULE = Text("规则 {section}", "Rule {section}")

@@ -557,7 +557,7 @@ def test_players_chosen_names_and_colours_are_used_wherever_a_seat_is_named(app:
     assert answer.status_code == 200
     status = call(app, "GET", "/api/status").json()
     assert [(s["name"], s["colour"]) for s in status["seats"]] == [("Ann", "green"), ("Bo", "red")]
-    assert status["next"].startswith("Ann: choose on the right")
+    assert status["next"].startswith("Ann: choose — ")
     call(app, "POST", "/api/move", json={"type": "pass", "seat": 1})
     assert call(app, "GET", "/api/status").json()["recent"][0]["text"] == "Bo is done"
     for seat in (0, 1, 0):  # dusk, then departure: the night, Ann's turn (§三.1)

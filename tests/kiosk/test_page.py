@@ -33,7 +33,7 @@ def test_the_table_page_shows_where_the_game_is(server: Server, page) -> None:
     assert page.locator("#track li").count() == 3
     assert page.locator("#track li[aria-current=true]").inner_text() == "1"
     assert page.locator("#phases li[aria-current=true]").get_attribute("data-phase") == "dusk"
-    assert page.locator("#next").inner_text().startswith("Player 1: choose on the right")
+    assert page.locator("#next").inner_text().startswith("Player 1: choose — ")
     assert page.locator("#link-controller").get_attribute("title") == "LED controller: simulated"
     assert page.locator("#log li").first.inner_text() == "Dusk begins"
 
