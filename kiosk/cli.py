@@ -2,7 +2,8 @@
 
 Each verb lives in its own module under ``kiosk.commands`` with a ``register(subparsers)``
 function; this module only builds the parser, loads the settings and turns known errors into
-one clear line on stderr and exit status 2.
+one clear line on stderr and exit status 2. Nothing heavy is imported before the arguments are
+parsed, so ``--help`` answers at once.
 """
 
 from __future__ import annotations
@@ -12,17 +13,26 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NoReturn
 
-from kiosk.commands import COMMANDS
+from kiosk.commands import VERBS, load
 from kiosk.errors import CommandError
-from kiosk.settings import SettingsError, load_settings
 
 EXIT_USAGE = 2
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every verb registered."""
-    parser = argparse.ArgumentParser(
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line on stderr (exit status 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        """Say what is wrong in one line, with where to read more, and exit with status 2."""
+        self.exit(EXIT_USAGE, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The argument parser; the verbs named in ``argv`` are registered in full, the others only
+    by name and summary (all of them in full when ``argv`` is None)."""
+    parser = Parser(
         prog="tablesight",
         description="Camera, LED and rules companion for physical board games.",
     )
@@ -30,15 +40,21 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--data-dir", type=Path, help="folder for saves and calibration")
     parser.add_argument("--lang", choices=["zh", "en"], help="language of player messages")
     sub = parser.add_subparsers(dest="verb", metavar="VERB", required=True)
-    for module in COMMANDS:
-        module.register(sub)
+    words = None if argv is None else set(argv)
+    for verb, summary in VERBS.items():
+        if words is None or verb in words:
+            load(verb).register(sub)
+        else:
+            sub.add_parser(verb, help=summary)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = build_parser(argv).parse_args(argv)
+    from kiosk.settings import SettingsError, load_settings  # pydantic: after --help
+
     try:
         settings = load_settings(
             args.config,

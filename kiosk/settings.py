@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import platformdirs
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -125,6 +125,17 @@ class Settings(BaseSettings):
     stabiliser: StabiliserConfig = Field(default_factory=StabiliserConfig)
     detector: DetectorConfig = Field(default_factory=DetectorConfig)
 
+    @field_validator("game")
+    @classmethod
+    def _known_game(cls, name: str) -> str:
+        """One of the registered games, by its own name (``Dont-Starve`` is ``dont_starve``)."""
+        from engine.core import UnknownGameError, find_game
+
+        try:
+            return find_game(name).name
+        except UnknownGameError as exc:
+            raise ValueError(str(exc)) from None
+
     @property
     def bind_host(self) -> str:
         """The address to listen on: ``host``, or every address with ``--lan``."""
@@ -154,7 +165,8 @@ class Settings(BaseSettings):
 def load_settings(config: Path | None = None, **flags: Any) -> Settings:
     """Build the settings; ``flags`` whose value is None are left to the other sources.
 
-    Raises SettingsError with a readable, one-problem-per-line message.
+    Raises SettingsError with a readable message: one line for one problem, naming the flag, the
+    environment variable or the settings file it came from; one line per problem for several.
     """
     path = config or _env_path("TABLESIGHT_CONFIG")
     if path is not None and not path.is_file():
@@ -169,10 +181,11 @@ def load_settings(config: Path | None = None, **flags: Any) -> Settings:
     try:
         return cls(**{k: v for k, v in flags.items() if v is not None})
     except ValidationError as exc:
-        lines = [f"{where}: {len(exc.errors())} problem(s)"]
-        for err in exc.errors():
-            field = ".".join(str(p) for p in err["loc"]) or "(file)"
-            lines.append(f"  {field}: {err['msg']}")
+        problems = [_problem(err, flags, where) for err in exc.errors()]
+        if len(problems) == 1:
+            raise SettingsError(problems[0]) from None
+        lines = [f"{where}: {len(problems)} problem(s)"]
+        lines += [f"  {p.removeprefix(where + ': ')}" for p in problems]
         raise SettingsError("\n".join(lines)) from None
     except (OSError, ValueError) as exc:  # a TOML syntax error is a ValueError
         raise SettingsError(f"{where}: {exc}") from None
@@ -233,6 +246,21 @@ def apply_kiosk_changes(settings: Settings, given: set[str] = frozenset()) -> st
     if "stabiliser" not in given:
         settings.stabiliser = stabiliser
     return None
+
+
+def _problem(err: Any, flags: dict[str, Any], where: str) -> str:
+    """One problem of a ValidationError, named as the user gave it: ``--port: …``,
+    ``TABLESIGHT_CAMERA__FPS: …`` or ``settings file F: camera.fps: …``."""
+    loc = [str(p) for p in err["loc"]]
+    message = str(err["msg"]).removeprefix("Value error, ")
+    if "input" in err and err["type"] != "value_error" and not isinstance(err["input"], dict):
+        message += f" (not {err['input']!r})"
+    if loc and flags.get(loc[0]) is not None:
+        return f"{'.'.join(loc)}: {message}"
+    variable = "TABLESIGHT_" + "__".join(loc).upper()
+    if loc and variable in os.environ:
+        return f"{variable}: {message}"
+    return f"{where}: {'.'.join(loc) or '(file)'}: {message}"
 
 
 def _env_path(name: str) -> Path | None:

@@ -7,16 +7,21 @@ import importlib
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from kiosk.benchmarks import Figure
-from kiosk.settings import Settings
+from kiosk.commands import VERBS
+from kiosk.errors import CommandError
 
-SUITES = ("engine", "vision", "serial", "kiosk", "e2e")
+if TYPE_CHECKING:
+    from kiosk.benchmarks import Figure
+    from kiosk.settings import Settings
+
+SUITES = ("engine", "vision", "serial", "kiosk", "e2e", "cli")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the `bench` verb."""
-    parser = sub.add_parser("bench", help="measure speed and memory", description=__doc__)
+    parser = sub.add_parser("bench", help=VERBS["bench"], description=__doc__)
     parser.add_argument("suite", nargs="?", default="all", choices=(*SUITES, "all"))
     parser.add_argument("--quick", action="store_true", help="smaller inputs, for a smoke run")
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write the figures here")
@@ -25,6 +30,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def bench(args: argparse.Namespace, settings: Settings) -> int:
     """Run the chosen suites and print one table of figures."""
+    if args.json and not args.json.parent.is_dir():
+        raise CommandError(f"--json: there is no folder {args.json.parent}")
     suites = SUITES if args.suite == "all" else (args.suite,)
     figures: list[Figure] = []
     for suite in suites:
@@ -37,7 +44,10 @@ def bench(args: argparse.Namespace, settings: Settings) -> int:
         figures.extend(module.run(quick=args.quick))
     print(format_table(figures))
     if args.json:
-        args.json.write_text(json.dumps([f.__dict__ for f in figures], indent=2) + "\n")
+        try:
+            args.json.write_text(json.dumps([f.__dict__ for f in figures], indent=2) + "\n")
+        except OSError as exc:
+            raise CommandError(f"--json: cannot write {args.json}: {exc.strerror}") from None
     return 0 if figures else 2
 
 

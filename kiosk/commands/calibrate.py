@@ -1,6 +1,7 @@
 """`tablesight calibrate`: calibrate the camera to the table from the four anchor tags.
 
-Give a photo of the table (IMAGE) or let it take a frame from the camera (``--source``). It says
+Give a photo of the table (IMAGE) or let it take a frame from the camera (``--source``, else the
+camera of the settings). It says
 which tags it sees and which anchors are missing (and where they belong), saves the calibration
 in the data folder when all anchors are in view, and always writes a picture with what it found
 drawn on it. Exit status 0 when calibrated, 2 when not.
@@ -10,22 +11,15 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import cv2
-
+from kiosk.commands import VERBS
 from kiosk.errors import CommandError
-from kiosk.settings import Settings
-from vision.calibration import (
-    TagPlace,
-    anchor_report,
-    calibrate_table,
-    draw_calibration,
-)
-from vision.detection import Detector, read_image
-from vision.errors import CalibrationError, VisionError
-from vision.registry import ANCHORS, TAGS_DIR, anchor_places, load_file
-from vision.sources import ResilientSource, open_source
+
+if TYPE_CHECKING:
+    from kiosk.settings import Settings
+    from vision.calibration import TagPlace
+    from vision.sources import SourceConfig
 
 CALIBRATION_FILE = "calibration.json"
 PICTURE_FILE = "calibration.png"
@@ -35,7 +29,7 @@ def register(sub: Any) -> None:
     """Add the `calibrate` verb."""
     parser = sub.add_parser(
         "calibrate",
-        help="calibrate the camera to the table",
+        help=VERBS["calibrate"],
         description=__doc__.split("\n\n", 1)[1],
     )
     parser.add_argument("image", nargs="?", type=Path, metavar="IMAGE", help="a photo of the table")
@@ -43,7 +37,8 @@ def register(sub: Any) -> None:
         "--source",
         metavar="SPEC",
         help="take a frame from camera:N, camera:/dev/videoN, picamera2, video:PATH, folder:PATH "
-        "or synthetic (default: $TABLESIGHT_SOURCE, else camera:0)",
+        "or synthetic (default: the settings' camera, TABLESIGHT_CAMERA__SOURCE or [camera]"
+        " source in the settings file, else camera:0)",
     )
     parser.add_argument(
         "--anchors",
@@ -61,13 +56,22 @@ def register(sub: Any) -> None:
 
 def calibrate(args: argparse.Namespace, settings: Settings) -> int:
     """Run the guided calibration; returns the exit status."""
+    import cv2
+
+    from vision.calibration import MIN_ANCHORS, anchor_report, calibrate_table, draw_calibration
+    from vision.detection import Detector
+    from vision.errors import CalibrationError, VisionError
+    from vision.registry import ANCHORS, TAGS_DIR
+
     if args.image is not None and args.source is not None:
         raise CommandError("give either an IMAGE or --source, not both")
+    if not args.wait > 0:
+        raise CommandError(f"--wait must be a number of seconds above 0, not {args.wait:g}")
     out = args.out or settings.data_dir / CALIBRATION_FILE
     picture_path = args.picture or out.with_name(PICTURE_FILE)
     try:
         anchors = _anchors(args.anchors or TAGS_DIR / f"{ANCHORS}.toml")
-        image, where = _image(args)
+        image, where = _image(args, settings)
         height, width = image.shape[:2]
         found = Detector().detect(image)
     except VisionError as exc:
@@ -86,6 +90,8 @@ def calibrate(args: argparse.Namespace, settings: Settings) -> int:
     if not cv2.imwrite(str(picture_path), picture):
         raise CommandError(f"cannot write the picture {picture_path} (use .png or .jpg)")
     print(f"picture: {picture_path}")
+    if calibration is None and len(report.found) < MIN_ANCHORS:  # the report says which
+        problem = f"{len(report.found)} of the {MIN_ANCHORS} anchors in view, see above"
     if calibration is None:
         raise CommandError(f"not calibrated: {problem}")
     calibration.save(out)
@@ -99,6 +105,8 @@ def calibrate(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _anchors(path: Path) -> dict[int, TagPlace]:
+    from vision.registry import anchor_places, load_file
+
     entries, _ = load_file(path)
     anchors = anchor_places(entries)
     if not anchors:
@@ -106,10 +114,13 @@ def _anchors(path: Path) -> dict[int, TagPlace]:
     return anchors
 
 
-def _image(args: argparse.Namespace) -> tuple[Any, str]:
+def _image(args: argparse.Namespace, settings: Settings) -> tuple[Any, str]:
+    from vision.detection import read_image
+    from vision.sources import ResilientSource, open_source
+
     if args.image is not None:
         return read_image(args.image), str(args.image)
-    source = ResilientSource(open_source(args.source))
+    source = ResilientSource(open_source(_source(args, settings)))
     try:
         frame = source.read(timeout=args.wait)
     finally:
@@ -119,3 +130,12 @@ def _image(args: argparse.Namespace) -> tuple[Any, str]:
             f"no frame from {source.source.name} within {args.wait:g} s: {source.message}"
         )
     return frame.image, source.source.name
+
+
+def _source(args: argparse.Namespace, settings: Settings) -> str | SourceConfig:
+    """``--source``, else the settings' camera when one is set, else the first camera."""
+    if args.source is not None:
+        return str(args.source)
+    if "source" in settings.camera.model_fields_set:
+        return settings.camera.source_config()
+    return "camera:0"

@@ -16,17 +16,13 @@ import json
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from vision.detection import (
-    FAMILIES,
-    Detection,
-    Detector,
-    DetectorConfig,
-    duplicates,
-    read_image,
-)
-from vision.errors import VisionError
+from kiosk.commands import VERBS
+from kiosk.errors import CommandError
+
+if TYPE_CHECKING:
+    from vision.detection import Detection
 
 EXIT_UNREADABLE = 2
 
@@ -35,7 +31,7 @@ def register(sub: Any) -> None:
     """Add the `detect` verb."""
     parser = sub.add_parser(
         "detect",
-        help="print the AprilTags found in images",
+        help=VERBS["detect"],
         description=__doc__.split("\n\n")[0],
     )
     parser.add_argument("images", nargs="+", type=Path, metavar="IMAGE", help="image files")
@@ -43,8 +39,9 @@ def register(sub: Any) -> None:
     parser.add_argument(
         "--family",
         action="append",
-        choices=FAMILIES,
-        help="tag family to look for (repeatable; default: the settings' families, tag36h11)",
+        metavar="FAMILY",
+        help="tag family to look for, e.g. tag36h11 or tag25h9 (repeatable; default: the"
+        " settings' families, tag36h11)",
     )
     parser.add_argument(
         "--plain",
@@ -56,6 +53,15 @@ def register(sub: Any) -> None:
 
 def detect(args: argparse.Namespace, settings: object) -> int:
     """Detect the tags in each image and print them; returns the exit status."""
+    from vision.detection import FAMILIES, Detector, DetectorConfig, duplicates, read_image
+    from vision.errors import VisionError
+
+    unknown = [f for f in args.family or () if f not in FAMILIES]
+    if unknown:
+        raise CommandError(
+            f"--family: no tag family called {unknown[0]!r}; the families are: "
+            + ", ".join(FAMILIES)
+        )
     config = getattr(settings, "detector", None) or DetectorConfig()
     if args.family:
         config = replace(config, families=tuple(dict.fromkeys(args.family)))
@@ -93,6 +99,8 @@ def detect(args: argparse.Namespace, settings: object) -> int:
 
 def _human(path: Path, width: int, height: int, found: list[Detection]) -> str:
     """A few readable lines for one image."""
+    from vision.detection import duplicates
+
     count = "no tags" if not found else f"{len(found)} tag{'s' if len(found) > 1 else ''}"
     lines = [f"{path}: {width}×{height}, {count}"]
     lines += [

@@ -13,22 +13,22 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from engine.core import EngineError, Session, find_game, move_from_dict
-from engine.core.records import Event
+from kiosk.commands import VERBS
 from kiosk.errors import CommandError
-from kiosk.screen import the_end
-from kiosk.seats import default_seats, seat_status
-from kiosk.settings import Settings
-from kiosk.store import Store, StoreError
+
+if TYPE_CHECKING:
+    from engine.core import Session
+    from engine.core.records import Event
+    from kiosk.settings import Settings
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the `replay` verb."""
     parser = sub.add_parser(
         "replay",
-        help="apply a JSON-lines file of moves and print each verdict",
+        help=VERBS["replay"],
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -43,6 +43,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def replay(args: argparse.Namespace, settings: Settings) -> int:
     """Run the replay; see the module docstring."""
+    from engine.core import EngineError, find_game, move_from_dict
+
     try:
         game = find_game(args.game)
         lines = _read_lines(args.file)
@@ -98,6 +100,9 @@ def _setup_line(line: str) -> dict[str, Any] | None:
 def _start(
     game: str, args: argparse.Namespace, settings: Settings, options: Any, seed: int
 ) -> Session:
+    from engine.core import EngineError, Session, find_game
+    from kiosk.store import Store, StoreError
+
     try:
         if args.from_save:
             with Store.open(settings.database) as store:
@@ -154,6 +159,9 @@ class Printer:
         """Where the game stands after the replay (not printed with --json)."""
         if self.as_json:
             return
+        from kiosk.screen import the_end
+        from kiosk.seats import default_seats, seat_status
+
         flow, state = session.state.flow, session.state
         where = f"round {flow.round}, phase {flow.phase}"
         if flow.current is not None:

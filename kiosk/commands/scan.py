@@ -1,11 +1,9 @@
-"""`tablesight scan`: read images through a game's reader and print what it sees and its verdicts.
+"""`tablesight scan`: read photos of a game's table and print what the camera sees there.
 
-Each game's reader lives in ``vision.readers.<game>`` and provides::
-
-    scan(image_path: Path, lang: str) -> dict   # JSON-able: per board, pieces, cells, verdicts
-    describe(result: dict, lang: str) -> str   # the same for people
-
-A game whose reader has not landed says so in one line and exits 2.
+For each IMAGE it prints, board by board, the pieces and cells it recognises and what the rules
+say about them (a piece placed where it may not go, a tile missing from the layout…); with
+``--json``, one JSON object per image instead. An image that cannot be read is reported on stderr
+and the others are still read; the exit status is then 2.
 """
 
 from __future__ import annotations
@@ -15,29 +13,34 @@ import importlib
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from engine.core import EngineError, find_game
+from kiosk.commands import VERBS
 from kiosk.errors import CommandError
-from kiosk.settings import Settings
-from vision.errors import VisionError
+
+if TYPE_CHECKING:
+    from kiosk.settings import Settings
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the `scan` verb."""
     parser = sub.add_parser(
         "scan",
-        help="read images through a game's reader",
-        description=__doc__,
+        help=VERBS["scan"],
+        description=__doc__.split("\n\n", 1)[1],
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("game", help="greenwood, dont_starve or stonesaga")
-    parser.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
+    parser.add_argument("images", nargs="+", type=Path, metavar="IMAGE", help="photos of the table")
     parser.add_argument("--json", action="store_true", help="one JSON object per image")
     parser.set_defaults(handler=scan)
 
 
 def scan(args: argparse.Namespace, settings: Settings) -> int:
     """Run the game's reader on each image; an unreadable image does not stop the others."""
+    from engine.core import EngineError, find_game
+    from vision.errors import VisionError
+
     try:
         game = find_game(args.game)
     except EngineError as exc:

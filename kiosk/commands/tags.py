@@ -9,27 +9,39 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from kiosk.commands import VERBS
 from kiosk.errors import CommandError
-from kiosk.settings import Settings
-from vision.errors import VisionError
-from vision.registry import ANCHORS, GAMES, load_registry
-from vision.sheets import write_sheets
+
+if TYPE_CHECKING:
+    from kiosk.settings import Settings
 
 
 def register(sub: Any) -> None:
     """Add the `tags` verb."""
-    parser = sub.add_parser(
-        "tags", help="write printable sticker sheets", description=__doc__.split("\n\n", 1)[1]
+    parser = sub.add_parser("tags", help=VERBS["tags"], description=__doc__.split("\n\n", 1)[1])
+    parser.add_argument(
+        "game", metavar="GAME", help="whose tags: greenwood, dont_starve, stonesaga or anchors"
     )
-    parser.add_argument("game", choices=(*GAMES, ANCHORS), metavar="GAME", help="whose tags")
     parser.add_argument("--out", type=Path, required=True, metavar="FILE", help=".pdf/.svg/.png")
     parser.set_defaults(handler=tags)
 
 
 def tags(args: argparse.Namespace, settings: Settings) -> int:
     """Write the sheets and say what was written."""
+    from engine.core import EngineError, find_game
+    from vision.errors import VisionError
+    from vision.registry import ANCHORS, load_registry
+    from vision.sheets import write_sheets
+
+    if args.game != ANCHORS:
+        try:
+            args.game = find_game(args.game).name
+        except EngineError as exc:
+            raise CommandError(f"{exc}, or {ANCHORS} for the calibration anchors") from None
+    if not args.out.parent.is_dir():
+        raise CommandError(f"--out: there is no folder {args.out.parent}")
     try:
         entries = load_registry().for_game(args.game)
         paths = write_sheets(entries, args.out, title=f"tablesight tags: {args.game}")

@@ -163,3 +163,115 @@ def test_bench_engine_prints_and_writes_its_figures(tmp_path: Path, capsys) -> N
     assert figures["offers p50"]["value"] <= figures["offers p95"]["value"]
     assert "example games" in figures["offers p95"]["note"]
     assert "moves/s" in table and "resume a 1000-move game" in table
+
+
+# --- the first five minutes: cheap --help, one-line errors, help texts for users --------------
+
+LIGHT_VERBS = [v for v in VERBS if v != "run"]  # run.py's own imports are its owner's to lighten
+
+
+@pytest.mark.parametrize("words", [[], *([v] for v in LIGHT_VERBS)])
+def test_help_imports_none_of_the_heavy_packages(words: list[str]) -> None:
+    code = (
+        "import sys\nfrom kiosk.cli import build_parser\n"
+        f"build_parser({[*words, '--help']!r})\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules}"
+        " & {'cv2', 'numpy', 'fastapi', 'uvicorn', 'pydantic', 'engine', 'vision'}))"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[]"
+
+
+def test_every_verb_summary_is_the_one_its_module_registers() -> None:
+    from kiosk.commands import VERBS as SUMMARIES
+
+    sub = next(a for a in build_parser()._actions if a.dest == "verb")
+    listed = {c.dest: c.help for c in sub._choices_actions}
+    assert listed == SUMMARIES
+
+
+GAMES = "the games are: "  # then the registered games (tests may register more)
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["run", "--game", "chess"], f"tablesight run: game: no game called 'chess'; {GAMES}"),
+        (["replay", "chess", str(EXAMPLE)], f"tablesight replay: no game called 'chess'; {GAMES}"),
+        (["scan", "chess", "x.png"], f"tablesight scan: no game called 'chess'; {GAMES}"),
+        (["tags", "chess", "--out", "x.pdf"], f"tablesight tags: no game called 'chess'; {GAMES}"),
+        (["run", "--port", "99999"], "tablesight run: port: "),
+        (["run", "--port", "x"], "tablesight run: argument --port: invalid int value: 'x'"),
+        (["run", "--speed", "-1"], "tablesight run: speed: "),
+        (
+            ["replay", "greenwood", str(EXAMPLE), "--seed", "x"],
+            "tablesight replay: argument --seed",
+        ),
+        (["replay", "greenwood", "nope.jsonl"], "tablesight replay: nope.jsonl: no such file"),
+        (["detect", "--family", "tag99", "x.png"], "tablesight detect: --family: no tag family"),
+        (["calibrate", "--wait", "0", "x.png"], "tablesight calibrate: --wait must be"),
+        (["calibrate", "nope.png"], "tablesight calibrate: nope.png"),
+        (["tags", "greenwood", "--out", "no/such/x.pdf"], "tablesight tags: --out: there is no"),
+        (["bench", "cli", "--json", "no/such/f.json"], "tablesight bench: --json: there is no"),
+        (["bench", "nope"], "tablesight bench: argument suite: invalid choice: 'nope'"),
+        (["--lang", "fr", "run"], "tablesight: argument --lang: invalid choice: 'fr'"),
+    ],
+)
+def test_a_bad_game_or_flag_is_one_line_and_exit_2(
+    argv: list[str], expected: str, tmp_path: Path, monkeypatch, capsys
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    try:
+        code = main(["--data-dir", str(tmp_path), *argv])
+    except SystemExit as exit_:  # argparse's usage errors
+        code = exit_.code
+    assert code == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert line.startswith(expected)
+    assert "greenwood" in line or "chess" not in argv
+
+
+def test_the_settings_file_and_the_environment_are_named_in_their_one_line(
+    tmp_path: Path, monkeypatch, capsys
+) -> None:
+    config = tmp_path / "tablesight.toml"
+    config.write_text('game = "chess"\n')
+    assert main(["--config", str(config), "replay", "greenwood", str(EXAMPLE)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"tablesight replay: settings file {config}: game: no game called")
+    assert "\n" not in err and "greenwood" in err
+    monkeypatch.setenv("TABLESIGHT_CAMERA__FPS", "-5")
+    assert main(["--data-dir", str(tmp_path), "replay", "greenwood", str(EXAMPLE)]) == 2
+    assert capsys.readouterr().err.startswith("tablesight replay: TABLESIGHT_CAMERA__FPS: ")
+
+
+def test_game_names_are_read_as_players_write_them(tmp_path: Path) -> None:
+    from kiosk.settings import load_settings
+
+    assert load_settings(data_dir=tmp_path, game="Dont-Starve").game == "dont_starve"
+
+
+@pytest.mark.parametrize("verb", VERBS)
+def test_help_texts_are_for_users_and_name_the_settings_variables(verb: str, capsys) -> None:
+    with pytest.raises(SystemExit):
+        main([verb, "--help"])
+    text = capsys.readouterr().out
+    assert "has not landed" not in text and "not available yet" not in text
+    assert "TABLESIGHT_SOURCE" not in text and "$TABLESIGHT" not in text
+    if verb == "calibrate":
+        assert "TABLESIGHT_CAMERA__SOURCE" in " ".join(text.split())
+
+
+def test_a_failing_calibration_prints_its_report_once(tmp_path: Path, capsys) -> None:
+    import cv2
+    import numpy as np
+
+    photo = tmp_path / "table.png"
+    cv2.imwrite(str(photo), np.full((240, 320, 3), 255, np.uint8))  # an empty table
+    assert main(["--data-dir", str(tmp_path), "calibrate", str(photo)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out.count("missing anchor") == 4  # the report, once
+    (line,) = captured.err.strip().splitlines()
+    assert line == "tablesight calibrate: not calibrated: 0 of the 4 anchors in view, see above"
+    assert "missing anchor" not in line
