@@ -43,7 +43,7 @@ SECURITY_HEADERS = {
 
 
 class Hardware(Protocol):
-    """What the app opens at start and closes at the end (``kiosk.commands.run`` builds it)."""
+    """What the app opens at start and closes at the end (``kiosk.rig`` builds it)."""
 
     def open(self, app: FastAPI) -> None:
         """Open the devices and wire them to ``app.state.table``."""

@@ -4,7 +4,7 @@ frames (a ``vision.sources`` source, or the simulation) → incremental detector
 (known tags only) → stabiliser (table millimetres through the calibration) → the game's reader →
 ``Table.submit`` for moves (saved before they are announced) and ``Table.show_prompts`` for what
 the players must do. The table's listeners take it from there: the kiosk's live page, the LEDs
-and the buzzer (``kiosk.commands.run.TableHardware``). A camera that fails is reported on the
+and the buzzer (``kiosk.rig.TableHardware``). A camera that fails is reported on the
 kiosk as lost and retried; it never ends the process.
 """
 

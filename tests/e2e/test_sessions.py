@@ -19,9 +19,9 @@ from fastapi import FastAPI
 
 from engine.core import Move, Result
 from kiosk.app import create_app
-from kiosk.commands.run import TableHardware
 from kiosk.leds import TRACK_COLOUR
 from kiosk.loop import TableLoop
+from kiosk.rig import TableHardware
 from kiosk.settings import load_settings
 from kiosk.table import Table, open_table
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import cv2
 from serving import start_server
 
-from kiosk.commands.run import find_camera
+from kiosk.rig import find_camera
 from vision.registry import load_registry
 from vision.synthetic import Camera, Component, Table, render
 

@@ -20,7 +20,7 @@ import uvicorn
 from serving import free_port
 
 from kiosk.app import create_app
-from kiosk.commands.run import TableHardware
+from kiosk.rig import TableHardware
 from kiosk.settings import load_settings
 from kiosk.table import open_table
 

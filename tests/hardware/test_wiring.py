@@ -14,8 +14,8 @@ from fastapi import FastAPI
 from engine.core import DicePoolAnnounced, Game, Phase, Step, Text, register_game
 from firmware_bridge.state import Effect
 from kiosk.app import create_app
-from kiosk.commands.run import TableHardware
 from kiosk.leds import DIE_COLOURS, DONE_COLOUR, TRACK_COLOUR
+from kiosk.rig import TableHardware
 from kiosk.settings import load_settings
 from kiosk.table import Table, open_table
 
