@@ -86,6 +86,11 @@ EVENT_TEXT: dict[str, Text] = {
 }
 
 
+REPLAYED_MOVES = 256
+"""At least this many of the last moves are replayed to rebuild the screen's memory (every move of
+a game that short; the example games have 30–125)."""
+
+
 class Table:
     """One saved game at the table, safe to use from the web server's and the buttons' threads."""
 
@@ -242,19 +247,26 @@ class Table:
                 log.exception("a listener of the table failed on change %d", change.seq)
 
     def _reset_memory(self) -> None:
-        """Rebuild the log, the dice pool and the scores of each round by replaying the saved
-        moves in a scratch session.
+        """Rebuild the log, the dice pool and the scores of each round by replaying, in a scratch
+        session, the last ``REPLAYED_MOVES`` or more saved moves from the latest state the saved
+        game keeps before them (a checkpoint or a snapshot; the start in a game that short).
 
         Called at start, after an undo and for a new game, so the screen shows the same thing
-        after a restart as before it.
+        after a restart as before it. In a longer game the log shows the events of those moves,
+        a dice pool rolled before them is not shown, and the scores of rounds that ended before
+        them are missing from the end screen (left partial).
         """
         session = self.saved.session
+        base, state = self.saved.state_before(len(session.moves) - REPLAYED_MOVES)
         scratch = Session(session.game, session.options, session.seed)
         self._recent: deque[dict[str, Any]] = deque(maxlen=RECENT_EVENTS)
         self._dice: dict[str, Any] | None = None
         self._rounds: list[tuple[int, tuple[int, ...]]] = []
-        self._remember(scratch.start_events, scratch.state)
-        for move in session.moves:
+        if base == 0:
+            self._remember(scratch.start_events, scratch.state)
+        else:
+            scratch.state = state
+        for move in session.moves[base:]:
             result = scratch.submit(move)
             self._remember(result.events, scratch.state)
 

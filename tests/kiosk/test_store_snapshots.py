@@ -290,3 +290,24 @@ def test_kill_9_while_writing_snapshots_loses_nothing(tmp_path: Path) -> None:
                 assert len(resumed.session.moves) >= moves, name
                 assert_same(resumed, replayed(db, name))
     assert sqlite3.connect(db).execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+def test_the_screen_memory_replays_only_the_last_stretch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kiosk import table as table_module
+    from kiosk.benchmarks.engine import COUNTER, OPTIONS, Tick
+
+    monkeypatch.setattr(store_module, "SNAPSHOT_EVERY", 256)
+    path = tmp_path / "games.sqlite"
+    with Store.open(path) as store:
+        saved = store.new_game("long", COUNTER.name, OPTIONS)
+        for i in range(900):
+            saved.submit(Tick(seat=i % 4))
+    with Store.open(path) as store:
+        short = table_module.Table(store.load("long"))
+        assert short.saved.state_before(900 - table_module.REPLAYED_MOVES)[0] == 512
+        monkeypatch.setattr(table_module, "REPLAYED_MOVES", 10_000)
+        whole = table_module.Table(store.load("long"))
+    assert list(short._recent) == list(whole._recent)
+    assert short._dice == whole._dice
