@@ -258,6 +258,8 @@ class Table:
         """
         session = self.saved.session
         base, state = self.saved.state_before(len(session.moves) - REPLAYED_MOVES)
+        if base == 0 and len(session.moves) > REPLAYED_MOVES:  # none that early: the latest one
+            base, state = self.saved.state_before(len(session.moves))
         scratch = Session(session.game, session.options, session.seed)
         self._recent: deque[dict[str, Any]] = deque(maxlen=RECENT_EVENTS)
         self._dice: dict[str, Any] | None = None

@@ -112,6 +112,9 @@ def run(quick: bool = False) -> list[Figure]:
         figures.append(
             Figure("engine", f"resume a {resume_n}-move game", resume_s * 1000, "ms", "open+replay")
         )
+    from kiosk.benchmarks.resume import resume_figures  # imports this module: not at the top
+
+    figures.extend(resume_figures(quick))
     figures.extend(offer_figures(repeat=1 if quick else 5))
     return figures
 
