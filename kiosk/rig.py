@@ -13,6 +13,7 @@ import importlib.util
 import json
 import logging
 import os
+import signal
 import socket
 import sys
 import warnings
@@ -83,6 +84,9 @@ def serve(args: argparse.Namespace, settings: Settings) -> int:
         say(KIOSK_ON.format(url=url, path=store.path).in_(lang))  # type: ignore[arg-type]
     if host not in ("127.0.0.1", "::1", "localhost"):
         say(PAIRING.format(code=app.state.pairing.code).in_(lang))  # type: ignore[arg-type]
+    # Ctrl-C stops the kiosk cleanly whatever the parent left SIGINT as: uvicorn restores this
+    # handler after its graceful shutdown and raises the signal again, which uvicorn.run absorbs.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     uvicorn.run(
         app, host=host, port=settings.port, log_level="warning", timeout_graceful_shutdown=2
     )

@@ -158,6 +158,10 @@ def test_bench_engine_prints_and_writes_its_figures(tmp_path: Path, capsys) -> N
         "offers p50",
         "offers p95",
         "offers max",
+        "open 1000-move game, no snapshots",
+        "open 1000-move game, snapshots",
+        "open 10000-move game, no snapshots",
+        "open 10000-move game, snapshots",
     }
     assert all(f["value"] > 0 for f in figures.values())
     assert figures["offers p50"]["value"] <= figures["offers p95"]["value"]
