@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from offer_walk import example_files
 from player_texts import problems
-from screen_texts import bad, picture_texts, view_texts, walk
+from screen_texts import bad, view_and_picture_problems, walk
 
 from engine.core import Session, Text, find_game
 from engine.core.records import event_types
@@ -42,12 +42,7 @@ def test_picture_view_and_log_of_every_state_of_the_example_games_are_clean(path
     lines = 0
     for number, state, events in walk(path, "greenwood"):
         where = f"{path.name}:{number}"
-        found += bad(view_texts(GAME.view(state, "zh")), view_texts(GAME.view(state, "en")), where)
-        found += bad(
-            picture_texts(GAME.picture(state, "zh") or {}),
-            picture_texts(GAME.picture(state, "en") or {}),
-            where,
-        )
+        found += view_and_picture_problems(GAME, state, where)
         for event in events:
             zh, en = line(event, "zh"), line(event, "en")
             if event.type.startswith("greenwood."):

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from offer_walk import example_files
 from player_texts import problems
-from screen_texts import bad, picture_texts, view_texts, walk
+from screen_texts import bad, view_and_picture_problems, walk
 from stonesaga_play import Play
 
 from engine.core import DicePoolAnnounced, Text
@@ -29,14 +29,7 @@ def test_picture_view_and_log_of_every_state_of_the_example_games_are_clean(path
     lines = 0
     for number, state, events in walk(path, "stonesaga"):
         where = f"{path.name}:{number}"
-        found += bad(
-            view_texts(STONESAGA.view(state, "zh")), view_texts(STONESAGA.view(state, "en")), where
-        )
-        found += bad(
-            picture_texts(STONESAGA.picture(state, "zh") or {"boards": [], "legend": []}),
-            picture_texts(STONESAGA.picture(state, "en") or {"boards": [], "legend": []}),
-            where,
-        )
+        found += view_and_picture_problems(STONESAGA, state, where)
         for event in events:
             data = event.to_dict()
             zh, en = STONESAGA.event_text(data, "zh"), STONESAGA.event_text(data, "en")

@@ -57,3 +57,15 @@ def bad(zh: Iterator[str], en: Iterator[str], where: str) -> list[str]:
         for z, e in zip(zh, en, strict=True)
         if (found := problems(Text(z, e)))
     ]
+
+
+def view_and_picture_problems(game: Any, state: State[Any], where: str) -> list[str]:
+    """What is wrong with the view and the picture of one state, Chinese against English."""
+    empty = {"boards": [], "legend": []}
+    found = bad(view_texts(game.view(state, "zh")), view_texts(game.view(state, "en")), where)
+    found += bad(
+        picture_texts(game.picture(state, "zh") or empty),
+        picture_texts(game.picture(state, "en") or empty),
+        where,
+    )
+    return found
