@@ -19,6 +19,8 @@ VERBS = {
     "tags": "write printable sticker sheets",
     "calibrate": "calibrate the camera to the table",
     "bench": "measure speed and memory",
+    "track": "stream the stickers the camera sees (JSON lines, TUIO)",
+    "cafe": "serve the overview of a café's tables from an MQTT broker",
 }
 """Every verb and the one line that ``tablesight --help`` shows for it."""
 

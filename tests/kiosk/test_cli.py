@@ -15,7 +15,7 @@ from kiosk.store import Store
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = Path(__file__).with_name("data") / "replay_greenwood.jsonl"
-VERBS = ["run", "detect", "scan", "replay", "tags", "calibrate", "bench"]
+VERBS = ["run", "detect", "scan", "replay", "tags", "calibrate", "bench", "track", "cafe"]
 
 
 @pytest.mark.parametrize("verb", VERBS)
