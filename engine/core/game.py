@@ -172,6 +172,12 @@ class Game:
         """
         return None
 
+    def campaign_log(self, state: State[Any]) -> dict[str, Any] | None:
+        """What an ended session hands to the next session of its campaign, as plain JSON (the
+        game's option ``log`` of that next session takes it back); None for a game without a
+        campaign, or before the game has ended (default)."""
+        return None
+
     def final_outcome(self, state: State[Any]) -> Outcome:
         """The outcome when the flow reaches its end (final scoring)."""
         return Outcome("finished")
