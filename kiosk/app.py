@@ -20,7 +20,7 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from kiosk.deps import Pairing
-from kiosk.routers import camera, controls, live, pages, status, tray
+from kiosk.routers import camera, campaign, controls, live, pages, status, tray
 from kiosk.settings import Settings
 from kiosk.table import Table
 
@@ -109,7 +109,7 @@ def create_app(
             headers=SECURITY_HEADERS,
         )
 
-    routers = (pages, status, live, controls, camera, tray)
+    routers = (pages, status, live, controls, camera, tray, campaign)
     for module in routers:
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")

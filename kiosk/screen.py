@@ -13,6 +13,10 @@ from typing import Any
 from engine.core import Game, Text
 
 OVER = Text("游戏结束。可在菜单中开始新游戏", "The game is over. Start a new one from the menu")
+CAMPAIGN_KEPT = Text(
+    "本局已存入战役日志。下次:菜单 → 新游戏 → 接着上次",
+    "This session is kept in the campaign's Log. Next time: Menu → New game → Go on",
+)
 CONFIRM = Text("桌上完成后,按确认", "Press Confirm when the table is done")
 LAY = Text("{who}:{what}(摄像头会读到)", "{who}: {what} (the camera reads it)")
 CHOOSE = Text("{who}:请选择 — {what}", "{who}: choose — {what}")
@@ -52,11 +56,19 @@ def joined(names: Sequence[str], lang: str) -> str:
     return head.join(names[:-1]) + last + names[-1]
 
 
-def what_now(groups: Sequence[dict[str, Any]], lang: str, *, over: bool, refused: bool) -> str:
-    """The one line of what to do now, from the console's groups (the acting seat first)."""
+def what_now(
+    groups: Sequence[dict[str, Any]],
+    lang: str,
+    *,
+    over: bool,
+    refused: bool,
+    campaign: bool = False,
+) -> str:
+    """The one line of what to do now, from the console's groups (the acting seat first);
+    ``campaign``: the game is over and its Log can start the campaign's next session."""
     tr = lambda text: text.in_(lang)  # noqa: E731
     if over:
-        return tr(OVER)
+        return tr(CAMPAIGN_KEPT if campaign else OVER)
     if refused:
         return tr(FIX_FIRST)
     for group in groups:

@@ -411,7 +411,11 @@ class Table:
                 if outcome is None
                 else screen.the_end(game, outcome, seats, game.scores(state), self._rounds, lang),
                 "next": screen.what_now(
-                    console["groups"], lang, over=outcome is not None, refused=banner is not None
+                    console["groups"],
+                    lang,
+                    over=outcome is not None,
+                    refused=banner is not None,
+                    campaign=outcome is not None and game.campaign_log(state) is not None,
                 ),
                 "refusal": banner,
                 "view": game.view(state, lang),

@@ -150,7 +150,7 @@ def describe_options(
     hints = typing.get_type_hints(options_type)
     fields = []
     for f in dataclasses.fields(options_type):
-        if f.name == "players":
+        if f.name == "players" or _holds_records(hints[f.name]):
             continue
         kind, choices, optional = _kind(hints[f.name])
         default = None if f.default is dataclasses.MISSING else f.default
@@ -301,6 +301,13 @@ def checklist(game: str, lang: str) -> list[dict[str, Any]]:
             }
         )
     return out
+
+
+def _holds_records(hint: Any) -> bool:
+    """Whether a field's type is, or holds, a dataclass or a mapping (not set up by touch)."""
+    if dataclasses.is_dataclass(hint) or typing.get_origin(hint) is dict or hint is dict:
+        return True
+    return any(_holds_records(arg) for arg in typing.get_args(hint) if arg is not Ellipsis)
 
 
 def _kind(hint: Any) -> tuple[str, list[Any] | None, bool]:

@@ -27,6 +27,9 @@ const WORDS = {
     printPdf: "打印版", printSvg: "矢量图",
     // setup page
     stepGame: "游戏", stepPlayers: "玩家", stepOptions: "选项", stepCheck: "摆放检查",
+    stepCampaign: "战役", askCampaign: "开始新战役,还是接着上次的战役?", newCampaign: "新战役",
+    newCampaignSub: "从第一纪元开始,创造新角色", nextSession: "接着上次:下一局",
+    noNextChallenge: "这个战役已没有可选的挑战卡", 
     askGame: "玩哪个游戏?", askSeats: "每位玩家的名字(可不填)和颜色", askOptions: "剧本和选项",
     askCheck: "按清单摆好桌面,摄像头会确认", playersRange: "{min}–{max} 人", seatN: "{n}号玩家",
     namePlaceholder: "{n}号玩家", nameTooLong: "{who}的名字太长:最多 {max} 个字(现在 {len} 个)",
@@ -81,6 +84,9 @@ const WORDS = {
     printPdf: "to print", printSvg: "vector",
     // setup page
     stepGame: "Game", stepPlayers: "Players", stepOptions: "Options", stepCheck: "Table check",
+    stepCampaign: "Campaign", askCampaign: "A new campaign, or the next session of yours?", newCampaign: "A new campaign",
+    newCampaignSub: "From the first epoch, with new characters", nextSession: "Go on: the next session",
+    noNextChallenge: "No challenge card can follow in this campaign", 
     askGame: "Which game?", askSeats: "Each player's name (optional) and colour", askOptions: "Scenario and options",
     askCheck: "Lay out the table as listed; the camera confirms it", playersRange: "{min}–{max} players", seatN: "Player {n}",
     namePlaceholder: "Player {n}", nameTooLong: "{who}: the name is too long, at most {max} characters (now {len})",

@@ -1,20 +1,29 @@
-// The setup page: a guided flow, by touch — game → players → options → the table check → Start.
+// The setup page: a guided flow, by touch — game → (campaign) → players → options → the table
+// check → Start. A game with campaigns (Stonesaga) asks whether this is a new campaign or the next
+// session of one that ended (/api/campaigns); the next session takes its Log and its players.
 // Every label comes from the server in the screen's language (/api/games, /api/colours); the
 // page keeps only what the players are choosing right now, and each panel is drawn from it.
 "use strict";
 
-const STEPS = ["game", "players", "options", "check"];
-const STEP_WORD = { game: "stepGame", players: "stepPlayers", options: "stepOptions", check: "stepCheck" };
+const ALL_STEPS = ["game", "campaign", "players", "options", "check"];
+const STEP_WORD = { game: "stepGame", campaign: "stepCampaign", players: "stepPlayers", options: "stepOptions", check: "stepCheck" };
 const POLL_MS = 1000;
 
 const setup = {
   games: [], colours: [], maxName: 16,
   game: null, players: 2, seats: [], options: {},
   step: "game", reached: 0, camera: null, poll: null,
+  campaigns: { games: [], continuations: [] }, campaign: null,
 };
 
 const $ = (id) => document.getElementById(id);
 const currentGame = () => setup.games.find((g) => g.name === setup.game) || null;
+const hasCampaign = () => setup.campaigns.games.includes(setup.game);
+const STEPS_NOW = () => ALL_STEPS.filter((s) => s !== "campaign" || hasCampaign());
+const sessions = () => setup.campaigns.continuations.filter((c) => c.game === setup.game);
+const continuing = () => sessions().find((c) => c.save === setup.campaign) || null;
+// The options asked now: the next session of a campaign asks only what its Log leaves open.
+const optionFields = () => (continuing() ? continuing().options : (currentGame() ? currentGame().options : []));
 const seatName = (i) => (setup.seats[i].name.trim() || Kiosk.t("seatN", { n: i + 1 }));
 
 function pressable(text, pressed, onTap, attrs = {}) {
@@ -25,18 +34,32 @@ function pressable(text, pressed, onTap, attrs = {}) {
 
 // --- state changes -----------------------------------------------------------------------------
 
-function defaults(game) {
+function defaults(fields) {
   const options = {};
-  for (const o of game.options) options[o.name] = o.kind === "list" ? [...(o.default || [])] : o.default;
+  for (const o of fields) options[o.name] = o.kind === "list" ? [...(o.default || [])] : o.default;
   return options;
 }
 
 function chooseGame(name) {
   if (setup.game !== name) {
     setup.game = name;
+    setup.campaign = null;
     const game = currentGame();
-    setup.options = defaults(game);
+    setup.options = defaults(game.options);
     setPlayers(Math.min(Math.max(setup.players, game.min_players), game.max_players));
+  }
+  render();
+}
+
+function chooseCampaign(save) {
+  setup.campaign = save;
+  const next = continuing();
+  if (next) {
+    setup.seats = next.seats.map((s) => ({ name: s.name || "", colour: s.colour }));
+    setPlayers(next.players);
+    setup.options = defaults(next.options);
+  } else {
+    setup.options = defaults(currentGame().options);
   }
   render();
 }
@@ -47,7 +70,7 @@ function setPlayers(n) {
   setup.seats = setup.seats.slice(0, n);
   while (setup.seats.length < n) setup.seats.push({ name: "", colour: free() });
   const game = currentGame();
-  for (const o of game ? game.options : []) {
+  for (const o of optionFields()) {
     if (o.seat && setup.options[o.name] != null && setup.options[o.name] >= n) setup.options[o.name] = o.default;
   }
 }
@@ -60,11 +83,15 @@ function nameProblem() {
 
 function problemAt(step) {
   if (step === "game" && !currentGame()) return Kiosk.t("chooseGame");
+  if (step === "campaign" && continuing() && continuing().options.some((o) => o.choices && o.choices.length === 0)) {
+    return Kiosk.t("noNextChallenge");
+  }
   if (step === "players") return nameProblem();
   return null;
 }
 
 function go(step) {
+  const STEPS = STEPS_NOW();
   const to = STEPS.indexOf(step);
   for (const s of STEPS.slice(0, to)) {
     const problem = problemAt(s);
@@ -87,10 +114,13 @@ function say(text, ok) {
 // --- panels ------------------------------------------------------------------------------------
 
 function renderSteps() {
+  const STEPS = STEPS_NOW();
   const at = STEPS.indexOf(setup.step);
   for (const b of document.querySelectorAll("[data-go]")) {
     const i = STEPS.indexOf(b.dataset.go);
-    b.disabled = i > setup.reached;
+    b.closest("li").hidden = i < 0;
+    b.querySelector(".num").textContent = String(i + 1);
+    b.disabled = i < 0 || i > setup.reached;
     b.classList.toggle("done", i < at);
     if (i === at) b.setAttribute("aria-current", "step");
     else b.removeAttribute("aria-current");
@@ -108,6 +138,24 @@ function renderGames() {
     );
     return card;
   }));
+}
+
+function renderCampaign() {
+  if (!hasCampaign()) return;
+  const fresh = pressable("", setup.campaign === null, () => chooseCampaign(null), { class: "card", "data-campaign": "" });
+  fresh.append(
+    Kiosk.el("span", { class: "card-title", text: Kiosk.t("newCampaign") }),
+    Kiosk.el("span", { class: "card-sub", text: Kiosk.t("newCampaignSub") }),
+  );
+  const next = sessions().map((c) => {
+    const card = pressable("", setup.campaign === c.save, () => chooseCampaign(c.save), { class: "card", "data-campaign": c.save });
+    card.append(
+      Kiosk.el("span", { class: "card-title", text: Kiosk.t("nextSession") }),
+      ...c.lines.map((line) => Kiosk.el("span", { class: "card-sub", text: line })),
+    );
+    return card;
+  });
+  $("campaigns").replaceChildren(...next, fresh);
 }
 
 function renderPlayers() {
@@ -172,7 +220,7 @@ function showNameProblem() {
 function renderOptions() {
   const game = currentGame();
   if (!game) return;
-  $("options").replaceChildren(...game.options.map(optionPanel));
+  $("options").replaceChildren(...optionFields().map(optionPanel));
 }
 
 function optionPanel(o) {
@@ -277,7 +325,12 @@ function renderSummary(game) {
     return Kiosk.el("li", {}, swatch, `${seatName(i)} · ${colour ? colour.name : ""}`);
   }));
   const chosen = Kiosk.el("dl", { class: "sum-options" });
-  for (const o of game.options) {
+  if (hasCampaign()) {
+    const c = continuing();
+    chosen.append(Kiosk.el("dt", { text: Kiosk.t("stepCampaign") }),
+      Kiosk.el("dd", { text: c ? `${Kiosk.t("nextSession")} · ${c.lines[0]}` : Kiosk.t("newCampaign") }));
+  }
+  for (const o of optionFields()) {
     chosen.append(Kiosk.el("dt", { text: o.label }), Kiosk.el("dd", { text: shownValue(o) }));
   }
   $("summary").replaceChildren(
@@ -307,6 +360,7 @@ async function pollCamera() {
 // --- the whole page ----------------------------------------------------------------------------
 
 function renderNav() {
+  const STEPS = STEPS_NOW();
   const at = STEPS.indexOf(setup.step);
   const prev = $("prev");
   prev.hidden = at === 0;
@@ -321,6 +375,7 @@ function renderNav() {
 function render() {
   renderSteps();
   renderGames();
+  renderCampaign();
   renderPlayers();
   renderOptions();
   if (setup.step === "check") renderCheck();
@@ -336,11 +391,13 @@ function render() {
 
 async function load() {
   const lang = encodeURIComponent(Kiosk.lang);
-  const [games, colours] = await Promise.all([
+  const [games, colours, campaigns] = await Promise.all([
     fetch(`/api/games?lang=${lang}`).then((r) => r.json()),
     fetch(`/api/colours?lang=${lang}`).then((r) => r.json()),
+    fetch(`/api/campaigns?lang=${lang}`).then((r) => (r.ok ? r.json() : { games: [], continuations: [] })),
   ]);
   setup.games = games;
+  setup.campaigns = campaigns;
   setup.colours = colours.colours;
   setup.maxName = colours.max_name;
   if (setup.seats.length === 0) setPlayers(setup.players);
@@ -348,7 +405,7 @@ async function load() {
 }
 
 async function start() {
-  const problem = STEPS.map(problemAt).find(Boolean);
+  const problem = STEPS_NOW().map(problemAt).find(Boolean);
   if (problem) { say(problem, false); return; }
   const button = $("start");
   button.disabled = true;
@@ -361,7 +418,9 @@ async function start() {
   };
   const name = $("name").value.trim();
   if (name) body.name = name;
-  const answer = await Kiosk.post("/api/new-game", body);
+  const next = continuing();
+  if (next) { body.save = next.save; delete body.game; }
+  const answer = await Kiosk.post(next ? "/api/campaigns/continue" : "/api/new-game", body);
   button.disabled = false;
   if (answer.ok) { location.href = "/"; return; }
   say(Kiosk.t("startFailed", { why: Kiosk.describe(answer.detail) }), false);
@@ -374,8 +433,12 @@ document.addEventListener("DOMContentLoaded", async () => {
     b.addEventListener("click", () => { Kiosk.setLang(b.dataset.lang); say(""); load(); });
   }
   for (const b of document.querySelectorAll("[data-go]")) b.addEventListener("click", () => go(b.dataset.go));
-  $("prev").addEventListener("click", () => go(STEPS[Math.max(0, STEPS.indexOf(setup.step) - 1)]));
-  $("next").addEventListener("click", () => go(STEPS[Math.min(STEPS.length - 1, STEPS.indexOf(setup.step) + 1)]));
+  const step = (d) => {
+    const STEPS = STEPS_NOW();
+    go(STEPS[Math.min(STEPS.length - 1, Math.max(0, STEPS.indexOf(setup.step) + d))]);
+  };
+  $("prev").addEventListener("click", () => step(-1));
+  $("next").addEventListener("click", () => step(1));
   $("start").addEventListener("click", start);
   await load();
 });

@@ -1,0 +1,115 @@
+"""Campaigns at set-up: which ended sessions can go on, and starting the next session of one.
+
+``GET /api/campaigns`` lists them in the screen's language; ``POST /api/campaigns/continue``
+starts the next session with the Log of the one chosen (``kiosk.campaigns``). Starting needs
+control, as a new game does (``kiosk.deps.require_control``).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from fastapi import APIRouter, HTTPException
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine.core import EngineError, Text
+from kiosk import campaigns
+from kiosk.deps import Control, SettingsDep, TableDep
+from kiosk.routers.controls import SeatBody
+from kiosk.routers.status import describe_options
+from kiosk.seats import parse_seats, seats_json
+from kiosk.settings import Language
+from kiosk.store import StoreError
+
+router = APIRouter(prefix="/api/campaigns", tags=["campaigns"])
+
+ENDED = Text("{when} 结束", "ended {when}")
+CONTINUED_FIELDS = ("challenge",)
+"""The options players choose again for the next session; the Log gives the others."""
+
+
+class ContinueBody(BaseModel):
+    """The next session of a campaign: the save it follows, the chosen options (the
+    challenge), the players and their names and colours, and an optional save name."""
+
+    model_config = ConfigDict(extra="forbid")
+    save: str = Field(min_length=1, max_length=80)
+    players: int = Field(ge=1, le=8)
+    options: dict[str, str | int | None] = Field(default_factory=dict)
+    seats: list[SeatBody] = Field(default_factory=list, max_length=8)
+    name: str | None = Field(None, min_length=1, max_length=80)
+    seed: int = Field(0, ge=0, le=2**31 - 1)
+
+
+@router.get("")
+def list_campaigns(
+    table: TableDep, settings: SettingsDep, lang: Language | None = None
+) -> dict[str, Any]:
+    """The games that have campaigns, and each ended session that can go on: when, where the
+    campaign stands and who lives on, its players, and the options to choose for the next
+    session (only the values the game allows after this Log)."""
+    lang = lang or settings.lang
+    out = []
+    for entry in _continuations(table):
+        game = campaigns.game_of(entry)
+        players = len(entry.seats) or game.min_players
+        fields = []
+        for field in describe_options(game.options_type, game.option_texts, lang):
+            if field["name"] not in CONTINUED_FIELDS or not field["choices"]:
+                continue
+            values = [c["value"] for c in field["choices"]]
+            ok = campaigns.allowed(game, entry.log, field["name"], values, players)
+            field["choices"] = [c for c in field["choices"] if c["value"] in ok]
+            field["default"] = ok[0] if ok else None
+            fields.append(field)
+        out.append(
+            {
+                "save": entry.save,
+                "game": entry.game,
+                "title": game.title.in_(lang),
+                "lines": [
+                    *campaigns.summary(entry.log, lang),
+                    ENDED.in_(lang).format(when=_when(entry.updated_at, lang)),
+                ],
+                "players": players,
+                "seats": seats_json(list(entry.seats)),
+                "options": fields,
+            }
+        )
+    return {"games": campaigns.campaign_games(), "continuations": out}
+
+
+@router.post("/continue", dependencies=[Control])
+def continue_campaign(body: ContinueBody, table: TableDep) -> dict[str, Any]:
+    """Start the next session of a campaign from the Log of the session ``save``."""
+    try:
+        entry = campaigns.find(table.saved.store.path, body.save)
+    except LookupError as exc:
+        raise HTTPException(404, str(exc)) from None
+    try:
+        seats = parse_seats([seat.model_dump() for seat in body.seats], body.players)
+        chosen = {k: v for k, v in body.options.items() if k in CONTINUED_FIELDS}
+        options = {**chosen, "players": body.players, "log": entry.log}
+        table.new_game(entry.game, options, body.name, body.seed, seats)
+    except (EngineError, StoreError, ValueError) as exc:
+        raise HTTPException(400, str(exc)) from None
+    return {"save": table.saved.name, "game": table.saved.game.name}
+
+
+def _continuations(table: Any) -> list[campaigns.Continuation]:
+    try:
+        return campaigns.continuations(table.saved.store.path)
+    except StoreError as exc:
+        raise HTTPException(503, str(exc)) from None
+
+
+def _when(stamp: str, lang: str) -> str:
+    """A save's time as players read it: 12月3日 14:02 / 3 Dec 14:02 (the kiosk's local time)."""
+    try:
+        moment = datetime.fromisoformat(stamp).astimezone()
+    except ValueError:
+        return stamp
+    if lang == "zh":
+        return f"{moment.month}月{moment.day}日 {moment:%H:%M}"
+    return f"{moment.day} {moment:%b %H:%M}"
