@@ -16,6 +16,11 @@ import numpy.typing as npt
 
 Image = npt.NDArray[np.uint8]
 
+#: The smallest side, in pixels, of an image handed to AprilTag. ``apriltag-python`` 3.4.5 dies
+#: with a segmentation fault on any image with a side of 4 px or less (1×1, 3×640, 1×1000); no
+#: tag fits in an image this small anyway (8 cells and a border of quiet zone).
+MIN_SIDE = 8
+
 #: The families ``cv2.aruco`` knows, with its dictionary for each.
 ARUCO_DICTIONARIES = {
     "tag36h11": cv2.aruco.DICT_APRILTAG_36h11,
@@ -61,7 +66,10 @@ class AprilTagBackend:
         )
 
     def detect(self, grey: Image, source: str = "apriltag") -> list[RawDetection]:
-        """The tags AprilTag decodes in ``grey`` (contiguous, uint8)."""
+        """The tags AprilTag decodes in ``grey`` (contiguous, uint8); none in an image with a
+        side under `MIN_SIDE` pixels, which AprilTag is never given (it would crash on it)."""
+        if min(grey.shape[:2]) < MIN_SIDE:
+            return []
         return [
             RawDetection(
                 family=self.family,

@@ -31,6 +31,7 @@ import numpy.typing as npt
 
 from vision.detect_backends import (
     ARUCO_DICTIONARIES,
+    MIN_SIDE,
     AprilTagBackend,
     ArucoBackend,
     RawDetection,
@@ -180,6 +181,8 @@ class Detector:
     def detect(self, image: npt.NDArray[np.uint8]) -> list[Detection]:
         """The tags in ``image`` (grey or BGR, uint8), sorted by family, id and place."""
         grey = to_grey(image)
+        if min(grey.shape) < MIN_SIDE:
+            return []  # no tag fits, and AprilTag would crash on it (see MIN_SIDE)
         c = self.config
         raw = [d for b in self._apriltag for d in b.detect(grey, _MAIN)]
         if c.contrast_pass:
