@@ -6,7 +6,7 @@ import json
 import re
 from pathlib import Path
 
-import engine.stonesaga.game as game
+import engine.stonesaga.reasons as game
 from engine.core import Reason, event_from_dict, move_from_dict
 from engine.core.records import event_types, move_types
 

@@ -17,8 +17,8 @@ from stonesaga_play import Play
 
 from engine.core import Reason, Text
 from engine.stonesaga import STONESAGA
-from engine.stonesaga import game as sg
 from engine.stonesaga import moves as mv
+from engine.stonesaga import reasons as sg
 from engine.stonesaga.texts import character_name, resource_name
 
 

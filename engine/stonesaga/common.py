@@ -1,0 +1,207 @@
+"""Small helpers the moves share: whose character, energy, maladies, the pack, shared costs."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from engine.core import ACCEPTED, Event, Seat, State, Text, Verdict
+from engine.stonesaga import model as m
+from engine.stonesaga import moves as mv
+from engine.stonesaga.catalogue import FEATURES, valley
+from engine.stonesaga.reasons import (
+    BUSY,
+    DEAD,
+    NO_ENERGY,
+    NO_FEATURE,
+    NO_SUCH_CHARACTER,
+    NOT_SAME_TILE,
+    NOT_YOURS,
+    ONE_ACTION,
+    OUTPOST_SHARES,
+    TEST_IN_PROGRESS,
+)
+from engine.stonesaga.texts import character_name, counted, tile_name
+
+Events = tuple[Event, ...]
+Data = m.Saga
+
+
+# --- small helpers --------------------------------------------------------------------------
+
+
+def _who(state: State[Data], seat: Seat, index: int) -> Verdict:
+    """The move's character exists, is this seat's, and is alive."""
+    chars = state.data.characters
+    if not 0 <= index < len(chars):
+        return NO_SUCH_CHARACTER.reject(n=index + 1)
+    char = chars[index]
+    if char.seat != seat:
+        return NOT_YOURS.reject(name=character_name(char.name), owner=char.seat + 1)
+    if not char.alive:
+        return DEAD.reject(name=character_name(char.name))
+    return ACCEPTED
+
+
+def _energy(char: m.Character, cost: int) -> Verdict:
+    if char.energy < cost:
+        return NO_ENERGY.reject(cost=cost, energy=char.energy, name=character_name(char.name))
+    return ACCEPTED
+
+
+def _feature(
+    state: State[Data], char: m.Character, feature: str, allowed: tuple[str, ...]
+) -> Verdict:
+    here = valley()[1][char.tile].features
+    if feature not in allowed or feature not in here:
+        names = "/".join(FEATURES[f].zh for f in allowed)
+        names_en = "/".join(FEATURES[f].en for f in allowed)
+        return NO_FEATURE.reject(needed=Text(names, names_en))
+    return ACCEPTED
+
+
+def _first_failure(*checks: Callable[[], Verdict]) -> Verdict:
+    for check in checks:
+        verdict = check()
+        if not verdict.ok:
+            return verdict
+    return ACCEPTED
+
+
+def _cap(data: Data) -> int:
+    return m.energy_cap(data.party)
+
+
+def _length(data: Data) -> int:
+    return m.health_length(data.party)
+
+
+def _spend(data: Data, index: int, cost: int, reason: str) -> tuple[Data, Events]:
+    char = data.characters[index]
+    if cost == 0:
+        return data, ()
+    char = replace(char, energy=char.energy - cost)
+    return data.with_character(index, char), (_energy_event(index, char, -cost, reason),)
+
+
+def _energy_event(index: int, char: m.Character, delta: int, reason: str) -> mv.EnergyChanged:
+    return mv.EnergyChanged(index, char.energy, delta, reason)
+
+
+def _lose(data: Data, index: int, amount: int, reason: str) -> tuple[Data, Events]:
+    """§精力: lose energy; each missing point is a light injury."""
+    before = data.characters[index]
+    char, missing = m.lose_energy(before, amount)
+    data = data.with_character(index, char)
+    events: list[Event] = [_energy_event(index, char, char.energy - before.energy, reason)]
+    for _ in range(missing):
+        data, more = _malady(data, index, "injury", heavy=False)
+        events.extend(more)
+    return data, tuple(events)
+
+
+def _gain_energy(data: Data, index: int, amount: int, reason: str) -> tuple[Data, Events]:
+    before = data.characters[index]
+    char = replace(before, energy=min(before.energy + amount, _cap(data)))
+    return data.with_character(index, char), (
+        _energy_event(index, char, char.energy - before.energy, reason),
+    )
+
+
+def _malady(data: Data, index: int, kind: str, heavy: bool) -> tuple[Data, Events]:
+    char = data.characters[index]
+    health, what = m.gain_malady(char.health, _length(data), kind, heavy)
+    return _health(data, index, health, what)
+
+
+def _health(data: Data, index: int, health: m.Health, what: str) -> tuple[Data, Events]:
+    char = replace(data.characters[index], health=health)
+    full = m.incapacitated(health, _length(data))
+    event = mv.HealthChanged(index, tuple(t.label() for t in health), what, full)
+    return data.with_character(index, char), (event,)
+
+
+def _pack(data: Data, index: int, name: str, amount: int) -> tuple[Data, Events]:
+    char = data.characters[index]
+    char = replace(char, pack=m.add(char.pack, name, amount))
+    return data.with_character(index, char), (
+        mv.ResourcesChanged(index, m.resource_name(name), amount),
+    )
+
+
+def _deplete(data: Data, tile: str) -> tuple[Data, Events]:
+    """An action that depletes its tile puts a depletion marker, arrow side up (§地点标记)."""
+    return data.with_tile(tile, depletion=2), (mv.TileMarked(tile, "depletion", 2),)
+
+
+def _tile(data: Data, tile: str) -> Text:
+    """A tile as a message names it: 地块102, or where an unexplored one lies."""
+    return tile_name(tile, dict(data.tiles).get(tile, m.TileState()).explored)
+
+
+def _held(pack: m.Resources, names: tuple[str, ...]) -> str | None:
+    """The first resource of ``names`` the pack does not hold enough of, else None."""
+    wanted: dict[str, int] = {}
+    for name in names:
+        wanted[m.resource_name(name)] = wanted.get(m.resource_name(name), 0) + 1
+    return next((n for n, k in wanted.items() if m.count(pack, n) < k), None)
+
+
+def _busy(state: State[Data], seat: Seat) -> Verdict:
+    """A mining action or a test of this seat is still open, or its turn had its action."""
+    data = state.data
+    if data.test is not None:
+        return TEST_IN_PROGRESS.reject()
+    mine = data.mining
+    if mine is not None and mine.seat == seat and state.flow.current == seat:
+        name = character_name(data.characters[mine.character].name)
+        return BUSY.reject(name=name, what=Text("采矿", "mining"))
+    if data.acted and state.flow.current == seat:
+        return ONE_ACTION.reject()
+    return ACCEPTED
+
+
+Check = Callable[[State[Data], Any], Verdict]
+Apply = Callable[[State[Data], Any], tuple[Data, Events]]
+
+
+def _check_shares(state: State[Data], move: Any, total: int) -> Verdict:
+    """§建前哨.1: ``total`` energy shared freely by living characters on the builder's tile."""
+    data = state.data
+    char = data.characters[move.character]
+    payers = dict(move.shares)
+    own = total - sum(payers.values())
+    if len(payers) != len(move.shares) or own < 0 or move.character in payers:
+        return OUTPOST_SHARES.reject()
+    for index, share in payers.items():
+        if not 0 <= index < data.party or share < 0:
+            return OUTPOST_SHARES.reject()
+        other = data.characters[index]
+        if not other.alive or other.tile != char.tile:
+            return NOT_SAME_TILE.reject(other=character_name(other.name))
+        verdict = _energy(other, share)
+        if not verdict.ok:
+            return verdict
+    return _energy(char, own)
+
+
+def _pay_shares(data: Data, move: Any, total: int, reason: str) -> tuple[Data, Events]:
+    payers = {move.character: total - sum(s for _, s in move.shares), **dict(move.shares)}
+    out: list[Event] = []
+    for index, share in payers.items():
+        data, events = _spend(data, index, share, reason)
+        out += events
+    return data, tuple(out)
+
+
+def _hook(step: Callable[[State[Data]], tuple[Data, Events]]) -> Callable[[Any], Any]:
+    def run(state: State[Data]) -> tuple[State[Data], Events]:
+        data, events = step(state)
+        return replace(state, data=data), events
+
+    return run
+
+
+def _bag_text(contents: tuple[tuple[str, int], ...]) -> Text:
+    return counted(contents, Text("空", "empty"))

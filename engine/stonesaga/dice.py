@@ -1,0 +1,222 @@
+"""Tests and dice (§判定, §采矿, §钓鱼.3) and the effects recorded from cards (§精力, §疾苦)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from engine.core import ACCEPTED, DicePoolAnnounced, Event, State, Text, Verdict
+from engine.stonesaga import model as m
+from engine.stonesaga import moves as mv
+from engine.stonesaga.catalogue import ATTRIBUTES, MALADIES, OMENS, STONES, mining, table_entry
+from engine.stonesaga.common import _bag_text, _gain_energy, _health, _lose, _malady, _pack
+from engine.stonesaga.reasons import (
+    BAD_DIE,
+    DRAW_LIMIT,
+    NO_FISHING,
+    NO_SUCH_MALADY,
+    NO_TEST,
+    NOT_HELD,
+    NOT_IN_BAG,
+    NOT_MINING,
+    TEST_IN_PROGRESS,
+    TOKEN_DRAWN,
+    UNKNOWN_EFFECT,
+    UNKNOWN_NAME,
+    UNKNOWN_RESOURCE,
+)
+from engine.stonesaga.texts import name_in, resource_name
+
+Events = tuple[Event, ...]
+Data = m.Saga
+
+
+def _check_fishing_roll(state: State[Data], move: mv.FishingRoll) -> Verdict:
+    fishing = state.data.fishing
+    if fishing is None or fishing[0] != move.seat:
+        return NO_FISHING.reject()
+    if not all(1 <= d <= 6 for d in (move.d1, move.d2, move.d3, move.d4)):
+        return BAD_DIE.reject()
+    return ACCEPTED
+
+
+def _fishing_roll(state: State[Data], move: mv.FishingRoll) -> tuple[Data, Events]:
+    """§钓鱼.3: the dice are recorded and the trays clear; the catch follows as effects."""
+    fishing = state.data.fishing
+    assert fishing is not None
+    dice = (move.d1, move.d2, move.d3, move.d4)
+    rolled = mv.FishingRolled(fishing[1], dice)
+    return replace(state.data, fishing=None), (rolled, DicePoolAnnounced(move.seat, (), ""))
+
+
+def _check_draw(state: State[Data], move: mv.DrawOre) -> Verdict:
+    mine = state.data.mining
+    if mine is None or mine.seat != move.seat or state.flow.current != move.seat:
+        return NOT_MINING.reject()
+    if move.stone not in STONES:
+        return UNKNOWN_NAME.reject(what=Text("石头", "stone"), name=name_in(STONES, move.stone))
+    if move.omen not in OMENS:
+        return UNKNOWN_NAME.reject(what=Text("预兆", "omen"), name=name_in(OMENS, move.omen))
+    if len(mine.drawn) >= mining()["max_draws"]:
+        return DRAW_LIMIT.reject()
+    if (move.stone, move.omen) in mine.drawn:
+        return TOKEN_DRAWN.reject(stone=STONES[move.stone], omen=OMENS[move.omen])
+    left = dict(mine.bag).get(move.stone, 0) - sum(1 for s, _ in mine.drawn if s == move.stone)
+    if left <= 0:
+        return NOT_IN_BAG.reject(stone=STONES[move.stone], bag=_bag_text(mine.bag))
+    return ACCEPTED
+
+
+def _draw(state: State[Data], move: mv.DrawOre) -> tuple[Data, Events]:
+    data = state.data
+    mine = data.mining
+    assert mine is not None
+    data = replace(data, mining=replace(mine, drawn=(*mine.drawn, (move.stone, move.omen))))
+    data, events = _pack(data, mine.character, move.stone, 1)
+    matched = move.omen in data.omens
+    entry = table_entry(mine.feature, move.omen) if matched else None
+    drawn = mv.OreDrawn(
+        mine.character,
+        move.stone,
+        move.omen,
+        matched,
+        entry.zh if entry else "",
+        entry.en if entry else "",
+    )
+    return data, (*events, drawn)
+
+
+def _check_finish(state: State[Data], move: mv.FinishMining) -> Verdict:
+    mine = state.data.mining
+    if mine is None or mine.seat != move.seat or state.flow.current != move.seat:
+        return NOT_MINING.reject()
+    return ACCEPTED
+
+
+def _finish(state: State[Data], move: mv.FinishMining) -> tuple[Data, Events]:
+    mine = state.data.mining
+    assert mine is not None
+    return replace(state.data, mining=None), (mv.OreReturned(len(mine.drawn)),)
+
+
+def _check_call_test(state: State[Data], move: mv.CallTest) -> Verdict:
+    if state.data.test is not None:
+        return TEST_IN_PROGRESS.reject()
+    if move.attribute not in ATTRIBUTES:
+        return UNKNOWN_NAME.reject(
+            what=Text("属性", "attribute"), name=name_in(ATTRIBUTES, move.attribute)
+        )
+    return ACCEPTED
+
+
+def _call_test(state: State[Data], move: mv.CallTest) -> tuple[Data, Events]:
+    test = m.PendingTest(move.seat, move.character, move.attribute, move.modifier, move.versus)
+    why = "test" if move.versus is None else "contest"
+    return replace(state.data, test=test), (DicePoolAnnounced(move.seat, ("d6",), why),)
+
+
+def _check_roll(state: State[Data], move: mv.Roll) -> Verdict:
+    test = state.data.test
+    if test is None or test.seat != move.seat:
+        return NO_TEST.reject()
+    if not 1 <= move.value <= 6:
+        return BAD_DIE.reject()
+    return ACCEPTED
+
+
+def _roll(state: State[Data], move: mv.Roll) -> tuple[Data, Events]:
+    data = state.data
+    test = data.test
+    assert test is not None
+    raw = (*test.raw, move.value)
+    dice = (*test.dice, m.change_die(move.value, move.change))
+    if move.value == 6 and test.versus is None:
+        data = replace(data, test=replace(test, raw=raw, dice=dice))
+        return data, (DicePoolAnnounced(move.seat, ("d6",), "heroic_effort"),)
+    return _resolve_test(replace(data, test=None), replace(test, raw=raw, dice=dice))
+
+
+def _resolve_test(data: Data, test: m.PendingTest) -> tuple[Data, Events]:
+    """§判定.3–6: dice + attribute (+ boost) + modifiers; the boost degrades after use."""
+    char = data.characters[test.character]
+    boost = char.boost(test.attribute)
+    total = sum(test.dice) + char.attribute(test.attribute) + boost + test.modifier
+    success = None if test.versus is None else total >= test.versus
+    if test.purpose == "fire":
+        success = total >= FIRE_TARGET
+    events: list[Event] = [
+        mv.TestResolved(test.character, test.attribute, test.dice, total, success)
+    ]
+    if test.purpose == "fire":
+        tile = char.tile
+        if success:
+            data = data.with_tile(tile, fire=2)
+            events.append(mv.TileMarked(tile, "fire", 2))
+        else:
+            data, more = _pack(data, test.character, "wood", 1)
+            events += more
+    char = data.characters[test.character]
+    if boost:
+        level = m.degrade_boost(boost)
+        data = data.with_character(test.character, char.with_boost(test.attribute, level))
+        events.append(mv.BoostChanged(test.character, test.attribute, level))
+    events.append(DicePoolAnnounced(test.seat, (), ""))
+    return data, tuple(events)
+
+
+EFFECT_KINDS = (
+    "lose_energy",
+    "gain_energy",
+    "injury",
+    "illness",
+    "degrade",
+    "boost",
+    "gain",
+    "lose",
+)
+
+
+def _check_effect(state: State[Data], move: mv.Effect) -> Verdict:
+    char = state.data.characters[move.character]
+    kind, detail, amount = move.kind, move.detail, move.amount
+    problem = None
+    if kind not in EFFECT_KINDS:
+        problem = Text(f"没有“{kind}”这种效果", f"unknown effect {kind!r}")
+    elif kind in ("lose_energy", "gain_energy", "gain", "lose") and amount < 1:
+        problem = Text("数量至少为1", "the amount is at least 1")
+    elif kind in MALADIES and detail not in ("light", "heavy"):
+        problem = Text("疾苦要写轻或重", "a malady is light or heavy")
+    elif kind == "degrade" and not 0 <= amount < len(char.health):
+        return NO_SUCH_MALADY.reject(cell=amount + 1)
+    elif kind == "boost" and (detail not in ATTRIBUTES or amount not in (1, 2)):
+        problem = Text("增益要写属性和1或2", "a boost names an attribute and 1 or 2")
+    elif kind in ("gain", "lose") and not m.known_resource(detail):
+        return UNKNOWN_RESOURCE.reject(what=resource_name(detail))
+    elif kind == "lose" and m.count(char.pack, detail) < amount:
+        return NOT_HELD.reject(what=resource_name(detail))
+    return UNKNOWN_EFFECT.reject(why=problem) if problem else ACCEPTED
+
+
+def _effect(state: State[Data], move: mv.Effect) -> tuple[Data, Events]:
+    data, i, kind = state.data, move.character, move.kind
+    if kind == "lose_energy":
+        return _lose(data, i, move.amount, "effect")
+    if kind == "gain_energy":
+        return _gain_energy(data, i, move.amount, "effect")
+    if kind in MALADIES:
+        return _malady(data, i, kind, heavy=move.detail == "heavy")
+    if kind == "degrade":
+        return _health(
+            data, i, m.degrade_malady(data.characters[i].health, move.amount), "degraded"
+        )
+    if kind == "boost":
+        char = data.characters[i]
+        level = m.gain_boost(char.boost(move.detail), move.amount)
+        data = data.with_character(i, char.with_boost(move.detail, level))
+        return data, (mv.BoostChanged(i, move.detail, level),)
+    return _pack(data, i, move.detail, move.amount if kind == "gain" else -move.amount)
+
+
+FIRE_TARGET = 10
+"""§生火: 10+ 生火成功."""
+FIBER_BONUS = 2
+"""§生火: 可先花 1 份纤维给结果 +2."""

@@ -1,0 +1,34 @@
+"""Stonesaga's set-up options and the Log's characters that may be chosen (§开局设置)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.core import Options
+
+
+@dataclass(frozen=True)
+class Hero:
+    """A living character of the campaign log, available to be chosen (§开局设置.1)."""
+
+    name: str
+    trait: str
+    strength: int
+    dexterity: int
+    faith: int
+    perception: int
+    age: str = "young"
+
+
+@dataclass(frozen=True)
+class StonesagaOptions(Options):
+    """Setup of a session: players, challenge, epoch, society tracks, the log's characters,
+    and the behemoths whose lairs are active (§开局设置)."""
+
+    players: int = 1
+    challenge: str = "GI01"
+    epoch: int = 1
+    population: int | None = None
+    unrest: int | None = None
+    roster: tuple[Hero, ...] = ()
+    behemoths: tuple[str, ...] = ()

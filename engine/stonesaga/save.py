@@ -1,0 +1,55 @@
+"""The save at the end of a session (§局间保留与存档): what is kept, the valley recorded."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from engine.core import ACCEPTED, Event, State, Verdict
+from engine.stonesaga import campaign as camp
+from engine.stonesaga import model as m
+from engine.stonesaga import moves as mv
+from engine.stonesaga.catalogue import resource_data
+from engine.stonesaga.reasons import KEEP, NOT_HELD, VALLEY_FULL
+from engine.stonesaga.texts import item_name, resource_name
+
+Events = tuple[Event, ...]
+Data = m.Saga
+
+
+def _check_keep(state: State[Data], move: mv.Keep) -> Verdict:
+    char = state.data.characters[move.character]
+    if camp.keep_problem(move.items, move.materials) is not None:
+        return KEEP.reject()
+    missing = [i for i in move.items if move.items.count(i) > char.items.count(i)]
+    if missing:
+        return NOT_HELD.reject(what=item_name(missing[0]))
+    held = {k.partition(":")[0]: 0 for k, _ in char.pack}
+    for key, amount in char.pack:
+        held[key.partition(":")[0]] += amount
+    materials = resource_data()["materials"]
+    for name in move.materials:
+        base = name.partition(":")[0]
+        if base not in materials or move.materials.count(name) > held.get(base, 0):
+            return NOT_HELD.reject(what=resource_name(name))
+    return ACCEPTED
+
+
+def _keep(state: State[Data], move: mv.Keep) -> tuple[Data, Events]:
+    kept = tuple(k for k in state.data.kept if k[0] != move.character)
+    kept = (*kept, (move.character, move.items, move.materials))
+    return replace(state.data, kept=kept), (mv.Kept(move.character, move.items, move.materials),)
+
+
+def _check_record(state: State[Data], move: mv.RecordValley) -> Verdict:
+    capacity = camp.valley_capacity(state.data.epoch)
+    if move.record.trays > capacity:
+        return VALLEY_FULL.reject(
+            epoch=state.data.epoch, capacity=capacity, trays=move.record.trays
+        )
+    return ACCEPTED
+
+
+def _record(state: State[Data], move: mv.RecordValley) -> tuple[Data, Events]:
+    r = move.record
+    event = mv.ValleyRecorded(r.region, r.trays, len(r.tiles), len(r.overlays))
+    return replace(state.data, valley_record=r), (event,)
