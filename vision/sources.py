@@ -19,8 +19,10 @@ source left off, so an unplugged camera never ends the process.
 
 from __future__ import annotations
 
+import logging
 import math
 import os
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -31,7 +33,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.errors import SourceLostError, VisionError
+from vision.errors import ImageReadError, SourceLostError, VisionError
 from vision.registry import load_registry
 from vision.synthetic import (
     Camera,
@@ -49,6 +51,15 @@ State = Literal["starting", "live", "lost", "ended"]
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 ENV_VAR = "TABLESIGHT_SOURCE"
+MAX_IMAGE_PIXELS = 50_000_000
+"""The largest image file read (50 megapixels: a 48-megapixel phone photo passes). A 16000 ×
+16000 PNG of 249 KB would take 19 s and 1.95 GB to decode: its header is read first and the file
+is refused before any pixel is decoded."""
+MIN_IMAGE_SIDE = 16
+"""An image narrower or lower than this many pixels cannot hold a readable tag; such a file is
+refused as an image, and skipped as a frame of a folder."""
+log = logging.getLogger("tablesight.sources")
+_PNM_MAGIC = (b"P1", b"P2", b"P3", b"P4", b"P5", b"P6", b"Pf", b"PF")
 
 
 class SourceConfigError(VisionError, ValueError):
@@ -103,6 +114,109 @@ class SourceConfig:
             f"unknown source {spec!r}: use camera:N, camera:/dev/videoN, picamera2, "
             "video:PATH, folder:PATH or synthetic"
         )
+
+
+def image_file_size(path: Path | str) -> tuple[int, int] | None:
+    """The width and height an image file declares in its header, read without decoding a
+    pixel (Pillow's header parsers; the PNM/PFM text header by hand), or None when the format
+    is not one of those (OpenCV then reads it under its own limit)."""
+    import warnings
+
+    from PIL import Image as PillowImage
+    from PIL import UnidentifiedImageError
+
+    path = Path(path)
+    with path.open("rb") as file:
+        head = file.read(2)
+        if head in _PNM_MAGIC:
+            return _pnm_size(file.read(4096), path)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # Pillow's own warning about large images
+            with PillowImage.open(path) as image:
+                return image.size
+    except PillowImage.DecompressionBombError as exc:  # more than Pillow's 179 megapixels
+        found = re.search(r"\((\d+) pixels\)", str(exc))
+        raise ImageReadError(_too_large(path, int(found[1]) if found else None)) from None
+    except (UnidentifiedImageError, OSError, ValueError, SyntaxError):
+        return None
+
+
+def _pnm_size(rest: bytes, path: Path) -> tuple[int, int]:
+    """Width and height from a PBM/PGM/PPM/PFM header after its two magic bytes."""
+    fields: list[bytes] = []
+    for line in rest.split(b"\n"):
+        fields += line.split(b"#", 1)[0].split()
+        if len(fields) >= 2:
+            break
+    try:
+        width, height = int(fields[0]), int(fields[1])
+    except (IndexError, ValueError):
+        raise ImageReadError(f"{path}: not an image OpenCV can read (a damaged header)") from None
+    return width, height
+
+
+def _too_large(path: Path, size: tuple[int, int] | int | None) -> str:
+    """The line refusing an image above ``MAX_IMAGE_PIXELS`` (its size, or pixel count)."""
+    if isinstance(size, tuple):
+        width, height = size
+        what = f"{width}×{height} ({_megapixels(width * height)} megapixels)"
+    elif size is not None:
+        what = f"{_megapixels(size)} megapixels"
+    else:
+        what = "too large"
+    return (
+        f"{path}: the image is {what}, above the limit of {MAX_IMAGE_PIXELS / 1e6:g} "
+        "megapixels: scale it down (nothing was decoded)"
+    )
+
+
+def _megapixels(pixels: int) -> str:
+    return f"{pixels / 1e6:,.0f}" if pixels >= 10_000_000 else f"{pixels / 1e6:.3g}"
+
+
+def check_image_file(path: Path | str) -> tuple[int, int] | None:
+    """Refuse (ImageReadError) an image file that is missing, a folder, empty, declares a side
+    under ``MIN_IMAGE_SIDE`` pixels or more than ``MAX_IMAGE_PIXELS``; the declared size, or
+    None when the header is of a format read by OpenCV only."""
+    path = Path(path)
+    if path.is_dir():
+        raise ImageReadError(f"{path}: is a folder, not an image file")
+    if not path.is_file():
+        raise ImageReadError(f"{path}: no such file")
+    if path.stat().st_size == 0:
+        raise ImageReadError(f"{path}: the file is empty")
+    size = image_file_size(path)
+    if size is not None:
+        width, height = size
+        if width * height > MAX_IMAGE_PIXELS:
+            raise ImageReadError(_too_large(path, size))
+        if min(width, height) < MIN_IMAGE_SIDE:
+            raise ImageReadError(
+                f"{path}: the image is {width}×{height}: too small to hold a tag (a side under "
+                f"{MIN_IMAGE_SIDE} pixels)"
+            )
+    return size
+
+
+def load_image(path: Path | str) -> Image:
+    """The image file at ``path`` as BGR, after :func:`check_image_file`; ImageReadError when
+    it cannot be used (never an OpenCV error)."""
+    from vision.detection import read_image
+
+    check_image_file(path)
+    try:
+        image = read_image(path)
+    except cv2.error as exc:  # OpenCV's own checks of a header (its limit, a zero side)
+        reason = str(exc).strip().splitlines()[-1].split(" in function ")[0]
+        raise ImageReadError(f"{path}: not an image OpenCV can read ({reason})") from None
+    height, width = image.shape[:2]
+    if min(width, height) < MIN_IMAGE_SIDE:
+        raise ImageReadError(
+            f"{path}: the image is {width}×{height}: too small to hold a tag (a side under "
+            f"{MIN_IMAGE_SIDE} pixels)"
+        )
+    return image
 
 
 class FrameSource(Protocol):
@@ -302,7 +416,12 @@ class VideoFileSource:
 
 
 class FolderSource:
-    """The images of a folder in name order; on reopen it resumes after the last one read."""
+    """The images of a folder in name order; on reopen it resumes after the last one read.
+
+    A file that cannot be used as a frame (not an image, damaged, a side under
+    ``MIN_IMAGE_SIDE`` pixels, over ``MAX_IMAGE_PIXELS``) is skipped with a warning, once, and
+    kept in ``skipped``: one bad file never stops the images after it.
+    """
 
     def __init__(self, config: SourceConfig) -> None:
         if config.path is None:
@@ -311,9 +430,12 @@ class FolderSource:
         self.path = config.path
         self.name = f"folder:{config.path}"
         self.fps = config.fps or 10.0
+        self.skipped: list[str] = []
+        """Why each skipped file was skipped, in the order met (each file once)."""
         self._files: list[Path] | None = None
         self._last: str | None = None
         self._index = 0
+        self._bad: set[str] = set()
 
     def open(self) -> None:
         """List the folder's images."""
@@ -325,26 +447,48 @@ class FolderSource:
         self._files = files
 
     def read(self) -> Frame:
-        """The next image; timestamps advance by 1/fps per image."""
+        """The next usable image; timestamps advance by 1/fps per image."""
         if self._files is None:
             raise SourceLostError(f"{self.name}: not open")
         remaining = [p for p in self._files if self._last is None or p.name > self._last]
-        if not remaining:
-            if not self.config.loop:
-                raise SourceEndedError(f"{self.name}: no more images")
-            remaining = self._files
-        path = remaining[0]
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
-        if image is None:
-            self._files = None
-            raise SourceLostError(f"{self.name}: cannot read {path.name}")
-        self._last = path.name
+        looped = False
+        while True:
+            if not remaining:
+                if not self.config.loop:
+                    raise SourceEndedError(f"{self.name}: no more images")
+                if looped:
+                    raise SourceLostError(f"{self.name}: none of its images can be read")
+                remaining, looped = list(self._files), True
+            path = remaining.pop(0)
+            if not path.is_file():  # the folder (a card, a share) has gone: lost, not skipped
+                self._files = None
+                raise SourceLostError(f"{self.name}: cannot read {path.name}")
+            image = self._image(path)
+            self._last = path.name
+            if image is not None:
+                break
         self._index += 1
         return Frame(image, (self._index - 1) * 1000 / self.fps, self._index - 1)
+
+    def _image(self, path: Path) -> Image | None:
+        """The image at ``path``, or None (and a warning the first time) when it is unusable."""
+        try:
+            return load_image(path)
+        except ImageReadError as exc:
+            if path.name not in self._bad:
+                self._bad.add(path.name)
+                self.skipped.append(f"{self.name}: skipped {path.name}: {_short(exc, path)}")
+                log.warning("%s", self.skipped[-1])
+            return None
 
     def close(self) -> None:
         """Forget the listing (the position is kept for a reopen)."""
         self._files = None
+
+
+def _short(exc: Exception, path: Path) -> str:
+    """An error's message without the path it starts with."""
+    return str(exc).removeprefix(f"{path}: ")
 
 
 Script: TypeAlias = Callable[[int], tuple[Table, Effects]]

@@ -4,7 +4,9 @@ Give a photo of the table (IMAGE) or let it take a frame from the camera (``--so
 camera of the settings). It says
 which tags it sees and which anchors are missing (and where they belong), saves the calibration
 in the data folder when all anchors are in view, and always writes a picture with what it found
-drawn on it. Exit status 0 when calibrated, 2 when not.
+drawn on it. Once calibrated it says how many pixels a millimetre of the table covers, the
+smallest sticker that reads reliably at this height and resolution, and warns when the game's
+stickers are smaller. Exit status 0 when calibrated, 2 when not.
 """
 
 from __future__ import annotations
@@ -69,6 +71,12 @@ def calibrate(args: argparse.Namespace, settings: Settings) -> int:
         raise CommandError(f"--wait must be a number of seconds above 0, not {args.wait:g}")
     out = args.out or settings.data_dir / CALIBRATION_FILE
     picture_path = args.picture or out.with_name(PICTURE_FILE)
+    _check_writable(out, "--out" if args.out else "the calibration file")
+    _check_writable(picture_path, "--picture" if args.picture else "the picture")
+    if not cv2.haveImageWriter(str(picture_path)):
+        raise CommandError(
+            f"--picture {picture_path}: not a picture file name: end it in .png or .jpg"
+        )
     try:
         anchors = _anchors(args.anchors or TAGS_DIR / f"{ANCHORS}.toml")
         image, where = _image(args, settings)
@@ -86,22 +94,84 @@ def calibrate(args: argparse.Namespace, settings: Settings) -> int:
     except CalibrationError as exc:
         problem = str(exc)
     picture = draw_calibration(image, found, anchors, calibration)
-    picture_path.parent.mkdir(parents=True, exist_ok=True)
-    if not cv2.imwrite(str(picture_path), picture):
+    try:
+        picture_path.parent.mkdir(parents=True, exist_ok=True)
+        written = cv2.imwrite(str(picture_path), picture)
+    except (OSError, cv2.error) as exc:
+        raise CommandError(f"cannot write the picture {picture_path}: {_reason(exc)}") from None
+    if not written:
         raise CommandError(f"cannot write the picture {picture_path} (use .png or .jpg)")
     print(f"picture: {picture_path}")
     if calibration is None and len(report.found) < MIN_ANCHORS:  # the report says which
         problem = f"{len(report.found)} of the {MIN_ANCHORS} anchors in view, see above"
     if calibration is None:
         raise CommandError(f"not calibrated: {problem}")
-    calibration.save(out)
+    try:
+        calibration.save(out)
+    except OSError as exc:
+        raise CommandError(f"cannot save the calibration {out}: {_reason(exc)}") from None
     corners = 4 * len(calibration.anchors)
     print(
         f"calibrated: reprojection error {calibration.reprojection_error_px:.2f} px "
         f"over {corners} anchor corners"
     )
     print(f"saved: {out}")
+    for line in _resolution_lines(calibration, anchors, settings.game):
+        print(line)
     return 0
+
+
+def _resolution_lines(calibration: Any, anchors: dict[int, TagPlace], game: str) -> list[str]:
+    """Pixels per millimetre at the table, the smallest sticker that reads reliably, and a
+    warning naming the game's stickers that are smaller."""
+    from vision.calibration import anchors_area, table_resolution
+    from vision.errors import VisionError
+    from vision.registry import load_registry
+
+    try:
+        seen = table_resolution(calibration, anchors_area(anchors))
+    except VisionError as exc:
+        return [f"resolution at the table unknown: {exc}"]
+    lines = [
+        f"at the table: {seen.px_per_mm_middle:.2f} px per mm in the middle of the play area, "
+        f"{seen.px_per_mm_worst:.2f} at its worst place",
+        f"stickers of {seen.smallest_tag_mm:g} mm or more read reliably here "
+        f"({seen.reliable_px:g} px a side)",
+    ]
+    try:
+        entries = load_registry([game], anchors=False).for_game(game)
+    except VisionError:
+        return lines
+    small: dict[str, float] = {}  # each kind of component (the tag file's group) and its size
+    for entry in entries:
+        if entry.tag_mm < seen.smallest_tag_mm:
+            small[entry.name] = min(entry.tag_mm, small.get(entry.name, entry.tag_mm))
+    if small:
+        order = sorted(small.items(), key=lambda item: (item[1], item[0]))
+        listed = ", ".join(f"{name} {mm:g} mm" for name, mm in order)
+        lines.append(
+            f"warning: {game}'s stickers are smaller than {seen.smallest_tag_mm:g} mm: {listed}; "
+            "they may read poorly: lower the camera, raise its resolution or print them larger"
+        )
+    return lines
+
+
+def _check_writable(path: Path, what: str) -> None:
+    """Refuse a file path that is a folder or lies under a file, before anything is done."""
+    if path.is_dir():
+        raise CommandError(f"{what} {path}: is a folder; give a file name inside it")
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise CommandError(f"{what} {path}: {parent} is a file, not a folder")
+            break
+
+
+def _reason(exc: BaseException) -> str:
+    """The short reason of an OS or OpenCV error, without paths or source locations."""
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror.lower()
+    return str(exc).strip().splitlines()[-1].split(" in function ")[0]
 
 
 def _anchors(path: Path) -> dict[int, TagPlace]:
@@ -115,11 +185,10 @@ def _anchors(path: Path) -> dict[int, TagPlace]:
 
 
 def _image(args: argparse.Namespace, settings: Settings) -> tuple[Any, str]:
-    from vision.detection import read_image
-    from vision.sources import ResilientSource, open_source
+    from vision.sources import ResilientSource, load_image, open_source
 
     if args.image is not None:
-        return read_image(args.image), str(args.image)
+        return load_image(args.image), str(args.image)
     source = ResilientSource(open_source(_source(args, settings)))
     try:
         frame = source.read(timeout=args.wait)

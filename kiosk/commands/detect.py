@@ -6,7 +6,8 @@ With ``--json``, one JSON object per image, one per line, in pixel coordinates::
      "center": [x, y], "corners": [[x, y], [x, y], [x, y], [x, y]]}]}
 
 An image that cannot be read is reported on stderr and the others are still read; the exit status
-is then 2. An id seen twice in one image is reported twice and flagged on stderr.
+is then 2. An image whose header declares more than 50 megapixels, or a side under 16 pixels, is
+refused before it is decoded. An id seen twice in one image is reported twice and flagged on stderr.
 """
 
 from __future__ import annotations
@@ -53,8 +54,9 @@ def register(sub: Any) -> None:
 
 def detect(args: argparse.Namespace, settings: object) -> int:
     """Detect the tags in each image and print them; returns the exit status."""
-    from vision.detection import FAMILIES, Detector, DetectorConfig, duplicates, read_image
+    from vision.detection import FAMILIES, Detector, DetectorConfig, duplicates
     from vision.errors import VisionError
+    from vision.sources import load_image
 
     unknown = [f for f in args.family or () if f not in FAMILIES]
     if unknown:
@@ -71,7 +73,7 @@ def detect(args: argparse.Namespace, settings: object) -> int:
     status = 0
     for path in args.images:
         try:
-            image = read_image(path)
+            image = load_image(path)
             found = detector.detect(image)
         except VisionError as exc:
             print(f"tablesight detect: {exc}", file=sys.stderr)

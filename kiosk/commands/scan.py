@@ -38,8 +38,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def scan(args: argparse.Namespace, settings: Settings) -> int:
     """Run the game's reader on each image; an unreadable image does not stop the others."""
+    import cv2
+
     from engine.core import EngineError, find_game
     from vision.errors import VisionError
+    from vision.sources import check_image_file
 
     try:
         game = find_game(args.game)
@@ -54,8 +57,11 @@ def scan(args: argparse.Namespace, settings: Settings) -> int:
     status = 0
     for path in args.images:
         try:
+            check_image_file(path)  # a missing, tiny or huge image: refused before decoding
             result = reader.scan(path, settings.lang)
-        except (VisionError, EngineError, OSError) as exc:
+        except (VisionError, EngineError, OSError, cv2.error) as exc:
+            if isinstance(exc, cv2.error):  # OpenCV's own refusal of a header it read
+                exc = VisionError("not an image OpenCV can read")
             where = "" if str(path) in str(exc) else f"{path}: "
             print(f"tablesight scan: {where}{exc}", file=sys.stderr)
             status = 2
