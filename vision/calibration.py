@@ -33,6 +33,13 @@ FloatArray: TypeAlias = npt.NDArray[np.float64]
 FORMAT_VERSION = 1
 #: Fewer anchors than this and the table cannot be calibrated.
 MIN_ANCHORS = 4
+RELIABLE_TAG_PX = 24.0
+"""The side, in pixels, of a tag's black square from which a sticker reads reliably: the
+smallest sticker :func:`table_resolution` recommends. Source: issue #16's measurement of the fused
+detector on the project's renderer under hard conditions (defocus, motion blur, uneven light,
+glare, JPEG): single-frame recall falls from about 0.65 at 21 px to about 0.33 at 17 px, while
+docs/detection.md reads 178 of 180 stickers of about 14 px in good light. 24 px keeps a margin
+above the 21 px step for hard light; the reading over time recovers most single-frame misses."""
 
 
 @dataclass(frozen=True)
@@ -121,6 +128,60 @@ class TableCalibration:
             ) from None
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             raise CalibrationError(f"{path}: not a usable calibration ({exc})") from None
+
+
+@dataclass(frozen=True)
+class TableResolution:
+    """How finely the camera sees the table: pixels per millimetre at the middle of the play
+    area and at its worst place (the shorter side of a tag's image, so tilt counts), and the
+    smallest sticker that reads reliably there (``RELIABLE_TAG_PX`` at the worst place)."""
+
+    px_per_mm_middle: float
+    px_per_mm_worst: float
+    reliable_px: float
+    smallest_tag_mm: float
+
+
+def table_resolution(
+    calibration: TableCalibration,
+    area_mm: tuple[float, float, float, float],
+    *,
+    reliable_px: float = RELIABLE_TAG_PX,
+    samples: int = 9,
+) -> TableResolution:
+    """Pixels per millimetre over the play area ``(x0, y0, x1, y1)`` in table mm: at each of
+    ``samples`` × ``samples`` points, the smaller singular value of the homography's Jacobian
+    (a 1 mm segment's shortest image there); the middle value, the smallest, and the smallest
+    sticker (whole mm, rounded up) whose side is ``reliable_px`` pixels at the smallest."""
+    x0, y0, x1, y1 = area_mm
+    xs, ys = np.meshgrid(np.linspace(x0, x1, samples), np.linspace(y0, y1, samples))
+    points = np.column_stack([xs.ravel(), ys.ravel()])
+    scales = np.array([_shortest_scale(calibration.table_to_image, p) for p in points])
+    middle = _shortest_scale(calibration.table_to_image, np.array([(x0 + x1) / 2, (y0 + y1) / 2]))
+    worst = float(scales.min())
+    if not worst > 0:
+        raise CalibrationError("the calibration maps part of the table to no pixels at all")
+    return TableResolution(middle, worst, reliable_px, math.ceil(reliable_px / worst - 1e-9))
+
+
+def _shortest_scale(h: FloatArray, point: FloatArray) -> float:
+    """The smaller singular value of the Jacobian of homography ``h`` at ``point``."""
+    x, y = float(point[0]), float(point[1])
+    u, v, w = h @ np.array([x, y, 1.0])
+    jacobian = np.array(
+        [
+            [(h[0, 0] * w - u * h[2, 0]) / w**2, (h[0, 1] * w - u * h[2, 1]) / w**2],
+            [(h[1, 0] * w - v * h[2, 0]) / w**2, (h[1, 1] * w - v * h[2, 1]) / w**2],
+        ]
+    )
+    return float(np.linalg.svd(jacobian, compute_uv=False).min())
+
+
+def anchors_area(anchors: Mapping[int, TagPlace]) -> tuple[float, float, float, float]:
+    """The play area the anchors span, ``(x0, y0, x1, y1)`` in table mm (their centres)."""
+    xs = [a.x_mm for a in anchors.values()]
+    ys = [a.y_mm for a in anchors.values()]
+    return min(xs), min(ys), max(xs), max(ys)
 
 
 @dataclass(frozen=True)
