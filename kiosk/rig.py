@@ -76,6 +76,7 @@ def serve(args: argparse.Namespace, settings: Settings) -> int:
     except (StoreError, EngineError) as exc:
         raise CommandError(str(exc)) from None
     app = create_app(settings, table, hardware=TableHardware(settings))
+    publisher = _publisher(settings, table)
     url = f"http://{host}:{settings.port}/"
     lang = settings.lang
     if host == "0.0.0.0":
@@ -87,11 +88,32 @@ def serve(args: argparse.Namespace, settings: Settings) -> int:
     # Ctrl-C stops the kiosk cleanly whatever the parent left SIGINT as: uvicorn restores this
     # handler after its graceful shutdown and raises the signal again, which uvicorn.run absorbs.
     signal.signal(signal.SIGINT, signal.default_int_handler)
-    uvicorn.run(
-        app, host=host, port=settings.port, log_level="warning", timeout_graceful_shutdown=2
-    )
+    try:
+        uvicorn.run(
+            app, host=host, port=settings.port, log_level="warning", timeout_graceful_shutdown=2
+        )
+    finally:
+        if publisher is not None:
+            publisher.stop()
     say(STOPPED.in_(settings.lang))  # type: ignore[arg-type]
     return 0
+
+
+def _publisher(settings: Settings, table: Table) -> Any:
+    """The café's MQTT publisher of this table (``kiosk.cafe``), started; None without
+    ``mqtt.url``. It never waits for the broker: events wait in its outbox."""
+    if not settings.mqtt.url:
+        return None
+    from kiosk.cafe.publisher import Publisher, screen_link
+
+    publisher = Publisher(table, settings.mqtt, settings.data_dir, link=screen_link(settings))
+    publisher.start()
+    say(
+        MQTT_ON.format(
+            url=str(publisher.address), table=publisher.name, waiting=publisher.waiting()
+        ).in_(settings.lang)  # type: ignore[arg-type]
+    )
+    return publisher
 
 
 def say(line: str) -> None:
@@ -110,6 +132,10 @@ KIOSK_LAN = Text(
     "kiosk on {url}, open to every device on the network (Ctrl-C to stop); saves in {path}",
 )
 PAIRING = Text("手机配对码:{code}", "pairing code for phones: {code}")
+MQTT_ON = Text(
+    "向 MQTT 服务器 {url} 报告本桌,桌名“{table}”(待发事件 {waiting} 条)",
+    "reporting this table to the MQTT broker {url} as {table!r} ({waiting} events waiting)",
+)
 STOPPED = Text("已停止;游戏已保存", "stopped; the game is saved")
 NO_CAMERA = Text(
     "没有找到摄像头(没有树莓派摄像头,也没有 /dev/video0):改由合成桌面演示脚本",

@@ -86,6 +86,56 @@ class CameraSettings(BaseModel):
         return SourceConfig.from_spec(self.source, **extra)
 
 
+class MqttSettings(BaseModel):
+    """The café's MQTT broker this table reports to (docs/mqtt.md); off while ``url`` is unset."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    url: str | None = Field(
+        None, description="broker address: mqtt://HOST[:PORT] or mqtts://HOST[:PORT] (TLS)"
+    )
+    table: str | None = Field(
+        None, description="this table's name in the topics (default: the machine's name)"
+    )
+    username: str | None = Field(None, description="user name, for a broker that asks")
+    password: str | None = Field(None, description="password, for a broker that asks")
+    ca_file: Path | None = Field(
+        None, description="CA certificate file for mqtts:// (default: the system's)"
+    )
+    link: str | None = Field(
+        None,
+        description="address of this table's screen for the overview (default: this machine's"
+        " when the kiosk serves the network)",
+    )
+    outbox_limit: int = Field(
+        10_000, ge=10, le=1_000_000, description="events kept while the broker is away"
+    )
+    keepalive: int = Field(30, ge=5, le=3600, description="seconds between MQTT pings")
+
+    @field_validator("url")
+    @classmethod
+    def _broker_url(cls, url: str | None) -> str | None:
+        from kiosk.cafe.topics import parse_broker_url
+
+        if url is not None:
+            parse_broker_url(url)
+        return url
+
+    @field_validator("table")
+    @classmethod
+    def _table_name(cls, name: str | None) -> str | None:
+        from kiosk.cafe.topics import check_table_name
+
+        return None if name is None else check_table_name(name)
+
+    @field_validator("ca_file")
+    @classmethod
+    def _ca_file(cls, path: Path | None) -> Path | None:
+        if path is not None and not path.is_file():
+            raise ValueError(f"there is no CA file {path}")
+        return path
+
+
 class Settings(BaseSettings):
     """Every setting of tablesight, validated; one instance is made at start."""
 
@@ -124,6 +174,7 @@ class Settings(BaseSettings):
     camera: CameraSettings = Field(default_factory=CameraSettings)
     stabiliser: StabiliserConfig = Field(default_factory=StabiliserConfig)
     detector: DetectorConfig = Field(default_factory=DetectorConfig)
+    mqtt: MqttSettings = Field(default_factory=MqttSettings)
 
     @field_validator("game")
     @classmethod

@@ -43,6 +43,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="play (or not) the scripted session on the synthetic table (default: when the"
         " camera is the synthetic one)",
     )
+    parser.add_argument(
+        "--mqtt",
+        metavar="URL",
+        help="report this table to a café's MQTT broker: mqtt://HOST[:PORT] or mqtts://… (TLS)",
+    )
+    parser.add_argument(
+        "--table", metavar="NAME", help="this table's name on the broker (default: the machine's)"
+    )
     parser.set_defaults(
         handler=run,
         setting_flags=lambda a: {
@@ -54,6 +62,7 @@ def register(sub: argparse._SubParsersAction) -> None:
             "speed": a.speed,
             "simulation": a.simulation,
             "repeat": a.repeat,
+            "mqtt": {k: v for k, v in (("url", a.mqtt), ("table", a.table)) if v} or None,
         },
     )
 

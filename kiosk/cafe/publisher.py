@@ -1,0 +1,458 @@
+"""A table's publisher: what the table does, told to the café's MQTT broker (docs/mqtt.md).
+
+The table's thread only drops each change into a queue (it never waits on the network or the
+disk). One worker thread turns changes into events kept in the outbox (SQLite in the data
+folder), rebuilds the state summary, and hands the oldest waiting events to paho-mqtt, at most
+``WINDOW`` at a time; an event leaves the outbox only when the broker acknowledged it (PUBACK).
+paho's own thread connects, reconnects with back-off and resends what was in flight, in order.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import queue
+import socket
+import ssl
+import threading
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+
+from engine.core import Text
+from kiosk.cafe.outbox import OUTBOX_FILE, Outbox
+from kiosk.cafe.topics import (
+    EVENTS,
+    OFFLINE,
+    ONLINE,
+    RESULT,
+    STATE,
+    STATUS,
+    BrokerAddress,
+    check_table_name,
+    parse_broker_url,
+    topic,
+)
+from kiosk.settings import MqttSettings, Settings
+from kiosk.table import Change, Table
+
+log = logging.getLogger("tablesight.mqtt")
+
+WINDOW = 100
+"""How many events are handed to the MQTT client at once (the rest wait in the outbox)."""
+EVENT_KINDS = ("move", "rejected", "undo", "new_game", "link")
+"""The changes of the table that are published as events (menu, settings, prompts are not)."""
+PAYLOAD_VERSION = 1
+STOP_FLUSH_S = 2.0
+"""How long a clean stop waits for the broker to take what is waiting."""
+
+
+@dataclass(frozen=True)
+class _Signal:
+    kind: str  # connected, disconnected, acked, stop, refresh
+    value: Any = None
+
+
+def both(zh: Any, en: Any) -> dict[str, Any]:
+    """A text in both languages."""
+    return {"zh": zh, "en": en}
+
+
+def plain(value: Any) -> Any:
+    """An event's field as JSON: a ``Text`` in both languages, tuples as lists."""
+    if isinstance(value, Text):
+        return both(value.zh, value.en)
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [plain(v) for v in value]
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    return str(value)
+
+
+def now_iso() -> str:
+    """The wall-clock time, UTC, to the millisecond (for receivers; never used by the table)."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def default_table_name() -> str:
+    """This machine's name, made topic-safe (``table`` when nothing of it is)."""
+    host = socket.gethostname().split(".")[0]
+    name = "".join(c if c.isalnum() or c in "-_" else "-" for c in host).strip("-_")[:40]
+    try:
+        return check_table_name(name)
+    except ValueError:
+        return "table"
+
+
+def screen_link(settings: Settings) -> str | None:
+    """Where the table's screen can be opened from elsewhere: ``mqtt.link``, else this
+    machine's address when the kiosk serves the network, else None (only the Pi reaches it)."""
+    if settings.mqtt.link:
+        return settings.mqtt.link
+    host = settings.bind_host
+    if host in ("127.0.0.1", "::1", "localhost"):
+        return None
+    if host in ("0.0.0.0", "::"):
+        host = socket.gethostname()
+    return f"http://{host}:{settings.port}/"
+
+
+def summary(table: Table, name: str, link: str | None, dropped: int) -> dict[str, Any]:
+    """The table's state summary, in both languages (the retained ``state`` message)."""
+    zh, en = table.status("zh"), table.status("en")
+    session = table.saved.session
+    try:
+        scores = session.game.scores(session.state)
+    except Exception:  # a game's score hook must not stop the publisher
+        log.exception("%s: scores failed", session.game.name)
+        scores = None
+    players = [
+        {
+            "seat": z["seat"] + 1,
+            "name": both(z["name"], e["name"]),
+            "colour": e["colour"],
+            "colour_name": both(z["colour_name"], e["colour_name"]),
+            "hex": e["hex"],
+            "score": None if scores is None or i >= len(scores) else scores[i],
+        }
+        for i, (z, e) in enumerate(zip(zh["seats"], en["seats"], strict=True))
+    ]
+    turn = None
+    current = en["current_player"]
+    if current is not None and en["order"] != "simultaneous" and current <= len(players):
+        turn = {"seat": current, "name": players[current - 1]["name"]}
+    alerts: list[dict[str, Any]] = []
+    if en["refusal"] is not None:
+        rz, re_ = zh["refusal"], en["refusal"]
+        alerts.append(
+            {
+                "kind": "refused",
+                "who": both(rz["who"], re_["who"]),
+                "what": both(rz["what"], re_["what"]),
+                "why": both(rz["why"], re_["why"]),
+            }
+        )
+    for link_name in ("camera", "controller"):
+        state = en["links"].get(link_name, {})
+        if state.get("state") == "lost":
+            alerts.append({"kind": f"{link_name}_lost", "detail": state.get("detail", "")})
+    end = None
+    outcome = session.state.outcome
+    if outcome is not None and en["end"] is not None:
+        winners = [players[s]["name"] for s in outcome.winners if s < len(players)]
+        end = {
+            "result": outcome.result,
+            "title": both(zh["end"]["title"], en["end"]["title"]),
+            "why": both(zh["end"]["why"], en["end"]["why"]),
+            "winners": winners,
+        }
+        alerts.append({"kind": "ended", "title": end["title"], "winners": winners})
+    step = None
+    if en["step"] is not None:
+        step = {
+            "title": both(zh["step"]["title"], en["step"]["title"]),
+            "index": en["step"]["index"],
+            "of": en["step"]["of"],
+        }
+    return {
+        "v": PAYLOAD_VERSION,
+        "table": name,
+        "game": en["game"],
+        "title": both(zh["title"], en["title"]),
+        "save": en["save"],
+        "round": en["round"],
+        "rounds": en["rounds"],
+        "phase": {
+            "name": en["phase"]["name"],
+            "title": both(zh["phase"]["title"], en["phase"]["title"]),
+        },
+        "step": step,
+        "order": en["order"],
+        "turn": turn,
+        "next": both(zh["next"], en["next"]),
+        "players": players,
+        "moves": en["moves"],
+        "links": {k: v["state"] for k, v in en["links"].items()},
+        "alerts": alerts,
+        "end": end,
+        "url": link,
+        "dropped": dropped,
+    }
+
+
+class Publisher:
+    """Tells the broker what one table does; ``start()`` and ``stop()`` around the kiosk's life."""
+
+    def __init__(
+        self,
+        table: Table,
+        mqtt_settings: MqttSettings,
+        data_dir: Path,
+        *,
+        name: str | None = None,
+        link: str | None = None,
+        client_id: str | None = None,
+    ) -> None:
+        if not mqtt_settings.url:
+            raise ValueError("no broker address (mqtt.url)")
+        self.table = table
+        self.name = check_table_name(name or mqtt_settings.table or default_table_name())
+        self.address: BrokerAddress = parse_broker_url(mqtt_settings.url)
+        self.link = link
+        self.outbox = Outbox(data_dir / OUTBOX_FILE, mqtt_settings.outbox_limit)
+        self.connected = threading.Event()
+        """Set while the broker has us (tests and the bench wait on it)."""
+        self.published_state: dict[str, Any] | None = None
+        self._queue: queue.SimpleQueue[Change | _Signal] = queue.SimpleQueue()
+        self._inflight: dict[int, int] = {}  # paho's message id → event number
+        self._handed = 0  # the newest event number handed to paho
+        self._state: dict[str, Any] | None = None
+        self._state_sent: str | None = None
+        self._result_sent: str | None = None
+        self._unlisten: Any = None
+        self._worker: threading.Thread | None = None
+        self.client = self._client(mqtt_settings, client_id or f"tablesight-{self.name}")
+
+    def _client(self, settings: MqttSettings, client_id: str) -> mqtt.Client:
+        client = mqtt.Client(
+            CallbackAPIVersion.VERSION2,
+            client_id=client_id,
+            clean_session=True,
+            protocol=mqtt.MQTTv311,
+        )
+        client.will_set(topic(self.name, STATUS), OFFLINE, qos=1, retain=True)
+        user = settings.username or self.address.username
+        password = settings.password or self.address.password
+        if user:
+            client.username_pw_set(user, password)
+        if self.address.tls:
+            client.tls_set(
+                ca_certs=str(settings.ca_file) if settings.ca_file else None,
+                tls_version=ssl.PROTOCOL_TLS_CLIENT,
+            )
+        client.max_inflight_messages_set(20)
+        client.max_queued_messages_set(0)
+        client.reconnect_delay_set(min_delay=1, max_delay=16)
+        client.on_connect = self._on_connect
+        client.on_disconnect = self._on_disconnect
+        client.on_publish = self._on_publish
+        self._keepalive = settings.keepalive
+        return client
+
+    # --- life ----------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Listen to the table and connect in the background (never waits for the broker)."""
+        self._unlisten = self.table.listen(self._on_change)
+        self._worker = threading.Thread(target=self._work, name="mqtt-publisher", daemon=True)
+        self._worker.start()
+        self._queue.put(_Signal("refresh"))
+        self.client.connect_async(self.address.host, self.address.port, self._keepalive)
+        self.client.loop_start()
+
+    def stop(self) -> None:
+        """Stop: keep what is queued in the outbox, give the broker a moment to take it, say
+        "offline", disconnect (idempotent)."""
+        if self._unlisten is not None:
+            self._unlisten()
+            self._unlisten = None
+        if self._worker is not None:
+            self._queue.put(_Signal("stop"))
+            self._worker.join(timeout=STOP_FLUSH_S + 5)
+            self._worker = None
+            if self.connected.is_set():
+                info = self.client.publish(topic(self.name, STATUS), OFFLINE, qos=1, retain=True)
+                with contextlib.suppress(RuntimeError, ValueError):
+                    info.wait_for_publish(timeout=STOP_FLUSH_S)
+            self.client.disconnect()
+            self.client.loop_stop()
+            self.outbox.close()
+
+    # --- paho's thread: only signals -------------------------------------------------------
+
+    def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
+        if not reason.is_failure:
+            self._queue.put(_Signal("connected"))
+        else:
+            log.warning("the broker %s refused the connection: %s", self.address, reason)
+
+    def _on_disconnect(
+        self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any
+    ) -> None:
+        self.connected.clear()
+        self._queue.put(_Signal("disconnected", str(reason)))
+
+    def _on_publish(self, client: Any, userdata: Any, mid: int, reason: Any, props: Any) -> None:
+        self._queue.put(_Signal("acked", mid))
+
+    # --- the table's thread: one put -------------------------------------------------------------
+
+    def _on_change(self, change: Change) -> None:
+        self._queue.put(change)
+
+    # --- the worker ------------------------------------------------------------------------------
+
+    def _work(self) -> None:
+        stopping = False
+        while True:
+            try:
+                items = [self._queue.get(timeout=1.0)]
+            except queue.Empty:
+                continue
+            while True:  # take everything waiting: one summary for a burst of changes
+                try:
+                    items.append(self._queue.get_nowait())
+                except queue.Empty:
+                    break
+            refresh = False
+            for item in items:
+                try:
+                    refresh |= self._handle(item)
+                except Exception:
+                    log.exception("the MQTT publisher failed on %r", item)
+                if isinstance(item, _Signal) and item.kind == "stop":
+                    stopping = True
+            try:
+                if refresh:
+                    self._refresh()
+                self._pump()
+            except Exception:
+                log.exception("the MQTT publisher failed")
+            if stopping:
+                self._flush()
+                return
+
+    def _handle(self, item: Change | _Signal) -> bool:
+        """Act on one item; True when the state summary must be rebuilt."""
+        if isinstance(item, Change):
+            if item.kind in EVENT_KINDS:
+                self.outbox.add(lambda seq: self._event(seq, item))
+            return True
+        if item.kind == "acked":
+            seq = self._inflight.pop(item.value, None)
+            if seq is not None:
+                self.outbox.delivered(seq)
+            return False
+        if item.kind == "connected":
+            self.connected.set()
+            self.client.publish(topic(self.name, STATUS), ONLINE, qos=1, retain=True)
+            self._state_sent = self._result_sent = None  # a restarted broker lost them
+            log.info("connected to the broker %s as table %s", self.address, self.name)
+            return True
+        if item.kind == "disconnected":
+            log.info("lost the broker %s (%s); events wait in the outbox", self.address, item.value)
+            return False
+        return item.kind == "refresh"
+
+    def _event(self, seq: int, change: Change) -> str:
+        """One event's message (docs/mqtt.md "events")."""
+        table = self.table
+        payload: dict[str, Any] = {
+            "v": PAYLOAD_VERSION,
+            "seq": seq,
+            "epoch": self.outbox.epoch,
+            "table": self.name,
+            "time": now_iso(),
+            "kind": change.kind,
+            "save": table.saved.name,
+            "game": table.saved.session.game.name,
+            "moves": len(table.saved.session.moves),
+            "events": [],
+        }
+        for event in change.events:
+            data = event.to_dict()
+            if data.get("type") == "move_rejected" and change.verdict is not None:
+                # as the screen's log says it: who, what was tried, why
+                data = {**data, "why": change.verdict.message}
+            try:
+                text = both(table.describe(data, "zh"), table.describe(data, "en"))
+            except Exception:  # a sentence the game cannot make never loses the event
+                text = None
+            payload["events"].append({**plain(data), "text": text})
+        if change.kind == "rejected" and change.verdict is not None:
+            verdict = change.verdict
+            payload["verdict"] = {
+                "code": verdict.code,
+                "message": both(verdict.message.zh, verdict.message.en),
+                "rule": verdict.rule,
+            }
+        if change.kind == "link":
+            payload["links"] = {k: v.state for k, v in table.links.items()}
+        return json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+
+    def _refresh(self) -> None:
+        """Rebuild the state summary; publish it (and the result of an ended game) if it
+        changed and the broker is there."""
+        state = summary(self.table, self.name, self.link, self.outbox.dropped)
+        self._state = state
+        if not self.connected.is_set():
+            return
+        body = json.dumps(state, ensure_ascii=False, separators=(",", ":"))
+        if body != self._state_sent:
+            self.client.publish(topic(self.name, STATE), body, qos=1, retain=True)
+            self._state_sent = body
+            self.published_state = state
+        if state["end"] is not None:
+            result = self._result(state)
+            if result != self._result_sent:
+                self.client.publish(topic(self.name, RESULT), result, qos=1, retain=True)
+                self._result_sent = result
+
+    def _result(self, state: dict[str, Any]) -> str:
+        """The ended game's result (docs/mqtt.md "result"); its time is when this table first
+        saw it end, kept in the outbox's file so that a restart says the same."""
+        ended = self.outbox.remember(f"ended:{state['save']}", now_iso)
+        result = {
+            "v": PAYLOAD_VERSION,
+            "table": self.name,
+            "save": state["save"],
+            "game": state["game"],
+            "title": state["title"],
+            "ended": ended,
+            "result": state["end"]["result"],
+            "winners": state["end"]["winners"],
+            "players": [
+                {"name": p["name"], "colour": p["colour"], "score": p["score"]}
+                for p in state["players"]
+            ],
+            "moves": state["moves"],
+            "rounds": state["round"],
+        }
+        return json.dumps(result, ensure_ascii=False, separators=(",", ":"))
+
+    def _pump(self) -> None:
+        """Hand the next waiting events to paho, oldest first, keeping ``WINDOW`` in its hands."""
+        room = WINDOW - len(self._inflight)
+        if room <= 0:
+            return
+        for seq, payload in self.outbox.after(self._handed, room):
+            info = self.client.publish(topic(self.name, EVENTS), payload, qos=1)
+            if info.rc not in (mqtt.MQTT_ERR_SUCCESS, mqtt.MQTT_ERR_NO_CONN):
+                log.warning("event %d not handed to the MQTT client: %s", seq, info.rc)
+                return
+            self._inflight[info.mid] = seq
+            self._handed = seq
+
+    def _flush(self) -> None:
+        """At a clean stop: wait a moment for the broker to take what is in flight."""
+        deadline = time.monotonic() + STOP_FLUSH_S
+        while self._inflight and self.connected.is_set() and time.monotonic() < deadline:
+            try:
+                item = self._queue.get(timeout=0.1)
+            except queue.Empty:
+                continue
+            if isinstance(item, _Signal) and item.kind == "acked":
+                self._handle(item)
+                self._pump()
+
+    def waiting(self) -> int:
+        """How many events wait for the broker (in the outbox)."""
+        return self.outbox.waiting()

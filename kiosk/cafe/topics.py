@@ -1,0 +1,85 @@
+"""Topic names, table names and broker addresses (no MQTT library imported here).
+
+Every table publishes under ``tablesight/<table>/``: ``state`` (retained summary), ``events``
+(QoS 1, each with its sequence number), ``status`` (retained ``online``/``offline``, the last
+will) and ``result`` (retained, the last ended game). docs/mqtt.md describes the payloads.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from urllib.parse import unquote, urlsplit
+
+ROOT = "tablesight"
+"""The first level of every topic."""
+
+STATE, EVENTS, STATUS, RESULT = "state", "events", "status", "result"
+ONLINE, OFFLINE = "online", "offline"
+
+TABLE_NAME = re.compile(r"^[^\W_][\w-]{0,39}$")
+"""A table's name: 1–40 letters (any script), digits, ``-`` or ``_``, starting with a letter or
+a digit; it is one level of a topic, so never ``/``, ``+``, ``#``, ``$`` or a space."""
+
+DEFAULT_PORTS = {"mqtt": 1883, "mqtts": 8883}
+
+
+def check_table_name(name: str) -> str:
+    """The name if it may be one level of a topic, else ValueError saying what a name may be."""
+    if not TABLE_NAME.match(name):
+        raise ValueError(
+            f"{name!r} is not a table name: use 1–40 letters, digits, '-' or '_',"
+            " starting with a letter or digit (e.g. table-3)"
+        )
+    return name
+
+
+def topic(table: str, what: str) -> str:
+    """The topic ``tablesight/<table>/<what>``."""
+    return f"{ROOT}/{table}/{what}"
+
+
+def table_of(topic_name: str) -> tuple[str, str] | None:
+    """(table, what) of a ``tablesight/<table>/<what>`` topic; None for any other topic."""
+    parts = topic_name.split("/")
+    if len(parts) != 3 or parts[0] != ROOT:
+        return None
+    return parts[1], parts[2]
+
+
+@dataclass(frozen=True)
+class BrokerAddress:
+    """Where the broker is: host, port, whether TLS is used, and credentials from the URL."""
+
+    host: str
+    port: int
+    tls: bool
+    username: str | None = None
+    password: str | None = None
+
+    def __str__(self) -> str:
+        return f"{'mqtts' if self.tls else 'mqtt'}://{self.host}:{self.port}"
+
+
+def parse_broker_url(url: str) -> BrokerAddress:
+    """``mqtt://[user[:password]@]HOST[:PORT]`` or ``mqtts://…`` (TLS, port 8883 by default);
+    ValueError with one line saying what is wrong."""
+    usage = "use mqtt://HOST[:PORT] or mqtts://HOST[:PORT]"
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError as exc:
+        raise ValueError(f"{url!r} is not a broker address ({exc}): {usage}") from None
+    if parts.scheme not in DEFAULT_PORTS:
+        raise ValueError(f"{url!r} is not a broker address: {usage}")
+    if not parts.hostname:
+        raise ValueError(f"{url!r} names no host: {usage}")
+    if parts.path not in ("", "/") or parts.query or parts.fragment:
+        raise ValueError(f"{url!r} has a path or query; a broker address has none: {usage}")
+    return BrokerAddress(
+        host=parts.hostname,
+        port=port or DEFAULT_PORTS[parts.scheme],
+        tls=parts.scheme == "mqtts",
+        username=unquote(parts.username) if parts.username else None,
+        password=unquote(parts.password) if parts.password else None,
+    )
