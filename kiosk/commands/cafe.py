@@ -1,18 +1,88 @@
-"""`tablesight cafe` (being built: see the open issue)."""
+"""`tablesight cafe`: the overview of a café's tables, from their MQTT broker, on one page.
+
+Every table that runs `tablesight run --mqtt URL --table NAME` appears as a tile: its game,
+round, phase and whose turn, and its alerts (a refused move waiting, the camera or the LED
+controller lost, the table offline, a game ended with its winner). The results of ended games
+download as CSV. The work is in ``kiosk.cafe``, imported when the verb runs (``--help`` stays
+fast).
+"""
 
 from __future__ import annotations
 
-from typing import Any
+import argparse
+from typing import TYPE_CHECKING
 
 from kiosk.commands import VERBS
-from kiosk.errors import CommandError
+
+if TYPE_CHECKING:
+    from kiosk.settings import Settings
+
+DEFAULT_PORT = 8080
 
 
-def register(sub: Any) -> None:
+def register(sub: argparse._SubParsersAction) -> None:
     """Add the `cafe` verb."""
-    parser = sub.add_parser("cafe", help=VERBS["cafe"], description=VERBS["cafe"])
-    parser.set_defaults(handler=_run)
+    parser = sub.add_parser("cafe", help=VERBS["cafe"], description=__doc__)
+    parser.add_argument(
+        "--mqtt",
+        metavar="URL",
+        help="the café's broker: mqtt://HOST[:PORT] or mqtts://… (default: mqtt.url of the"
+        " settings)",
+    )
+    parser.add_argument("--host", help="address to bind (default 127.0.0.1)")
+    parser.add_argument(
+        "--port", type=int, help=f"port of the overview page (default {DEFAULT_PORT})"
+    )
+    parser.add_argument(
+        "--lan",
+        action="store_true",
+        help="serve the page to the network (staff screens, phones); it is read-only",
+    )
+    parser.set_defaults(
+        handler=cafe,
+        setting_flags=lambda a: {"mqtt": {"url": a.mqtt} if a.mqtt else None},
+    )
 
 
-def _run(args: Any, settings: Any) -> int:
-    raise CommandError("tablesight cafe is not built yet")
+def cafe(args: argparse.Namespace, settings: Settings) -> int:
+    """Serve the overview until Ctrl-C."""
+    import signal
+    import socket
+    import sys
+
+    from kiosk.errors import CommandError
+
+    if not settings.mqtt.url:
+        raise CommandError("no broker: give --mqtt mqtt://HOST[:PORT] (or mqtt.url in settings)")
+    port = args.port if args.port is not None else DEFAULT_PORT
+    if not 1 <= port <= 65535:
+        raise CommandError(f"--port: {port} is not a port (1–65535)")
+    host = args.host or ("0.0.0.0" if args.lan else "127.0.0.1")
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            raise CommandError(
+                f"cannot listen on {host}:{port} ({exc.strerror}); choose another port with --port"
+            ) from None
+
+    import uvicorn
+
+    from kiosk.cafe.overview import Overview, create_app
+
+    overview = Overview(settings.mqtt, settings.data_dir)
+    app = create_app(overview, settings.lang)
+    overview.start()
+    where = f"http://{'<this machine>' if host == '0.0.0.0' else host}:{port}/"
+    lines = {
+        "zh": f"咖啡馆总览在 {where}(按 Ctrl-C 停止);MQTT 服务器 {overview.address}",
+        "en": f"café overview on {where} (Ctrl-C to stop); MQTT broker {overview.address}",
+    }
+    print(f"tablesight: {lines[settings.lang]}", file=sys.stderr, flush=True)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2)
+    finally:
+        overview.stop()
+    return 0

@@ -1,0 +1,196 @@
+// tablesight café overview: one tile per table, live from /api/live (server-sent events).
+"use strict";
+
+const WORDS = {
+  zh: {
+    heading: "各桌总览", csv: "下载已结束对局(CSV)", live: "已连接", lost: "与服务器断开,重新连接中…",
+    connecting: "连接中…", brokerLost: "MQTT 服务器断开,重新连接中…",
+    counts: "{n} 张桌", countsAlert: "{n} 张桌,{k} 张需要处理", needs: "需要处理:",
+    empty: "还没有桌子报告。桌旁运行 tablesight run --mqtt … --table 桌名 后,这里会出现它。",
+    round: "第 {n} 轮", roundOf: "第 {n} / {of} 轮", step: "第 {i}/{of} 步:{t}",
+    turn: "轮到{name}", everyone: "所有玩家同时行动", moves: "{n} 步",
+    refused: "✖ 被拒的一步待处理:{who}:{what} — {why}", camera_lost: "⚠ 摄像头断开",
+    controller_lost: "⚠ 灯光控制器断开", offline: "⊘ 本桌离线", offlineSince: "⊘ 本桌离线(最后消息 {t})",
+    ended: "✔ 游戏结束:{title}", waiting: "等待本桌的消息…", open: "打开本桌屏幕",
+    short_refused: "被拒的一步", short_camera_lost: "摄像头断开", short_controller_lost: "灯光控制器断开",
+    short_offline: "离线", short_ended: "游戏结束", sep: "、",
+  },
+  en: {
+    heading: "Tables", csv: "Download ended games (CSV)", live: "live", lost: "server lost, reconnecting…",
+    connecting: "connecting…", brokerLost: "MQTT broker lost, reconnecting…",
+    counts: "{n} tables", countsAlert: "{n} tables, {k} need staff", needs: "Needs staff:",
+    empty: "No table has reported yet. Run tablesight run --mqtt … --table NAME at a table and it appears here.",
+    round: "Round {n}", roundOf: "Round {n} of {of}", step: "Step {i}/{of}: {t}",
+    turn: "{name} to act", everyone: "Everyone acts at once", moves: "{n} moves",
+    refused: "✖ Refused move waiting: {who}: {what} — {why}", camera_lost: "⚠ Camera lost",
+    controller_lost: "⚠ LED controller lost", offline: "⊘ Table offline", offlineSince: "⊘ Table offline (last heard {t})",
+    ended: "✔ Game over: {title}", waiting: "Waiting for this table's news…", open: "Open the table's screen",
+    short_refused: "refused move", short_camera_lost: "camera lost", short_controller_lost: "LED controller lost",
+    short_offline: "offline", short_ended: "game over", sep: ", ",
+  },
+};
+
+const KEY = "tablesight.cafe.lang";
+let lang = localStorage.getItem(KEY) || document.body.dataset.lang || "zh";
+const tables = new Map();
+let serverState = "connecting";
+let brokerUp = true;
+
+function t(key, params = {}) {
+  const text = (WORDS[lang] || WORDS.en)[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (_, k) => (params[k] ?? ""));
+}
+function say(text) { return typeof text === "object" && text ? (text[lang] ?? text.en ?? "") : (text ?? ""); }
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined) continue;
+    if (k === "text") node.textContent = v; else node.setAttribute(k, v);
+  }
+  for (const child of children) if (child) node.append(child);
+  return node;
+}
+function clock(seconds) {
+  const d = new Date(seconds * 1000);
+  return d.toLocaleTimeString(lang === "zh" ? "zh-CN" : "en-GB", { hour: "2-digit", minute: "2-digit" });
+}
+
+function alertsOf(tile) {
+  const list = [];
+  if (tile.online === false) list.push({ kind: "offline" });
+  for (const a of (tile.state && tile.state.alerts) || []) list.push(a);
+  return list;
+}
+function level(alerts) {
+  const kinds = alerts.map(a => a.kind);
+  if (kinds.includes("refused")) return "refused";
+  if (kinds.includes("offline")) return "offline";
+  if (kinds.some(k => k.endsWith("_lost"))) return "lost";
+  if (kinds.includes("ended")) return "ended";
+  return "none";
+}
+function alertText(a, tile) {
+  if (a.kind === "refused") return t("refused", { who: say(a.who), what: say(a.what), why: say(a.why) });
+  if (a.kind === "ended") return t("ended", { title: say(a.title) });
+  if (a.kind === "offline") return tile.seen ? t("offlineSince", { t: clock(tile.seen) }) : t("offline");
+  return t(a.kind);
+}
+
+function drawTile(tile) {
+  const s = tile.state;
+  const alerts = alertsOf(tile);
+  const node = el("article", { class: "tile", "data-table": tile.name, "data-level": level(alerts) });
+  const title = el("h2");
+  if (s && s.url) title.append(el("a", { href: s.url, target: "_blank", rel: "noopener", title: t("open"), text: `${tile.name} ↗` }));
+  else title.textContent = tile.name;
+  node.append(el("header", {}, title, s ? el("span", { class: "game", text: say(s.title) }) : null));
+  if (!s) {
+    node.append(el("p", { class: "muted", text: t("waiting") }));
+  } else {
+    const round = s.rounds ? t("roundOf", { n: s.round, of: s.rounds }) : t("round", { n: s.round });
+    node.append(el("p", { class: "where" }, `${round} · `, el("span", { class: "phase", text: say(s.phase.title) })));
+    if (s.step) node.append(el("p", { class: "step", text: t("step", { i: s.step.index, of: s.step.of, t: say(s.step.title) }) }));
+    if (!s.end) {
+      const turn = el("p", { class: "turn" });
+      if (s.turn) {
+        const player = s.players[s.turn.seat - 1];
+        const dot = el("span", { class: "dot", "aria-hidden": "true" });
+        if (player) dot.style.background = player.hex;
+        turn.append(dot, t("turn", { name: say(s.turn.name) }));
+      } else if (s.order === "simultaneous") {
+        turn.textContent = t("everyone");
+      } else {
+        turn.textContent = say(s.next);
+      }
+      node.append(turn);
+    }
+    const players = el("ul", { class: "players" });
+    for (const p of s.players || []) {
+      const dot = el("span", { class: "dot", "aria-hidden": "true" });
+      dot.style.background = p.hex;
+      const li = el("li", {}, dot, say(p.name));
+      if (p.score !== null && p.score !== undefined) li.append(" ", el("span", { class: "score", text: String(p.score) }));
+      players.append(li);
+    }
+    node.append(players);
+  }
+  if (alerts.length) {
+    const list = el("ul", { class: "alerts" });
+    for (const a of alerts) list.append(el("li", { class: "alert", "data-kind": a.kind, text: alertText(a, tile) }));
+    node.append(list);
+  }
+  return node;
+}
+
+function natural(a, b) { return a.localeCompare(b, undefined, { numeric: true, sensitivity: "base" }); }
+
+function drawAll() {
+  document.documentElement.lang = lang === "zh" ? "zh-CN" : "en";
+  for (const node of document.querySelectorAll("[data-t]")) node.textContent = t(node.dataset.t);
+  for (const b of document.querySelectorAll("[data-lang]")) b.setAttribute("aria-pressed", String(b.dataset.lang === lang));
+  document.getElementById("csv").href = `/results.csv?lang=${lang}`;
+  const box = document.getElementById("tiles");
+  const names = [...tables.keys()].sort(natural);
+  box.replaceChildren(...names.map(n => drawTile(tables.get(n))));
+  drawSummary(names);
+  drawConn();
+}
+
+function drawSummary(names) {
+  const needing = names.map(n => tables.get(n)).filter(tile => alertsOf(tile).some(a => a.kind !== "ended"));
+  const counts = document.getElementById("counts");
+  counts.textContent = needing.length ? t("countsAlert", { n: names.length, k: needing.length }) : t("counts", { n: names.length });
+  const empty = document.getElementById("empty");
+  empty.hidden = names.length > 0;
+  empty.textContent = t("empty");
+  const needs = document.getElementById("needs");
+  needs.hidden = needing.length === 0;
+  const list = el("ul");
+  for (const tile of needing) {
+    const kinds = alertsOf(tile).filter(a => a.kind !== "ended").map(a => t(`short_${a.kind}`));
+    list.append(el("li", { text: `${tile.name}: ${kinds.join(t("sep"))}` }));
+  }
+  needs.replaceChildren(el("strong", { text: t("needs") }), list);
+}
+
+function drawConn() {
+  const conn = document.getElementById("conn");
+  const state = serverState === "live" && !brokerUp ? "lost" : serverState;
+  conn.dataset.state = state;
+  conn.textContent = serverState === "live" ? (brokerUp ? `● ${t("live")}` : t("brokerLost")) : t(serverState);
+}
+
+function updateOne(tile) {
+  tables.set(tile.name, tile);
+  const old = document.querySelector(`.tile[data-table="${CSS.escape(tile.name)}"]`);
+  if (!old) { drawAll(); return; }
+  old.replaceWith(drawTile(tile));
+  drawSummary([...tables.keys()].sort(natural));
+}
+
+function connect() {
+  const source = new EventSource("/api/live");
+  source.addEventListener("snapshot", (e) => {
+    const data = JSON.parse(e.data);
+    tables.clear();
+    for (const tile of data.tables) tables.set(tile.name, tile);
+    brokerUp = data.broker;
+    serverState = "live";
+    drawAll();
+  });
+  source.addEventListener("table", (e) => updateOne(JSON.parse(e.data)));
+  source.addEventListener("broker", (e) => { brokerUp = JSON.parse(e.data).broker; drawConn(); });
+  source.onerror = () => {
+    serverState = "lost";
+    drawConn();
+    if (source.readyState === EventSource.CLOSED) setTimeout(connect, 2000);
+  };
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  for (const b of document.querySelectorAll("[data-lang]")) {
+    b.addEventListener("click", () => { lang = b.dataset.lang; localStorage.setItem(KEY, lang); drawAll(); });
+  }
+  drawAll();
+  connect();
+});
