@@ -115,6 +115,8 @@ def legal(game: Game, state: State[Any], move: Move) -> Verdict:
         return WRONG_PHASE.reject(phase=phase.title, move=move.type)
     if isinstance(move, EndTurn) and phase.order is TurnOrder.SIMULTANEOUS:
         return NO_TURNS.reject(phase=phase.title)
+    if _free_action(phase, move):  # any seat, any time in the phase: the game decides
+        return game.legal(state, move)
     if seat in state.flow.done:
         return ALREADY_PASSED.reject(player=seat + 1)
     current = state.flow.current
@@ -150,7 +152,9 @@ def apply_unchecked(game: Game, state: State[Any], move: Move) -> tuple[State[An
         events.extend(own)
         seat = move.seat
         assert seat is not None  # legal() refuses seat moves without a seat
-        if move.ends_turn:
+        if _free_action(phase, move):
+            pass  # taken outside the turns: it neither starts nor ends one
+        elif move.ends_turn:
             state = _end_turn(state, phase, seat, events)
         elif phase.order is TurnOrder.FREE:
             state = replace(state, flow=replace(state.flow, current=seat))
@@ -160,6 +164,12 @@ def apply_unchecked(game: Game, state: State[Any], move: Move) -> tuple[State[An
 
 
 # --- the flow's inner workings -------------------------------------------------------------
+
+
+def _free_action(phase: Phase, move: Move) -> bool:
+    """Whether the move is a free action taken outside the turns (``Move.out_of_turn``) in a
+    phase played in turns; in a simultaneous phase a seat that passed stays done."""
+    return move.out_of_turn and phase.order in (TurnOrder.FREE, TurnOrder.CLOCKWISE)
 
 
 def _enter(game: Game, state: State[Any], phase: Phase, events: list[Event]) -> State[Any]:

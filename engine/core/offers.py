@@ -234,8 +234,25 @@ def acting_seats(game: Game, state: State[Any]) -> list[Seat]:
     ]
 
 
+def free_seats(game: Game, state: State[Any]) -> list[Seat]:
+    """The other seats, which may take only free actions now (``Move.out_of_turn``): in a
+    phase played in turns that allows such moves, every seat that may not take a turn now,
+    clockwise from the start seat."""
+    if state.outcome is None:
+        phase = game.phase(state.flow.phase)
+        if phase.order in (TurnOrder.CLOCKWISE, TurnOrder.FREE) and any(
+            _is_free(name) for name in phase.moves
+        ):
+            acting = set(acting_seats(game, state))
+            origin = state.flow.start_seat
+            seats = ((origin + k) % state.players for k in range(state.players))
+            return [seat for seat in seats if seat not in acting]
+    return []
+
+
 def offers(game: Game, state: State[Any]) -> tuple[SeatOffers, ...]:
-    """Every offer open now, grouped by seat (the acting seat first; the table's last)."""
+    """Every offer open now, grouped by seat (the acting seat first, then the seats that may
+    take free actions outside their turn; the table's last)."""
     out: list[SeatOffers] = []
     phase = game.phase(state.flow.phase) if state.outcome is None else None
     for seat in acting_seats(game, state):
@@ -249,6 +266,10 @@ def offers(game: Game, state: State[Any]) -> tuple[SeatOffers, ...]:
                 seat, state.flow.current == seat, tuple(checked(game, state, d) for d in drafts)
             )
         )
+    for seat in free_seats(game, state):
+        free = [d for d in game.offers(state, seat) if _is_free(d.move)]
+        if free:
+            out.append(SeatOffers(seat, False, tuple(checked(game, state, d) for d in free)))
     if phase is not None and phase.order is TurnOrder.TABLE:
         advance = checked(game, state, Offer("advance", None, CORE_LABELS["advance"]))
         out.append(SeatOffers(None, True, (advance,)))
@@ -319,6 +340,12 @@ def sample(open_offers: Iterable[SeatOffers], rnd: random.Random) -> Move | None
 
 
 # --- inner workings --------------------------------------------------------------------------
+
+
+def _is_free(move_type: str) -> bool:
+    """Whether moves of this type are free actions a seat may take outside its turn."""
+    cls = Move._registry.get(move_type)
+    return cls is not None and bool(getattr(cls, "out_of_turn", False))
 
 
 def _plain(value: Any) -> Any:

@@ -63,10 +63,15 @@ class Move(Record):
 
     ``seat`` is None for moves made by the table as a whole (the confirm button).
     ``ends_turn`` tells the phase machine whether the move uses up the seat's turn.
+    ``out_of_turn`` marks a free action that a seat may take outside its own turn in a phase
+    played in turns (while another seat's turn is open, or after it has passed); it neither
+    starts nor ends a turn, and the game's ``legal`` may still refuse it (an action it would
+    interrupt).
     """
 
     _registry: ClassVar[dict[str, type[Record]]] = {}
     ends_turn: ClassVar[bool] = True
+    out_of_turn: ClassVar[bool] = False
     seat: Seat | None
 
 

@@ -12,6 +12,7 @@ from typing import Any, ClassVar, Literal
 
 from engine.core import (
     ACCEPTED,
+    END,
     DicePoolAnnounced,
     Event,
     Game,
@@ -217,6 +218,12 @@ def _complete_preparation(state: S) -> tuple[S, Events]:
     return _data(state, data), (*events, *revived)
 
 
+def _after_preparation(state: S) -> str:
+    """The action phase, unless the last needs tile is gone: then the game ends there, with no
+    phase announced that will never be played (§胜利与失败)."""
+    return END if state.data.result else "action"
+
+
 def _begin_action(state: S) -> tuple[S, Events]:
     """行动阶段: the dial on the side of the leftmost needs tile, set to 6."""
     data = replace(state.data, dial=DIAL_START, moved=frozenset(), fight=None)
@@ -357,7 +364,7 @@ ACTION_MOVES = frozenset(
         ScenarioEnd.type,
     }
 )
-KEEP_ROLLED = (Gain, Discard, Eat, Lose, SpendFocus)
+KEEP_ROLLED = (Gain, Discard, Eat, Lose, SpendFocus, GainEssence)
 """Moves that leave an announced interact or hostility pool open (entering its results)."""
 UPKEEP_MOVES = frozenset({Gain.type, Discard.type, Eat.type, Lose.type, SpendFocus.type})
 
@@ -369,6 +376,7 @@ PHASES = (
         skip_if=_first_round,
         on_begin=_prepare,
         on_end=_complete_preparation,
+        next=_after_preparation,
         rule=R.rule("准备阶段"),
     ),
     Phase(
@@ -512,6 +520,8 @@ class DontStarve(Game):
         data: DSData = state.data
         seat = move.seat
         assert seat is not None
+        if data.fight is not None and seat not in data.fight.fighters:  # §自由行动
+            return R.INTERRUPTS.reject(player=data.fight.initiator + 1)
         if data.fight is not None and not isinstance(move, Roll | SpendFocus | Eat | Lose):
             return R.FIGHT_PENDING.reject()
         c = data.char(seat)
@@ -934,6 +944,11 @@ class DontStarve(Game):
         if len(data.defeated) > data.effigies:
             return Outcome("loss", (), "dont_starve.no_effigy")
         return None
+
+    def final_outcome(self, state: State[Any]) -> Outcome:
+        """The flow ends only after a preparation phase that removed the last needs tile: the
+        outcome that holds then (a loss, dont_starve.out_of_time)."""
+        return self.outcome(state) or Outcome("loss", (), "dont_starve.out_of_time")
 
     def picture(
         self,

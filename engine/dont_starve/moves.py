@@ -2,7 +2,10 @@
 
 Main actions (move as the main action, explore, interact, trade, another action, and a fight once
 its dice are read) flip the character's activation token: the seat is done until the action dial
-turns. Free actions (the optional first move, gain, discard, eat, lose, focus) keep the turn.
+turns. The optional first move keeps the turn. Free actions (gain, discard, eat, lose, focus,
+essence; a scenario card's end) keep the turn too, and may be taken outside one's own turn, by
+an inactive character as well, as long as they do not interrupt another player's action
+(§自由行动: ``out_of_turn``; a fight waiting for its dice is such an action).
 """
 
 from __future__ import annotations
@@ -134,6 +137,7 @@ class Gain(Move):
 
     type: ClassVar[str] = "dont_starve.gain"
     ends_turn: ClassVar[bool] = False
+    out_of_turn: ClassVar[bool] = True
     seat: Seat
     kind: Kind = "basic"
     count: int = 1
@@ -146,6 +150,7 @@ class Discard(Move):
 
     type: ClassVar[str] = "dont_starve.discard"
     ends_turn: ClassVar[bool] = False
+    out_of_turn: ClassVar[bool] = True
     seat: Seat
     kind: Kind = "basic"
     count: int = 1
@@ -161,6 +166,7 @@ class Eat(Move):
 
     type: ClassVar[str] = "dont_starve.eat"
     ends_turn: ClassVar[bool] = False
+    out_of_turn: ClassVar[bool] = True
     seat: Seat
     kind: Literal["raw_food", "cooked_food"] = "cooked_food"
     health: int = 0
@@ -176,6 +182,7 @@ class Lose(Move):
 
     type: ClassVar[str] = "dont_starve.lose"
     ends_turn: ClassVar[bool] = False
+    out_of_turn: ClassVar[bool] = True
     seat: Seat
     health: int = 0
     hunger: int = 0
@@ -192,6 +199,7 @@ class SpendFocus(Move):
 
     type: ClassVar[str] = "dont_starve.focus"
     ends_turn: ClassVar[bool] = False
+    out_of_turn: ClassVar[bool] = True
     seat: Seat
     for_seat: Seat | None = None
 
@@ -202,6 +210,7 @@ class GainEssence(Move):
 
     type: ClassVar[str] = "dont_starve.essence"
     ends_turn: ClassVar[bool] = False
+    out_of_turn: ClassVar[bool] = True
     seat: Seat
 
 
@@ -232,6 +241,7 @@ class ScenarioEnd(Move):
 
     type: ClassVar[str] = "dont_starve.scenario_end"
     ends_turn: ClassVar[bool] = False
+    out_of_turn: ClassVar[bool] = True
     seat: Seat
     result: Literal["win", "lose"] = "win"
 

@@ -8,7 +8,9 @@ By phase (docs/dont_starve.md, "The console"):
 
 - action: move (camera), explore, interact, fight, trade, another action, scenario end, essence
   (with a base camp), and the free actions gain, discard, eat, lose, focus; while a fight waits
-  for its dice only each fighter's dice (``roll``), focus, eat and lose.
+  for its dice only each fighter's dice (``roll``), focus, eat and lose. A seat that may not
+  take a turn now (another turn is open, or it is inactive) gets only the free actions, which
+  it may take outside its turn (§自由行动; the core lists it after the acting seat).
 - shadow: the free actions, and the shadow creature's attack as monster dice.
 - daily needs: the free actions and light; weather: the free actions and protect.
 
@@ -97,7 +99,7 @@ def seat_offers(state: S, seat: Seat) -> list[Offer]:
     if data.fight is not None:
         out += [_focus(data, seat), *_eat(data, seat), _lose(data, seat)]
         return out
-    if phase == "action":
+    if phase == "action" and _may_take_turn(state, seat):
         out += _moves(data, seat)
         out += [
             *_explore(data, seat),
@@ -106,6 +108,7 @@ def seat_offers(state: S, seat: Seat) -> list[Offer]:
         ]
         out += _trades(data, seat)
         out.append(_act(data, seat))
+    if phase == "action":
         if data.structures:
             out.append(
                 Offer(GainEssence.type, seat, T("花1点理智换3点精华", "1 sanity for 3 essence"))
@@ -121,6 +124,12 @@ def seat_offers(state: S, seat: Seat) -> list[Offer]:
     out += [*_gain(data, seat), *_discard(data, seat), *_eat(data, seat)]
     out += [_lose(data, seat), _focus(data, seat)]
     return out
+
+
+def _may_take_turn(state: S, seat: Seat) -> bool:
+    """Whether the seat may take (or is taking) its turn now: active, and no other turn open.
+    The others get only the free actions (§自由行动)."""
+    return seat not in state.flow.done and state.flow.current in (None, seat)
 
 
 # --- labels --------------------------------------------------------------------------------

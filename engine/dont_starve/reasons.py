@@ -29,6 +29,15 @@ FIGHT_PENDING = Reason(
     Text("先读完这场战斗的骰子", "Read the dice of the fight first"),
     rule("战斗 战斗结算"),
 )
+INTERRUPTS = Reason(
+    "dont_starve.interrupts",
+    Text(
+        "{player}号玩家的战斗还在进行:自由行动不能打断其他玩家的行动,请等战斗结束",
+        "Player {player}'s fight is under way: a free action may not interrupt another"
+        " player's action; wait until it is over",
+    ),
+    rule("自由行动"),
+)
 NO_SUCH_TILE = Reason(
     "dont_starve.no_such_tile",
     Text("地图上没有板块{tile}", "There is no tile {tile} on this map"),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 import pytest
@@ -16,6 +16,7 @@ from engine.core import (
     Game,
     GameConfigError,
     IllegalMoveError,
+    Move,
     Pass,
     Phase,
     Reason,
@@ -23,9 +24,12 @@ from engine.core import (
     TurnOrder,
     apply,
     legal,
+    offers,
     register_game,
     start,
 )
+from engine.core.offers import free_seats
+from engine.core.records import Seat
 
 T = Text("x", "x")
 STRICT = Reason("toy.strict", Text("还不能结束", "Not yet"), "toy §2")
@@ -100,6 +104,44 @@ def test_free_order_lets_players_choose_and_holds_a_started_turn() -> None:
     assert legal(game, state, Take(seat=0)).code == "core.turn_in_progress"
     state, _ = apply(game, state, EndTurn(seat=1))
     assert legal(game, state, Take(seat=0)).ok
+
+
+@dataclass(frozen=True)
+class Tip(Move):
+    """A free action any seat may take outside its turn (``out_of_turn``)."""
+
+    type: ClassVar[str] = "toy.tip"
+    ends_turn: ClassVar[bool] = False
+    out_of_turn: ClassVar[bool] = True
+    seat: Seat
+
+
+class TippingDial(Dial):
+    """The dial game with a free action in its action phase."""
+
+    name: ClassVar[str] = "toy_tipping_dial"
+    phases: ClassVar[tuple[Phase, ...]] = (
+        replace(Dial.phases[0], moves=Dial.phases[0].moves | {"toy.tip"}),
+        *Dial.phases[1:],
+    )
+
+
+def test_an_out_of_turn_move_is_taken_outside_the_turns_and_offered_to_the_others() -> None:
+    """A free action (``Move.out_of_turn``) is allowed while another seat's turn is open and
+    after the seat has passed; it neither starts nor ends a turn; the console offers it to
+    those seats, and only it."""
+    game = register_game(TippingDial())
+    state, _ = start(game, {"players": 3})
+    state, _ = play(game, state, Tip(seat=2))
+    assert state.flow.current is None  # no turn was started by it
+    state, _ = play(game, state, Pass(seat=2), Step_(seat=0))
+    assert legal(game, state, Take(seat=1)).code == "core.turn_in_progress"
+    assert legal(game, state, Tip(seat=1)).ok and legal(game, state, Tip(seat=2)).ok
+    state, _ = play(game, state, Tip(seat=1), Tip(seat=2))
+    assert state.flow.current == 0 and state.flow.done == {2}
+    groups = offers(game, state)
+    assert [(g.seat, g.acting) for g in groups] == [(0, True)]  # the toy offers nothing itself
+    assert free_seats(game, state) == [1, 2]
 
 
 def test_on_all_done_reactivates_everyone_until_the_dial_runs_out() -> None:
