@@ -8,6 +8,7 @@ clients with a lasting session (saved every second).
 
 from __future__ import annotations
 
+import getpass
 import shutil
 import signal
 import socket
@@ -54,6 +55,8 @@ class Mosquitto:
             "autosave_interval 1",
             "max_queued_messages 100000",
             "log_dest stderr",
+            # run as root, Mosquitto would become the user "mosquitto", who cannot write here
+            f"user {getpass.getuser()}",
         ]
         if passwords is not None:
             lines.append(f"password_file {passwords}")

@@ -54,6 +54,18 @@ STOP_FLUSH_S = 2.0
 
 
 @dataclass(frozen=True)
+class _Noted:
+    """A change of the table with what it left: the save, its number of moves, the time."""
+
+    change: Change
+    save: str
+    game: str
+    moves: int
+    time: str
+    links: dict[str, str]
+
+
+@dataclass(frozen=True)
 class _Signal:
     kind: str  # connected, disconnected, acked, stop, refresh
     value: Any = None
@@ -211,7 +223,7 @@ class Publisher:
         self.connected = threading.Event()
         """Set while the broker has us (tests and the bench wait on it)."""
         self.published_state: dict[str, Any] | None = None
-        self._queue: queue.SimpleQueue[Change | _Signal] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[_Noted | _Signal] = queue.SimpleQueue()
         self._inflight: dict[int, int] = {}  # paho's message id → event number
         self._handed = 0  # the newest event number handed to paho
         self._state: dict[str, Any] | None = None
@@ -296,7 +308,12 @@ class Publisher:
     # --- the table's thread: one put -------------------------------------------------------------
 
     def _on_change(self, change: Change) -> None:
-        self._queue.put(change)
+        saved = self.table.saved  # what the change left, noted now: the worker comes later
+        links = {k: v.state for k, v in self.table.links.items()}
+        noted = _Noted(
+            change, saved.name, saved.session.game.name, len(saved.session.moves), now_iso(), links
+        )
+        self._queue.put(noted)
 
     # --- the worker ------------------------------------------------------------------------------
 
@@ -330,10 +347,10 @@ class Publisher:
                 self._flush()
                 return
 
-    def _handle(self, item: Change | _Signal) -> bool:
+    def _handle(self, item: _Noted | _Signal) -> bool:
         """Act on one item; True when the state summary must be rebuilt."""
-        if isinstance(item, Change):
-            if item.kind in EVENT_KINDS:
+        if isinstance(item, _Noted):
+            if item.change.kind in EVENT_KINDS:
                 self.outbox.add(lambda seq: self._event(seq, item))
             return True
         if item.kind == "acked":
@@ -352,19 +369,19 @@ class Publisher:
             return False
         return item.kind == "refresh"
 
-    def _event(self, seq: int, change: Change) -> str:
+    def _event(self, seq: int, noted: _Noted) -> str:
         """One event's message (docs/mqtt.md "events")."""
-        table = self.table
+        table, change = self.table, noted.change
         payload: dict[str, Any] = {
             "v": PAYLOAD_VERSION,
             "seq": seq,
             "epoch": self.outbox.epoch,
             "table": self.name,
-            "time": now_iso(),
+            "time": noted.time,
             "kind": change.kind,
-            "save": table.saved.name,
-            "game": table.saved.session.game.name,
-            "moves": len(table.saved.session.moves),
+            "save": noted.save,
+            "game": noted.game,
+            "moves": noted.moves,
             "events": [],
         }
         for event in change.events:
@@ -385,7 +402,7 @@ class Publisher:
                 "rule": verdict.rule,
             }
         if change.kind == "link":
-            payload["links"] = {k: v.state for k, v in table.links.items()}
+            payload["links"] = noted.links
         return json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
 
     def _refresh(self) -> None:
