@@ -130,8 +130,9 @@ def allowed(
 def summary(log: dict[str, Any], lang: str) -> list[str]:
     """Lines that tell players which campaign this is: where it stands and who lives on."""
     roster = [h for h in log.get("roster", []) if isinstance(h, dict)]
-    living = [str(h.get("name")) for h in roster if h.get("age") in ("young", "old")]
-    legends = [str(h.get("name")) for h in roster if h.get("age") == "dead"]
+    legend = [bool(h.get("legend")) or h.get("age") == "dead" for h in roster]
+    living = [str(h.get("name")) for h, gone in zip(roster, legend, strict=True) if not gone]
+    legends = [str(h.get("name")) for h, gone in zip(roster, legend, strict=True) if gone]
     sep = "、" if lang == "zh" else ", "
     lines = [
         EPOCH_SESSION.in_(lang).format(epoch=log.get("epoch", 1), session=log.get("session", 1)),
