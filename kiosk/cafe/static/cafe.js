@@ -31,7 +31,7 @@ const WORDS = {
 };
 
 const KEY = "tablesight.cafe.lang";
-let lang = localStorage.getItem(KEY) || document.body.dataset.lang || "zh";
+let lang = localStorage.getItem(KEY) || document.body.dataset.defaultLang || "zh";
 const tables = new Map();
 let serverState = "connecting";
 let brokerUp = true;
@@ -127,7 +127,7 @@ function natural(a, b) { return a.localeCompare(b, undefined, { numeric: true, s
 function drawAll() {
   document.documentElement.lang = lang === "zh" ? "zh-CN" : "en";
   for (const node of document.querySelectorAll("[data-t]")) node.textContent = t(node.dataset.t);
-  for (const b of document.querySelectorAll("[data-lang]")) b.setAttribute("aria-pressed", String(b.dataset.lang === lang));
+  for (const b of document.querySelectorAll("button[data-lang]")) b.setAttribute("aria-pressed", String(b.dataset.lang === lang));
   document.getElementById("csv").href = `/results.csv?lang=${lang}`;
   const box = document.getElementById("tiles");
   const names = [...tables.keys()].sort(natural);
@@ -188,7 +188,7 @@ function connect() {
 }
 
 document.addEventListener("DOMContentLoaded", () => {
-  for (const b of document.querySelectorAll("[data-lang]")) {
+  for (const b of document.querySelectorAll("button[data-lang]")) {
     b.addEventListener("click", () => { lang = b.dataset.lang; localStorage.setItem(KEY, lang); drawAll(); });
   }
   drawAll();
