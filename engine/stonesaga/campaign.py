@@ -1,17 +1,30 @@
-"""Between sessions: mourning, outposts, the valley's size, intervals and ageing, what is kept.
+"""Between sessions: the Log, mourning, outposts, the valley's size, intervals and ageing.
 
-Pure functions of values, used by the game at night and at the save, and by the table loop
-when a new session is set up from the campaign log.
+The ``Log`` is what an ended session hands to the next one (``Stonesaga.campaign_log``; the
+next session's option ``log``), as plain JSON that round-trips exactly. The rest are pure
+functions of values, used by the game at night, at the save and in the ``interval`` phase.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
-from engine.stonesaga.catalogue import ATTRIBUTES, campaign
-from engine.stonesaga.model import ValleyRecord
+from pydantic import ConfigDict, TypeAdapter, ValidationError
+
+from engine.core import GameConfigError
+from engine.stonesaga.catalogue import (
+    ATTRIBUTES,
+    INTERVALS,
+    TRAITS,
+    Challenge,
+    campaign,
+    challenge,
+    challenges,
+)
+from engine.stonesaga.model import AGES, LogCharacter, Relics, ValleyRecord
 
 MOURNING_OLD_AGE = 2
 """§角色死亡与传说.1: +2 to the mourning roll for a death of old age between sessions."""
@@ -48,10 +61,6 @@ def ruins_needed(outposts: int, population: int) -> int:
 def valley_capacity(epoch: int) -> int:
     """§山谷扩张: terrain trays the valley holds: epoch 1 → 4, 2 → 6, 3 → 8."""
     return int(campaign()["valley_capacity"][str(epoch)])
-
-
-INTERVALS = ("season", "generation", "epoch", "introduction")
-"""§间隔: how long since the last session, printed on each challenge card."""
 
 
 def age_after(age: str, interval: str) -> str:
@@ -184,3 +193,264 @@ def rebuild_problems(record: ValleyRecord, seen: ValleyRecord) -> list[str]:
         for o, t, z in sorted(have_overlays - want_overlays)
     ]
     return problems
+
+
+# --- the Log ----------------------------------------------------------------------------------
+
+LOG_VERSION = 1
+"""The Log's format; a Log of another version is refused with a clear message."""
+STRICT = ConfigDict(extra="forbid")
+"""Unknown keys in the Log are refused (a typo would otherwise lose what it held)."""
+
+
+@dataclass(frozen=True)
+class LogOutpost:
+    """An outpost on the valley map and the buildings it holds (§建前哨, §建建筑)."""
+
+    __pydantic_config__ = STRICT
+    tile: str
+    buildings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class LogBehemoth:
+    """A behemoth that has arrived: its name, demeanour, and whether its lair is active (§巨兽)."""
+
+    __pydantic_config__ = STRICT
+    name: str
+    demeanor: int = 4
+    lair: bool = True
+
+
+@dataclass(frozen=True)
+class Played:
+    """A challenge played in the campaign and how it ended (§挑战卡与目标卡)."""
+
+    __pydantic_config__ = STRICT
+    id: str
+    result: str
+
+
+@dataclass(frozen=True)
+class Log:
+    """The campaign Log after a session (§局间保留与存档 存档六步): where the campaign stands
+    (epoch, session, population, unrest), every character (the roster), what each kept, the
+    valley map, outposts and ruins, behemoths, the challenges played and those pending.
+
+    ``to_json()`` gives plain JSON; ``from_json()`` takes it back (GameConfigError with a clear
+    message for anything else), so that ``Log.from_json(log.to_json()) == log``.
+    """
+
+    __pydantic_config__ = STRICT
+    epoch: int
+    session: int
+    population: int
+    unrest: int
+    roster: tuple[LogCharacter, ...] = ()
+    kept: tuple[Relics, ...] = ()
+    valley: ValleyRecord | None = None
+    outposts: tuple[LogOutpost, ...] = ()
+    ruins: tuple[str, ...] = ()
+    behemoths: tuple[LogBehemoth, ...] = ()
+    challenges: tuple[Played, ...] = ()
+    pending: tuple[str, ...] = ()
+    version: int = LOG_VERSION
+
+    def to_json(self) -> dict[str, Any]:
+        """The Log as plain JSON (lists, strings, numbers, booleans, null)."""
+        out: dict[str, Any] = json.loads(json.dumps(asdict(self)))
+        return out
+
+    @classmethod
+    def from_json(cls, data: Any) -> Log:
+        """A Log from its JSON; GameConfigError naming the first problem (``log.roster[1].age``)."""
+        if not isinstance(data, dict):
+            raise GameConfigError("the log must be a JSON object (the Log of a session)")
+        if data.get("version", LOG_VERSION) != LOG_VERSION:
+            raise GameConfigError(
+                f"this Log has version {data.get('version')!r}; this tablesight reads"
+                f" version {LOG_VERSION}"
+            )
+        try:
+            log = _LOG.validate_json(json.dumps(data), strict=True)
+        except ValidationError as exc:
+            error = exc.errors()[0]
+            message = error["msg"]
+            if error["type"] == "unexpected_keyword_argument":
+                message = "not a part of the Log (a typo?)"
+            raise GameConfigError(f"log.{_where(error['loc'])}: {message}") from None
+        problem = log_problem(log)
+        if problem:
+            raise GameConfigError(f"log.{problem}")
+        return log
+
+    @property
+    def played(self) -> tuple[str, ...]:
+        """The ids of the challenges played, in order."""
+        return tuple(p.id for p in self.challenges)
+
+
+_LOG = TypeAdapter(Log)
+
+
+def _where(loc: Sequence[Any]) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "log"
+
+
+def log_problem(log: Log) -> str | None:
+    """What makes a well-formed Log impossible (a place and a sentence), else None."""
+    if log.epoch not in (1, 2, 3):
+        return f"epoch: a campaign has epochs 1 to 3, not {log.epoch}"
+    if not 1 <= log.session <= 6:
+        return f"session: an epoch has at most 6 sessions, not {log.session}"
+    if log.population < 0 or log.unrest < 0:
+        return "population, unrest: the society tracks are never below 0"
+    names: set[str] = set()
+    for k, hero in enumerate(log.roster):
+        where = f"roster[{k}]"
+        if hero.name in names or not hero.name.strip():
+            return f"{where}.name: {hero.name!r} is empty or used twice (names are unique)"
+        names.add(hero.name)
+        if hero.age not in AGES:
+            return f"{where}.age: {hero.age!r} is not one of {', '.join(AGES)}"
+        if hero.legend != (hero.age == "dead"):
+            return f"{where}.legend: a character is a legend exactly when it is dead"
+        if hero.trait not in TRAITS:
+            return f"{where}.trait: {hero.trait!r} is not one of {', '.join(TRAITS)}"
+        if any(not 1 <= v <= 6 for _, v in hero.attributes):
+            return f"{where}: attributes are 1 to 6"
+    for k, kept in enumerate(log.kept):
+        if kept.name not in names:
+            return f"kept[{k}].name: {kept.name!r} is not in the roster"
+        problem = keep_problem(kept.items, kept.materials)
+        if problem:
+            return f"kept[{k}].{problem}: a character keeps at most 5 items and 5 materials"
+    for k, played in enumerate(log.challenges):
+        if played.result not in ("won", "lost"):
+            return f"challenges[{k}].result: {played.result!r} is not won or lost"
+        try:
+            challenge(played.id)
+        except GameConfigError as exc:
+            return f"challenges[{k}].id: {exc}"
+    if not log.challenges:
+        return "challenges: a Log follows a session, so it lists at least one challenge played"
+    for k, card in enumerate(log.pending):
+        try:
+            challenge(card)
+        except GameConfigError as exc:
+            return f"pending[{k}]: {exc}"
+    if log.valley is not None and log.valley.trays > valley_capacity(log.epoch):
+        capacity = valley_capacity(log.epoch)
+        return f"valley: {log.valley.trays} trays, but epoch {log.epoch} holds {capacity}"
+    return None
+
+
+@dataclass(frozen=True)
+class NextSession:
+    """Where the session after a Log stands: its epoch, its number, the kinds it may choose."""
+
+    epoch: int
+    session: int
+    kinds: tuple[str, ...]
+
+
+def next_session(log: Log) -> NextSession:
+    """§开局设置.5, §三个纪元: the session after the Log's. A finale ends the epoch (the next
+    session starts the next epoch); GameConfigError when the campaign is over."""
+    last = challenge(log.challenges[-1].id)
+    if last.kind == "finale":
+        if log.epoch == 3:
+            raise GameConfigError("this campaign is over: the finale of the third epoch was played")
+        return NextSession(log.epoch + 1, 1, challenge_kinds(1, log.epoch + 1))
+    if log.session >= 6:
+        raise GameConfigError("the epoch has had 6 sessions; its last must be a finale")
+    return NextSession(log.epoch, log.session + 1, challenge_kinds(log.session + 1, log.epoch))
+
+
+def allowed_challenge(log: Log, card_id: str) -> tuple[Challenge, NextSession]:
+    """The challenge chosen for the session after the Log, if the rule allows it there
+    (§开局设置.5: its kind, and a crisis must be pending); GameConfigError saying which are."""
+    nxt = next_session(log)
+    card = challenge(card_id)
+    ok = [c.id for c in challenges() if _may_choose(log, c, nxt)]
+    if card.id not in ok:
+        kinds = " or ".join(k.replace("_", " ") for k in nxt.kinds)
+        raise GameConfigError(
+            f"session {nxt.session} of epoch {nxt.epoch} takes a {kinds} challenge;"
+            f" {card.id} is a {card.kind.replace('_', ' ')}"
+            + ("" if card.kind not in nxt.kinds else " that is not pending")
+            + f"; allowed: {', '.join(ok) or 'none in data/campaign.toml'}"
+        )
+    return card, nxt
+
+
+def _may_choose(log: Log, card: Challenge, nxt: NextSession) -> bool:
+    if card.kind not in nxt.kinds:
+        return False
+    return card.kind != "crisis" or card.id in log.pending
+
+
+def pending_after(log: Log | None, played: Challenge) -> tuple[str, ...]:
+    """The crises pending after a session (§开局设置.5 悬置的危机). The cards say which crises
+    become pending; until they are copied (PLACEHOLDER) a campaign's first session leaves every
+    crisis of data/campaign.toml pending. The crisis just played is no longer pending."""
+    if log is None:
+        pending = tuple(c.id for c in challenges() if c.kind == "crisis")
+    else:
+        pending = log.pending
+    return tuple(c for c in pending if c != played.id)
+
+
+def free_relocations(interval: str, outposts: int) -> int:
+    """§废墟与迁移前哨: outpost moves free between sessions: one after a season; after a
+    generation or at an epoch's start, one for each outpost; none after an introduction."""
+    if interval == "season":
+        return min(1, outposts)
+    if interval in ("generation", "epoch"):
+        return outposts
+    return 0
+
+
+def rebuild_issues(record: ValleyRecord, seen: ValleyRecord) -> list[tuple[str, dict[str, Any]]]:
+    """§开局设置.7, §山谷扩张: how a rebuilt valley differs from its record, as (kind, details)
+    pairs for the texts: ``missing``, ``misplaced``, ``turned``, ``face``, ``extra`` (a tile not
+    in the record), ``overlay_missing``, ``overlay_extra``. A tile in a tray the record does not
+    use, face down, is an expansion (§山谷扩张 ②) and no issue."""
+    issues: list[tuple[str, dict[str, Any]]] = []
+    wanted = {t.tile: t for t in record.tiles}
+    got = {t.tile: t for t in seen.tiles}
+    trays = {t.tray for t in record.tiles}
+    for tile_id, want in sorted(wanted.items()):
+        have = got.get(tile_id)
+        if have is None:
+            issues.append(("missing", {"tile": tile_id, "tray": want.tray, "slot": want.slot}))
+            continue
+        if (have.tray, have.slot) != (want.tray, want.slot):
+            issues.append(
+                (
+                    "misplaced",
+                    {"tile": tile_id, "tray": want.tray, "slot": want.slot, "at": have.tray},
+                )
+            )
+        elif (have.rotation - want.rotation) % 360:
+            issues.append(("turned", {"tile": tile_id, "rotation": want.rotation}))
+        if have.explored != want.explored:
+            issues.append(("face", {"tile": tile_id, "explored": want.explored}))
+    for tile_id in sorted(set(got) - set(wanted)):
+        have = got[tile_id]
+        if have.tray in trays or have.explored:
+            issues.append(("extra", {"tile": tile_id, "tray": have.tray}))
+    want_overlays = {(o.overlay, o.tile, o.zone) for o in record.overlays}
+    have_overlays = {(o.overlay, o.tile, o.zone) for o in seen.overlays}
+    issues += [
+        ("overlay_missing", {"overlay": o, "tile": t, "zone": z})
+        for o, t, z in sorted(want_overlays - have_overlays)
+    ]
+    issues += [
+        ("overlay_extra", {"overlay": o, "tile": t, "zone": z})
+        for o, t, z in sorted(have_overlays - want_overlays)
+    ]
+    return issues

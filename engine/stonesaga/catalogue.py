@@ -161,6 +161,16 @@ class Challenge:
     title: Text
     omen: str
     events: tuple[ChallengeEvent, ...]
+    kind: str = "campaign_start"
+    """§开局设置.5: campaign_start, epoch_start, crisis or finale."""
+    interval: str = "introduction"
+    """§间隔与变老: season, generation, epoch or introduction."""
+
+
+CHALLENGE_KINDS = ("campaign_start", "epoch_start", "crisis", "finale")
+"""§开局设置.5: the kinds of challenge card, by when in an epoch they are played."""
+INTERVALS = ("season", "generation", "epoch", "introduction")
+"""§间隔与变老: how long since the last session, printed on each challenge card."""
 
 
 def _load(name: str) -> dict[str, Any]:
@@ -266,4 +276,16 @@ def challenge(challenge_id: str) -> Challenge:
             key=lambda e: e.threshold,
         )
     )
-    return Challenge(challenge_id, Text(**card["title"]), card["omen"], events)
+    kind, interval = card.get("kind", "campaign_start"), card.get("interval", "introduction")
+    if kind not in CHALLENGE_KINDS or interval not in INTERVALS:
+        raise GameConfigError(
+            f"campaign.toml: challenge {challenge_id} has kind {kind!r} and interval"
+            f" {interval!r}; kinds: {', '.join(CHALLENGE_KINDS)}; intervals: {', '.join(INTERVALS)}"
+        )
+    title = Text(**card["title"])
+    return Challenge(challenge_id, title, card["omen"], events, kind, interval)
+
+
+def challenges() -> tuple[Challenge, ...]:
+    """Every challenge card of data/campaign.toml, by id."""
+    return tuple(challenge(c) for c in sorted(campaign()["challenges"]))

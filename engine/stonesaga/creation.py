@@ -9,7 +9,14 @@ from engine.stonesaga import model as m
 from engine.stonesaga import moves as mv
 from engine.stonesaga.catalogue import ATTRIBUTES, TRAITS, valley
 from engine.stonesaga.common import _cap, _energy_event
-from engine.stonesaga.reasons import CREATION, NAME_TAKEN, NOT_IN_ROSTER, PARTY_FULL, UNKNOWN_NAME
+from engine.stonesaga.reasons import (
+    CREATION,
+    NAME_TAKEN,
+    NO_RELICS,
+    NOT_IN_ROSTER,
+    PARTY_FULL,
+    UNKNOWN_NAME,
+)
 from engine.stonesaga.texts import character_name, name_in
 
 Events = tuple[Event, ...]
@@ -25,7 +32,17 @@ def _check_create(state: State[Data], move: mv.CreateCharacter) -> Verdict:
         return NAME_TAKEN.reject(name=character_name(move.name))
     values = (move.strength, move.dexterity, move.faith, move.perception)
     problem = m.creation_problem(move.rolls, values)
-    return CREATION[problem].reject() if problem else ACCEPTED
+    if problem:
+        return CREATION[problem].reject()
+    return _check_inherits(state, move.inherits)
+
+
+def _check_inherits(state: State[Data], inherits: str) -> Verdict:
+    """§角色死亡与传说 遗物 局间死亡: relics pass from a character who died between sessions,
+    once, to a character of this session."""
+    if inherits and not any(r.name == inherits for r in state.data.relics):
+        return NO_RELICS.reject(name=character_name(inherits))
+    return ACCEPTED
 
 
 def _check_creation_roll(state: State[Data], move: mv.CreationRoll) -> Verdict:
@@ -54,40 +71,59 @@ def _party_full(state: State[Data], seat: Seat) -> bool:
 
 
 def _name_taken(state: State[Data], name: str) -> bool:
-    names = {c.name for c in state.data.characters} | {h.name for h in state.options.roster}
+    names = {c.name for c in state.data.characters} | {h.name for h in state.data.roster}
     return name in names
 
 
-def _join(state: State[Data], char: m.Character) -> tuple[Data, Events]:
-    data = replace(state.data, characters=(*state.data.characters, char))
-    event = mv.CharacterJoined(data.party - 1, char.seat, char.name, char.attributes)
-    return data, (event,)
+def _join(state: State[Data], char: m.Character, inherits: str = "") -> tuple[Data, Events]:
+    """The character joins the game with what it kept at its last session (§局间保留与存档)
+    and the relics it inherits, if any (§角色死亡与传说 遗物 局间死亡)."""
+    data = state.data
+    kept = [r for r in data.stored if r.name == char.name]
+    kept += [r for r in data.relics if inherits and r.name == inherits]
+    for relics in kept:
+        pack = char.pack
+        for material in relics.materials:
+            pack = m.add(pack, material, 1)
+        char = replace(char, pack=pack, items=(*char.items, *relics.items))
+    data = replace(
+        data,
+        characters=(*data.characters, char),
+        relics=tuple(r for r in data.relics if not inherits or r.name != inherits),
+    )
+    events: list[Event] = [
+        mv.CharacterJoined(data.party - 1, char.seat, char.name, char.attributes)
+    ]
+    if inherits:
+        relics = next(r for r in kept if r.name == inherits)
+        events.append(mv.RelicsInherited(data.party - 1, inherits, relics.items, relics.materials))
+    return data, tuple(events)
 
 
 def _create(state: State[Data], move: mv.CreateCharacter) -> tuple[Data, Events]:
     values = (move.strength, move.dexterity, move.faith, move.perception)
     attributes = tuple(zip(ATTRIBUTES, values, strict=True))
-    data, events = _join(state, m.Character(move.name, move.seat, move.trait, attributes))
+    char = m.Character(move.name, move.seat, move.trait, attributes)
+    data, events = _join(state, char, move.inherits)
     rolls = tuple((s, r) for s, r in data.creation_rolls if s != move.seat)
     return replace(data, creation_rolls=rolls), events
 
 
 def _check_choose(state: State[Data], move: mv.ChooseCharacter) -> Verdict:
-    hero = next((h for h in state.options.roster if h.name == move.name), None)
+    hero = next((h for h in state.data.roster if h.name == move.name), None)
     if hero is None or hero.age not in ("young", "old"):
         return NOT_IN_ROSTER.reject(name=character_name(move.name))
     if _party_full(state, move.seat):
         return PARTY_FULL.reject()
     if any(c.name == move.name for c in state.data.characters):
         return NAME_TAKEN.reject(name=character_name(move.name))
-    return ACCEPTED
+    return _check_inherits(state, move.inherits)
 
 
 def _choose(state: State[Data], move: mv.ChooseCharacter) -> tuple[Data, Events]:
-    hero = next(h for h in state.options.roster if h.name == move.name)
-    values = (hero.strength, hero.dexterity, hero.faith, hero.perception)
-    attributes = tuple(zip(ATTRIBUTES, values, strict=True))
-    return _join(state, m.Character(hero.name, move.seat, hero.trait, attributes, hero.age))
+    hero = next(h for h in state.data.roster if h.name == move.name)
+    character = m.Character(hero.name, move.seat, hero.trait, hero.attributes, hero.age)
+    return _join(state, character, move.inherits)
 
 
 def _creation_begin(state: State[Data]) -> tuple[State[Data], Events]:

@@ -16,7 +16,6 @@ from engine.core import (
     END,
     Event,
     Game,
-    GameConfigError,
     Move,
     Offer,
     Options,
@@ -32,7 +31,18 @@ from engine.core import (
 )
 from engine.stonesaga import model as m
 from engine.stonesaga import moves as mv
-from engine.stonesaga.catalogue import OMENS, RULES, campaign, challenge, rule, valley
+from engine.stonesaga.between import (
+    INTERVAL_MOVES,
+    between_sessions,
+    campaign_log,
+    check_mourn,
+    check_options,
+    interval_begin,
+    mourn,
+    session_data,
+)
+from engine.stonesaga.between import legal_pass as interval_pass
+from engine.stonesaga.catalogue import OMENS, RULES, challenge, rule
 from engine.stonesaga.common import Apply, Check, _busy, _who
 from engine.stonesaga.creation import (
     _check_choose,
@@ -104,8 +114,6 @@ from engine.stonesaga.night import (
     MOURNING_PHASE,
     _card,
     _check_card,
-    _check_mourn,
-    _mourn,
     _night_phase,
 )
 from engine.stonesaga.offers import offers as seat_offers
@@ -170,7 +178,8 @@ OTHERS: dict[type[Move], tuple[Check, Apply]] = {
 """Moves that are not day actions (their own checks)."""
 
 
-OTHERS[mv.Mourn] = (_check_mourn, _mourn)
+OTHERS[mv.Mourn] = (check_mourn, mourn)
+OTHERS.update(INTERVAL_MOVES)
 
 
 def _day_begin(state: State[Data]) -> tuple[State[Data], Events]:
@@ -207,7 +216,20 @@ BEHEMOTH_STEPS = (
     Step("encounter", Text("遭遇", "Encounter"), rule("巨兽.3")),
 )
 
+INTERVAL_PHASE = Phase(
+    "interval",
+    Text("局间", "Between sessions"),
+    TurnOrder.SIMULTANEOUS,
+    moves=frozenset({mv.Mourn.type, mv.MoveOutpost.type, mv.RebuildValley.type}),
+    skip_if=lambda s: not between_sessions(s),
+    on_begin=interval_begin,
+    rule=rule("间隔与变老"),
+)
+"""§间隔与变老, §山谷扩张, §废墟与迁移前哨: a session set up from the Log opens with the
+interval; every player passes when the dead are mourned and the valley is rebuilt."""
+
 PHASES = (
+    INTERVAL_PHASE,
     Phase(
         "creation",
         Text("选择与创造角色", "Choose and create characters"),
@@ -266,29 +288,16 @@ class Stonesaga(Game):
     outcome_texts: ClassVar[dict[str, Text]] = OUTCOME_TEXTS
     start_seat_passes: ClassVar[bool] = False
 
+    def parse_options(self, raw: Options | dict[str, Any] | None) -> Options:
+        """The options, and with a ``log`` the Log checked against them (``between.py``)."""
+        options = super().parse_options(raw)
+        check_options(options)
+        return options
+
     def setup(self, options: Any, rng: Rng) -> tuple[Any, Rng, Seat]:
-        """The valley's tiles, the society tracks, the challenge's omen, the alert behemoth."""
-        card = challenge(options.challenge)
-        if options.epoch not in (1, 2, 3):
-            raise GameConfigError(f"stonesaga has epochs 1 to 3, not {options.epoch}")
-        tiles = tuple(
-            (t.id, m.TileState(explored=t.explored, ruin=t.ruin)) for t in valley()[1].values()
-        )
-        alert = None
-        if options.behemoths:
-            alert, rng = rng.choice(options.behemoths)
-        data = m.Saga(
-            tiles=tiles,
-            omens=(card.omen,),
-            population=campaign()["population"]
-            if options.population is None
-            else options.population,
-            unrest=campaign()["unrest"] if options.unrest is None else options.unrest,
-            epoch=options.epoch,
-            challenge=card.id,
-            behemoths=tuple(m.Behemoth(b) for b in options.behemoths),
-            alert=alert,
-        )
+        """The valley's tiles, the society tracks, the challenge's omen, the alert behemoth,
+        from the Log when the options carry one (``between.session_data``)."""
+        data, rng = session_data(options, rng)
         return data, rng, 0
 
     def legal(self, state: State[Any], move: Move) -> Verdict:
@@ -308,8 +317,11 @@ class Stonesaga(Game):
         return ACCEPTED
 
     def legal_pass(self, state: State[Any], move: Move) -> Verdict:
-        """§夜晚阶段.1: a player whose character died rolls the mourning die before passing."""
+        """§夜晚阶段.1: a player whose character died rolls the mourning die before passing;
+        between sessions, every death is mourned and the valley rebuilt first."""
         data: Data = state.data
+        if state.flow.phase == "interval":
+            return interval_pass(state, move.seat or 0)
         due = [i for i in data.mourning if data.characters[i].seat == move.seat]
         if state.flow.phase == "mourning" and due:
             return MOURNING_DUE.reject(name=character_name(data.characters[due[0]].name))
@@ -326,6 +338,10 @@ class Stonesaga(Game):
         action = type(move) in ACTIONS
         data, events = (ACTIONS if action else OTHERS)[type(move)][1](state, move)
         return replace(state, data=replace(data, acted=True) if action else data), events
+
+    def campaign_log(self, state: State[Any]) -> dict[str, Any] | None:
+        """The Log of the ended session (``campaign.Log`` as JSON), None while it is played."""
+        return campaign_log(state)
 
     def final_outcome(self, state: State[Any]) -> Outcome:
         """A shared win when the challenge ended won, else a loss."""

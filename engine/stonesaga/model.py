@@ -278,6 +278,52 @@ class ValleyRecord:
         return len({t.tray for t in self.tiles})
 
 
+# --- the campaign's characters (the Log's roster) -------------------------------------------
+
+
+AGES = ("young", "old", "dead")
+"""§创造角色.5, §间隔与变老: a character is young, then old, then dead (a legend)."""
+
+
+@dataclass(frozen=True)
+class LogCharacter:
+    """A character of the campaign as the Log keeps it: name, trait, attributes, age, and
+    whether it is a legend (§角色死亡与传说.2–3: every dead character becomes one)."""
+
+    name: str
+    trait: str
+    strength: int
+    dexterity: int
+    faith: int
+    perception: int
+    age: str = "young"
+    legend: bool = False
+
+    @property
+    def alive(self) -> bool:
+        """Young or old: may still be chosen (§开局设置.1)."""
+        return self.age != "dead"
+
+    @property
+    def attributes(self) -> tuple[tuple[str, int], ...]:
+        """The four attributes as (name, value) pairs, in the rule text's order."""
+        return (
+            ("strength", self.strength),
+            ("dexterity", self.dexterity),
+            ("faith", self.faith),
+            ("perception", self.perception),
+        )
+
+
+@dataclass(frozen=True)
+class Relics:
+    """What a character keeps between sessions (§局间保留与存档): at most 5 items, 5 materials."""
+
+    name: str
+    items: tuple[str, ...] = ()
+    materials: tuple[str, ...] = ()
+
+
 # --- the game's data ------------------------------------------------------------------------
 
 
@@ -357,10 +403,11 @@ class PendingTest:
 
 @dataclass(frozen=True)
 class Behemoth:
-    """A behemoth whose lair is active; demeanor starts at 4 (§巨兽)."""
+    """A behemoth that has arrived; demeanor starts at 4; its lair active or not (§巨兽)."""
 
     name: str
     demeanor: int = 4
+    lair: bool = True
 
 
 @dataclass(frozen=True)
@@ -389,9 +436,29 @@ class Saga:
     creation_rolls: tuple[tuple[int, tuple[tuple[int, ...], ...]], ...] = ()
     """Each seat's rolls entered for the character it is creating (§创造角色.1)."""
     mourning: tuple[int, ...] = ()
+    """Characters who died at night step 1 and whose mourning roll is still due."""
     fishing: tuple[int, int] | None = None
     """(seat, character) of the fishing whose four dice are still to be entered (§钓鱼.3)."""
-    """Characters who died at night step 1 and whose mourning roll is still due."""
+    session: int = 1
+    """The session's number within its epoch (§三个纪元: 4–6 sessions an epoch)."""
+    roster: tuple[LogCharacter, ...] = ()
+    """Every character of the campaign, from the Log (aged by the interval), or the ``roster``
+    option; those in play are also in ``characters``."""
+    stored: tuple[Relics, ...] = ()
+    """What each character of the roster kept at the end of its last session (§局间保留与存档)."""
+    interval: str = ""
+    """The interval applied at the start of this session (§间隔与变老); "" for a first session."""
+    old_age: tuple[int, ...] = ()
+    """Roster indices of the characters who died between sessions and await their mourning."""
+    relics: tuple[Relics, ...] = ()
+    """What the characters who died between sessions kept, not yet handed to a new character
+    (§角色死亡与传说 遗物: 局间死亡)."""
+    free_moves: int = 0
+    """Free outpost relocations left between sessions (§废墟与迁移前哨)."""
+    moved: tuple[str, ...] = ()
+    """Tiles an outpost was moved to between sessions (each outpost moves at most once)."""
+    rebuilt: bool = True
+    """The valley was rebuilt as the Log records it (checked by the camera, §开局设置.7)."""
 
     def rolls(self, seat: int) -> tuple[tuple[int, ...], ...]:
         """The rolls this seat has entered for the character it is creating."""

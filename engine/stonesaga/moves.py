@@ -29,6 +29,9 @@ class CreateCharacter(Move):
     dexterity: int
     faith: int
     perception: int
+    inherits: str = ""
+    """§角色死亡与传说 遗物 局间死亡: the name of a character who died between sessions, whose
+    kept items and materials pass to this one ("" for none)."""
 
 
 @dataclass(frozen=True)
@@ -54,6 +57,8 @@ class ChooseCharacter(Move):
     ends_turn: ClassVar[bool] = False
     seat: Seat
     name: str
+    inherits: str = ""
+    """As for ``create_character``: relics of a character who died between sessions."""
 
 
 # --- moves: the day's actions ---------------------------------------------------------------
@@ -387,7 +392,10 @@ class RecordValley(Move):
 @dataclass(frozen=True)
 class Mourn(Move):
     """§夜晚阶段.1, §角色死亡与传说.1: the mourning d6 rolled at the table for a character who
-    died (``legend``), and the attribute raised on a 5–6 (the players' choice, at most 6)."""
+    died (``legend``), and the attribute raised on a 5–6 (the players' choice, at most 6).
+
+    At night ``legend`` is the character's index in the game; in the ``interval`` phase, its
+    index in the Log's roster (a death of old age: the roll counts +2)."""
 
     type: ClassVar[str] = "stonesaga.mourn"
     ends_turn: ClassVar[bool] = False
@@ -395,6 +403,33 @@ class Mourn(Move):
     legend: int
     roll: int
     attribute: str = ""
+
+
+# --- moves: between sessions (the interval phase) -------------------------------------------
+
+
+@dataclass(frozen=True)
+class MoveOutpost(Move):
+    """§废墟与迁移前哨: a free outpost relocation between sessions, from ``tile`` to an adjacent
+    tile without an outpost (one after a season; one per outpost after a generation or at an
+    epoch's start)."""
+
+    type: ClassVar[str] = "stonesaga.move_outpost"
+    ends_turn: ClassVar[bool] = False
+    seat: Seat
+    tile: str
+    to: str
+
+
+@dataclass(frozen=True)
+class RebuildValley(Move):
+    """§开局设置.7, §山谷扩张: the valley as rebuilt from the Log's map (read by the camera),
+    checked against the record and the epoch's capacity."""
+
+    type: ClassVar[str] = "stonesaga.rebuild_valley"
+    ends_turn: ClassVar[bool] = False
+    seat: Seat
+    record: ValleyRecord
 
 
 # --- events ---------------------------------------------------------------------------------
@@ -629,5 +664,71 @@ class Kept(Event):
 
     type: ClassVar[str] = "stonesaga.kept"
     character: int
+    items: tuple[str, ...]
+    materials: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class IntervalApplied(Event):
+    """§间隔与变老: the chosen challenge's interval is applied as the session begins."""
+
+    type: ClassVar[str] = "stonesaga.interval_applied"
+    challenge: str
+    interval: str
+    epoch: int
+    session: int
+
+
+@dataclass(frozen=True)
+class CharacterAged(Event):
+    """§间隔与变老: a character of the Log (``legend``: its roster index) grew old or died."""
+
+    type: ClassVar[str] = "stonesaga.character_aged"
+    legend: int
+    name: str
+    age: str
+
+
+@dataclass(frozen=True)
+class LegendMourned(Event):
+    """§角色死亡与传说.1: the mourning of a character who died between sessions: the d6, its
+    total (+2 for old age) and the effect; the character is a legend."""
+
+    type: ClassVar[str] = "stonesaga.legend_mourned"
+    legend: int
+    name: str
+    roll: int
+    total: int
+    effect: str
+
+
+@dataclass(frozen=True)
+class OutpostMoved(Event):
+    """§废墟与迁移前哨: an outpost moved between sessions, free; ``left`` moves remain."""
+
+    type: ClassVar[str] = "stonesaga.outpost_moved"
+    tile: str
+    to: str
+    left: int
+
+
+@dataclass(frozen=True)
+class ValleyRebuilt(Event):
+    """§开局设置.7, §山谷扩张: the rebuilt valley matches the Log; ``expansion`` new tiles."""
+
+    type: ClassVar[str] = "stonesaga.valley_rebuilt"
+    trays: int
+    capacity: int
+    expansion: int
+
+
+@dataclass(frozen=True)
+class RelicsInherited(Event):
+    """§角色死亡与传说 遗物 局间死亡: what a character who died between sessions kept passes to
+    a character of this session."""
+
+    type: ClassVar[str] = "stonesaga.relics_inherited"
+    character: int
+    name: str
     items: tuple[str, ...]
     materials: tuple[str, ...]

@@ -58,6 +58,7 @@ from engine.stonesaga.texts import (
     malady_name,
     resource_name,
     tile_label,
+    tile_name,
     tile_slot,
 )
 
@@ -129,6 +130,8 @@ def offers(state: State[Any], seat: Seat) -> list[Offer]:
     phase = state.flow.phase
     data: Saga = state.data
     own = [(i, c) for i, c in enumerate(data.characters) if c.seat == seat and c.alive]
+    if phase == "interval":
+        return _interval(data, seat)
     if phase == "creation":
         return _creation(state, seat)
     if phase == "mourning":
@@ -170,7 +173,8 @@ def _creation(state: State[Any], seat: Seat) -> list[Offer]:
             fields=(Field("dice", T("五颗骰", "Five dice"), "dice", dice=dice),),
         )
     ]
-    taken = {c.name for c in data.characters} | {h.name for h in state.options.roster}
+    taken = {c.name for c in data.characters} | {h.name for h in data.roster}
+    heirs = _relics(data)
     free = [(n, t) for n, t in names("characters") if n not in taken][:NAME_CHOICES]
     rolls = data.rolls(seat)
     if rolls and free:
@@ -194,10 +198,10 @@ def _creation(state: State[Any], seat: Seat) -> list[Offer]:
                 seat,
                 label,
                 fixed,
-                (_pick("name", T("名字", "Name"), free), traits),
+                (_pick("name", T("名字", "Name"), free), traits, *heirs),
             )
             out.append(_greyed(offer) if grey else offer)
-    roster = state.options.roster
+    roster = data.roster
     if roster:
         out.append(
             Offer(
@@ -210,7 +214,104 @@ def _creation(state: State[Any], seat: Seat) -> list[Offer]:
                         T("角色", "Character"),
                         ((h.name, character_name(h.name)) for h in roster),
                     ),
+                    *heirs,
                 ),
+            )
+        )
+    return out
+
+
+def _relics(data: Saga) -> tuple[Field, ...]:
+    """§角色死亡与传说 遗物 局间死亡: whose relics the new character takes (none, or one of
+    the characters who died between sessions and left some); no field when none did."""
+    if not data.relics:
+        return ()
+    none = T("不接遗物", "no relics")
+    return (
+        _pick(
+            "inherits",
+            T("接过遗物", "Takes the relics of"),
+            (("", none), *((r.name, character_name(r.name)) for r in data.relics)),
+        ),
+    )
+
+
+def _interval(data: Saga, seat: Seat) -> list[Offer]:
+    """§间隔与变老, §废墟与迁移前哨, §开局设置.7: between sessions, any player enters the
+    mourning d6 of each character who died of old age, moves an outpost free, and the camera
+    checks the rebuilt valley (the Log's map as the fallback)."""
+    out = []
+    for index in data.old_age:
+        hero = data.roster[index]
+        below = [a for a, v in hero.attributes if v < 6]
+        attrs = _pick(
+            "attribute",
+            T("结果5及以上时永久+1的属性", "Attribute raised on 5 or more"),
+            (
+                (a, T(f"{ATTRIBUTES[a].zh}({v})", f"{ATTRIBUTES[a].en} ({v})"))
+                for a, v in hero.attributes
+            )
+            if below
+            else (("", T("没有低于6的属性", "no attribute below 6")),),
+        )
+        label = T("哀悼骰(年老+2)", "Mourning die (+2 for old age)")
+        if data.interval != "generation":
+            label = T("哀悼骰", "Mourning die")
+        die = Field("dice", label, "dice", dice=(d6("roll", label),))
+        out.append(
+            Offer(
+                mv.Mourn.type,
+                seat,
+                T(
+                    f"哀悼局间死去的{character_name(hero.name).zh}",
+                    f"Mourn {character_name(hero.name).en}, who died between sessions",
+                ),
+                {"legend": index},
+                (attrs, die),
+            )
+        )
+    if data.free_moves > 0:
+        tiles = valley()[1]
+        for tile, state in data.tiles:
+            if not state.outpost or tile in data.moved:
+                continue
+            out.append(
+                Offer(
+                    mv.MoveOutpost.type,
+                    seat,
+                    T(
+                        f"局间免费迁移{tile_name(tile).zh}的前哨",
+                        f"Move the outpost on {tile_name(tile).en} (free between sessions)",
+                    ),
+                    {"tile": tile},
+                    (
+                        _pick(
+                            "to",
+                            T("迁到", "To"),
+                            (
+                                (n, tile_label(n, data.tile(n).explored))
+                                for n in tiles[tile].neighbours
+                            ),
+                        ),
+                    ),
+                )
+            )
+    if data.valley_record is not None or not data.rebuilt:
+        record = data.valley_record or valley_now(data)
+        choice = mv.RebuildValley(seat, record).to_dict()["record"]
+        out.append(
+            Offer(
+                mv.RebuildValley.type,
+                seat,
+                T("按《日志》的地图重建山谷", "Rebuild the valley from the Log's map"),
+                fields=(
+                    _pick(
+                        "record",
+                        T("摄像头看到的山谷", "The valley the camera sees"),
+                        ((choice, T("《日志》里的地图", "the map in the Log")),),
+                    ),
+                ),
+                camera=True,
             )
         )
     return out

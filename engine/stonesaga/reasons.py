@@ -233,3 +233,39 @@ VALLEY_FULL = _reason(
     "The valley holds {capacity} trays in epoch {epoch}; the record has {trays}",
     "山谷扩张",
 )
+NO_RELICS = _reason(
+    "no_relics",
+    "{name}没有留给新角色的遗物(只有局间死亡的角色才有,且只能交给一名角色)",
+    "{name} left no relics to hand on (only a character who died between sessions does, once)",
+    "角色死亡与传说",
+)
+NO_FREE_MOVE = _reason(
+    "no_free_move",
+    "局间已经没有免费迁移前哨的次数了",
+    "No free outpost move is left between these sessions",
+    "废墟与迁移前哨",
+)
+MOVED_ALREADY = _reason(
+    "moved_already",
+    "这个前哨在局间已经迁移过一次",
+    "This outpost was moved once between these sessions already",
+    "废墟与迁移前哨",
+)
+VALLEY_MISMATCH = _reason(
+    "valley_mismatch",
+    "重建的山谷与《日志》的地图不符:{problem}",
+    "The rebuilt valley differs from the Log's map: {problem}",
+    "开局设置.7",
+)
+VALLEY_UNCHECKED = _reason(
+    "valley_unchecked",
+    "先按《日志》的地图重建山谷,让摄像头核对",
+    "Rebuild the valley from the Log's map first, for the camera to check",
+    "开局设置.7",
+)
+OLD_AGE_DUE = _reason(
+    "old_age_due",
+    "先为局间死去的{name}掷哀悼骰",
+    "Roll the mourning die for {name}, who died between sessions, first",
+    "角色死亡与传说.1",
+)

@@ -185,6 +185,22 @@ EVENT_TEXTS: dict[str, Text] = {
     "stonesaga.tile_marked": Text("{tile}标记{marker}:{level}", "{tile} marked {marker}: {level}"),
     "stonesaga.travelled": Text("{character}前往{tile}", "{character} travels to {tile}"),
     "stonesaga.valley_recorded": Text("山谷已记录({region})", "The valley is recorded ({region})"),
+    "stonesaga.interval_applied": Text("局间:{interval}", "Between sessions: {interval}"),
+    "stonesaga.character_aged": Text("{name}:{age}", "{name}: {age}"),
+    "stonesaga.legend_mourned": Text(
+        "哀悼{name}:骰{roll},合计{total}({effect})",
+        "Mourning {name}: rolled {roll}, total {total} ({effect})",
+    ),
+    "stonesaga.outpost_moved": Text(
+        "前哨从{tile}迁到{to}", "The outpost moves from {tile} to {to}"
+    ),
+    "stonesaga.valley_rebuilt": Text(
+        "山谷按《日志》重建:托盘{trays}/{capacity}",
+        "Valley rebuilt from the Log: {trays}/{capacity} trays",
+    ),
+    "stonesaga.relics_inherited": Text(
+        "{character}接过{name}的遗物", "{character} takes {name}'s relics"
+    ),
 }
 
 
@@ -226,6 +242,12 @@ FEATURE_SHORT: dict[str, Text] = {
 
 REGIONS: dict[str, Text] = {"green_vale": Text("翠谷", "Green Vale")}
 """The valley's regions (§地图: 起始区域是翠谷与天崖高原); the English names are ours."""
+
+
+def challenge_title(card: str) -> Text:
+    """A challenge card by its printed title (活过今夜 / Survive the Night)."""
+    cards = campaign()["challenges"]
+    return challenge(card).title if card in cards else Text(card, card)
 
 
 def region_name(key: str) -> Text:
@@ -295,11 +317,14 @@ def option_texts() -> dict[str, Text]:
     out = {
         "players": Text("玩家人数", "Players"),
         "challenge": Text("挑战卡", "Challenge card"),
-        "epoch": Text("纪元", "Epoch"),
+        "epoch": Text(
+            "纪元(留空:按战役开局或《日志》)", "Epoch (blank: as a campaign starts or the Log says)"
+        ),
         "population": Text("人口(留空:按战役开局)", "Population (blank: as a campaign starts)"),
         "unrest": Text("动荡(留空:按战役开局)", "Unrest (blank: as a campaign starts)"),
         "roster": Text("《日志》里活着的角色", "Living characters of the Log"),
         "behemoths": Text("巢穴启用的巨兽", "Behemoths whose lair is active"),
+        "log": Text("上一局的《日志》", "The Log of the session before"),
     }
     for card in sorted(campaign()["challenges"]):
         title = challenge(card).title
@@ -320,6 +345,10 @@ DICE_REASONS: dict[str, Text] = {
     "heroic_effort": Text("奋力一搏(上一颗是6)", "a heroic effort (the last die was a 6)"),
     "fishing": Text("钓鱼", "fishing"),
     "mourning": Text("哀悼", "the mourning"),
+    "mourning_old_age": Text(
+        "为局间死去的角色哀悼(年老而死,结果+2)",
+        "the mourning of a character who died between sessions (+2 for old age)",
+    ),
 }
 """Why the table rolls the dice it is told to (the ``reason`` of ``dice_pool_announced``)."""
 
@@ -407,11 +436,12 @@ def _dice_line(event: dict[str, Any]) -> Text:
     if not dice:
         return Text("骰子已掷完", "The dice are done")
     seat = event.get("seat")
-    who = (
-        Text("每位玩家", "Each player")
-        if seat is None
-        else Text(f"{seat + 1}号玩家", f"Player {seat + 1}")
-    )
+    if seat is not None:
+        who = Text(f"{seat + 1}号玩家", f"Player {seat + 1}")
+    elif event.get("reason") == "mourning_old_age":
+        who = Text("一位玩家", "A player")
+    else:
+        who = Text("每位玩家", "Each player")
     count = len(dice)
     n_zh = COUNTS[count] if count < len(COUNTS) else str(count)
     zh = f"{who.zh}掷{n_zh}颗骰"
@@ -541,7 +571,160 @@ def _kept_line(e: dict[str, Any]) -> Text:
     )
 
 
+INTERVALS: dict[str, Text] = {
+    "season": Text("季(角色不变)", "a season (the characters do not change)"),
+    "generation": Text(
+        "世代(每名角色变老,老者死去成为传说)",
+        "a generation (every character ages; the old die and become legends)",
+    ),
+    "epoch": Text("纪元(所有角色死去成为传说)", "an epoch (every character dies, a legend)"),
+    "introduction": Text("入门(没有影响)", "the introduction (no effect)"),
+}
+"""§间隔与变老: the intervals printed on challenge cards and what each does."""
+
+AGE_NAMES: dict[str, Text] = {
+    "young": Text("年轻", "young"),
+    "old": Text("变老了", "grows old"),
+    "dead": Text("老死,成为传说", "dies of old age and becomes a legend"),
+}
+"""§间隔与变老: a character's age after the interval."""
+
+OVERLAY_KINDS: dict[str, Text] = {
+    "outpost": Text("前哨", "outpost"),
+    "ruin": Text("废墟", "ruin"),
+    "lair": Text("巢穴", "lair"),
+    "glacier": Text("冰川", "glacier"),
+}
+"""§覆盖层: the overlay kinds the valley reader names (``outpost 3``)."""
+
+
+def overlay_name(overlay: str) -> Text:
+    """An overlay as the record names it (``outpost 3``): 前哨3 / outpost 3."""
+    kind, _, number = overlay.partition(" ")
+    name = name_in(OVERLAY_KINDS, kind)
+    return Text(f"{name.zh}{number}", f"{name.en} {number}".strip())
+
+
+def rebuild_issue_text(kind: str, details: dict[str, Any]) -> Text:
+    """One difference between the rebuilt valley and the Log's map (``campaign.rebuild_issues``),
+    as players read it: which tile or overlay, and where it goes."""
+    d = details
+    tile = Text(f"地块{d.get('tile')}", f"tile {d.get('tile')}")
+    where = Text(
+        f"托盘{d.get('tray')}第{int(d.get('slot') or 0) + 1}格",
+        f"tray {d.get('tray')} slot {int(d.get('slot') or 0) + 1}",
+    )
+    if kind == "missing":
+        return Text(f"缺{tile.zh}(放在{where.zh})", f"{tile.en} is missing (it goes in {where.en})")
+    if kind == "misplaced":
+        return Text(
+            f"{tile.zh}在托盘{d.get('at')},应放在{where.zh}",
+            f"{tile.en} is in tray {d.get('at')}; it goes in {where.en}",
+        )
+    if kind == "turned":
+        return Text(
+            f"{tile.zh}的朝向不对,应转{d.get('rotation')}°",
+            f"{tile.en} is turned wrong; it goes at {d.get('rotation')}°",
+        )
+    if kind == "face":
+        face = (
+            Text("已探索面", "explored side")
+            if d.get("explored")
+            else Text("未探索面", "unexplored side")
+        )
+        return Text(f"{tile.zh}应{face.zh}朝上", f"{tile.en} goes {face.en} up")
+    if kind == "extra":
+        return Text(
+            f"{tile.zh}不在《日志》的地图上(扩张的地块放在新托盘里、未探索面朝上)",
+            f"{tile.en} is not on the Log's map (an expansion's tiles go face down in a new tray)",
+        )
+    overlay = overlay_name(str(d.get("overlay")))
+    zone = Text(
+        f"{tile.zh}第{int(d.get('zone') or 0) + 1}区",
+        f"{tile.en} zone {int(d.get('zone') or 0) + 1}",
+    )
+    if kind == "overlay_missing":
+        return Text(f"缺{overlay.zh}(在{zone.zh})", f"{overlay.en} is missing ({zone.en})")
+    return Text(
+        f"{overlay.zh}在{zone.zh},《日志》里没有", f"{overlay.en} on {zone.en} is not in the Log"
+    )
+
+
+def _mourned_line(e: dict[str, Any]) -> Text:
+    effect = str(e["effect"])
+    if effect == "population":
+        what = Text("人口−1", "population −1")
+    elif effect == "unrest":
+        what = Text("动荡+1", "unrest +1")
+    elif effect.endswith("+1"):
+        attribute = name_in(ATTRIBUTES, effect.removesuffix("+1"))
+        what = Text(f"{attribute.zh}+1", f"{attribute.en} +1")
+    else:
+        what = Text("属性都已是6,没有变化", "every attribute is already 6: no change")
+    roll, total = e["roll"], e["total"]
+    dice = Text(f"骰{roll}", f"rolled {roll}")
+    if total != roll:
+        dice = Text(
+            f"骰{roll}+{total - roll}(年老)={total}",
+            f"rolled {roll} +{total - roll} (old age) = {total}",
+        )
+    return _f(
+        Text("为{n}哀悼,{d}:{w};{n}成为传说", "Mourning {n}, {d}: {w}; {n} is a legend"),
+        n=character_name(str(e["name"])),
+        d=dice,
+        w=what,
+    )
+
+
+def _inherited_line(e: dict[str, Any]) -> Text:
+    return _f(
+        Text(
+            "{c}接过{n}的遗物:物品{i};材料{m}", "{c} takes {n}'s relics: items {i}; materials {m}"
+        ),
+        c=_who(e),
+        n=character_name(str(e["name"])),
+        i=listed(e.get("items") or (), item_name),
+        m=listed(e.get("materials") or (), resource_name),
+    )
+
+
 EVENT_LINES: dict[str, Line] = {
+    "stonesaga.interval_applied": lambda e: _f(
+        Text(
+            "第{p}纪元第{s}局开始,挑战{c};局间过去了{i}",
+            "Epoch {p}, session {s} begins with challenge {c}; between sessions: {i}",
+        ),
+        p=e["epoch"],
+        s=e["session"],
+        c=challenge_title(str(e["challenge"])),
+        i=name_in(INTERVALS, str(e["interval"])),
+    ),
+    "stonesaga.character_aged": lambda e: _f(
+        Text("{n}{a}", "{n} {a}"),
+        n=character_name(str(e["name"])),
+        a=name_in(AGE_NAMES, str(e["age"])),
+    ),
+    "stonesaga.legend_mourned": _mourned_line,
+    "stonesaga.outpost_moved": lambda e: _f(
+        Text(
+            "前哨从{t}免费迁到{o}(局间还可迁{l}次)",
+            "The outpost moves free from {t} to {o} ({l} free moves left between sessions)",
+        ),
+        t=tile_name(str(e["tile"])),
+        o=tile_name(str(e["to"])),
+        l=e["left"],
+    ),
+    "stonesaga.valley_rebuilt": lambda e: _f(
+        Text(
+            "山谷已按《日志》的地图重建:{t}个托盘(本纪元最多{c}个),新扩张的地块{x}块",
+            "The valley is rebuilt as the Log's map shows: {t} trays (this epoch holds {c}),"
+            " {x} tiles of expansion",
+        ),
+        t=e["trays"],
+        c=e["capacity"],
+        x=e["expansion"],
+    ),
+    "stonesaga.relics_inherited": _inherited_line,
     "stonesaga.activity_raised": lambda e: _f(
         Text("活跃度升至{a}", "Activity rises to {a}"), a=e["activity"]
     ),
