@@ -21,7 +21,7 @@ const Board = {
     const noted = boards.some((b) => (b.notes || []).length); // then each keeps a note line
     const row = Kiosk.el("div", { class: "boards" }, ...boards.map((b) => Board.panel(b, seats, noted)));
     const legend = (picture.legend || []).length
-      ? Kiosk.el("ul", { class: "legend" }, ...picture.legend.map((l) => Kiosk.el(
+      ? Kiosk.el("ul", { class: "board-legend" }, ...picture.legend.map((l) => Kiosk.el(
         "li", {}, Kiosk.el("span", { class: `swatch k-${l.kind} m-${l.kind}`, "aria-hidden": "true" }), l.text)))
       : null;
     target.replaceChildren(row, legend || "");

@@ -132,7 +132,14 @@ def test_the_chinese_view_has_no_latin_word_and_screenshots_in_both_languages(
         if lang == "zh":
             words = re.findall(r"[A-Za-z]{2,}", page.locator("main").inner_text())
             assert words == []
-        page.screenshot(path=str(SCREENSHOTS / f"tray-{lang}.png"))
+        page.screenshot(path=str(SCREENSHOTS / f"tray-{lang}.png"), full_page=True)
+        tall = page.evaluate("document.documentElement.scrollHeight")
+        assert tall <= 1080, f"{lang}: the page scrolls ({tall} px tall)"
+        # The legend spans the page (a style of another page once squeezed it into a column).
+        widths = page.locator("#legend .legend-group").evaluate_all(
+            "els => els.map(e => e.getBoundingClientRect().width)"
+        )
+        assert len(widths) == 3 and sum(widths) > 1920 * 0.8, widths
 
 
 def test_with_no_dice_the_trays_say_so(fresh: Server, page) -> None:
