@@ -15,6 +15,7 @@ import logging
 import queue
 import socket
 import ssl
+import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -212,6 +213,7 @@ class Publisher:
         name: str | None = None,
         link: str | None = None,
         client_id: str | None = None,
+        quiet: bool = False,
     ) -> None:
         if not mqtt_settings.url:
             raise ValueError("no broker address (mqtt.url)")
@@ -223,6 +225,10 @@ class Publisher:
         self.connected = threading.Event()
         """Set while the broker has us (tests and the bench wait on it)."""
         self.published_state: dict[str, Any] | None = None
+        self.refused: str | None = None
+        self.quiet = quiet
+        """Whether to keep quiet on stderr about the broker going and coming back."""
+        """Why the broker refused the last connection (bad user or password), else None."""
         self._queue: queue.SimpleQueue[_Noted | _Signal] = queue.SimpleQueue()
         self._inflight: dict[int, int] = {}  # paho's message id → event number
         self._handed = 0  # the newest event number handed to paho
@@ -230,6 +236,7 @@ class Publisher:
         self._state_sent: str | None = None
         self._result_sent: str | None = None
         self._unlisten: Any = None
+        self._lost = False
         self._worker: threading.Thread | None = None
         self.client = self._client(mqtt_settings, client_id or f"tablesight-{self.name}")
 
@@ -294,7 +301,9 @@ class Publisher:
         if not reason.is_failure:
             self._queue.put(_Signal("connected"))
         else:
-            log.warning("the broker %s refused the connection: %s", self.address, reason)
+            if self.refused != str(reason):
+                self._say(f"the MQTT broker {self.address} refused this table: {reason}")
+            self.refused = str(reason)
 
     def _on_disconnect(
         self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any
@@ -359,13 +368,21 @@ class Publisher:
                 self.outbox.delivered(seq)
             return False
         if item.kind == "connected":
+            self.refused = None
             self.connected.set()
             self.client.publish(topic(self.name, STATUS), ONLINE, qos=1, retain=True)
             self._state_sent = self._result_sent = None  # a restarted broker lost them
-            log.info("connected to the broker %s as table %s", self.address, self.name)
+            if self._lost:
+                self._say(f"back on the MQTT broker {self.address}; sending what waited")
+            self._lost = False
             return True
         if item.kind == "disconnected":
-            log.info("lost the broker %s (%s); events wait in the outbox", self.address, item.value)
+            if not self._lost:
+                self._say(
+                    f"lost the MQTT broker {self.address} ({item.value}); the table plays on,"
+                    " events wait in the outbox"
+                )
+            self._lost = True
             return False
         return item.kind == "refresh"
 
@@ -469,6 +486,13 @@ class Publisher:
             if isinstance(item, _Signal) and item.kind == "acked":
                 self._handle(item)
                 self._pump()
+
+    def _say(self, line: str) -> None:
+        """One line on stderr for the person who started the kiosk (and in the log)."""
+        log.warning("%s", line)
+        if not self.quiet:
+            sys.stderr.write(f"tablesight: {line}\n")
+            sys.stderr.flush()
 
     def waiting(self) -> int:
         """How many events wait for the broker (in the outbox)."""

@@ -46,7 +46,7 @@ class SimulatedTable:
         saved = self.store.new_game(f"{game}-{name}", game, GAME_SETUPS.get(game), seed, seats)
         self.table = Table(saved)
         settings = MqttSettings(url=broker_url, table=name, outbox_limit=outbox_limit)
-        self.publisher = Publisher(self.table, settings, folder, link=link)
+        self.publisher = Publisher(self.table, settings, folder, link=link, quiet=True)
 
     def start(self) -> SimulatedTable:
         """Start its publisher (connects in the background)."""

@@ -103,9 +103,12 @@ class Receiver:
         self.client.loop_stop()
 
 
-def receiver(broker: Mosquitto, *, lasting: bool = False) -> Receiver:
+def receiver(
+    broker: Mosquitto, *, lasting: bool = False, auth: tuple[str, str] | None = None
+) -> Receiver:
     """A receiver on ``broker``; ``lasting``: a persistent session (QoS 1 messages published
-    while it is away wait for it, also across a restart of the broker)."""
+    while it is away wait for it, also across a restart of the broker); ``auth``: user and
+    password."""
     client = mqtt.Client(
         CallbackAPIVersion.VERSION2,
         client_id=f"receiver-{uuid.uuid4().hex[:8]}",
@@ -113,6 +116,8 @@ def receiver(broker: Mosquitto, *, lasting: bool = False) -> Receiver:
         protocol=mqtt.MQTTv311,
     )
     client.reconnect_delay_set(min_delay=1, max_delay=2)
+    if auth is not None:
+        client.username_pw_set(*auth)
     got = Receiver(client)
 
     def on_connect(c: Any, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
