@@ -115,8 +115,14 @@ def _dusk_begins(state: State[Table]) -> tuple[State[Table], tuple[Event, ...]]:
 
 
 def _departure_begins(state: State[Table]) -> tuple[State[Table], tuple[Event, ...]]:
-    """§三.3: one choice per aurora held now; aurora gained during departure waits."""
-    return _players(state, lambda p: replace(p, departure_left=p.aurora)), ()
+    """§三.3: one choice per aurora held now; aurora gained during departure waits. A player
+    with no aurora skips the phase (没有极光的玩家跳过本阶段): done without a ``pass``."""
+    state = _players(state, lambda p: replace(p, departure_left=p.aurora))
+    events: list[Event] = []
+    for seat, p in enumerate(state.data.players):
+        if rules.departure_over(p):
+            state = rules.pass_for(state, seat, events)
+    return state, tuple(events)
 
 
 def _night_begins(state: State[Table]) -> tuple[State[Table], tuple[Event, ...]]:
@@ -130,11 +136,13 @@ def _night_begins(state: State[Table]) -> tuple[State[Table], tuple[Event, ...]]
 
 
 def _night_ends(state: State[Table]) -> tuple[State[Table], tuple[Event, ...]]:
-    """§四.18: the virtual opponent's companions are discarded; no turn is in progress."""
+    """§四.18: the virtual opponent's companions are discarded; no turn (nor hike) is in
+    progress."""
     data = replace(
         state.data, virtual=0, virtual_spied=frozenset(), virtual_spirit_spies=0, turn=None
     )
-    return replace(state, data=data), ()
+    state = replace(state, data=data)
+    return _players(state, lambda p: replace(p, forest=None)), ()
 
 
 def _dawn_begins(state: State[Table]) -> tuple[State[Table], tuple[Event, ...]]:

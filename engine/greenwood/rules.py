@@ -13,6 +13,7 @@ from dataclasses import replace
 
 from engine.core import ACCEPTED, EndTurn, Event, Move, Pass, Reason, Seat, State, Text, Verdict
 from engine.core.offers import CORE_LABELS
+from engine.core.vocabulary import SeatPassed
 from engine.greenwood.catalogue import Catalogue, catalogue, parse_reward
 from engine.greenwood.errors import GreenwoodDataError
 from engine.greenwood.records import (
@@ -59,6 +60,7 @@ from engine.greenwood.state import (
 from engine.greenwood.submarine import check_placement, rewards_of
 from engine.greenwood.texts import (
     DUSK_EFFECT_NAMES,
+    FOREST_ACTION_NAMES,
     KNOWLEDGE_SHORT,
     companion_name,
     creature_name,
@@ -259,6 +261,19 @@ NO_SWAP = _r(
     "§三.11",
 )
 
+FOREST_ACTION_DONE = _r(
+    "forest_action_done",
+    "这次徒步已经执行了{action}:每次徒步只能执行1个森林行动",
+    "This hike has done its forest action ({action}): a hike allows one forest action",
+    "§三.7 §三.9",
+)
+LEARNED_TWICE = _r(
+    "learned_twice",
+    "学习行动最多学习2次",
+    "A learning action learns at most twice",
+    "§三.8",
+)
+
 NO_SPIRIT_TOKEN = _r(
     "no_spirit_token",
     "原初之灵的能力要在本回合把能量或间谍标记放在原初之灵上之后使用,且只能选一个",
@@ -308,7 +323,24 @@ def play(state: State[Table], move: Move) -> tuple[State[Table], tuple[Event, ..
     table = table.with_player(seat, player)
     if isinstance(move, UseEnergy | UseSpy | Hike) or _night_turn(state, seat):
         table = replace(table, turn=(seat, state.moves + 1))
-    return replace(state, data=table), tuple(events)
+    state = replace(state, data=table)
+    if state.flow.phase == "departure" and departure_over(player):
+        state = pass_for(state, seat, events)
+    return state, tuple(events)
+
+
+def departure_over(p: Player) -> bool:
+    """§三.3: no aurora left to spend in this departure, and no piece waiting to be placed: the
+    player moves on by itself, as at the table (没有极光的玩家跳过本阶段)."""
+    return p.departure_left <= 0 and p.awaiting is None
+
+
+def pass_for(state: State[Table], seat: Seat, events: list[Event]) -> State[Table]:
+    """The seat is done with the phase without a ``pass`` of its own (announced as one)."""
+    if seat in state.flow.done:
+        return state
+    events.append(SeatPassed(seat, state.flow.phase))
+    return replace(state, flow=replace(state.flow, done=state.flow.done | {seat}))
 
 
 # --- dusk ------------------------------------------------------------------------------------
@@ -499,20 +531,20 @@ def _check_spy(state: State[Table], p: Player, m: UseSpy) -> Verdict:
 
 def _energy(state: State[Table], p: Player, m: UseEnergy, ev: list[Event]) -> Effect:
     ev.append(TokenUsed(m.seat, "energy", m.seat, m.companion))
-    p = replace(p, energised=p.energised | {m.companion}, swap_ready=False)
+    p = replace(p, energised=p.energised | {m.companion}, swap_ready=False, forest=None)
     return replace(p, spirit_ready=m.companion == SPIRIT), state.data
 
 
 def _hike(state: State[Table], p: Player, m: Hike, ev: list[Event]) -> Effect:
     ev.append(TokenUsed(m.seat, "hike", m.seat, m.companion))
     p = replace(p, hikers=p.hikers | {m.companion}, swap_ready=False, spirit_ready=False)
-    return p, state.data
+    return replace(p, forest=()), state.data  # §三.7: one forest action ahead
 
 
 def _spy(state: State[Table], p: Player, m: UseSpy, ev: list[Event]) -> Effect:
     ev.append(TokenUsed(m.seat, "spy", m.owner, m.companion))
     table = state.data
-    p = replace(p, spies_out=p.spies_out + 1, swap_ready=False)
+    p = replace(p, spies_out=p.spies_out + 1, swap_ready=False, forest=None)
     p = replace(p, spirit_ready=m.companion == SPIRIT)
     if m.owner is None:
         if m.companion == SPIRIT:
@@ -549,12 +581,32 @@ def _check_gain(state: State[Table], p: Player, m: Gain) -> Verdict:
     return _in_turn(state, m.seat)
 
 
+def _forest(state: State[Table], p: Player, action: str) -> Verdict:
+    """§三.7: a hike ends in one forest action; its learning action learns twice at most
+    (§三.8). Turns of other tokens are not limited here: companion abilities the engine does
+    not read may learn or rescue."""
+    if state.flow.phase != "night" or p.forest is None:
+        return ACCEPTED
+    if action == "learn" and p.forest == ("learn", "learn"):
+        return LEARNED_TWICE.reject()
+    if p.forest and not (action == "learn" and p.forest == ("learn",)):
+        return FOREST_ACTION_DONE.reject(action=FOREST_ACTION_NAMES[p.forest[0]])
+    return ACCEPTED
+
+
+def _forest_done(state: State[Table], p: Player, action: str) -> Player:
+    """Record the forest action a hike took (night only)."""
+    if state.flow.phase != "night" or p.forest is None:
+        return p
+    return replace(p, forest=(*p.forest, action))
+
+
 def _check_learn(state: State[Table], p: Player, m: Learn) -> Verdict:
     if m.discard is not None and m.discard not in p.knowledge:
         return NOT_HELD.reject(knowledge=_colour(m.discard))
     if m.discard is None and len(p.knowledge) >= p.slots:
         return NO_FREE_SLOT.reject()
-    return _in_turn(state, m.seat)
+    return _in_turn(state, m.seat) and _forest(state, p, "learn")
 
 
 def _check_rescue(state: State[Table], p: Player, m: Rescue) -> Verdict:
@@ -572,11 +624,11 @@ def _check_rescue(state: State[Table], p: Player, m: Rescue) -> Verdict:
                 held=knowledge_list(p.knowledge),
             )
         held.remove(k)
-    return _in_turn(state, m.seat)
+    return _in_turn(state, m.seat) and _forest(state, p, "rescue")
 
 
 def _check_take_wisp(state: State[Table], p: Player, m: TakeWisp) -> Verdict:
-    return _in_turn(state, m.seat)
+    return _in_turn(state, m.seat) and _forest(state, p, "wisp")
 
 
 def _check_swap(state: State[Table], p: Player, m: SwapKnowledge) -> Verdict:
@@ -595,8 +647,8 @@ def _check_spirit(state: State[Table], p: Player, m: SpiritAbility) -> Verdict:
 
 def _spirit(state: State[Table], p: Player, m: SpiritAbility, ev: list[Event]) -> Effect:
     p = replace(p, spirit_ready=False)
-    if m.ability == "journey":
-        return p, state.data  # a card and a longer move: the forest action follows as moves
+    if m.ability == "journey":  # a card and a longer move: one forest action follows as moves
+        return replace(p, forest=()), state.data
     return _resolve(p, m.seat, [("spirit: draw three", "vp:2")], ev), state.data
 
 
@@ -629,7 +681,7 @@ def _learn(state: State[Table], p: Player, m: Learn, ev: list[Event]) -> Effect:
     held = list(p.knowledge)
     if m.discard is not None:
         held.remove(m.discard)
-    p = replace(p, knowledge=(*held, m.knowledge))
+    p = replace(_forest_done(state, p, "learn"), knowledge=(*held, m.knowledge))
     ev.append(KnowledgeChanged(m.seat, p.knowledge))
     return p, state.data
 
@@ -640,7 +692,8 @@ def _rescue(state: State[Table], p: Player, m: Rescue, ev: list[Event]) -> Effec
     held = list(p.knowledge)
     for k in _cost(cat, m.creature):
         held.remove(k)
-    p = replace(p, knowledge=tuple(held), rescued=(*p.rescued, m.creature))
+    p = replace(_forest_done(state, p, "rescue"), knowledge=tuple(held))
+    p = replace(p, rescued=(*p.rescued, m.creature))
     ev += [KnowledgeChanged(m.seat, p.knowledge), CreatureRescued(m.seat, m.creature)]
     source = f"rescue: {m.creature}"
     items = [(source, f"vp:{creature.vp}")] + [
@@ -650,7 +703,7 @@ def _rescue(state: State[Table], p: Player, m: Rescue, ev: list[Event]) -> Effec
 
 
 def _take_wisp(state: State[Table], p: Player, m: TakeWisp, ev: list[Event]) -> Effect:
-    p = replace(p, swap_ready=True)
+    p = replace(_forest_done(state, p, "wisp"), swap_ready=True)
     return _resolve(p, m.seat, [("wisp action", "place:wisp")], ev), state.data
 
 

@@ -73,6 +73,10 @@ class Player:
     swap_ready: bool = False
     spirit_ready: bool = False
     """This turn's token went on a primal spirit and its ability is not chosen yet (§四.1)."""
+    forest: tuple[str, ...] | None = None
+    """The forest action of this night turn's hike (or spirit journey) so far: () before it,
+    then ``("learn",)`` / ``("learn", "learn")``, ``("rescue",)`` or ``("wisp",)``; None when the
+    turn's token is not a hike (§三.7: a hike allows one forest action)."""
 
     @property
     def covered(self) -> Cells:

@@ -112,6 +112,13 @@ SPELL_NAMES: dict[str, Text] = {
 }
 """The standard spells of the basic mode (§三.3)."""
 
+FOREST_ACTION_NAMES: dict[str, Text] = {
+    "learn": Text("学习行动", "a learning action"),
+    "rescue": Text("解救行动", "a rescue"),
+    "wisp": Text("鬼火行动", "a wisp action"),
+}
+"""The forest actions a hike may end in (§三.7; the watchtower's comes as rewards)."""
+
 SPIRIT_ABILITY_NAMES: dict[str, Text] = {
     "draw_three": Text("抽3张牌并获得2分", "Draw 3 cards and gain 2 points"),
     "journey": Text(

@@ -152,7 +152,9 @@ def test_kill_9_mid_game_then_restart_shows_the_same_game_and_leds(
     try:
         end = wait_for(resumed, lambda s: s["outcome"] is not None)
         assert end["save"] == before["save"]
-        assert end["moves"] == 120, "the resumed session lost or repeated a move"
+        # kiosk/simulation/greenwood.toml makes the 119 accepted moves of
+        # docs/examples/greenwood.jsonl (departure moves on by itself: no passes there)
+        assert end["moves"] == 119, "the resumed session lost or repeated a move"
     finally:
         stop(resumed)
 

@@ -8,19 +8,18 @@ from engine.core import Advance, GameConfigError, Pass, Session, find_game
 
 
 def finish_seat_phases(session: Session) -> list[str]:
-    """Everyone passes through dusk, departure and night; returns the phases seen."""
-    seen = []
-    for _ in range(3):
-        seen.append(session.state.flow.phase)
-        while session.state.flow.phase == seen[-1]:
-            flow = session.state.flow
-            seat = (
-                flow.current
-                if flow.current is not None
-                else min(set(session.state.seats) - flow.done)
-            )
-            assert session.submit(Pass(seat=seat)).accepted
-    return seen
+    """Everyone passes through dusk, departure and night (a departure without aurora moves on
+    by itself, §三.3); returns the phases begun on the way."""
+    seen = [session.state.flow.phase]
+    while session.state.flow.phase in ("dusk", "departure", "night"):
+        flow = session.state.flow
+        seat = (
+            flow.current if flow.current is not None else min(set(session.state.seats) - flow.done)
+        )
+        result = session.submit(Pass(seat=seat))
+        assert result.accepted
+        seen += [e.phase for e in result.events if e.type == "phase_started"]
+    return [phase for phase in seen if phase != "dawn"]
 
 
 def test_three_nights_of_four_phases_with_upkeep_only_after_the_first_two() -> None:
@@ -45,9 +44,9 @@ def test_three_nights_of_four_phases_with_upkeep_only_after_the_first_two() -> N
 def test_night_is_clockwise_from_the_start_player_and_the_marker_passes_each_round() -> None:
     """§三.4 clockwise from the start player; §三.15 step 5 passes the marker clockwise."""
     session = Session(find_game("greenwood"), {"players": 3, "start_seat": 2})
-    for _phase in ("dusk", "departure"):
-        for seat in (0, 1, 2):
-            assert session.submit(Pass(seat=seat)).accepted
+    for seat in (0, 1, 2):
+        assert session.submit(Pass(seat=seat)).accepted
+    # §三.3: 没有极光的玩家跳过本阶段 — nobody holds aurora, so departure moves on by itself
     assert session.state.flow.phase == "night" and session.state.flow.current == 2
     assert session.submit(Pass(seat=1)).verdict.code == "core.not_your_turn"
     # §三.13: a player who ended the night is skipped; the others go on
@@ -105,8 +104,12 @@ def test_the_kiosk_is_told_each_phase_turn_reward_and_refusal() -> None:
     assert [e.type for e in rewards] == ["greenwood.reward_gained"] * 2  # the step, its space
     refused = session.submit(Strengthen(seat=0)).events
     assert [(e.type, e.code) for e in refused] == [("move_rejected", "greenwood.effect_done")]
-    for seat in (0, 1, 0, 1):
+    for seat in (0, 1):
         events = session.submit(Pass(seat=seat)).events
+    while session.state.flow.phase == "departure":  # one without aurora moved on by itself
+        events = session.submit(
+            Pass(seat=min(set(session.state.seats) - session.state.flow.done))
+        ).events
     assert session.state.flow.phase == "night"
     assert [e.type for e in events][-2:] == ["phase_started", "turn_started"]
     assert events[-1].seat == 1  # the start player acts first

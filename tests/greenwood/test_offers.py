@@ -17,7 +17,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from offer_walk import example_files, random_walk, walk_example
 
-from engine.core import Advance, EndTurn, Move, Session, find_game, move_from_dict, offered, offers
+from engine.core import (
+    Advance,
+    EndTurn,
+    Move,
+    Pass,
+    Session,
+    find_game,
+    move_from_dict,
+    offered,
+    offers,
+)
 from engine.core.offers import MAX_OPTIONS, Offer, match
 from engine.greenwood.game import PHASES
 from engine.greenwood.records import (
@@ -29,6 +39,7 @@ from engine.greenwood.records import (
     PlaceDuskMarker,
     Recruit,
     Rescue,
+    SpiritAbility,
     SwapKnowledge,
     TakeWisp,
     UseEnergy,
@@ -233,8 +244,8 @@ def test_a_creature_whose_knowledge_is_missing_is_greyed(gw) -> None:
     """greenwood.zh.md §三.9: 解救生物时,必须满足板块显示的全部知识要求."""
     t = gw.Table()
     t.pass_until("night")
+    t.session.state = gw.with_player(t.state, 0, knowledge=("red",))
     t.ok(Hike(seat=0, companion=0))
-    t.ok(Learn(seat=0, knowledge="red"))
     assert code(t, Rescue(seat=0, creature="moth")) == "ok"
     assert code(t, Rescue(seat=0, creature="beetle")) == "greenwood.missing_knowledge"
 
@@ -243,9 +254,8 @@ def test_learning_into_a_full_store_is_greyed_unless_a_token_goes_back(gw) -> No
     """greenwood.zh.md §三.8: 若没有空余位置,可以先将一个已有知识标记退回公共供应区."""
     t = gw.Table()
     t.pass_until("night")
+    t.session.state = gw.with_player(t.state, 0, knowledge=("red", "blue"))
     t.ok(Hike(seat=0, companion=0))
-    t.ok(Learn(seat=0, knowledge="red"))
-    t.ok(Learn(seat=0, knowledge="blue"))
     assert code(t, Learn(seat=0, knowledge="yellow")) == "greenwood.no_free_slot"
     assert code(t, Learn(seat=0, knowledge="yellow", discard="red")) == "ok"
 
@@ -271,8 +281,8 @@ def test_the_piece_to_place_is_offered_on_the_grid_and_greyed_off_the_start(gw) 
     """greenwood.zh.md §三.10: 第一块板块必须覆盖潜艇上标示的起始格; 只有角落接触不算相邻."""
     t = gw.Table()
     t.pass_until("night")
+    t.session.state = gw.with_player(t.state, 0, knowledge=("red",))
     t.ok(Hike(seat=0, companion=0))
-    t.ok(Learn(seat=0, knowledge="red"))
     t.ok(Rescue(seat=0, creature="moth"))
     offer, option = find(t, Place(seat=0, piece="domino", cells=((1, 0), (2, 0))))
     assert offer.camera and offer.fields[0].kind == "cells" and offer.fields[0].grid == (6, 6)
@@ -281,6 +291,10 @@ def test_the_piece_to_place_is_offered_on_the_grid_and_greyed_off_the_start(gw) 
     assert moves_of(t, 0) >= {"greenwood.place"}
     assert code(t, Gain(seat=0, reward="vp:1")) == "greenwood.place_first"
     t.ok(Place(seat=0, piece="domino", cells=((0, 0), (1, 0))))
+    t.ok(EndTurn(seat=0))
+    t.ok(Pass(seat=1))
+    t.ok(UseEnergy(seat=0, companion=SPIRIT))
+    t.ok(SpiritAbility(seat=0, ability="journey"))  # §四.1: a forest action of its own
     t.ok(TakeWisp(seat=0))
     assert code(t, Place(seat=0, piece="wisp", cells=((2, 1),))) == "greenwood.not_adjacent"
     assert code(t, Place(seat=0, piece="wisp", cells=((2, 0),))) == "ok"

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.greenwood.catalogue import catalogue
-from engine.greenwood.records import Hike, Learn, Place, Rescue, TakeWisp, UseEnergy
+from engine.greenwood.records import Hike, Place, Rescue, TakeWisp, UseEnergy
 from kiosk.cli import main
 from vision.detection import Detector
 from vision.readers.greenwood import SubmarineReader, piece_shapes
@@ -129,8 +129,8 @@ def test_a_piece_landing_is_proposed_lifting_it_is_not_and_moving_it_is_refused(
     moves is reported (已经放入潜艇的板块不能移动)."""
     table = gw.Table(layout=0)
     table.pass_until("night")
+    table.session.state = gw.with_player(table.state, 0, knowledge=("red",))
     table.ok(Hike(seat=0, companion=0))
-    table.ok(Learn(seat=0, knowledge="red"))
     table.ok(Rescue(seat=0, creature="moth"))  # a domino to place
     cam = Camcorder(SubmarineReader(seats={0: 1}))
     assert cam.show(table.state, *board()) == []

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from engine.core import Advance, EndTurn, Pass
@@ -107,17 +109,29 @@ def test_protection_goes_on_revealed_threats_three_tokens_then_moves(gw) -> None
     assert state.data.players[1].protections == (1, 3, 0)
 
 
-def test_departure_allows_one_choice_per_aurora_held_when_it_began(table) -> None:
-    """§三.3: 玩家每拥有1个极光,就可以选择一项; 启程阶段获得的极光不能在本阶段立即使用."""
+def test_departure_allows_one_choice_per_aurora_held_when_it_began(table, gw) -> None:
+    """§三.3: 玩家每拥有1个极光,就可以选择一项; 启程阶段获得的极光不能在本阶段立即使用; 没有
+    极光的玩家跳过本阶段 — and once its choices are used the player moves on by itself."""
     table.ok(PlaceDuskMarker(seat=0, effect="protect"))
     table.ok(GainAurora(seat=0))
+    table.ok(Gain(seat=0, reward="aurora"))  # a card gives a second aurora at dusk
     table.pass_until("departure")
+    assert 1 in table.state.flow.done  # player 2 holds no aurora: skipped, without a pass
+    assert table.refused(CastSpell(seat=1, spell="stay_alert")) == "core.already_passed"
     assert table.refused(RemoveHiker(seat=0, companion=0)) == "greenwood.no_hiker"
+    score = table.player(0).score
     table.ok(CastSpell(seat=0, spell="request_aid"))
+    assert table.player(0).score == score + 1  # 请求援助: 1 point
     table.ok(Gain(seat=0, reward="aurora"))  # a card gives aurora now: not usable now
-    assert table.refused(CastSpell(seat=0, spell="stay_alert")) == "greenwood.no_aurora_left"
-    assert table.player(0).score == 6  # 请求援助: 1 point
-    assert table.refused(CastSpell(seat=1, spell="stay_alert")) == "greenwood.no_aurora_left"
+    assert table.player(0).aurora == 3 and table.state.flow.phase == "departure"
+    events = table.ok(CastSpell(seat=0, spell="stay_alert"))  # the second and last choice
+    assert [e.seat for e in events if e.type == "seat_passed"] == [0]
+    assert table.state.flow.phase == "night"  # everyone moved on: no pass was needed
+    assert table.player(0).pathfinding == 1  # 保持警觉: 1 pathfinding
+    spent = gw.with_player(table.state, 1, departure_left=0)  # a player not moved on yet
+    spent = replace(spent, flow=replace(spent.flow, phase="departure", done=frozenset()))
+    verdict = gw.legal(spent, CastSpell(seat=1, spell="stay_alert"))
+    assert verdict.code == "greenwood.no_aurora_left"
 
 
 def test_an_aurora_takes_a_hike_token_off(gw) -> None:
@@ -234,6 +248,11 @@ def test_learning_fills_unlocked_slots_and_a_full_store_returns_a_token_first(gw
     t.ok(Hike(seat=0, companion=0))
     t.ok(Learn(seat=0, knowledge="red"))
     t.ok(Learn(seat=0, knowledge="blue"))
+    assert t.player(0).knowledge == ("red", "blue")
+    t.ok(EndTurn(seat=0))
+    t.ok(Pass(seat=1))
+    t.ok(UseEnergy(seat=0, companion=SPIRIT))
+    t.ok(SpiritAbility(seat=0, ability="journey"))  # one more forest action: learning
     assert t.refused(Learn(seat=0, knowledge="yellow")) == "greenwood.no_free_slot"
     assert t.refused(Learn(seat=0, knowledge="yellow", discard="yellow")) == "greenwood.not_held"
     t.ok(Learn(seat=0, knowledge="yellow", discard="red"))
@@ -244,11 +263,11 @@ def test_rescue_pays_its_knowledge_scores_and_asks_for_its_pieces(gw) -> None:
     """§三.9: all the knowledge shown (large creatures also the display's extra), then the
     points, then the piece(s) into the submarine — a pair is two pieces."""
     t = night(gw)
+    t.session.state = gw.with_player(t.state, 0, knowledge=("blue",))
     t.ok(Hike(seat=0, companion=0))
     assert t.refused(Rescue(seat=0, creature="unicorn")) == "greenwood.unknown_creature"
-    t.ok(Learn(seat=0, knowledge="blue"))
     assert t.refused(Rescue(seat=0, creature="twin newts")) == "greenwood.missing_knowledge"
-    t.ok(Learn(seat=0, knowledge="blue"))
+    t.session.state = gw.with_player(t.state, 0, knowledge=("blue", "blue"))
     t.ok(Rescue(seat=0, creature="twin newts"))
     me = t.player(0)
     assert me.knowledge == () and me.score == 5 + 4 and me.rescued == ("twin newts",)
@@ -267,15 +286,16 @@ def test_a_large_creature_also_costs_the_display_extra(gw) -> None:
     t.session.state = gw.with_player(t.state, 0, knowledge=("red", "yellow"), slots=3)
     t.ok(Hike(seat=0, companion=0))
     assert t.refused(Rescue(seat=0, creature="stag")) == "greenwood.missing_knowledge"
-    t.ok(Learn(seat=0, knowledge="yellow"))
+    t.session.state = gw.with_player(t.state, 0, knowledge=("red", "yellow", "yellow"))
     t.ok(Rescue(seat=0, creature="stag"))
+    assert t.player(0).knowledge == ()
 
 
 def test_the_wisp_action_places_a_wisp_then_may_swap_one_knowledge(gw) -> None:
     """§三.11: place the wisp by the usual rules, then one knowledge may become another."""
     t = night(gw)
+    t.session.state = gw.with_player(t.state, 0, knowledge=("red",))
     t.ok(Hike(seat=0, companion=0))
-    t.ok(Learn(seat=0, knowledge="red"))
     assert t.refused(SwapKnowledge(seat=0, old="red", new="blue")) == "greenwood.no_swap"
     t.ok(TakeWisp(seat=0))
     assert t.refused(SwapKnowledge(seat=0, old="red", new="blue")) == "greenwood.place_first"
@@ -284,6 +304,61 @@ def test_the_wisp_action_places_a_wisp_then_may_swap_one_knowledge(gw) -> None:
     t.ok(SwapKnowledge(seat=0, old="red", new="blue"))
     assert t.player(0).knowledge == ("blue",)
     assert t.refused(SwapKnowledge(seat=0, old="blue", new="red")) == "greenwood.no_swap"
+
+
+def test_a_hike_allows_one_forest_action(gw) -> None:
+    """§三.7 (移动结束后,执行所在位置的森林行动……完成后,本次行动结束) and §三.9: a hike ends
+    in one forest action; learning (at most twice, §三.8) then no rescue, a rescue then no
+    learning or wisp. The next hike has its own."""
+    t = night(gw)
+    t.session.state = gw.with_player(t.state, 0, companions=frozenset({0, 1}), slots=4)
+    t.session.state = gw.with_player(t.state, 0, knowledge=("red",))
+    t.ok(Hike(seat=0, companion=0))
+    t.ok(Learn(seat=0, knowledge="blue"))
+    refused = t.session.check(Rescue(seat=0, creature="moth"))
+    assert refused.code == "greenwood.forest_action_done" and "§三.7" in (refused.rule or "")
+    assert "learning" in refused.message.en and "学习行动" in refused.message.zh
+    assert t.refused(TakeWisp(seat=0)) == "greenwood.forest_action_done"
+    t.ok(Learn(seat=0, knowledge="yellow"))  # a learning action learns twice
+    assert t.refused(Learn(seat=0, knowledge="red")) == "greenwood.learned_twice"
+    t.ok(EndTurn(seat=0))
+    t.ok(Pass(seat=1))
+    t.ok(Hike(seat=0, companion=1))  # a new hike: a new forest action
+    t.ok(Rescue(seat=0, creature="moth"))
+    t.ok(Place(seat=0, piece="domino", cells=((0, 0), (1, 0))))
+    assert t.refused(Learn(seat=0, knowledge="red")) == "greenwood.forest_action_done"
+    assert t.refused(TakeWisp(seat=0)) == "greenwood.forest_action_done"
+    assert t.refused(Rescue(seat=0, creature="glow snail")) == "greenwood.forest_action_done"
+
+
+def test_the_spirits_journey_is_one_forest_action_and_energy_turns_are_not_limited(gw) -> None:
+    """§四.1: the journey moves the spirit and does the forest action where it stops (one, as a
+    hike, §三.7); a companion's ability (an energy token) may learn and rescue: the engine does
+    not read the cards, so such a turn is not limited."""
+    t = night(gw)
+    t.ok(UseEnergy(seat=0, companion=SPIRIT))
+    t.ok(SpiritAbility(seat=0, ability="journey"))
+    t.ok(TakeWisp(seat=0))
+    t.ok(Place(seat=0, piece="wisp", cells=((0, 0),)))
+    assert t.refused(Learn(seat=0, knowledge="red")) == "greenwood.forest_action_done"
+    t.ok(EndTurn(seat=0))
+    t.ok(UseEnergy(seat=1, companion=0))
+    t.ok(Learn(seat=1, knowledge="red"))
+    t.ok(Rescue(seat=1, creature="moth"))  # the companion's card said so
+
+
+def test_departure_moves_on_by_itself_when_no_one_has_aurora(table) -> None:
+    """§三.3: 没有极光的玩家跳过本阶段 — nobody passes: the departure is announced, each player
+    is done at once, and the night begins with the start player's turn."""
+    table.ok(PlaceDuskMarker(seat=0, effect="aurora"))
+    table.ok(Pass(seat=0))
+    events = table.ok(Pass(seat=1))
+    types = [e.type for e in events]
+    start = types.index("phase_started")
+    assert [e.phase for e in events if e.type == "phase_started"] == ["departure", "night"]
+    assert [e.seat for e in events if e.type == "seat_passed"][-2:] == [0, 1]
+    assert types[start:].count("seat_passed") == 2
+    assert table.state.flow.phase == "night" and table.state.flow.current == 0
 
 
 def finish(t) -> None:

@@ -209,7 +209,8 @@ def test_a_piece_waiting_to_be_placed_comes_first_with_one_reason(
     setup, seed, steps = example("greenwood.jsonl")
     set_up(shared_server, "greenwood", setup, seed)
     page.goto(shared_server.url + "/?lang=en")
-    for move, accepted, _ in steps[:18]:  # up to the rescue of the moth (line 19)
+    moth = next(i for i, (move, _, _) in enumerate(steps) if move.get("creature") == "moth")
+    for move, accepted, _ in steps[: moth + 1]:  # up to the rescue of the moth
         assert accepted and click_move(page, shared_server.url, move).endswith("accepted")
     group = page.locator('.seat-group[data-seat="0"]')
     expect(group.locator(".shared-why")).to_contain_text("domino")
