@@ -21,6 +21,7 @@ image is never changed.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TypeAlias
@@ -37,7 +38,15 @@ from vision.detect_backends import (
     RawDetection,
 )
 from vision.errors import ImageReadError, VisionError
-from vision.preprocess import binarised, enlarged_crop, local_contrast, sharpened
+from vision.preprocess import (
+    Crop,
+    binarised,
+    contrasted,
+    deblurred,
+    enlarged_crop,
+    local_contrast,
+    sharpened,
+)
 
 Point: TypeAlias = tuple[float, float]
 Corners: TypeAlias = tuple[Point, Point, Point, Point]
@@ -177,10 +186,14 @@ class Detector:
         ]
         #: How many places the last call dropped because two passes named different ids there.
         self.conflicts = 0
+        #: The quads (4 × 2 pixels) the last call found but could not read: places where a tag
+        #: may be that a later frame, or the mean of several, may read (`IncrementalDetector`).
+        self.candidates: list[npt.NDArray[np.float64]] = []
 
     def detect(self, image: npt.NDArray[np.uint8]) -> list[Detection]:
         """The tags in ``image`` (grey or BGR, uint8), sorted by family, id and place."""
         grey = to_grey(image)
+        self.candidates = []
         if min(grey.shape) < MIN_SIDE:
             return []  # no tag fits, and AprilTag would crash on it (see MIN_SIDE)
         c = self.config
@@ -195,14 +208,16 @@ class Detector:
             # A tag only cv2.aruco decoded is checked again by the second pass.
             candidates += [d.corners for d in found] + rejected
         height, width = grey.shape
+        # A quad at the frame edge is a cut tag: enlarging it will not make it whole.
+        inside = _inside(candidates, width, height, c.edge_margin)
+        candidates = [q for q, ok in zip(candidates, inside, strict=True) if ok]
         if c.second_pass:
-            # A quad at the frame edge is a cut tag: enlarging it will not make it whole.
-            inside = _inside(candidates, width, height, c.edge_margin)
-            candidates = [q for q, ok in zip(candidates, inside, strict=True) if ok]
             raw += self._second_pass(grey, candidates, raw)
         kept, self.conflicts = _fuse(raw, c.min_decision_margin)
         inside = _inside([d.corners for d in kept], width, height, c.edge_margin)
         kept = [d for d, ok in zip(kept, inside, strict=True) if ok]
+        read = _same_place(candidates, [np.asarray(d.corners) for d in kept]).any(axis=1)
+        self.candidates = [q for q, done in zip(candidates, read, strict=True) if not done]
         return sorted(kept, key=_sort_key)
 
     def _second_pass(
@@ -222,37 +237,68 @@ class Detector:
         fresh = [q for q, done in zip(candidates, covered, strict=True) if not done]
         fresh.sort(key=lambda q: -cv2.contourArea(q.astype(np.float32)))
         for quad in fresh[: self.config.max_candidates]:
-            crop = enlarged_crop(grey, quad)
-            if crop is None:
-                continue
-            polygon = quad.astype(np.float32)
-            for treated in (crop, sharpened(crop), binarised(crop)):
-                found_here = [
-                    RawDetection(
-                        d.family,
-                        d.id,
-                        np.array([treated.to_original(x, y) for x, y in d.corners]),
-                        np.array(treated.to_original(*d.center)),
-                        d.decision_margin,
-                        d.hamming,
-                        _CROP,
-                    )
-                    for backend in self._crop_apriltag
-                    for d in backend.detect(treated.image, _CROP)
-                ]
-                # Keep only what decoded on the candidate itself, not beside it.
-                found_here = [
-                    d
-                    for d in found_here
-                    if cv2.pointPolygonTest(
-                        polygon, (float(d.center[0]), float(d.center[1])), False
-                    )
-                    >= 0
-                ]
-                out += found_here
-                if any(d.hamming == 0 for d in found_here):
-                    break  # an exact decode: the other treatments can add nothing
+            out += self.decode_region(grey, quad)
         return out
+
+    def decode_region(
+        self, grey: Image, quad: npt.NDArray[np.float64] | Corners, *, averaged: bool = False
+    ) -> list[RawDetection]:
+        """AprilTag on an enlarged crop around ``quad`` (4 × 2 pixels of ``grey``), treated in
+        turn (see `crop_treatments`; ``averaged`` for a mean of several frames) until one
+        decodes with no corrected bit; the decodes whose centre lies inside the quad, in pixels
+        of ``grey``, marked as the crop pass's."""
+        quad = np.asarray(quad, dtype=np.float64).reshape(4, 2)
+        polygon = quad.astype(np.float32)
+        out: list[RawDetection] = []
+        for treated in crop_treatments(grey, quad, averaged=averaged):
+            found_here = [
+                RawDetection(
+                    d.family,
+                    d.id,
+                    np.array([treated.to_original(x, y) for x, y in d.corners]),
+                    np.array(treated.to_original(*d.center)),
+                    d.decision_margin,
+                    d.hamming,
+                    _CROP,
+                )
+                for backend in self._crop_apriltag
+                for d in backend.detect(treated.image, _CROP)
+            ]
+            # Keep only what decoded on the candidate itself, not beside it.
+            found_here = [
+                d
+                for d in found_here
+                if cv2.pointPolygonTest(polygon, (float(d.center[0]), float(d.center[1])), False)
+                >= 0
+            ]
+            out += found_here
+            if any(d.hamming == 0 for d in found_here):
+                break  # an exact decode: the other treatments can add nothing
+        return out
+        return out
+
+
+def crop_treatments(
+    grey: Image, quad: npt.NDArray[np.float64], *, averaged: bool = False
+) -> Iterator[Crop]:
+    """The enlarged crops of the region around ``quad`` that the second pass decodes, cheapest
+    and most common first: enlarged to a 40-pixel side as it is, with a mild unsharp mask,
+    thresholded on its own (Otsu); then enlarged to 60 pixels with a strong unsharp mask (a
+    defocused tag of 12-18 px), with local contrast and a strong mask (glare, shade), and
+    deblurred (a Wiener filter for a blur of one pixel; stronger when ``averaged``: the mean of
+    several frames has less noise)."""
+    crop = enlarged_crop(grey, quad)
+    if crop is None:
+        return
+    yield crop
+    yield sharpened(crop)
+    yield binarised(crop)
+    large = enlarged_crop(grey, quad, target_side=60.0)
+    if large is None:
+        return
+    yield sharpened(large, amount=3.0, sigma=0.8)
+    yield sharpened(contrasted(large), amount=5.0, sigma=1.0)
+    yield deblurred(large, sigma=1.0, noise=0.01 if averaged else 0.03)
 
 
 def to_grey(image: npt.NDArray[np.uint8]) -> Image:

@@ -7,6 +7,15 @@ slow drift adds up until it counts), re-runs the detector only on the regions th
 re-scans the whole frame every ``rescan_every`` frames and whenever most of
 the frame changed. On a static table a frame thus costs one small difference image.
 
+It also reads over time (``memory``, on by default). A tag read once (with no corrected bit) is
+kept while the pixels under it have not changed, even when a later detection of its region
+misses it (sensor noise, a re-scan). And every quad the detector found but could not read is
+watched: the crops of that region in the frames that follow are averaged (the table is still
+there, so independent sensor noise averages out) and the mean is read again, enlarged, sharpened
+and contrast-equalised, after 2, 4, 8, 16 and 32 frames; the region's averaging restarts when its
+pixels change (a hand, a move), and a quad that no mean reads is dropped. A tag read that way
+must decode with no corrected bit and a full decision margin: never a guess.
+
 >>> import numpy as np
 >>> from vision.detection import Detector
 >>> incremental = IncrementalDetector(Detector())
@@ -26,12 +35,13 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.detection import Detection, Detector, to_grey
+from vision.detection import Detection, Detector, _inside, _same_place, _sort_key, to_grey
 from vision.errors import VisionError
 
 Image = npt.NDArray[np.uint8]
 Box = tuple[int, int, int, int]  # x0, y0, x1, y1 (exclusive)
 Mode = Literal["full", "partial", "unchanged"]
+FloatArray = npt.NDArray[np.float64]
 
 
 class IncrementalConfigError(VisionError, ValueError):
@@ -43,19 +53,43 @@ class IncrementalConfig:
     """Settings: ``rescan_every`` frames a full detection runs anyway; the frames are compared
     on cells of ``cell`` pixels, and a cell whose mean grey level moved by more than
     ``threshold`` has changed; a changed region is grown by ``pad`` pixels before it is
-    re-detected; above ``full_fraction`` of the frame changed, the whole frame is re-detected."""
+    re-detected; above ``full_fraction`` of the frame changed, the whole frame is re-detected.
+
+    ``memory`` turns the reading over time on (see the module): up to ``max_spots`` unread
+    quads are watched, their crops averaged over up to ``mean_frames`` frames (a running mean
+    after that), and at most ``reads_per_frame`` means are read in one frame.
+    """
 
     rescan_every: int = 30
     cell: int = 8
     threshold: float = 6.0
     pad: int = 24
     full_fraction: float = 0.4
+    memory: bool = True
+    mean_frames: int = 16
+    max_spots: int = 64
+    reads_per_frame: int = 8
 
     def __post_init__(self) -> None:
         if self.rescan_every < 1 or self.cell < 1 or self.pad < 0:
             raise IncrementalConfigError("rescan_every and cell must be positive, pad not negative")
         if self.threshold <= 0 or not 0 < self.full_fraction <= 1:
             raise IncrementalConfigError("threshold must be positive, full_fraction in (0, 1]")
+        if self.mean_frames < 2 or self.max_spots < 0 or self.reads_per_frame < 0:
+            raise IncrementalConfigError(
+                "mean_frames must be at least 2, max_spots and reads_per_frame not negative"
+            )
+
+
+@dataclass(eq=False)
+class _Spot:
+    """A quad the detector found and could not read, and the sum of its recent crops."""
+
+    quad: FloatArray  # 4 × 2, frame pixels
+    box: Box  # the crop, frame pixels
+    total: npt.NDArray[np.float32]
+    count: int = 0
+    next_read: int = 2
 
 
 class IncrementalDetector:
@@ -67,47 +101,66 @@ class IncrementalDetector:
         self._coarse: npt.NDArray[np.float32] | None = None
         self._shape: tuple[int, int] | None = None
         self._detections: list[Detection] = []
+        self._candidates: list[FloatArray] = []
         self._since_full = 0
         #: What the last call did: a full detection, a partial one, or nothing at all.
         self.last_mode: Mode = "full"
         #: The regions the last partial call re-detected.
         self.last_regions: list[Box] = []
+        #: How many tags the last call read from the mean of recent frames, and how many it
+        #: kept (unchanged pixels) that its detection of their region missed.
+        self.last_read = 0
+        self.last_held = 0
+        self._spots: list[_Spot] = []
 
     def reset(self) -> None:
         """Forget the scene: the next frame is detected in full."""
         self._coarse = None
+        self._spots = []
 
     def detect(self, image: npt.NDArray[np.uint8]) -> list[Detection]:
-        """The tags in ``image``, as `Detector.detect` reports them."""
+        """The tags in ``image``, as `Detector.detect` reports them (and, with ``memory``, the
+        tags read over time: see the module)."""
         grey = to_grey(image)
         coarse = self._average(grey)
         self.last_regions = []
-        if (
-            self._coarse is None
-            or self._shape != grey.shape
-            or self._since_full + 1 >= self.config.rescan_every
-        ):
-            return self._full(grey, coarse)
-        changed = np.abs(coarse - self._coarse) > self.config.threshold
-        self._since_full += 1
-        if not changed.any():
-            self.last_mode = "unchanged"
-            return list(self._detections)
-        if changed.mean() > self.config.full_fraction:
-            return self._full(grey, coarse)
-        return self._partial(grey, coarse, changed)
+        self.last_read = self.last_held = 0
+        same_size = self._coarse is not None and self._shape == grey.shape
+        changed = (
+            np.abs(coarse - self._coarse) > self.config.threshold
+            if same_size and self._coarse is not None
+            else None
+        )
+        previous = self._detections if same_size else []
+        if changed is None or self._since_full + 1 >= self.config.rescan_every:
+            self._full(grey, coarse)
+        else:
+            self._since_full += 1
+            if not changed.any():
+                self.last_mode = "unchanged"
+            elif changed.mean() > self.config.full_fraction:
+                self._full(grey, coarse)
+            else:
+                self._partial(grey, coarse, changed)
+        if self.config.memory:
+            if changed is None:
+                self._spots = []
+            else:
+                self._hold(previous, changed)
+            self._remember(grey)
+        return list(self._detections)
 
-    def _full(self, grey: Image, coarse: npt.NDArray[np.float32]) -> list[Detection]:
+    def _full(self, grey: Image, coarse: npt.NDArray[np.float32]) -> None:
         self._coarse = coarse
         self._shape = grey.shape
         self._since_full = 0
         self._detections = self.detector.detect(grey)
+        self._candidates = list(self.detector.candidates)
         self.last_mode = "full"
-        return list(self._detections)
 
     def _partial(
         self, grey: Image, coarse: npt.NDArray[np.float32], changed: npt.NDArray[np.bool_]
-    ) -> list[Detection]:
+    ) -> None:
         height, width = grey.shape
         # One coarse cell in pixels (about ``config.cell``; exact when it divides the frame).
         cell_w, cell_h = width / changed.shape[1], height / changed.shape[0]
@@ -119,6 +172,7 @@ class IncrementalDetector:
             height,
         )
         kept = [d for d in self._detections if not any(_touches(d, b) for b in boxes)]
+        self._candidates = []
         assert self._coarse is not None
         for x0, y0, x1, y1 in boxes:
             # These cells are now up to date: later frames are compared with this one here.
@@ -131,10 +185,128 @@ class IncrementalDetector:
             # The detector drops tags the region's edge cuts, as it does at the frame's edge;
             # the region was grown so that every tag it touched is whole inside it.
             kept += [_shift(d, x0, y0) for d in self.detector.detect(region)]
-        self._detections = sorted(kept, key=lambda d: (d.family, d.id, d.center[1], d.center[0]))
+            offset = np.array([x0, y0], np.float64)
+            self._candidates += [q + offset for q in self.detector.candidates]
+        self._detections = sorted(kept, key=_sort_key)
         self.last_mode = "partial"
         self.last_regions = boxes
-        return list(self._detections)
+
+    # --- reading over time -----------------------------------------------------------------
+
+    def _cells_changed(self, changed: npt.NDArray[np.bool_], box: Box) -> bool:
+        """Whether any coarse cell under ``box`` (frame pixels) changed in this frame."""
+        assert self._shape is not None
+        height, width = self._shape
+        cell_w, cell_h = width / changed.shape[1], height / changed.shape[0]
+        x0, y0, x1, y1 = box
+        cells = changed[
+            max(0, int(y0 // cell_h)) : math.ceil(y1 / cell_h),
+            max(0, int(x0 // cell_w)) : math.ceil(x1 / cell_w),
+        ]
+        return bool(cells.any())
+
+    def _hold(self, previous: list[Detection], changed: npt.NDArray[np.bool_]) -> None:
+        """Keep the exact reads of earlier frames that this frame's detection missed, where the
+        pixels under them did not change; forget the spots whose pixels changed."""
+        if self.last_mode == "unchanged":
+            return
+        now = [np.asarray(d.corners) for d in self._detections]
+        held = []
+        for d in previous:
+            quad = np.asarray(d.corners)
+            if d.hamming != 0 or self._cells_changed(changed, _quad_box(quad)):
+                continue
+            if not _same_place([quad], now).any():
+                held.append(d)
+        self._spots = [s for s in self._spots if not self._cells_changed(changed, s.box)]
+        if held:
+            self._detections = sorted(self._detections + held, key=_sort_key)
+            self.last_held = len(held)
+
+    def _remember(self, grey: Image) -> None:
+        """Watch the new unread quads, add this frame to every watched crop, and read the
+        means that are due."""
+        if self.last_mode != "unchanged":
+            self._watch(grey, self._candidates)
+            self._candidates = []
+        reads = 0
+        read: list[Detection] = []
+        for spot in list(self._spots):
+            x0, y0, x1, y1 = spot.box
+            crop = grey[y0:y1, x0:x1].astype(np.float32)
+            n = self.config.mean_frames
+            if spot.count < n:
+                spot.total += crop
+            else:  # a running mean over about the last n frames
+                spot.total += crop - spot.total / n
+            spot.count += 1
+            if spot.count < spot.next_read or reads >= self.config.reads_per_frame:
+                continue
+            reads += 1
+            spot.next_read *= 2
+            mean = spot.total / min(spot.count, n)
+            found = self._read_mean(np.clip(mean + 0.5, 0, 255).astype(np.uint8), spot)
+            if found is not None:
+                read.append(found)
+            if found is not None or spot.next_read > 2 * n:
+                self._spots.remove(spot)  # read, or no mean will read it
+        if read:
+            self._detections = sorted(self._detections + read, key=_sort_key)
+            self.last_read = len(read)
+
+    def _watch(self, grey: Image, quads: list[FloatArray]) -> None:
+        """Start averaging the crops of the quads that are neither read nor watched yet."""
+        height, width = grey.shape
+        places = [np.asarray(d.corners) for d in self._detections] + [s.quad for s in self._spots]
+        for quad in sorted(quads, key=lambda q: -cv2.contourArea(q.astype(np.float32))):
+            if len(self._spots) >= self.config.max_spots:
+                break
+            if places and _same_place([quad], places).any():
+                continue
+            side = float(np.mean(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)))
+            cx, cy = quad.mean(axis=0)
+            half = side * 1.1 + 2  # the second pass's crop: the quad and 0.6 of a side around
+            box = (
+                max(0, int(cx - half)),
+                max(0, int(cy - half)),
+                min(width, math.ceil(cx + half) + 1),
+                min(height, math.ceil(cy + half) + 1),
+            )
+            if box[2] - box[0] < 8 or box[3] - box[1] < 8:
+                continue
+            total = np.zeros((box[3] - box[1], box[2] - box[0]), np.float32)
+            self._spots.append(_Spot(quad, box, total))
+            places.append(quad)
+
+    def _read_mean(self, mean: Image, spot: _Spot) -> Detection | None:
+        """The tag in the mean crop of ``spot``, if it decodes exactly, with a full margin, on
+        the quad, inside the frame and where no other tag is."""
+        x0, y0 = spot.box[0], spot.box[1]
+        config = self.detector.config
+        exact = [
+            d
+            for d in self.detector.decode_region(mean, spot.quad - (x0, y0), averaged=True)
+            if d.hamming == 0 and d.decision_margin >= config.min_decision_margin
+        ]
+        if len({(d.family, d.id) for d in exact}) != 1:
+            return None  # nothing, or two ids for one quad: never a guess
+        best = exact[0]
+        offset = np.array([x0, y0], np.float64)
+        corners = best.corners + offset
+        assert self._shape is not None
+        height, width = self._shape
+        if not _inside([corners], width, height, config.edge_margin)[0]:
+            return None
+        if _same_place([corners], [np.asarray(d.corners) for d in self._detections]).any():
+            return None
+        return Detection(
+            family=best.family,
+            id=best.id,
+            corners=tuple(map(tuple, corners.tolist())),  # type: ignore[arg-type]
+            center=tuple((best.center + offset).tolist()),  # type: ignore[arg-type]
+            decision_margin=best.decision_margin,
+            hamming=0,
+        )
 
     def _average(self, grey: Image) -> npt.NDArray[np.float32]:
         cell = self.config.cell
@@ -215,6 +387,13 @@ def _merge(boxes: list[Box]) -> list[Box]:
                 out.append(box)
         boxes = sorted(out)
     return boxes
+
+
+def _quad_box(quad: FloatArray) -> Box:
+    """The pixel box around a quad."""
+    x0, y0 = np.floor(quad.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
+    return int(x0), int(y0), int(x1), int(y1)
 
 
 def _touches(d: Detection, box: Box) -> bool:

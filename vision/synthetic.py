@@ -20,7 +20,7 @@ top-right, top-left, bottom-left, bottom-right corner; the bitmap's top edge is 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import TypeAlias
 
@@ -85,6 +85,62 @@ class Component:
         return self.local_to_table(np.array([[h, -h], [-h, -h], [-h, h], [h, h]]))
 
 
+#: The kinds of look-alike print a `Decoy` can be.
+DECOY_KINDS = ("checker", "framed", "text", "blocks")
+
+
+@dataclass(frozen=True)
+class Decoy:
+    """Print that looks like a tag to a detector but is none, ``size_mm`` square on the table.
+
+    ``checker`` is a chessboard of 8 × 8 squares; ``framed`` a black frame one cell wide around
+    6 × 6 random cells, on a white quiet zone (a tag's layout with a random code: the hardest
+    case); ``text`` black letters and digits on white; ``blocks`` random black and white cells.
+    ``seed`` draws the random cells and the text.
+    """
+
+    kind: str
+    x_mm: float
+    y_mm: float
+    size_mm: float = 25.0
+    rotation_deg: float = 0.0
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        if self.kind not in DECOY_KINDS:
+            raise SyntheticError(f"decoy kind {self.kind!r} is not one of {DECOY_KINDS}")
+        if self.size_mm <= 0:
+            raise SyntheticError(f"decoy size must be positive, not {self.size_mm}")
+
+
+@lru_cache(maxsize=256)
+def decoy_bitmap(kind: str, seed: int) -> Image:
+    """The bitmap of a `Decoy` with a two-cell white margin, ``_CELL_PX`` pixels per cell."""
+    rng = np.random.default_rng(seed)
+    cells = TAG_CELLS
+    if kind == "checker":
+        pattern = (np.indices((cells, cells)).sum(axis=0) % 2).astype(np.uint8)
+    elif kind == "framed":
+        pattern = np.zeros((cells, cells), np.uint8)
+        pattern[1:-1, 1:-1] = rng.integers(0, 2, (cells - 2, cells - 2))
+    elif kind == "blocks":
+        pattern = rng.integers(0, 2, (cells, cells)).astype(np.uint8)
+    else:
+        pattern = None
+    side = cells * _CELL_PX
+    if pattern is not None:
+        square = cv2.resize(pattern * 255, (side, side), interpolation=cv2.INTER_NEAREST)
+    else:
+        square = np.full((side, side), 255, np.uint8)
+        letters = "ABCDEFGHKMNPRSTXYZ0123456789"
+        for row in range(3):
+            word = "".join(rng.choice(list(letters), 4))
+            y = round((row + 0.8) * side / 3)
+            cv2.putText(square, word, (2, y), cv2.FONT_HERSHEY_SIMPLEX, 1.1, 0, 3, cv2.LINE_AA)
+    pad = 2 * _CELL_PX
+    return cv2.copyMakeBorder(square, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=255)
+
+
 @dataclass(frozen=True)
 class Hand:
     """An occluding blob (a hand with its arm) over the table, in table millimetres.
@@ -110,7 +166,8 @@ class Effects:
     ``motion_angle_deg``; ``noise`` the sigma of Gaussian sensor noise in grey levels;
     ``uneven_light`` how much darker the darkest corner is (0-1); ``glare`` the strength
     (0-1) of a bright spot at ``glare_at`` (fractions of width and height); ``jpeg_quality``
-    re-encodes the frame as JPEG (None = no).
+    re-encodes the frame as JPEG (None = no); ``exposure`` scales the light (a lamp that
+    flickers: 0.8 one frame, 1.1 the next).
     """
 
     blur: float = 0.0
@@ -123,6 +180,7 @@ class Effects:
     glare_radius: float = 0.12
     jpeg_quality: int | None = None
     hands: tuple[Hand, ...] = ()
+    exposure: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -199,10 +257,12 @@ class Camera:
 
 @dataclass(frozen=True)
 class Table:
-    """The scene: the table's size and colour and the components on it."""
+    """The scene: the table's size and colour, the components on it, and print that is no
+    tag (`Decoy`)."""
 
     components: tuple[Component, ...] = ()
     size_mm: tuple[float, float] = (900.0, 600.0)
+    decoys: tuple[Decoy, ...] = ()
     colour: tuple[int, int, int] = (70, 100, 140)
     floor_colour: tuple[int, int, int] = (40, 40, 45)
 
@@ -273,6 +333,10 @@ def render(
     canvas[:] = table.floor_colour
     tw, th = table.size_mm
     _fill(canvas, h_table, np.array([[0, 0], [tw, 0], [tw, th], [0, th]]), table.colour)
+    for decoy in table.decoys:
+        bitmap = decoy_bitmap(decoy.kind, decoy.seed)
+        side_mm = decoy.size_mm * (TAG_CELLS + 4) / TAG_CELLS
+        _draw_bitmap(canvas, h_table, bitmap, decoy.x_mm, decoy.y_mm, decoy.rotation_deg, side_mm)
     for comp in table.components:
         _draw_component(canvas, h_table, comp)
     small_mask = None
@@ -288,6 +352,73 @@ def render(
     return Rendering(image, truth, hidden)
 
 
+class SessionRenderer:
+    """Renders the many frames of a long session through one camera, in grey, quickly.
+
+    The still table is drawn once per layout (`render`, cached for the last few layouts); hands
+    are drawn at frame resolution over it; the light maps of the effects are computed once; the
+    sensor noise is drawn in grey. Frames are grey (the detector works in grey), with the same
+    ground truth as `render` gives. For benchmarks and tests of sequences of hundreds of frames.
+    """
+
+    def __init__(self, camera: Camera, *, layouts: int = 4) -> None:
+        self.camera = camera
+        self._layouts = layouts
+        self._tables: dict[Table, Image] = {}
+        self._light: dict[tuple[object, ...], tuple[FloatArray, FloatArray]] = {}
+
+    def render(self, table: Table, effects: Effects | None = None, *, seed: int = 0) -> Rendering:
+        """One grey frame of ``table`` with ``effects`` (noise drawn from ``seed``)."""
+        fx = effects or Effects()
+        base = self._tables.get(table)
+        if base is None:
+            base = cv2.cvtColor(render(table, self.camera).image, cv2.COLOR_BGR2GRAY)
+            if len(self._tables) >= self._layouts:
+                self._tables.pop(next(iter(self._tables)))
+            self._tables[table] = base
+        image = base.copy()
+        mask = None
+        if fx.hands:
+            mask = np.zeros_like(image)
+            h = self.camera.table_homography()
+            for hand in fx.hands:
+                grey_hand = replace(hand, colour=(int(np.mean(hand.colour)),) * 3)
+                _draw_hand(image, mask, h, grey_hand)
+        truth, hidden = _truth(table, self.camera, mask)
+        out = image.astype(np.float32)
+        if fx.exposure != 1.0:
+            out *= np.float32(fx.exposure)
+        if fx.uneven_light > 0 or fx.glare > 0:
+            scale, add = self._light_maps(fx)
+            out = out * scale + add
+        if fx.blur > 0:
+            out = cv2.GaussianBlur(out, (0, 0), fx.blur)
+        if fx.motion_blur > 1:
+            out = cv2.filter2D(out, -1, _motion_kernel(fx.motion_blur, fx.motion_angle_deg))
+        if fx.noise > 0:
+            rng = np.random.default_rng(seed)
+            out += rng.standard_normal(out.shape, dtype=np.float32) * np.float32(fx.noise)
+        result = np.clip(out, 0, 255).astype(np.uint8)
+        if fx.jpeg_quality is not None:
+            quality = [cv2.IMWRITE_JPEG_QUALITY, int(fx.jpeg_quality)]
+            _ok, data = cv2.imencode(".jpg", result, quality)
+            result = cv2.imdecode(data, cv2.IMREAD_GRAYSCALE)
+        return Rendering(result, truth, hidden)
+
+    def _light_maps(self, fx: Effects) -> tuple[FloatArray, FloatArray]:
+        key = (fx.uneven_light, fx.glare, fx.glare_at, fx.glare_radius)
+        maps = self._light.get(key)
+        if maps is None:
+            h, w = self.camera.height, self.camera.width
+            yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+            scale = 1 - fx.uneven_light * (xx / w + yy / h) / 2
+            gx, gy, r = fx.glare_at[0] * w, fx.glare_at[1] * h, fx.glare_radius * w
+            add = 255 * fx.glare * np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * r * r))
+            maps = (scale.astype(np.float32), add.astype(np.float32))
+            self._light[key] = maps
+        return maps
+
+
 def _fill(canvas: Image, h: FloatArray, poly_mm: FloatArray, colour: tuple[int, ...]) -> None:
     pts = apply_homography(h, poly_mm)
     cv2.fillPoly(canvas, [np.round(pts * 16).astype(np.int32)], colour, cv2.LINE_AA, shift=4)
@@ -300,13 +431,26 @@ def _draw_component(canvas: Image, h_table: FloatArray, comp: Component) -> None
     bw, bh = comp.body_mm or (side_mm, side_mm)
     body = np.array([[-bw / 2, -bh / 2], [bw / 2, -bh / 2], [bw / 2, bh / 2], [-bw / 2, bh / 2]])
     _fill(canvas, h_table, comp.local_to_table(body), comp.colour)
+    _draw_bitmap(canvas, h_table, bitmap, comp.x_mm, comp.y_mm, comp.rotation_deg, side_mm)
+
+
+def _draw_bitmap(
+    canvas: Image,
+    h_table: FloatArray,
+    bitmap: Image,
+    x_mm: float,
+    y_mm: float,
+    rotation_deg: float,
+    side_mm: float,
+) -> None:
+    """Draw a square grey ``bitmap`` ``side_mm`` wide, centred at (``x_mm``, ``y_mm``)."""
     # bitmap pixel (u, v), centres at integers -> component millimetres -> table -> canvas
     n = bitmap.shape[0]
     k = side_mm / n
-    a = math.radians(comp.rotation_deg)
+    a = math.radians(rotation_deg)
     c, si = math.cos(a), math.sin(a)
     to_local = np.array([[k, 0, -side_mm / 2 + k / 2], [0, k, -side_mm / 2 + k / 2], [0, 0, 1]])
-    to_table = np.array([[c, -si, comp.x_mm], [si, c, comp.y_mm], [0, 0, 1]])
+    to_table = np.array([[c, -si, x_mm], [si, c, y_mm], [0, 0, 1]])
     h = h_table @ to_table @ to_local
     outline = apply_homography(h, np.array([[-0.5, -0.5], [n - 0.5, -0.5], [n - 0.5, n - 0.5]]))
     outline = np.vstack([outline, apply_homography(h, np.array([[-0.5, n - 0.5]]))])
@@ -393,6 +537,8 @@ def _apply_effects(image: Image, fx: Effects, rng: np.random.Generator) -> Image
         return image  # nothing to add
     out = image.astype(np.float32)
     h, w = image.shape[:2]
+    if fx.exposure != 1.0:
+        out *= np.float32(fx.exposure)
     if fx.uneven_light > 0:
         yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
         ramp = (xx / w + yy / h) / 2  # 0 at the top-left, 1 at the bottom-right
