@@ -8,10 +8,11 @@ app; a refused action answers with a readable message and changes nothing.
 from __future__ import annotations
 
 import dataclasses
+import math
 from typing import Any
 
 from fastapi import APIRouter, HTTPException
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from engine.core import Advance, EngineError, NothingToUndoError, Verdict, move_from_dict
 from kiosk.deps import Control, SettingsDep, TableDep
@@ -23,9 +24,21 @@ router = APIRouter(prefix="/api", tags=["controls"], dependencies=[Control])
 
 
 class Strict(BaseModel):
-    """A request body that refuses unknown fields."""
+    """A request body that refuses unknown fields, and NaN or infinite numbers."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+
+
+def _finite(value: Any, where: str) -> None:
+    """Raise ValueError if ``value`` holds a NaN or an infinity (JSON has neither)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"{where}: a number must be finite (not {value})")
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            _finite(inner, f"{where}.{key}")
+    elif isinstance(value, list):
+        for index, inner in enumerate(value):
+            _finite(inner, f"{where}[{index}]")
 
 
 class MoveBody(BaseModel):
@@ -33,6 +46,12 @@ class MoveBody(BaseModel):
 
     model_config = ConfigDict(extra="allow")
     type: str = Field(min_length=1, max_length=64)
+
+    @model_validator(mode="after")
+    def _finite_fields(self) -> MoveBody:
+        """A move's fields hold no NaN or infinity."""
+        _finite(self.model_extra or {}, "move")
+        return self
 
 
 class MenuBody(Strict):
@@ -48,13 +67,17 @@ class SeatBody(Strict):
     colour: str | None = Field(None, max_length=20)
 
 
+OptionValue = int | float | bool | str | list[str] | list[dict[str, Any]] | None
+"""An option's value as a game takes it (a list of records: e.g. the characters of a Log)."""
+
+
 class NewGameBody(Strict):
     """A new game: which game, how many players, its options, the players' names and colours,
     and an optional save name."""
 
     game: str = Field(min_length=1, max_length=40)
     players: int = Field(ge=1, le=8)
-    options: dict[str, int | float | bool | str | list[str] | None] = Field(default_factory=dict)
+    options: dict[str, OptionValue] = Field(default_factory=dict)
     name: str | None = Field(None, min_length=1, max_length=80)
     seed: int = Field(0, ge=0, le=2**31 - 1)
     """The seed of what the game shuffles itself (a replayable set-up, as in docs/examples)."""

@@ -47,6 +47,9 @@ function chooseGame(name) {
     const game = currentGame();
     setup.options = defaults(game.options);
     setPlayers(Math.min(Math.max(setup.players, game.min_players), game.max_players));
+    // A campaign that ended a session is most likely what the group is here for: go on with
+    // the latest by default (one tap on "A new campaign" starts afresh).
+    if (sessions().length) { chooseCampaign(sessions()[0].save); return; }
   }
   render();
 }
