@@ -1,0 +1,438 @@
+"""The campaign between sessions (stonesaga.zh.md §战役, §角色死亡与传说, §废墟与迁移前哨,
+§开局设置): the Log, the next session's options, the interval phase, and the two example files
+that carry a campaign from one session to the next."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from offer_walk import random_walk
+
+from engine.core import (
+    DicePoolAnnounced,
+    GameConfigError,
+    IllegalMoveError,
+    Pass,
+    apply,
+    legal,
+    move_from_dict,
+    start,
+)
+from engine.stonesaga import STONESAGA as GAME
+from engine.stonesaga import campaign as camp
+from engine.stonesaga import moves as mv
+from engine.stonesaga.model import TilePlacement, ValleyRecord
+from kiosk.cli import main
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
+FIRST = EXAMPLES / "stonesaga-campaign-1.jsonl"
+SECOND = EXAMPLES / "stonesaga-campaign-2.jsonl"
+
+
+def hero(name: str, age: str = "young", **attributes: int) -> dict[str, Any]:
+    """A character of the Log as JSON."""
+    values = {"strength": 4, "dexterity": 4, "faith": 4, "perception": 4, **attributes}
+    return {"name": name, "trait": "wise", **values, "age": age, "legend": age == "dead"}
+
+
+VALLEY = ValleyRecord(
+    "green_vale",
+    tuple(TilePlacement(str(101 + k), 1 + k // 3, k % 3, 60 * (k % 2), k != 5) for k in range(6)),
+)
+
+
+def log_json(**changes: Any) -> dict[str, Any]:
+    """A Log after the first session of a campaign (GI01 won), with changes."""
+    log = {
+        "epoch": 1,
+        "session": 1,
+        "population": 8,
+        "unrest": 1,
+        "roster": [hero("Elder", "old", faith=3), hero("Ash"), hero("Birch", "dead")],
+        "kept": [{"name": "Elder", "items": ["bone needle"], "materials": ["wood", "clay"]}],
+        "valley": None,
+        "outposts": [{"tile": "101", "buildings": ["hearth", "workshop"]}],
+        "ruins": [],
+        "behemoths": [{"name": "Grumblehorn", "demeanor": 3, "lair": True}],
+        "challenges": [{"id": "GI01", "result": "won"}],
+        "pending": ["CR01", "CR02", "CR03"],
+        "version": 1,
+    }
+    return {**log, **changes}
+
+
+class Between:
+    """A session set up from a Log, driven move by move."""
+
+    def __init__(self, challenge: str, players: int = 2, seed: int = 0, **log: Any) -> None:
+        options = {"players": players, "challenge": challenge, "log": log_json(**log)}
+        self.state, self.events = start(GAME, options, seed)
+
+    def do(self, move: Any) -> tuple[Any, ...]:
+        self.state, events = apply(GAME, self.state, move)
+        return events
+
+    def refused(self, move: Any) -> str:
+        verdict = legal(GAME, self.state, move)
+        assert not verdict.ok
+        return verdict.code
+
+    @property
+    def data(self) -> Any:
+        return self.state.data
+
+
+def replay(path: Path) -> tuple[Any, list[str]]:
+    """The state after every line of an example file, and the codes of the refused lines."""
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    state, _ = start(GAME, rows[0]["setup"], rows[0]["seed"])
+    refused = []
+    for row in rows[1:]:
+        move = move_from_dict(row)
+        verdict = legal(GAME, state, move)
+        if verdict.ok:
+            state, _ = apply(GAME, state, move)
+        else:
+            refused.append(verdict.code)
+    return state, refused
+
+
+# --- the Log -------------------------------------------------------------------------------
+
+
+def test_the_log_round_trips_exactly() -> None:
+    """§局间保留与存档 存档六步: what is saved is read back as it was written."""
+    data = log_json(valley=json.loads(json.dumps(mv.RecordValley(0, VALLEY).to_dict()))["record"])
+    log = camp.Log.from_json(data)
+    assert log.to_json() == data
+    assert camp.Log.from_json(log.to_json()) == log
+    assert log.valley == VALLEY and log.roster[0].age == "old" and log.roster[2].legend
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"epoch": 4}, "log.epoch: a campaign has epochs 1 to 3, not 4"),
+        ({"roster": [hero("Ash", "ancient")]}, "log.roster[0].age: 'ancient' is not one of"),
+        ({"roster": [{**hero("Ash"), "legend": True}]}, "log.roster[0].legend"),
+        ({"roster": [hero("Ash"), hero("Ash")]}, "log.roster[1].name: 'Ash' is empty or used"),
+        ({"roster": [{**hero("Ash"), "strength": "6"}]}, "log.roster[0].strength: Input should"),
+        ({"kept": [{"name": "Nobody"}]}, "log.kept[0].name: 'Nobody' is not in the roster"),
+        ({"kept": [{"name": "Ash", "items": ["x"] * 6}]}, "log.kept[0].items: a character keeps"),
+        ({"challenges": [{"id": "GI01", "result": "tied"}]}, "log.challenges[0].result"),
+        ({"challenges": []}, "log.challenges: a Log follows a session"),
+        ({"pending": ["ZZ99"]}, "log.pending[0]: stonesaga has no challenge 'ZZ99'"),
+        ({"populaton": 8}, "log.populaton: not a part of the Log (a typo?)"),
+        ({"version": 2}, "this Log has version 2"),
+    ],
+)
+def test_a_bad_log_is_one_clear_error(change: dict[str, Any], message: str) -> None:
+    """A Log that could not have come from a session is refused naming the place, never a
+    traceback (through the options, as the kiosk and the replay pass it)."""
+    with pytest.raises(GameConfigError) as caught:
+        GAME.parse_options({"players": 2, "challenge": "CR01", "log": log_json(**change)})
+    assert message in str(caught.value)
+    assert "\n" not in str(caught.value)
+
+
+def test_the_log_is_none_until_the_session_has_ended() -> None:
+    """The Log is written at the save (§局间保留与存档): not before the game ends."""
+    state, _ = start(GAME, {"players": 1}, 0)
+    assert GAME.campaign_log(state) is None
+
+
+# --- the next session's options (§开局设置.5, .9) -----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("population", 7, "the Log has population 8, not 7"),
+        ("unrest", 0, "the Log has unrest 1, not 0"),
+        ("epoch", 2, "the Log's next session is in epoch 1, not 2"),
+        ("roster", [hero("Wren")], "the Log gives the roster"),
+        ("behemoths", ["Mirewing"], "the Log gives the behemoths"),
+    ],
+)
+def test_options_that_contradict_the_log_are_refused(option: str, value: Any, message: str) -> None:
+    """§开局设置.9: 动荡与人口沿用上一局结束时的数值; the Log gives the roster and behemoths."""
+    with pytest.raises(GameConfigError, match=message):
+        GAME.parse_options({"players": 2, "challenge": "CR01", "log": log_json(), option: value})
+    same = {"population": 8, "unrest": 1, "epoch": 1}
+    GAME.parse_options({"players": 2, "challenge": "CR01", "log": log_json(), **same})
+
+
+def played(*cards: tuple[str, str]) -> list[dict[str, str]]:
+    return [{"id": c, "result": r} for c, r in cards]
+
+
+@pytest.mark.parametrize(
+    ("log", "allowed", "epoch", "session"),
+    [
+        ({}, {"CR01", "CR02", "CR03"}, 1, 2),
+        ({"pending": ["CR03"]}, {"CR03"}, 1, 2),
+        ({"session": 3, "pending": ["CR01"]}, {"CR01", "FI01"}, 1, 4),
+        ({"session": 5, "pending": ["CR01"]}, {"FI01"}, 1, 6),
+        (
+            {"session": 4, "challenges": played(("GI01", "won"), ("FI01", "won"))},
+            {"ES01", "ES02"},
+            2,
+            1,
+        ),
+    ],
+)
+def test_the_challenge_is_one_the_rule_allows_for_the_next_session(
+    log: dict[str, Any], allowed: set[str], epoch: int, session: int
+) -> None:
+    """§开局设置.5: 本纪元第 2–3 局选悬置的「危机」；第 4–5 局在「终局」与「危机」间选；第 6 局
+    必须选「终局」; after a finale the next epoch begins with an 「纪元起始」 card."""
+    cards = set(camp.campaign()["challenges"])
+    ok = set()
+    for card in cards:
+        try:
+            GAME.parse_options({"players": 2, "challenge": card, "log": log_json(**log)})
+        except GameConfigError as exc:
+            assert "allowed: " + ", ".join(sorted(allowed)) in str(exc)
+            continue
+        ok.add(card)
+    assert ok == allowed
+    state, _ = start(GAME, {"players": 2, "challenge": min(ok), "log": log_json(**log)}, 0)
+    assert (state.data.epoch, state.data.session) == (epoch, session)
+
+
+def test_after_the_third_epochs_finale_the_campaign_is_over() -> None:
+    """§三个纪元: 一场战役分三个纪元."""
+    log = log_json(epoch=3, session=5, challenges=played(("FI01", "won")))
+    with pytest.raises(GameConfigError, match="this campaign is over"):
+        GAME.parse_options({"players": 2, "challenge": "ES01", "log": log})
+
+
+def test_the_log_gives_the_tracks_the_outposts_the_roster_and_the_behemoths() -> None:
+    """§开局设置.7–9: the map as the Log records it, population and unrest carried over; the
+    alert behemoth is drawn from those whose lair is active (§巨兽 警觉)."""
+    sleeping = [{"name": "Grumblehorn", "lair": False}, {"name": "Stonetusk", "demeanor": 2}]
+    table = Between("CR01", behemoths=sleeping)
+    data = table.data
+    assert (data.population, data.unrest, data.epoch, data.session) == (8, 1, 1, 2)
+    assert data.tile("101").outpost and data.tile("101").buildings == ("hearth", "workshop")
+    assert [h.name for h in data.roster] == ["Elder", "Ash", "Birch"]
+    assert data.alert == "Stonetusk"
+    assert table.state.flow.phase == "interval"
+
+
+# --- the interval (§间隔与变老) --------------------------------------------------------------
+
+
+def test_a_season_changes_no_character_and_allows_one_free_outpost_move() -> None:
+    """§间隔与变老 季 Season：对已有角色无影响; §废墟与迁移前哨: Season 间隔可迁 1 座."""
+    table = Between("CR01", outposts=[{"tile": "101"}, {"tile": "104"}])
+    assert [h.age for h in table.data.roster] == ["old", "young", "dead"]
+    assert table.data.old_age == () and table.data.free_moves == 1
+    table.do(mv.MoveOutpost(0, "101", "102"))
+    assert table.data.tile("102").outpost and not table.data.tile("101").outpost
+    assert table.refused(mv.MoveOutpost(1, "104", "105")) == "stonesaga.no_free_move"
+    table.do(Pass(0))
+    table.do(Pass(1))
+    assert table.state.flow.phase == "creation"
+
+
+def test_a_generation_ages_everyone_and_the_old_die_mourned_with_two_more() -> None:
+    """§间隔与变老 世代: 年轻 → 变老；已老 → 死亡并成为传说 (含未上场的); §角色死亡与传说.1: 若因
+    局间年老而死，结果 +2 — a roll of 3 makes 5: an attribute +1, the players' choice. Any
+    player enters the die the tray lights for the table; nobody passes before it."""
+    table = Between("CR02")
+    assert [(h.name, h.age, h.legend) for h in table.data.roster] == [
+        ("Elder", "dead", True),
+        ("Ash", "old", False),
+        ("Birch", "dead", True),
+    ]
+    pools = [e for e in table.events if isinstance(e, DicePoolAnnounced)]
+    assert pools[-1].seat is None and pools[-1].dice == ("d6",)
+    assert table.data.old_age == (0,)
+    assert table.refused(Pass(0)) == "stonesaga.old_age_due"
+    assert table.refused(mv.Mourn(1, 0, 3)) == "stonesaga.attribute_needed"
+    assert table.refused(mv.Mourn(1, 2, 3, "faith")) == "stonesaga.no_mourning"  # died before
+    events = table.do(mv.Mourn(1, 0, 3, "faith"))
+    mourned = next(e for e in events if isinstance(e, mv.LegendMourned))
+    assert (mourned.roll, mourned.total, mourned.effect) == (3, 5, "faith+1")
+    assert table.data.roster[0].faith == 4 and table.data.population == 8
+    assert table.data.free_moves == 1  # §废墟与迁移前哨: Generation: one per outpost
+
+
+@pytest.mark.parametrize(("roll", "effect"), [(1, "unrest"), (2, "unrest"), (3, "faith+1")])
+def test_old_age_adds_two_to_the_mourning_roll(roll: int, effect: str) -> None:
+    """§角色死亡与传说.1: 1 人口 −1; 2–4 动荡 +1; 5–6 属性 +1 — with +2 for old age a 1 counts
+    as 3 (unrest), never population −1."""
+    table = Between("CR02")
+    table.do(mv.Mourn(0, 0, roll, "faith" if effect == "faith+1" else ""))
+    assert table.data.population == 8
+    assert table.data.unrest == (2 if effect == "unrest" else 1)
+
+
+def test_an_epoch_ends_every_character_mourned_with_a_plain_die() -> None:
+    """§间隔与变老 纪元: 所有角色死亡并成为传说; the roll has no +2 (not old age): a 1 costs
+    population. At an epoch's start each outpost may move once (§废墟与迁移前哨)."""
+    log = {"session": 4, "challenges": played(("GI01", "won"), ("FI01", "won"))}
+    table = Between("ES01", **log)
+    assert [h.age for h in table.data.roster] == ["dead", "dead", "dead"]
+    assert table.data.old_age == (0, 1) and table.data.epoch == 2
+    table.do(mv.Mourn(0, 0, 1))
+    assert table.data.population == 7
+    table.do(mv.Mourn(1, 1, 6, "strength"))
+    assert table.data.roster[1].strength == 5
+    table.do(mv.MoveOutpost(0, "101", "102"))
+    assert table.refused(mv.MoveOutpost(0, "102", "103")) == "stonesaga.no_free_move"
+
+
+def test_an_outpost_moves_to_an_adjacent_tile_once_with_one_building() -> None:
+    """§废墟与迁移前哨: 移到相邻的、没有前哨的地块; 至多保留 1 座不可移动建筑."""
+    table = Between("CR02", outposts=[{"tile": "101", "buildings": ["hearth", "workshop"]}])
+    table.do(mv.Mourn(0, 0, 6, "faith"))
+    assert table.refused(mv.MoveOutpost(0, "101", "106")) == "stonesaga.not_adjacent"
+    assert table.refused(mv.MoveOutpost(0, "103", "102")) == "stonesaga.no_outpost"
+    table.do(mv.MoveOutpost(0, "101", "102"))
+    assert table.data.tile("102").buildings == ("hearth",)
+
+
+# --- the valley (§开局设置.7, §山谷扩张) -----------------------------------------------------
+
+
+def valley_json(record: ValleyRecord) -> dict[str, Any]:
+    return mv.RebuildValley(0, record).to_dict()["record"]
+
+
+def test_the_rebuilt_valley_is_checked_against_the_logs_map() -> None:
+    """§开局设置.7: 按《日志》「山谷地图」页记录的布局摆好地形托盘与地块: a tile missing or turned
+    is refused with what to fix, in words; the valley as recorded is accepted, and nobody passes
+    before it is checked."""
+    table = Between("CR01", valley=valley_json(VALLEY))
+    assert table.refused(Pass(0)) == "stonesaga.valley_unchecked"
+    missing = replace(VALLEY, tiles=VALLEY.tiles[1:])
+    verdict = legal(GAME, table.state, mv.RebuildValley(0, missing))
+    assert verdict.code == "stonesaga.valley_mismatch"
+    assert "缺地块101(放在托盘1第1格)" in verdict.message.zh
+    assert "tile 101 is missing (it goes in tray 1 slot 1)" in verdict.message.en
+    turned = replace(VALLEY, tiles=(replace(VALLEY.tiles[0], rotation=120), *VALLEY.tiles[1:]))
+    verdict = legal(GAME, table.state, mv.RebuildValley(0, turned))
+    assert "tile 101 is turned wrong; it goes at 0°" in verdict.message.en
+    table.do(mv.RebuildValley(0, VALLEY))
+    table.do(Pass(0))
+    table.do(Pass(1))
+    assert table.state.flow.phase == "creation"
+
+
+def test_the_valley_grows_with_the_epoch() -> None:
+    """§山谷扩张: 纪元 1 → 4 个；纪元 2 → 6 个；纪元 3 → 8 个; an expansion's tiles go face down
+    (背面朝上) in new trays; beyond the epoch's trays the rebuild is refused."""
+    log = {"session": 4, "challenges": played(("GI01", "won"), ("FI01", "won"))}
+    table = Between("ES02", valley=valley_json(VALLEY), **log)
+
+    def trays(n: int) -> ValleyRecord:
+        new = tuple(
+            TilePlacement(str(200 + 3 * t + s), t, s, explored=False)
+            for t in range(3, n + 1)
+            for s in range(3)
+        )
+        return replace(VALLEY, tiles=(*VALLEY.tiles, *new))
+
+    assert table.refused(mv.RebuildValley(0, trays(7))) == "stonesaga.valley_capacity"
+    shown = replace(
+        trays(6), tiles=(*trays(6).tiles[:-1], replace(trays(6).tiles[-1], explored=True))
+    )
+    assert table.refused(mv.RebuildValley(0, shown)) == "stonesaga.valley_mismatch"
+    events = table.do(mv.RebuildValley(0, trays(6)))
+    rebuilt = next(e for e in events if isinstance(e, mv.ValleyRebuilt))
+    assert (rebuilt.trays, rebuilt.capacity, rebuilt.expansion) == (6, 6, 12)
+    assert table.data.valley_record == trays(6)
+
+
+# --- relics and kept things (§角色死亡与传说 遗物, §局间保留与存档) ---------------------------
+
+
+def test_a_death_between_sessions_hands_its_relics_to_one_new_character() -> None:
+    """§角色死亡与传说 遗物: 局间死亡：可把任意 5 件物品 + 任意 5 份资源交给玩家新选的角色 —
+    once: a second character cannot take them again."""
+    table = Between("CR02")
+    table.do(mv.Mourn(0, 0, 2))
+    table.do(Pass(0))
+    table.do(Pass(1))
+    create = mv.CreateCharacter(0, "Fern", "wise", ((6, 6, 5, 4, 1),), 6, 5, 4, 6, "Elder")
+    assert table.refused(replace(create, inherits="Ash")) == "stonesaga.no_relics"
+    table.do(create)
+    fern = table.data.characters[0]
+    assert fern.items == ("bone needle",)
+    assert dict(fern.pack) == {"wood:raw": 1, "clay:raw": 1}
+    again = mv.ChooseCharacter(1, "Ash", "Elder")
+    assert table.refused(again) == "stonesaga.no_relics"
+
+
+def test_a_chosen_character_comes_with_what_it_kept() -> None:
+    """§局间保留与存档: 保留物品与材料放进角色卡分隔盒 — they come back with the character."""
+    table = Between("CR01")
+    table.do(Pass(0))
+    table.do(Pass(1))
+    table.do(mv.ChooseCharacter(0, "Elder"))
+    elder = table.data.characters[0]
+    assert elder.items == ("bone needle",) and dict(elder.pack) == {"wood:raw": 1, "clay:raw": 1}
+    with pytest.raises(IllegalMoveError):
+        table.do(mv.ChooseCharacter(1, "Birch"))  # §开局设置.1: 已死亡或已成传说的角色不能选
+
+
+# --- the example campaign -------------------------------------------------------------------
+
+
+def test_the_second_example_starts_from_the_log_the_first_one_ends_with() -> None:
+    """The Log in stonesaga-campaign-2.jsonl's setup line is campaign_log of replaying
+    stonesaga-campaign-1.jsonl, so neither example can drift from the other."""
+    first, refused = replay(FIRST)
+    assert refused == [] and first.outcome is not None
+    setup = json.loads(SECOND.read_text(encoding="utf-8").splitlines()[0])["setup"]
+    assert setup["log"] == GAME.campaign_log(first)
+
+
+def test_the_second_example_plays_a_generation_with_a_death_of_old_age() -> None:
+    """§间隔与变老 世代 and §角色死亡与传说.1: Elder (old) dies between sessions and is mourned
+    3 + 2 = 5, faith +1 (3 → 4); Ash grows old; the outpost moves free; Fern takes Elder's
+    relics; the next Log lists all three and both challenges."""
+    second, refused = replay(SECOND)
+    assert refused == ["stonesaga.old_age_due"]
+    log = camp.Log.from_json(GAME.campaign_log(second))
+    ages = {h.name: (h.age, h.legend, h.faith) for h in log.roster}
+    assert ages == {
+        "Elder": ("dead", True, 4),
+        "Ash": ("old", False, 2),
+        "Fern": ("young", False, 3),
+    }
+    assert [o.tile for o in log.outposts] == ["102"]
+    assert [(p.id, p.result) for p in log.challenges] == [("GI01", "won"), ("CR02", "won")]
+    assert "CR02" not in log.pending
+    assert (log.epoch, log.session) == (1, 2)
+
+
+def test_replay_writes_the_log_with_campaign_out(tmp_path: Path, capsys) -> None:
+    """`tablesight replay --campaign-out FILE` writes the Log a group carries to its next
+    session; a session that has not ended has none (one line, exit 2)."""
+    out = tmp_path / "log.json"
+    assert main(["replay", "stonesaga", str(FIRST), "--campaign-out", str(out)]) == 0
+    setup = json.loads(SECOND.read_text(encoding="utf-8").splitlines()[0])["setup"]
+    assert json.loads(out.read_text(encoding="utf-8")) == setup["log"]
+    capsys.readouterr()
+    partial = tmp_path / "partial.jsonl"
+    partial.write_text("\n".join(FIRST.read_text(encoding="utf-8").splitlines()[:5]))
+    assert main(["replay", "stonesaga", str(partial), "--campaign-out", str(out)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == "tablesight replay: no campaign Log to write: the stonesaga session has not ended"
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_random_walk_from_a_log_is_never_refused_and_ends(seed: int) -> None:
+    """Only the console's offers, from a Log with an outpost, a valley and a generation: the
+    mourning, the free move, the rebuild and creation are all offered; nothing is refused."""
+    setup = {"players": 2, "challenge": "CR02", "log": log_json(valley=valley_json(VALLEY))}
+    walk = random_walk(GAME, setup, seed, 600)
+    assert walk.refused == [] and walk.ended
+    assert {"stonesaga.mourn", "stonesaga.rebuild_valley"} <= walk.types
