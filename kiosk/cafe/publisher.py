@@ -489,7 +489,7 @@ class Publisher:
 
     def _say(self, line: str) -> None:
         """One line on stderr for the person who started the kiosk (and in the log)."""
-        log.warning("%s", line)
+        log.info("%s", line)
         if not self.quiet:
             sys.stderr.write(f"tablesight: {line}\n")
             sys.stderr.flush()

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from kiosk.benchmarks import Figure
     from kiosk.settings import Settings
 
-SUITES = ("engine", "vision", "serial", "kiosk", "e2e", "cli")
+SUITES = ("engine", "vision", "serial", "kiosk", "e2e", "cli", "cafe")
 
 
 def register(sub: argparse._SubParsersAction) -> None:

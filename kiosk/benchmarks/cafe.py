@@ -1,0 +1,347 @@
+"""`tablesight bench cafe`: 50 simulated tables in one process against a local Mosquitto.
+
+Each table is real (its saved game in SQLite, a ``Table``, a publisher with its outbox) and
+plays random legal moves from the console. A receiver subscribed to every table's events
+counts them; a real `tablesight cafe` process serves the overview, read over its live stream.
+
+Printed: events per second through the broker (from the first move to the receiver holding
+every event), the overview's lag from a table's move to its tile on the live stream (p50/p95),
+the overview's memory with every table known, and the replay of the outboxes after the broker
+is killed and started again (events held, delivered, duplicates, lost, and how long it took,
+which includes the clients' reconnect back-off).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from kiosk.benchmarks import Figure
+
+SUITE = "cafe"
+_GAME_NUMBERS = itertools.count(2)
+TABLES = 50
+GAMES = ("greenwood", "dont_starve", "stonesaga")
+
+
+def _progress(message: str) -> None:
+    print(f"  bench cafe: {message}", file=sys.stderr, flush=True)
+
+
+def _wait(check: Any, timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"bench cafe: waited {timeout:g} s for {what}")
+        time.sleep(0.005)
+
+
+class _Receiver:
+    """Every event of every table, with when it arrived (a lasting session, QoS 1)."""
+
+    def __init__(self, port: int) -> None:
+        import paho.mqtt.client as mqtt
+        from paho.mqtt.enums import CallbackAPIVersion
+
+        self.got: list[tuple[str, int]] = []
+        self.lock = threading.Lock()
+        self.ready = threading.Event()
+        client = mqtt.Client(
+            CallbackAPIVersion.VERSION2, client_id="bench-receiver", clean_session=False
+        )
+        client.reconnect_delay_set(min_delay=1, max_delay=2)
+        client.on_connect = lambda c, *a: c.subscribe("tablesight/+/events", qos=1)
+        client.on_subscribe = lambda *a: self.ready.set()
+        client.on_message = self._message
+        client.connect("127.0.0.1", port)
+        client.loop_start()
+        self.client = client
+
+    def _message(self, client: Any, userdata: Any, message: Any) -> None:
+        data = json.loads(message.payload)
+        with self.lock:
+            self.got.append((data["table"], int(data["seq"])))
+
+    def count(self) -> int:
+        with self.lock:
+            return len(self.got)
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
+class _Tiles:
+    """The overview's live stream, read in a thread: when each table's tile showed each
+    number of moves."""
+
+    def __init__(self, url: str) -> None:
+        self.seen: dict[tuple[str, int], float] = {}
+        self.tables: set[str] = set()
+        self.lock = threading.Lock()
+        self.url = url
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self) -> None:
+        import httpx
+
+        try:
+            self._stream(httpx)
+        except httpx.HTTPError:  # the overview stopped at the end of the bench
+            return
+
+    def _stream(self, httpx: Any) -> None:
+        with httpx.Client(timeout=None) as http, http.stream("GET", f"{self.url}/api/live") as s:
+            kind = ""
+            for line in s.iter_lines():
+                if line.startswith("event:"):
+                    kind = line.split(":", 1)[1].strip()
+                elif line.startswith("data:"):
+                    now = time.perf_counter()
+                    data = json.loads(line[5:])
+                    tiles = (
+                        data["tables"] if kind == "snapshot" else [data] if kind == "table" else []
+                    )
+                    with self.lock:
+                        for tile in tiles:
+                            self.tables.add(tile["name"])
+                            if tile.get("state"):
+                                self.seen.setdefault((tile["name"], tile["state"]["moves"]), now)
+
+    def when(self, table: str, moves: int) -> float | None:
+        with self.lock:
+            return self.seen.get((table, moves))
+
+
+def _start_cafe(folder: Path, broker_url: str) -> tuple[subprocess.Popen[bytes], str]:
+    from kiosk.cafe.broker import free_port
+
+    port = free_port()
+    cmd = [sys.executable, "-m", "kiosk.cli", "--data-dir", str(folder), "--lang", "en"]
+    cmd += ["cafe", "--mqtt", broker_url, "--port", str(port)]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    proc = subprocess.Popen(cmd, stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL, env=env)
+    url = f"http://127.0.0.1:{port}"
+
+    def up() -> bool:
+        try:
+            urllib.request.urlopen(f"{url}/healthz", timeout=1).close()
+            return True
+        except OSError:
+            return False
+
+    _wait(up, 30, "tablesight cafe to answer")
+    return proc, url
+
+
+def _rss_mib(pid: int) -> tuple[float, float]:
+    fields = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        key, _, value = line.partition(":")
+        fields[key] = value.strip()
+    return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024
+
+
+def _move(sim: Any) -> None:
+    """One move; a table whose game ended starts a new one (as a café table would)."""
+    if sim.move() is None:
+        session = sim.table.saved.session
+        from kiosk.cafe.simulate import GAME_SETUPS
+
+        name = f"{session.game.name}-{sim.name}-{next(_GAME_NUMBERS)}"
+        sim.table.new_game(session.game.name, GAME_SETUPS.get(session.game.name), name)
+
+
+def _flip(sim: Any, times: int) -> None:
+    """Change the camera's link back and forth (an event each, no game work)."""
+    for k in range(times):
+        sim.table.set_link("camera", "lost" if k % 2 == 0 else "ok", "bench")
+
+
+def _pct(values: list[float], q: int) -> float:
+    return (
+        statistics.quantiles(values, n=100, method="inclusive")[q - 1]
+        if len(values) > 1
+        else values[0]
+    )
+
+
+def run(quick: bool = False) -> list[Figure]:
+    """Measure the café; returns the figures."""
+    from kiosk.cafe.broker import Mosquitto, mosquitto_path
+    from kiosk.cafe.simulate import SimulatedTable
+
+    if mosquitto_path() is None:
+        _progress("not run: Mosquitto is not installed (apt-get install -y mosquitto)")
+        return []
+    moves_each = 10 if quick else 40
+    lag_samples = 30 if quick else 200
+    held_each = 5 if quick else 20
+    figures: list[Figure] = []
+    with tempfile.TemporaryDirectory(prefix="bench-cafe-") as tmp:
+        root = Path(tmp)
+        broker = Mosquitto(root / "broker").start()
+        cafe, url = _start_cafe(root / "cafe", broker.url)
+        sims: list[Any] = []
+        receiver = None
+        try:
+            since = time.time()
+            receiver = _Receiver(broker.port)
+            _wait(receiver.ready.is_set, 10, "the receiver's subscription")
+            _progress(f"{TABLES} tables start")
+            for i in range(TABLES):
+                sim = SimulatedTable(
+                    f"table-{i + 1}", root / f"t{i + 1}", broker.url, game=GAMES[i % 3], seed=i
+                )
+                sims.append(sim.start())
+            _wait(lambda: all(s.publisher.connected.is_set() for s in sims), 60, "every table")
+            tiles = _Tiles(url)
+            _wait(lambda: len(tiles.tables) == TABLES, 60, "every tile on the overview")
+
+            # --- throughput: every table plays at once --------------------------------------
+            _progress(f"throughput: {TABLES} tables × {moves_each} moves")
+            before = receiver.count()
+            began = time.perf_counter()
+            with ThreadPoolExecutor(8) as pool:
+                list(pool.map(lambda s: [_move(s) for _ in range(moves_each)], sims))
+            made = sum(s.publisher.outbox.last_seq() for s in sims) - before
+            _wait(lambda: receiver.count() - before >= made, 120, "every event at the receiver")
+            seconds = time.perf_counter() - began
+            figures.append(
+                Figure(
+                    SUITE,
+                    "events through the broker, moves",
+                    made / seconds,
+                    "events/s",
+                    f"{TABLES} tables, {made} events: table → outbox → Mosquitto → receiver",
+                )
+            )
+
+            # --- throughput of the publishers and the broker alone: link changes --------------
+            flips = moves_each * 2
+            _progress(f"throughput: {TABLES} tables × {flips} link changes")
+            before = receiver.count()
+            began = time.perf_counter()
+            with ThreadPoolExecutor(8) as pool:
+                list(pool.map(lambda s: _flip(s, flips), sims))
+            made = sum(s.publisher.outbox.last_seq() for s in sims) - before
+            _wait(lambda: receiver.count() - before >= made, 120, "every event at the receiver")
+            seconds = time.perf_counter() - began
+            figures.append(
+                Figure(
+                    SUITE,
+                    "events through the broker, no game work",
+                    made / seconds,
+                    "events/s",
+                    f"{made} camera-link changes: no move to check or save",
+                )
+            )
+
+            # --- lag: a move, until its tile shows it ------------------------------------
+            _progress(f"lag: {lag_samples} moves, one at a time")
+            lags = []
+            for k in range(lag_samples):
+                sim = sims[(k * 7) % TABLES]
+                start = time.perf_counter()
+                _move(sim)
+                moves = len(sim.table.saved.session.moves)
+                _wait(lambda n=sim.name, m=moves: tiles.when(n, m) is not None, 30, "the tile")
+                lags.append((tiles.when(sim.name, moves) or start) - start)
+            ms = [x * 1000 for x in lags]
+            figures.append(Figure(SUITE, "overview lag p50 (move → tile)", _pct(ms, 50), "ms"))
+            figures.append(Figure(SUITE, "overview lag p95 (move → tile)", _pct(ms, 95), "ms"))
+
+            rss, peak = _rss_mib(cafe.pid)
+            figures.append(
+                Figure(
+                    SUITE,
+                    "overview memory",
+                    rss,
+                    "MiB",
+                    f"RSS with {TABLES} tables; peak {peak:.1f} MiB",
+                )
+            )
+
+            # --- outbox replay after the broker is killed ---------------------------------
+            _progress("replay: the broker is killed; the tables play on")
+            db = broker.folder / "mosquitto.db"
+            _wait(lambda: db.is_file() and db.stat().st_mtime > since, 10, "the broker's autosave")
+            settled = receiver.count()
+            broker.kill()
+            _wait(
+                lambda: not any(s.publisher.connected.is_set() for s in sims),
+                30,
+                "the tables to notice",
+            )
+            for sim in sims:
+                for _ in range(held_each):
+                    _move(sim)
+            _wait(
+                lambda: sum(s.publisher.waiting() for s in sims) >= TABLES * held_each,
+                30,
+                "the outboxes",
+            )
+            held = sum(s.publisher.waiting() for s in sims)
+            _progress(f"replay: {held} events held; the broker starts again")
+            broker.start()
+            began = time.perf_counter()
+            _wait(
+                lambda: sum(s.publisher.waiting() for s in sims) == 0, 120, "the outboxes to empty"
+            )
+            total = sum(s.publisher.outbox.last_seq() for s in sims)
+            _wait(lambda: receiver.count() >= total, 120, "every event at the receiver")
+            replay = time.perf_counter() - began
+            with receiver.lock:
+                got = list(receiver.got)
+            seen: dict[str, list[int]] = defaultdict(list)
+            for table, seq in got:
+                seen[table].append(seq)
+            duplicates = len(got) - sum(len(set(v)) for v in seen.values())
+            lost = sum(
+                len(set(range(1, s.publisher.outbox.last_seq() + 1)) - set(seen[s.name]))
+                for s in sims
+            )
+            out_of_order = sum(1 for v in seen.values() for a, b in itertools.pairwise(v) if b <= a)
+            delivered = len(got) - settled
+            figures += [
+                Figure(
+                    SUITE,
+                    "replay: events held",
+                    held,
+                    "events",
+                    f"{held_each} moves × {TABLES} tables while the broker was down",
+                ),
+                Figure(SUITE, "replay: delivered", delivered, "events"),
+                Figure(SUITE, "replay: duplicates", duplicates, "events", "over the whole run"),
+                Figure(SUITE, "replay: lost", lost, "events", "over the whole run"),
+                Figure(SUITE, "replay: out of order", out_of_order, "events"),
+                Figure(
+                    SUITE,
+                    "replay: broker back → all delivered",
+                    replay,
+                    "s",
+                    "includes the reconnect back-off (1–16 s)",
+                ),
+            ]
+        finally:
+            for sim in sims:
+                sim.stop()
+            if receiver is not None:
+                receiver.close()
+            cafe.terminate()
+            cafe.wait(timeout=30)
+            broker.stop()
+    return figures
