@@ -31,7 +31,16 @@ from engine.core import (
 from kiosk import screen
 from kiosk.seats import COLOURS, Seat, seat_status
 from kiosk.settings import Settings
-from kiosk.store import SavedGame, SaveNotFoundError, Store, StoreDamagedError
+from kiosk.store import (
+    NOT_KEPT_CODE,
+    SavedGame,
+    SaveNotFoundError,
+    SaveNotKeptError,
+    SaveUnusableError,
+    Store,
+    StoreDamagedError,
+    set_aside,
+)
 
 log = logging.getLogger("tablesight.table")
 
@@ -97,6 +106,9 @@ class Table:
     def __init__(self, saved: SavedGame, notices: list[Text] | None = None) -> None:
         self.saved = saved
         self.notices = list(notices or [])
+        self.warnings: list[Text] = []
+        """The notices that are problems (a save set aside, saves that cannot be written): what
+        the start-up report says on stderr."""
         self.links: dict[str, Link] = {"camera": Link(), "controller": Link()}
         self.menu_open = False
         self.prompts: list[tuple[str, Text]] = []
@@ -118,9 +130,14 @@ class Table:
     # --- changes ---------------------------------------------------------------------------
 
     def submit(self, move: Move) -> Result:
-        """Check and apply a move; accepted moves are saved before this returns."""
+        """Check and apply a move; accepted moves are saved before this returns. A move that
+        cannot be saved is refused (code ``NOT_KEPT_CODE``, the reason on the screen)."""
         with self._lock:
-            result = self.saved.submit(move)
+            try:
+                result = self.saved.submit(move)
+            except SaveNotKeptError as exc:
+                result = Result(Verdict(False, NOT_KEPT_CODE, exc.text), ())
+                self._note(exc.text)
             if result.accepted:
                 self._refused = None
                 self._remember(result.events, self.saved.session.state)
@@ -139,13 +156,22 @@ class Table:
         return result
 
     def undo(self) -> tuple[Event, ...]:
-        """Take back the last move (saved first); NothingToUndoError if there is none."""
+        """Take back the last move (saved first); NothingToUndoError if there is none,
+        SaveNotKeptError (the reason on the screen) if the undo cannot be saved."""
+        refused: SaveNotKeptError | None = None
         with self._lock:
-            events = self.saved.undo()
-            self._refused = None
-            self._reset_memory()
-            change = self._bump("undo", None, events)
+            try:
+                events = self.saved.undo()
+                self._refused = None
+                self._reset_memory()
+                change = self._bump("undo", None, events)
+            except SaveNotKeptError as exc:
+                self._note(exc.text)
+                verdict = Verdict(False, NOT_KEPT_CODE, exc.text)
+                change, refused = self._bump("rejected", Result(verdict, ())), exc
         self._tell(change)
+        if refused is not None:
+            raise refused
         return events
 
     def new_game(
@@ -167,6 +193,11 @@ class Table:
             self._reset_memory()
             change = self._bump("new_game")
         self._tell(change)
+
+    def _note(self, text: Text) -> None:
+        """Keep a problem among the screen's notices (once)."""
+        if text not in self.notices:
+            self.notices.append(text)
 
     def set_link(self, name: str, state: str, detail: str = "") -> None:
         """Record the state of a link (``camera``, ``controller``) for the screen."""
@@ -391,7 +422,12 @@ class Table:
                     {"name": p.name, "title": p.title.in_(lang), "steps": len(p.steps)}
                     for p in game.phases
                 ],
-                "phase": {"name": phase.name, "title": phase.title.in_(lang), "rule": phase.rule},
+                "phase": {
+                    "name": phase.name,
+                    "title": phase.title.in_(lang),
+                    "rule": phase.rule,
+                    "guide": None if phase.guide is None else phase.guide.in_(lang),
+                },
                 "step": None
                 if step is None
                 else {
@@ -550,17 +586,19 @@ def _phase_or_none(game: Any, name: object) -> Any:
 def open_table(settings: Settings, store: Store | None = None) -> tuple[Table, Store]:
     """Resume the saved game (``settings.save`` or the latest) or start a new one.
 
-    A damaged database is set aside and a new one is made; the notice says so.
+    A damaged or foreign database is set aside and a new one is made; so is one whose game
+    cannot be resumed exactly as it was saved (``SaveUnusableError``: never resumed short).
+    Saves that cannot be written open read-only. The table's ``warnings`` say each of these.
     """
-    notices: list[Text] = []
+    warnings: list[Text] = []
     if store is None:
         try:
             store = Store.open(settings.database)
         except StoreDamagedError as exc:
-            notices.append(
-                Text(f"存档数据库已损坏,已原样另存为 {exc.moved_to.name},并新建了数据库", str(exc))
-            )
+            warnings.append(exc.text)
             store = Store.open(settings.database)
+    warnings.extend(store.warnings)
+    notices: list[Text] = []
     try:
         saved = store.load(settings.save)
         moves = len(saved.session.moves)
@@ -571,12 +609,40 @@ def open_table(settings: Settings, store: Store | None = None) -> tuple[Table, S
             )
         )
     except SaveNotFoundError:
-        name = settings.save or f"{settings.game}-{datetime.now(UTC):%Y%m%d-%H%M%S}"
-        saved = store.new_game(name, settings.game)
-        notices.append(
-            Text(
-                f"新开一局{saved.game.title.zh},存档名“{name}”",
-                f"started a new game of {saved.game.name} saved as {name!r}",
+        saved, started = _new_game(store, settings)
+        notices.append(started)
+    except SaveUnusableError as exc:
+        if store.cannot_keep is None:
+            store.close()
+            moved = set_aside(store.path)
+            store = Store.open(settings.database)
+            warnings.append(
+                Text(
+                    f"{exc.text.zh};数据库已原样另存为 {moved.name},并新开了一局",
+                    f"{exc.text.en}; the database was set aside untouched as {moved.name} and a"
+                    " new game started",
+                )
             )
-        )
-    return Table(saved, notices), store
+            warnings.extend(store.warnings)
+        else:
+            warnings.append(
+                Text(f"{exc.text.zh};存档原样保留", f"{exc.text.en}; the save is left as it is")
+            )
+        saved, started = _new_game(store, settings, by_time=store.cannot_keep is not None)
+        notices.append(started)
+    table = Table(saved, warnings + notices)
+    table.warnings = warnings
+    return table, store
+
+
+def _new_game(store: Store, settings: Settings, by_time: bool = False) -> tuple[SavedGame, Text]:
+    """A new game of ``settings.game`` (named ``settings.save``, else or when ``by_time`` by
+    the time) and the notice that says so."""
+    name = (None if by_time else settings.save) or (
+        f"{settings.game}-{datetime.now(UTC):%Y%m%d-%H%M%S}"
+    )
+    saved = store.new_game(name, settings.game)
+    return saved, Text(
+        f"新开一局{saved.game.title.zh},存档名“{name}”",
+        f"started a new game of {saved.game.name} saved as {name!r}",
+    )

@@ -70,3 +70,6 @@ class Phase:
     end_if: Condition | None = None
     on_all_done: Hook | None = None
     rule: str | None = None
+    guide: Text | None = None
+    """One or two sentences players read while the phase lasts: what the table does in it
+    (the table screen shows it under the line of what to do now); None: the moves say enough."""

@@ -14,6 +14,8 @@ function render(s) {
   $("title").textContent = s.title;
   $("round").textContent = s.rounds ? t("roundOf", { n: s.round, of: s.rounds }) : t("round", { n: s.round });
   $("phase").textContent = s.phase.title;
+  $("guide").textContent = s.phase.guide || "";
+  $("guide").hidden = !s.phase.guide;
   $("step").textContent = s.step && s.step.of > 1 ? `· ${s.step.title}` : "";
   $("next").textContent = s.next || "";
   renderTrack(s);
