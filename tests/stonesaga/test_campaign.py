@@ -396,7 +396,7 @@ def test_the_second_example_starts_from_the_log_the_first_one_ends_with() -> Non
 
 def test_the_second_example_plays_a_generation_with_a_death_of_old_age() -> None:
     """§间隔与变老 世代 and §角色死亡与传说.1: Elder (old) dies between sessions and is mourned
-    3 + 2 = 5, faith +1 (3 → 4); Ash grows old; the outpost moves free; Fern takes Elder's
+    3 + 2 = 5, faith +1 (3 → 4); Ash grows old; the outpost moves free; Flint takes Elder's
     relics; the next Log lists all three and both challenges."""
     second, refused = replay(SECOND)
     assert refused == ["stonesaga.old_age_due"]
@@ -405,7 +405,7 @@ def test_the_second_example_plays_a_generation_with_a_death_of_old_age() -> None
     assert ages == {
         "Elder": ("dead", True, 4),
         "Ash": ("old", False, 2),
-        "Fern": ("young", False, 3),
+        "Flint": ("young", False, 3),
     }
     assert [o.tile for o in log.outposts] == ["102"]
     assert [(p.id, p.result) for p in log.challenges] == [("GI01", "won"), ("CR02", "won")]
