@@ -81,7 +81,8 @@ def test_replay_from_a_save_starts_there_and_leaves_the_save_untouched(
     assert main([*args, "--from-save", "tuesday"]) == 0
     out = capsys.readouterr().out
     assert "REJECTED core.already_passed" in out  # seat 0 passed in the save already
-    assert out.rstrip().endswith("after 2 accepted moves: round 1, phase departure")
+    # departure moves on by itself (nobody holds aurora, greenwood.zh.md §三.3): night begins
+    assert out.rstrip().endswith("after 2 accepted moves: round 1, phase night, player 1 to act")
     with Store.open(tmp_path / "games.sqlite") as store:
         assert len(store.load("tuesday").session.moves) == 1
 

@@ -23,7 +23,8 @@ OPTIONS = {"players": 2, "start_seat": 0}
 
 
 def dusk_moves() -> list:
-    return [Pass(seat=0), Pass(seat=1), Pass(seat=1), Pass(seat=0)]
+    """Dusk and night passed by both (departure moves on by itself: nobody holds aurora)."""
+    return [Pass(seat=0), Pass(seat=1), Pass(seat=0), Pass(seat=1)]
 
 
 def test_the_database_is_in_wal_mode_with_full_sync_and_current_schema(tmp_path: Path) -> None:
