@@ -132,7 +132,7 @@ from engine.stonesaga.texts import (
     listed,
     option_texts,
 )
-from engine.stonesaga.view import _bag_rows, _strip
+from engine.stonesaga.view import _bag_rows, _interval_rows, _strip
 
 Events = tuple[Event, ...]
 Data = m.Saga
@@ -391,7 +391,10 @@ class Stonesaga(Game):
             [label("人口", "Population"), data.population],
             [label("动荡", "Unrest"), data.unrest],
             [label("纪元", "Epoch"), data.epoch],
+            [label("本纪元第几局", "Session of the epoch"), data.session],
         ]
+        if state.flow.phase == "interval":
+            summary += _interval_rows(data, tr, label)
         if data.alert:
             summary.append([label("警觉巨兽", "Alert behemoth"), tr(behemoth_name(data.alert))])
         if data.result:

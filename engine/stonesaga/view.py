@@ -8,9 +8,19 @@ from engine.core import Text
 from engine.stonesaga import model as m
 from engine.stonesaga.catalogue import FEATURES, OMENS, STONES
 from engine.stonesaga.common import _bag_text, _cap, _length, _tile
-from engine.stonesaga.texts import attribute_line, counted, item_name, listed, malady_name
+from engine.stonesaga.texts import (
+    INTERVALS,
+    attribute_line,
+    character_name,
+    counted,
+    item_name,
+    listed,
+    malady_name,
+    name_in,
+)
 
 Data = m.Saga
+NOBODY = Text("无", "none")
 
 
 def _bag_rows(mine: m.Mining, tr: Any, label: Any) -> list[list[Any]]:
@@ -50,3 +60,18 @@ def _strip(data: Data, c: m.Character, tr: Any, label: Any) -> list[list[Any]]:
     if c.items:
         fields.append([label("物品", "Items"), tr(listed(c.items, item_name))])
     return fields
+
+
+def _interval_rows(data: Data, tr: Any, label: Any) -> list[list[Any]]:
+    """Between sessions (§间隔与变老, §废墟与迁移前哨, §开局设置.7): the interval, who awaits
+    the mourning die, the free outpost moves left, whether the valley was checked, the living."""
+    due = listed((data.roster[i].name for i in data.old_age), character_name, NOBODY)
+    living = listed((h.name for h in data.roster if h.alive), character_name, NOBODY)
+    checked = Text("已核对", "checked") if data.rebuilt else Text("待摄像头核对", "to be checked")
+    return [
+        [label("局间", "Between sessions"), tr(name_in(INTERVALS, data.interval))],
+        [label("待哀悼", "To mourn"), tr(due)],
+        [label("免费迁移前哨", "Free outpost moves"), data.free_moves],
+        [label("山谷", "Valley"), tr(checked)],
+        [label("《日志》里在世的角色", "Living in the Log"), tr(living)],
+    ]
