@@ -560,10 +560,8 @@ def test_players_chosen_names_and_colours_are_used_wherever_a_seat_is_named(app:
     assert status["next"].startswith("Ann: choose — ")
     call(app, "POST", "/api/move", json={"type": "pass", "seat": 1})
     assert call(app, "GET", "/api/status").json()["recent"][0]["text"] == "Bo is done"
-    for seat in (0, 1, 0):  # dusk, then departure: the night, Ann's turn (§三.1)
-        assert call(app, "POST", "/api/move", json={"type": "pass", "seat": seat}).json()[
-            "accepted"
-        ]
+    # dusk ends; departure moves on by itself (nobody holds aurora, §三.3): the night, Ann's turn
+    assert call(app, "POST", "/api/move", json={"type": "pass", "seat": 0}).json()["accepted"]
     status = call(app, "GET", "/api/status").json()
     groups = status["console"]["groups"]
     assert groups[0]["name"] == "Ann" and groups[0]["hex"] == "#46d27c"  # kiosk.seats: green

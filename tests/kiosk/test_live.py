@@ -74,7 +74,7 @@ def test_every_viewer_gets_a_snapshot_then_only_the_changes(server: Server) -> N
         assert post_move(server, {"type": "pass", "seat": 1})["accepted"]
         for viewer in crowd:
             kind, _, change = viewer.next()
-            assert change["phase"]["name"] == "departure"
+            assert change["phase"]["name"] == "night"  # departure moved on: nobody had aurora
 
 
 def test_a_reconnecting_viewer_gets_a_full_snapshot_of_the_current_state(server: Server) -> None:

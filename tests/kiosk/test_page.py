@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import httpx
 import pytest
 from playwright.sync_api import expect
 from serving import Server, post, start_server
@@ -44,9 +45,8 @@ def test_a_move_changes_the_page_live_and_a_refusal_shows_icon_and_text(
     page.goto(server.url + "/")
     expect(page.locator("#phase")).to_have_text("Dusk")
     assert post(server, "/api/move", {"type": "pass", "seat": 0})["accepted"]
-    assert post(server, "/api/move", {"type": "pass", "seat": 1})["accepted"]
-    expect(page.locator("#phase")).to_have_text("Departure")
-    answer = post(server, "/api/advance")  # no table step in departure
+    expect(page.locator("#moves")).to_have_text("1 moves saved")
+    answer = post(server, "/api/advance")  # no table step at dusk
     assert not answer["accepted"]
     banner = page.locator("#refusal")
     expect(banner).to_be_visible()
@@ -55,8 +55,8 @@ def test_a_move_changes_the_page_live_and_a_refusal_shows_icon_and_text(
     assert page.locator("#refusal-why").inner_text().startswith(answer["message"])
     expect(page.locator("#next")).to_have_text("First deal with the refused move below")
     expect(page.locator("#log li").first).to_have_attribute("data-type", "move_rejected")
-    for seat in (0, 1):
-        assert post(server, "/api/move", {"type": "pass", "seat": seat})["accepted"]
+    assert post(server, "/api/move", {"type": "pass", "seat": 1})["accepted"]
+    # departure moves on by itself: nobody holds aurora (greenwood.zh.md §三.3)
     expect(page.locator("#phase")).to_have_text("Night")
     expect(banner).to_be_hidden()  # a move accepted after it: the table has moved on
     expect(page.locator("#next")).to_contain_text("Player 1")
@@ -66,16 +66,18 @@ def test_after_a_restart_the_page_reconnects_and_shows_the_same_state(tmp_path: 
     server = start_server(tmp_path)
     try:
         page.goto(server.url + "/")
-        for seat in (0, 1):
+        for seat in (0, 1):  # dusk; departure moves on by itself (nobody holds aurora)
             post(server, "/api/move", {"type": "pass", "seat": seat})
-        expect(page.locator("#phase")).to_have_text("Departure")
+        expect(page.locator("#phase")).to_have_text("Night")
         server.kill()
         expect(page.locator("#connection")).to_have_attribute("data-state", "lost")
         server = start_server(tmp_path, port=server.port)
         expect(page.locator("#connection")).to_have_attribute("data-state", "ok")
-        assert page.locator("#phase").inner_text() == "Departure"
+        assert page.locator("#phase").inner_text() == "Night"
         assert page.locator("#moves").inner_text() == "2 moves saved"
-        post(server, "/api/move", {"type": "pass", "seat": 0})  # and it follows the new server
+        status = httpx.get(server.url + "/api/status", timeout=10).json()
+        turn = {"type": "pass", "seat": status["current_player"] - 1}  # who ends the night
+        assert post(server, "/api/move", turn)["accepted"]  # and it follows the new server
         expect(page.locator("#moves")).to_have_text("3 moves saved")
     finally:
         server.stop()
