@@ -40,10 +40,12 @@ from engine.stonesaga.reasons import (
     NO_FREE_MOVE,
     NO_MOURNING,
     NO_OUTPOST,
+    NO_RUIN_DUE,
     NO_SUCH_CHARACTER,
     NOT_ADJACENT,
     OLD_AGE_DUE,
     OUTPOST_EXISTS,
+    RUINS_DUE,
     UNKNOWN_NAME,
     VALLEY_FULL,
     VALLEY_MISMATCH,
@@ -196,9 +198,47 @@ def legal_pass(state: State[Data], seat: int) -> Verdict:
     data = state.data
     if data.old_age:
         return OLD_AGE_DUE.reject(name=character_name(data.roster[data.old_age[0]].name))
+    due = ruins_due(data)
+    if due:
+        limit = camp.outpost_limit(data.population)
+        return RUINS_DUE.reject(population=data.population, limit=limit, count=due)
     if not data.rebuilt:
         return VALLEY_UNCHECKED.reject()
     return ACCEPTED
+
+
+def ruins_due(data: Data) -> int:
+    """§建前哨: 若在新纪元开始时前哨数超过上限，必须自选若干个变成废墟 — how many outposts must
+    still become ruins (after the mourning, which may lower the population)."""
+    if data.session != 1 or data.old_age:
+        return 0
+    outposts = sum(1 for _, t in data.tiles if t.outpost)
+    return camp.ruins_needed(outposts, data.population)
+
+
+def check_ruin(state: State[Data], move: mv.RuinOutpost) -> Verdict:
+    """An outpost on the tile, and one must become a ruin now."""
+    data = state.data
+    if not ruins_due(data):
+        return NO_RUIN_DUE.reject()
+    if move.tile not in dict(data.tiles) or not data.tile(move.tile).outpost:
+        return NO_OUTPOST.reject()
+    return ACCEPTED
+
+
+def ruin(state: State[Data], move: mv.RuinOutpost) -> tuple[Data, Events]:
+    """§废墟与迁移前哨: 前哨覆盖层翻到废墟面…其上所有建筑失效 (the map shows it flipped)."""
+    data = state.data.with_tile(move.tile, outpost=False, buildings=(), ruin=True)
+    record = data.valley_record
+    if record is not None:
+        overlays = tuple(
+            replace(o, state="ruin")
+            if o.tile == move.tile and o.overlay.startswith("outpost")
+            else o
+            for o in record.overlays
+        )
+        data = replace(data, valley_record=replace(record, overlays=overlays))
+    return data, (mv.OutpostRuined(move.tile, ruins_due(data)),)
 
 
 def _old_age(data: Data) -> bool:
@@ -332,6 +372,7 @@ def rebuild(state: State[Data], move: mv.RebuildValley) -> tuple[Data, Events]:
 INTERVAL_MOVES: dict[type[Move], tuple[Any, Any]] = {
     mv.MoveOutpost: (check_move_outpost, move_outpost),
     mv.RebuildValley: (check_rebuild, rebuild),
+    mv.RuinOutpost: (check_ruin, ruin),
 }
 """The interval's own moves (``mourn`` is shared with the night)."""
 

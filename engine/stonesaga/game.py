@@ -220,7 +220,9 @@ INTERVAL_PHASE = Phase(
     "interval",
     Text("局间", "Between sessions"),
     TurnOrder.SIMULTANEOUS,
-    moves=frozenset({mv.Mourn.type, mv.MoveOutpost.type, mv.RebuildValley.type}),
+    moves=frozenset(
+        {mv.Mourn.type, mv.MoveOutpost.type, mv.RebuildValley.type, mv.RuinOutpost.type}
+    ),
     skip_if=lambda s: not between_sessions(s),
     on_begin=interval_begin,
     rule=rule("间隔与变老"),

@@ -422,6 +422,17 @@ class MoveOutpost(Move):
 
 
 @dataclass(frozen=True)
+class RuinOutpost(Move):
+    """§建前哨, §废墟与迁移前哨: at a new epoch's start, an outpost beyond what the population
+    allows becomes a ruin (the players choose which); its buildings no longer count."""
+
+    type: ClassVar[str] = "stonesaga.ruin_outpost"
+    ends_turn: ClassVar[bool] = False
+    seat: Seat
+    tile: str
+
+
+@dataclass(frozen=True)
 class RebuildValley(Move):
     """§开局设置.7, §山谷扩张: the valley as rebuilt from the Log's map (read by the camera),
     checked against the record and the epoch's capacity."""
@@ -709,6 +720,15 @@ class OutpostMoved(Event):
     type: ClassVar[str] = "stonesaga.outpost_moved"
     tile: str
     to: str
+    left: int
+
+
+@dataclass(frozen=True)
+class OutpostRuined(Event):
+    """§建前哨: an outpost became a ruin at a new epoch's start; ``left`` more must."""
+
+    type: ClassVar[str] = "stonesaga.outpost_ruined"
+    tile: str
     left: int
 
 

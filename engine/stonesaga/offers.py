@@ -22,6 +22,7 @@ from typing import Any
 from engine.core import Choice, Die, Face, Field, Offer, Seat, State, Text
 from engine.stonesaga import campaign as camp
 from engine.stonesaga import moves as mv
+from engine.stonesaga.between import ruins_due
 from engine.stonesaga.catalogue import (
     ATTRIBUTES,
     FEATURES,
@@ -270,6 +271,20 @@ def _interval(data: Saga, seat: Seat) -> list[Offer]:
                 (attrs, die),
             )
         )
+    if ruins_due(data):
+        for tile, state in data.tiles:
+            if state.outpost:
+                out.append(
+                    Offer(
+                        mv.RuinOutpost.type,
+                        seat,
+                        T(
+                            f"新纪元:把{tile_name(tile).zh}的前哨变成废墟",
+                            f"New epoch: turn the outpost on {tile_name(tile).en} into a ruin",
+                        ),
+                        {"tile": tile},
+                    )
+                )
     if data.free_moves > 0:
         tiles = valley()[1]
         for tile, state in data.tiles:

@@ -263,6 +263,20 @@ VALLEY_UNCHECKED = _reason(
     "Rebuild the valley from the Log's map first, for the camera to check",
     "开局设置.7",
 )
+RUINS_DUE = _reason(
+    "ruins_due",
+    "新纪元开始:人口{population}只允许{limit}个前哨,先选{count}个变成废墟",
+    "A new epoch: population {population} allows {limit} outposts;"
+    " choose {count} to become ruins first",
+    "建前哨",
+)
+NO_RUIN_DUE = _reason(
+    "no_ruin_due",
+    "现在没有前哨必须变成废墟(只在新纪元开始、前哨超过人口上限时)",
+    "No outpost must become a ruin now"
+    " (only at a new epoch's start, beyond the population's limit)",
+    "建前哨",
+)
 OLD_AGE_DUE = _reason(
     "old_age_due",
     "先为局间死去的{name}掷哀悼骰",

@@ -198,6 +198,7 @@ EVENT_TEXTS: dict[str, Text] = {
         "山谷按《日志》重建:托盘{trays}/{capacity}",
         "Valley rebuilt from the Log: {trays}/{capacity} trays",
     ),
+    "stonesaga.outpost_ruined": Text("{tile}的前哨成为废墟", "The outpost on {tile} is a ruin"),
     "stonesaga.relics_inherited": Text(
         "{character}接过{name}的遗物", "{character} takes {name}'s relics"
     ),
@@ -725,6 +726,15 @@ EVENT_LINES: dict[str, Line] = {
         x=e["expansion"],
     ),
     "stonesaga.relics_inherited": _inherited_line,
+    "stonesaga.outpost_ruined": lambda e: _f(
+        Text(
+            "{t}的前哨翻到废墟面,其上建筑失效(还要{l}个)",
+            "The outpost on {t} is turned to its ruin side; its buildings no longer count"
+            " ({l} more to go)",
+        ),
+        t=tile_name(str(e["tile"])),
+        l=e["left"],
+    ),
     "stonesaga.activity_raised": lambda e: _f(
         Text("活跃度升至{a}", "Activity rises to {a}"), a=e["activity"]
     ),

@@ -288,6 +288,38 @@ def test_an_epoch_ends_every_character_mourned_with_a_plain_die() -> None:
     assert table.refused(mv.MoveOutpost(0, "102", "103")) == "stonesaga.no_free_move"
 
 
+def test_at_a_new_epoch_outposts_beyond_the_population_become_ruins() -> None:
+    """§建前哨: 开局人口 8 → 上限 2 个…若在新纪元开始时前哨数超过上限，必须自选若干个变成废墟;
+    §废墟与迁移前哨: 其上所有建筑失效. A mourning roll of 1 (no +2 at an epoch's end) lowers the
+    population first, and with it the limit."""
+    outposts = [{"tile": "101", "buildings": ["hearth"]}, {"tile": "103"}, {"tile": "104"}]
+    log = {"session": 4, "challenges": played(("GI01", "won"), ("FI01", "won"))}
+    table = Between("ES01", outposts=outposts, **log)
+    assert table.refused(mv.RuinOutpost(0, "101")) == "stonesaga.no_ruin_due"  # mourn first
+    table.do(mv.Mourn(0, 0, 1))  # population 8 → 7: one outpost allowed (placeholder scale)
+    table.do(mv.Mourn(0, 1, 4))
+    verdict = legal(GAME, table.state, Pass(0))
+    assert (
+        verdict.code == "stonesaga.ruins_due" and "choose 2 to become ruins" in verdict.message.en
+    )
+    table.do(mv.RuinOutpost(0, "101"))
+    assert table.data.tile("101").ruin and table.data.tile("101").buildings == ()
+    assert table.refused(mv.RuinOutpost(1, "102")) == "stonesaga.no_outpost"
+    table.do(mv.RuinOutpost(1, "104"))
+    assert table.refused(mv.RuinOutpost(1, "103")) == "stonesaga.no_ruin_due"
+    table.do(Pass(0))
+    table.do(Pass(1))
+    assert table.state.flow.phase == "creation"
+
+
+def test_no_ruins_are_asked_within_an_epoch() -> None:
+    """§建前哨: only at a new epoch's start — within an epoch outposts over the limit stand."""
+    outposts = [{"tile": "101"}, {"tile": "103"}, {"tile": "104"}]
+    table = Between("CR01", outposts=outposts)
+    assert table.refused(mv.RuinOutpost(0, "101")) == "stonesaga.no_ruin_due"
+    table.do(Pass(0))
+
+
 def test_an_outpost_moves_to_an_adjacent_tile_once_with_one_building() -> None:
     """§废墟与迁移前哨: 移到相邻的、没有前哨的地块; 至多保留 1 座不可移动建筑."""
     table = Between("CR02", outposts=[{"tile": "101", "buildings": ["hearth", "workshop"]}])
@@ -428,11 +460,31 @@ def test_replay_writes_the_log_with_campaign_out(tmp_path: Path, capsys) -> None
     assert err == "tablesight replay: no campaign Log to write: the stonesaga session has not ended"
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
-def test_a_random_walk_from_a_log_is_never_refused_and_ends(seed: int) -> None:
-    """Only the console's offers, from a Log with an outpost, a valley and a generation: the
-    mourning, the free move, the rebuild and creation are all offered; nothing is refused."""
-    setup = {"players": 2, "challenge": "CR02", "log": log_json(valley=valley_json(VALLEY))}
+NEW_EPOCH = {
+    "session": 4,
+    "challenges": played(("GI01", "won"), ("FI01", "won")),
+    "outposts": [{"tile": "101"}, {"tile": "103"}, {"tile": "104"}],
+}
+
+
+@pytest.mark.parametrize(
+    ("seed", "challenge", "log"),
+    [(1, "CR02", {}), (2, "CR02", {}), (3, "CR01", {}), (4, "ES01", NEW_EPOCH)],
+)
+def test_a_random_walk_from_a_log_is_never_refused_and_ends(
+    seed: int, challenge: str, log: dict[str, Any]
+) -> None:
+    """Only the console's offers, from a Log with outposts and a valley, after a season, a
+    generation or an epoch: the mourning, the ruins, the free moves, the rebuild and creation
+    are all offered; nothing is refused and the session ends."""
+    valley = valley_json(VALLEY)
+    for outpost in log.get("outposts", [{"tile": "101"}]):
+        valley["overlays"].append({"overlay": "outpost 1", "tile": outpost["tile"], "zone": 0})
+    setup = {"players": 2, "challenge": challenge, "log": log_json(valley=valley, **log)}
     walk = random_walk(GAME, setup, seed, 600)
     assert walk.refused == [] and walk.ended
-    assert {"stonesaga.mourn", "stonesaga.rebuild_valley"} <= walk.types
+    assert "stonesaga.rebuild_valley" in walk.types
+    if challenge != "CR01":
+        assert "stonesaga.mourn" in walk.types
+    if log:
+        assert "stonesaga.ruin_outpost" in walk.types
