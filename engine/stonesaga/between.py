@@ -188,7 +188,8 @@ def interval_begin(state: State[Data]) -> tuple[State[Data], Events]:
         free_moves=camp.free_relocations(data.interval, outposts),
     )
     if due:
-        events.append(DicePoolAnnounced(None, ("d6",), "mourning_old_age"))
+        why = "mourning_old_age" if _old_age(data) else "mourning_epoch"
+        events.append(DicePoolAnnounced(None, ("d6",), why))
     return replace(state, data=data), tuple(events)
 
 
@@ -229,6 +230,8 @@ def check_ruin(state: State[Data], move: mv.RuinOutpost) -> Verdict:
 def ruin(state: State[Data], move: mv.RuinOutpost) -> tuple[Data, Events]:
     """§废墟与迁移前哨: 前哨覆盖层翻到废墟面…其上所有建筑失效 (the map shows it flipped)."""
     data = state.data.with_tile(move.tile, outpost=False, buildings=(), ruin=True)
+    standing = sum(1 for _, t in data.tiles if t.outpost)
+    data = replace(data, free_moves=min(data.free_moves, standing))
     record = data.valley_record
     if record is not None:
         overlays = tuple(

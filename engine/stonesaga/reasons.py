@@ -266,7 +266,7 @@ VALLEY_UNCHECKED = _reason(
 RUINS_DUE = _reason(
     "ruins_due",
     "新纪元开始:人口{population}只允许{limit}个前哨,先选{count}个变成废墟",
-    "A new epoch: population {population} allows {limit} outposts;"
+    "A new epoch: population {population}, outposts allowed: {limit};"
     " choose {count} to become ruins first",
     "建前哨",
 )

@@ -347,8 +347,11 @@ DICE_REASONS: dict[str, Text] = {
     "fishing": Text("钓鱼", "fishing"),
     "mourning": Text("哀悼", "the mourning"),
     "mourning_old_age": Text(
-        "为局间死去的角色哀悼(年老而死,结果+2)",
-        "the mourning of a character who died between sessions (+2 for old age)",
+        "为局间老死的角色哀悼(年老而死,结果+2)",
+        "the mourning of a character who died of old age between sessions (+2)",
+    ),
+    "mourning_epoch": Text(
+        "为纪元交替中死去的角色哀悼", "the mourning of a character who died as the epoch ended"
     ),
 }
 """Why the table rolls the dice it is told to (the ``reason`` of ``dice_pool_announced``)."""
@@ -439,7 +442,7 @@ def _dice_line(event: dict[str, Any]) -> Text:
     seat = event.get("seat")
     if seat is not None:
         who = Text(f"{seat + 1}号玩家", f"Player {seat + 1}")
-    elif event.get("reason") == "mourning_old_age":
+    elif event.get("reason") in ("mourning_old_age", "mourning_epoch"):
         who = Text("一位玩家", "A player")
     else:
         who = Text("每位玩家", "Each player")
@@ -586,7 +589,7 @@ INTERVALS: dict[str, Text] = {
 AGE_NAMES: dict[str, Text] = {
     "young": Text("年轻", "young"),
     "old": Text("变老了", "grows old"),
-    "dead": Text("老死,成为传说", "dies of old age and becomes a legend"),
+    "dead": Text("在局间死去,成为传说", "dies between the sessions and becomes a legend"),
 }
 """§间隔与变老: a character's age after the interval."""
 

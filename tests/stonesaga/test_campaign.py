@@ -31,6 +31,7 @@ from kiosk.cli import main
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
 FIRST = EXAMPLES / "stonesaga-campaign-1.jsonl"
 SECOND = EXAMPLES / "stonesaga-campaign-2.jsonl"
+EPOCH = EXAMPLES / "stonesaga-campaign-epoch.jsonl"
 
 
 def hero(name: str, age: str = "young", **attributes: int) -> dict[str, Any]:
@@ -443,6 +444,34 @@ def test_the_second_example_plays_a_generation_with_a_death_of_old_age() -> None
     assert [(p.id, p.result) for p in log.challenges] == [("GI01", "won"), ("CR02", "won")]
     assert "CR02" not in log.pending
     assert (log.epoch, log.session) == (1, 2)
+
+
+def test_the_epoch_example_ends_every_character_and_ruins_the_outposts_over_the_limit() -> None:
+    """§间隔与变老 纪元 and §建前哨: its Log is the second example's, two sessions on (a crisis
+    and the finale, three outposts: written by hand); the epoch ends Ash and Flint, a plain 1
+    costs population (8 → 7, one outpost allowed), two outposts become ruins, the third moves
+    free, and two new characters take the relics."""
+    setup = json.loads(EPOCH.read_text(encoding="utf-8").splitlines()[0])["setup"]
+    before = GAME.campaign_log(replay(SECOND)[0])
+    for key in ("roster", "kept", "population", "unrest", "behemoths", "epoch"):
+        assert setup["log"][key] == before[key]
+    assert setup["log"]["challenges"][:2] == before["challenges"]
+    assert setup["log"]["valley"]["tiles"] == before["valley"]["tiles"]
+    state, refused = replay(EPOCH)
+    assert refused == ["stonesaga.ruins_due", "stonesaga.no_ruin_due"]
+    log = camp.Log.from_json(GAME.campaign_log(state))
+    assert (log.epoch, log.session, log.population) == (2, 1, 7)
+    assert {h.name: h.age for h in log.roster} == {
+        "Elder": "dead",
+        "Ash": "dead",
+        "Flint": "dead",
+        "Birch": "young",
+        "Reed": "young",
+    }
+    assert [o.tile for o in log.outposts] == ["101"]
+    assert {"103", "104"} <= set(log.ruins)
+    ruined = {o.tile for o in log.valley.overlays if o.state == "ruin"}
+    assert ruined == {"103", "104"}
 
 
 def test_replay_writes_the_log_with_campaign_out(tmp_path: Path, capsys) -> None:
