@@ -31,7 +31,7 @@ from typing import Any
 from engine.core import Choice, Die, Face, Field, Offer, Seat, State, Text
 from engine.dont_starve.board import adjacent
 from engine.dont_starve.catalogue import BIOMES, catalogue
-from engine.dont_starve.game import _active_symbols, places, scenario_of
+from engine.dont_starve.common import places, scenario_of
 from engine.dont_starve.moves import (
     KINDS,
     Act,
@@ -51,6 +51,7 @@ from engine.dont_starve.moves import (
     SpendFocus,
     Trade,
 )
+from engine.dont_starve.rounds import active_symbols
 from engine.dont_starve.state import ITEM_LIMIT, RESOURCE_KINDS, RESOURCE_LIMIT, DSData
 from engine.dont_starve.texts import (
     BIOME_NAMES,
@@ -602,7 +603,7 @@ def _light(data: DSData, seat: Seat) -> Offer:
 
 def _protect(data: DSData, seat: Seat) -> Iterator[Offer]:
     """§天气阶段: exempt symbols in force with an item or food, up to how many there are."""
-    active = _active_symbols(data)
+    active = active_symbols(data)
     for symbol in dict.fromkeys(active):
         count = _number("count", T("豁免几个", "how many"), 1, active.count(symbol))
         label = T("豁免{s}符号", "Exempt {s} symbols").format(s=SYMBOL_NAMES[symbol])

@@ -20,7 +20,8 @@ WILSON = catalogue().characters["wilson"]
 def patch_catalogue(monkeypatch, **changes) -> None:
     """Stage printed content for one test: the engine's modules see a changed catalogue."""
     staged = replace(catalogue(), **changes)
-    for module in ("engine.dont_starve.game", "engine.dont_starve.state"):
+    modules = ("game", "state", "common", "rounds", "legality", "view")
+    for module in (f"engine.dont_starve.{name}" for name in modules):
         monkeypatch.setattr(f"{module}.catalogue", lambda: staged)
 
 

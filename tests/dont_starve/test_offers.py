@@ -32,7 +32,8 @@ from engine.core import (
 from engine.core.offers import SeatOffers, sample
 from engine.dont_starve.board import adjacency
 from engine.dont_starve.catalogue import catalogue
-from engine.dont_starve.game import CHARACTERS, places
+from engine.dont_starve.common import places
+from engine.dont_starve.game import CHARACTERS
 from engine.dont_starve.moves import (
     Act,
     Explore,
