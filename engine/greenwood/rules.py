@@ -1,9 +1,10 @@
 """Greenwood's rules: which moves are legal (``check``) and what they do (``play``).
 
-Every reason cites its section of ``greenwood.zh.md``. Rewards resolve in order, and a reward
-that triggers others (a track space, a wisp to place, a full energy supply) resolves those first
-(§三.10: 必须先完成连锁触发的奖励): pending rewards live in the player's ``pending`` queue,
-front first, and a piece to place stops the queue until it is placed.
+Every refusal is a reason of ``reasons.py`` citing its section of ``greenwood.zh.md``.
+Rewards resolve in order, and a reward that triggers others (a track space, a wisp to place, a
+full energy supply) resolves those first (§三.10: 必须先完成连锁触发的奖励): pending rewards
+live in the player's ``pending`` queue, front first, and a piece to place stops the queue until
+it is placed.
 """
 
 from __future__ import annotations
@@ -11,11 +12,54 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from engine.core import ACCEPTED, EndTurn, Event, Move, Pass, Reason, Seat, State, Text, Verdict
+from engine.core import ACCEPTED, EndTurn, Event, Move, Pass, Seat, State, Text, Verdict
 from engine.core.offers import CORE_LABELS
 from engine.core.vocabulary import SeatPassed
 from engine.greenwood.catalogue import Catalogue, catalogue, parse_reward
 from engine.greenwood.errors import GreenwoodDataError
+from engine.greenwood.reasons import (
+    ALREADY_PROTECTED,
+    ALREADY_SPIED,
+    AURORA_FULL,
+    COMPANION_BUSY,
+    EFFECT_BLOCKED,
+    EFFECT_DONE,
+    FOREST_ACTION_DONE,
+    LEARNED_TWICE,
+    MARKER_FIRST,
+    MARKER_MUST_MOVE,
+    MARKER_PLACED,
+    MISSING_KNOWLEDGE,
+    NO_AURORA_LEFT,
+    NO_COMPANION,
+    NO_ENERGY,
+    NO_FREE_SLOT,
+    NO_HIKER,
+    NO_PROTECTION_LEFT,
+    NO_SPIRIT_TOKEN,
+    NO_SPY,
+    NO_SUCH_PLACE,
+    NO_SWAP,
+    NO_VIRTUAL,
+    NOT_HELD,
+    NOT_PROTECTED,
+    NOTHING_TO_PLACE,
+    ONE_TOKEN,
+    PLACE_FIRST,
+    PROTECTION_LEFT,
+    REPLACE_ONLY_WHEN_FULL,
+    SCORE_BELOW_ZERO,
+    SPIRIT_CANNOT_HIKE,
+    SPIRIT_SPIED_TWICE,
+    SPY_NEEDS_ENERGY,
+    SPY_OWN,
+    THREAT_HIDDEN,
+    TOKEN_FIRST,
+    TURN_WITHOUT_TOKEN,
+    UNKNOWN_CREATURE,
+    UNKNOWN_REWARD,
+    WRONG_PIECE,
+)
 from engine.greenwood.records import (
     SPIRIT,
     CastSpell,
@@ -68,218 +112,8 @@ from engine.greenwood.texts import (
     piece_name,
 )
 
-R = "greenwood.zh.md"
 Effect = tuple[Player, Table]
-"""What a move's effect returns: the mover's new data and the table (other players may change).
-
-Messages are read by players at the console: every name in them is a ``Text`` from
-``engine/greenwood/texts.py`` (a piece, a creature, a knowledge colour, a companion), never an id.
-"""
-
-
-def _r(code: str, zh: str, en: str, rule: str) -> Reason:
-    return Reason(f"greenwood.{code}", Text(zh, en), f"{R} {rule}")
-
-
-MARKER_PLACED = _r(
-    "marker_placed", "本轮黄昏标记已经放好", "The dusk marker is already placed this round", "§三.2"
-)
-MARKER_MUST_MOVE = _r(
-    "marker_must_move",
-    "黄昏标记必须移动到另一种效果(上一轮放弃的是{effect})",
-    "The dusk marker must move to another effect (last round it blocked {effect})",
-    "§三.2",
-)
-MARKER_FIRST = _r(
-    "marker_first",
-    "先放黄昏标记,再执行黄昏效果",
-    "Place the dusk marker before any dusk effect",
-    "§三.2",
-)
-EFFECT_BLOCKED = _r(
-    "effect_blocked",
-    "本轮黄昏标记挡住了{effect}",
-    "The dusk marker blocks {effect} this round",
-    "§三.2",
-)
-EFFECT_DONE = _r(
-    "effect_done", "本轮已经执行过{effect}", "{effect} was already done this dusk", "§三.2"
-)
-NO_SUCH_PLACE = _r(
-    "no_such_place", "没有第{place}个伙伴位置", "There is no companion place {place}", "§一.6"
-)
-REPLACE_ONLY_WHEN_FULL = _r(
-    "replace_only_when_full",
-    "还有空的伙伴位置,不能替换已有伙伴",
-    "A companion may be replaced only when every place is full",
-    "§三.2",
-)
-AURORA_FULL = _r("aurora_full", "极光最多累积至5个", "Aurora is at most 5", "§三.2")
-THREAT_HIDDEN = _r(
-    "threat_hidden", "威胁{threat}还没有翻开", "Threat {threat} is not revealed yet", "§三.2"
-)
-ALREADY_PROTECTED = _r(
-    "already_protected",
-    "这张威胁卡上已经有你的保护标记",
-    "You already protect against that threat",
-    "§三.2",
-)
-NO_PROTECTION_LEFT = _r(
-    "no_protection_left",
-    "保护标记已用完:请指明从哪张威胁卡移过来",
-    "Every protection token is placed: say which threat to move one from",
-    "§三.2",
-)
-PROTECTION_LEFT = _r(
-    "protection_left",
-    "你还有保护标记:用完之后才能移动已放置的标记",
-    "You still have a protection token: a placed one moves only when all are placed",
-    "§三.2",
-)
-NOT_PROTECTED = _r(
-    "not_protected",
-    "威胁{threat}上没有你的保护标记",
-    "You have no protection token on threat {threat}",
-    "§三.2",
-)
-NO_AURORA_LEFT = _r(
-    "no_aurora_left",
-    "本阶段的极光次数已经用完(本阶段获得的极光不能立即使用)",
-    "No aurora left this departure (aurora gained now cannot be used now)",
-    "§三.3",
-)
-NO_HIKER = _r(
-    "no_hiker",
-    "{companion}身上没有徒步标记",
-    "{companion} carries no hike token",
-    "§三.3",
-)
-ONE_TOKEN = _r(
-    "one_token_per_turn",
-    "每个回合只能使用1个行动标记",
-    "Only one token per turn: end your turn first",
-    "§三.4",
-)
-NO_ENERGY = _r("no_energy", "没有可用的能量标记", "No energy token left", "§三.5")
-NO_SPY = _r("no_spy", "没有可用的间谍标记", "No spy token left", "§三.6")
-NO_COMPANION = _r(
-    "no_companion", "伙伴位置{place}是空的", "Companion place {place} is empty", "§三.5"
-)
-COMPANION_BUSY = _r(
-    "companion_busy",
-    "{companion}已经被能量标记或徒步标记占用",
-    "{companion} already carries an energy or hike token",
-    "§三.5",
-)
-SPY_OWN = _r(
-    "spy_own", "间谍只能模仿其他玩家的伙伴", "A spy copies another player's companion", "§三.6"
-)
-NO_VIRTUAL = _r(
-    "no_virtual_opponent",
-    "只有单人游戏才有虚拟对手",
-    "Only a solo game has a virtual opponent",
-    "§四.18",
-)
-SPY_NEEDS_ENERGY = _r(
-    "spy_needs_energy",
-    "该伙伴必须已经放置能量标记",
-    "That companion must already carry an energy token",
-    "§三.6",
-)
-ALREADY_SPIED = _r(
-    "already_spied", "该伙伴上已经有间谍标记", "That companion already carries a spy token", "§三.6"
-)
-SPIRIT_SPIED_TWICE = _r(
-    "spirit_spied_twice",
-    "原初之灵本轮已经被2个间谍标记使用",
-    "That spirit has been spied on twice this round",
-    "§三.6",
-)
-SPIRIT_CANNOT_HIKE = _r(
-    "spirit_cannot_hike",
-    "原初之灵不能放置徒步标记",
-    "The primal spirit cannot take a hike token",
-    "§四.1",
-)
-TOKEN_FIRST = _r(
-    "token_first",
-    "先使用一个行动标记,再执行行动",
-    "Use a token first: actions come from an energy, spy or hike token",
-    "§三.4",
-)
-PLACE_FIRST = _r(
-    "place_first",
-    "先把{piece}放进潜艇,再继续",
-    "First place the {piece} in your submarine",
-    "§三.10",
-)
-TURN_WITHOUT_TOKEN = _r(
-    "turn_without_token",
-    "轮到你时必须使用1个行动标记,或点「{done}」结束本轮夜晚",
-    "On your turn use one token, or end your night ({done})",
-    "§三.4",
-)
-NOTHING_TO_PLACE = _r(
-    "nothing_to_place",
-    "现在没有要放入潜艇的板块",
-    "There is no piece to place now: rescue a creature or take a wisp first",
-    "§三.10",
-)
-WRONG_PIECE = _r(
-    "wrong_piece",
-    "现在要放的是{piece},不是{other}",
-    "The piece to place is the {piece}, not {other}",
-    "§三.10",
-)
-UNKNOWN_REWARD = _r("unknown_reward", "卡牌上没有这种奖励", "No card gives such a reward", "§五.2")
-SCORE_BELOW_ZERO = _r(
-    "score_below_zero",
-    "分数不能低于0(现在{score}分)",
-    "The score cannot go below 0 (it is {score})",
-    "§四.8",
-)
-NO_FREE_SLOT = _r(
-    "no_free_slot",
-    "知识储存格已满:请先退回一个知识标记",
-    "Every knowledge slot is full: name a token to return first",
-    "§三.8",
-)
-NOT_HELD = _r("not_held", "你没有{knowledge}色知识", "You hold no {knowledge} knowledge", "§三.8")
-UNKNOWN_CREATURE = _r(
-    "unknown_creature", "没有这种囚禁生物", "There is no such captive creature", "§三.9"
-)
-MISSING_KNOWLEDGE = _r(
-    "missing_knowledge",
-    "解救{creature}需要知识:{cost};你有:{held}",
-    "Rescuing the {creature} takes {cost} knowledge; you hold {held}",
-    "§三.9",
-)
-NO_SWAP = _r(
-    "no_swap",
-    "只有在鬼火行动放置鬼火之后才能替换1个知识",
-    "A knowledge swap comes only after placing the wisp of a wisp action",
-    "§三.11",
-)
-
-FOREST_ACTION_DONE = _r(
-    "forest_action_done",
-    "这次徒步已经执行了{action}:每次徒步只能执行1个森林行动",
-    "This hike has done its forest action ({action}): a hike allows one forest action",
-    "§三.7 §三.9",
-)
-LEARNED_TWICE = _r(
-    "learned_twice",
-    "学习行动最多学习2次",
-    "A learning action learns at most twice",
-    "§三.8",
-)
-
-NO_SPIRIT_TOKEN = _r(
-    "no_spirit_token",
-    "原初之灵的能力要在本回合把能量或间谍标记放在原初之灵上之后使用,且只能选一个",
-    "A spirit ability follows an energy or spy token put on a primal spirit this turn, once",
-    "§四.1",
-)
+"""What a move's effect returns: the mover's new data and the table (other players may change)."""
 
 
 def _night_turn(state: State[Table], seat: Seat) -> bool:

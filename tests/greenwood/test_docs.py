@@ -10,7 +10,7 @@ import engine.greenwood  # noqa: F401  (registers the game)
 import vision.readers.greenwood as reader
 from engine.core import Reason, event_from_dict, move_from_dict
 from engine.core.records import event_types, move_types
-from engine.greenwood import rules, submarine
+from engine.greenwood import reasons, rules, submarine
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "greenwood.md").read_text(encoding="utf-8")
 EXAMPLES = [json.loads(m) for m in re.findall(r"`(\{\"type\":.*?\})`", DOC)]
@@ -27,7 +27,7 @@ def test_every_move_and_event_has_an_example_that_parses_back_exactly() -> None:
 
 
 def test_every_reason_code_is_in_the_table_with_its_rule() -> None:
-    for module in (submarine, rules, reader):
+    for module in (submarine, reasons, rules, reader):
         for value in vars(module).values():
             if isinstance(value, Reason):
                 section = value.rule.split()[-1]
