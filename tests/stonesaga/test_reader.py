@@ -14,6 +14,8 @@ import pytest
 import stonesaga_scene as sc
 from stonesaga_play import Play
 
+from engine.core import Pass, apply, legal, start
+from engine.stonesaga import STONESAGA
 from engine.stonesaga import moves as mv
 from engine.stonesaga.model import OverlayPlacement, TilePlacement, ValleyRecord
 from kiosk.cli import main
@@ -220,3 +222,38 @@ def test_the_valley_is_recorded_into_the_save_and_a_wrong_rebuild_is_named(
 def test_which_bags_can_hold_the_tokens_on_the_pad(tokens, features) -> None:
     """§采矿.3 装袋 and §采矿 最多采 3 枚: the features whose bag fits what was drawn."""
     assert reader.features_for(tokens) == features
+
+
+def test_the_next_session_checks_the_rebuilt_valley_as_the_camera_reads_it(
+    tmp_path: Path,
+) -> None:
+    """§开局设置.7 按《日志》「山谷地图」页记录的布局摆好地形托盘与地块: the map recorded from
+    the camera at the end of a session is the Log's; at the next session the camera's reading of
+    a rebuild with tile 102 turned and tile 106 left out is refused, naming what to fix, and the
+    reading of the valley laid as recorded lets the interval end."""
+    image = cv2.imread(str(photo(tmp_path, valley_components())))
+    found = DETECTOR.detect(image)
+    calibration = calibrate_table(found, sc.REGISTRY.anchors(), (1280, 720))
+    record, _ = reader.read_valley(found, calibration, sc.REGISTRY, "valley")
+    play = Play(1)
+    play.do(mv.EndChallenge(0, "won"))
+    play.do(mv.RecordValley(0, record))
+    play.do(Pass(0))
+    log = STONESAGA.campaign_log(play.state)
+    assert log is not None and log["valley"]["tiles"][1]["rotation"] == 60
+    state, _ = start(STONESAGA, {"players": 1, "challenge": "CR01", "log": log}, 0)
+    wrong = [c for c in valley_components(turned={2: 0}) if c.tag_id != 453]
+    seen, _ = reader.read_valley(
+        DETECTOR.detect(cv2.imread(str(photo(tmp_path, wrong, "rebuilt.png")))),
+        calibration,
+        sc.REGISTRY,
+        "valley",
+    )
+    verdict = legal(STONESAGA, state, mv.RebuildValley(0, seen))
+    assert verdict.code == "stonesaga.valley_mismatch"
+    assert "tile 102 is turned wrong; it goes at 60°; and 1 more" in verdict.message.en
+    assert "地块102的朝向不对,应转60°;另有1处" in verdict.message.zh
+    assert legal(STONESAGA, state, Pass(0)).code == "stonesaga.valley_unchecked"
+    state, _ = apply(STONESAGA, state, mv.RebuildValley(0, record))
+    state, _ = apply(STONESAGA, state, Pass(0))
+    assert state.flow.phase == "creation"
