@@ -185,7 +185,7 @@ def interval_begin(state: State[Data]) -> tuple[State[Data], Events]:
         old_age=tuple(due),
         relics=tuple(relics),
         stored=tuple(r for r in data.stored if r.name not in dead),
-        free_moves=camp.free_relocations(data.interval, outposts),
+        free_moves=camp.free_relocations(data.interval, outposts, data.session == 1),
     )
     if due:
         why = "mourning_old_age" if _old_age(data) else "mourning_epoch"

@@ -404,9 +404,11 @@ def pending_after(log: Log | None, played: Challenge) -> tuple[str, ...]:
     return tuple(c for c in pending if c != played.id)
 
 
-def free_relocations(interval: str, outposts: int) -> int:
+def free_relocations(interval: str, outposts: int, epoch_start: bool = False) -> int:
     """§废墟与迁移前哨: outpost moves free between sessions: one after a season; after a
     generation or at an epoch's start, one for each outpost; none after an introduction."""
+    if epoch_start:
+        return outposts
     if interval == "season":
         return min(1, outposts)
     if interval in ("generation", "epoch"):

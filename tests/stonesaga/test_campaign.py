@@ -517,3 +517,21 @@ def test_a_random_walk_from_a_log_is_never_refused_and_ends(
         assert "stonesaga.mourn" in walk.types
     if log:
         assert "stonesaga.ruin_outpost" in walk.types
+
+
+@pytest.mark.parametrize(
+    ("interval", "outposts", "epoch_start", "free"),
+    [
+        ("season", 3, False, 1),
+        ("season", 0, False, 0),
+        ("generation", 3, False, 3),
+        ("epoch", 2, True, 2),
+        ("season", 3, True, 3),
+        ("introduction", 2, False, 0),
+    ],
+)
+def test_the_free_outpost_moves_between_sessions(
+    interval: str, outposts: int, epoch_start: bool, free: int
+) -> None:
+    """§废墟与迁移前哨: 局间也能免费迁移（Season 间隔可迁 1 座，Generation／纪元起始可各迁一座）."""
+    assert camp.free_relocations(interval, outposts, epoch_start) == free
