@@ -120,13 +120,7 @@ def screen_link(settings: Settings) -> str | None:
 
 def summary(table: Table, name: str, link: str | None, dropped: int) -> dict[str, Any]:
     """The table's state summary, in both languages (the retained ``state`` message)."""
-    zh, en = table.status("zh"), table.status("en")
-    session = table.saved.session
-    try:
-        scores = session.game.scores(session.state)
-    except Exception:  # a game's score hook must not stop the publisher
-        log.exception("%s: scores failed", session.game.name)
-        scores = None
+    zh, en, session, scores = _consistent(table)
     players = [
         {
             "seat": z["seat"] + 1,
@@ -136,14 +130,14 @@ def summary(table: Table, name: str, link: str | None, dropped: int) -> dict[str
             "hex": e["hex"],
             "score": None if scores is None or i >= len(scores) else scores[i],
         }
-        for i, (z, e) in enumerate(zip(zh["seats"], en["seats"], strict=True))
+        for i, (z, e) in enumerate(zip(zh["seats"], en["seats"], strict=False))
     ]
     turn = None
     current = en["current_player"]
     if current is not None and en["order"] != "simultaneous" and current <= len(players):
         turn = {"seat": current, "name": players[current - 1]["name"]}
     alerts: list[dict[str, Any]] = []
-    if en["refusal"] is not None:
+    if en["refusal"] is not None and zh["refusal"] is not None:
         rz, re_ = zh["refusal"], en["refusal"]
         alerts.append(
             {
@@ -159,7 +153,7 @@ def summary(table: Table, name: str, link: str | None, dropped: int) -> dict[str
             alerts.append({"kind": f"{link_name}_lost", "detail": state.get("detail", "")})
     end = None
     outcome = session.state.outcome
-    if outcome is not None and en["end"] is not None:
+    if outcome is not None and en["end"] is not None and zh["end"] is not None:
         winners = [players[s]["name"] for s in outcome.winners if s < len(players)]
         end = {
             "result": outcome.result,
@@ -169,7 +163,7 @@ def summary(table: Table, name: str, link: str | None, dropped: int) -> dict[str
         }
         alerts.append({"kind": "ended", "title": end["title"], "winners": winners})
     step = None
-    if en["step"] is not None:
+    if en["step"] is not None and zh["step"] is not None:
         step = {
             "title": both(zh["step"]["title"], en["step"]["title"]),
             "index": en["step"]["index"],
@@ -199,6 +193,23 @@ def summary(table: Table, name: str, link: str | None, dropped: int) -> dict[str
         "url": link,
         "dropped": dropped,
     }
+
+
+def _consistent(table: Table) -> tuple[dict[str, Any], dict[str, Any], Any, Any]:
+    """The table's status in both languages, its session and scores, all of one moment (the
+    table may change between two calls, from another thread: then they are taken again)."""
+    for _ in range(10):
+        seq = table.seq
+        zh, en = table.status("zh"), table.status("en")
+        session = table.saved.session
+        try:
+            scores = session.game.scores(session.state)
+        except Exception:  # a game's score hook must not stop the publisher
+            log.exception("%s: scores failed", session.game.name)
+            scores = None
+        if zh["seq"] == en["seq"] == seq == table.seq:
+            break
+    return zh, en, session, scores
 
 
 class Publisher:
