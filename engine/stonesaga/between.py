@@ -105,9 +105,9 @@ def session_data(options: Any, rng: Rng) -> tuple[Data, Rng]:
             raise GameConfigError(f"stonesaga has epochs 1 to 3, not {epoch}")
         roster = tuple(m.LogCharacter(**vars(h), legend=h.age == "dead") for h in options.roster)
         behemoths = tuple(m.Behemoth(b) for b in options.behemoths)
-        start = campaign()
-        population = start["population"] if options.population is None else options.population
-        unrest = start["unrest"] if options.unrest is None else options.unrest
+        first = campaign()
+        population = first["population"] if options.population is None else options.population
+        unrest = first["unrest"] if options.unrest is None else options.unrest
         data = m.Saga(roster=roster, population=population, unrest=unrest, epoch=epoch)
     else:
         _, nxt = camp.allowed_challenge(log, options.challenge)
@@ -119,8 +119,8 @@ def session_data(options: Any, rng: Rng) -> tuple[Data, Rng]:
             tiles[outpost.tile] = replace(
                 tiles[outpost.tile], outpost=True, buildings=outpost.buildings
             )
-        for ruin in log.ruins:
-            tiles[ruin] = replace(tiles[ruin], ruin=True)
+        for ruined in log.ruins:
+            tiles[ruined] = replace(tiles[ruined], ruin=True)
         behemoths = tuple(m.Behemoth(b.name, b.demeanor, b.lair) for b in log.behemoths)
         data = m.Saga(
             roster=log.roster,
