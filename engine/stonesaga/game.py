@@ -226,6 +226,14 @@ INTERVAL_PHASE = Phase(
     skip_if=lambda s: not between_sessions(s),
     on_begin=interval_begin,
     rule=rule("间隔与变老"),
+    guide=Text(
+        "为局间死去的角色掷哀悼骰;新纪元时把超出人口上限的前哨翻成废墟;可以免费迁移前哨;"
+        "按《日志》的地图重建山谷,让摄像头核对;然后每人结束",
+        "Roll the mourning die for each character who died between sessions; at a new epoch,"
+        " turn the outposts beyond the population's limit into ruins; move outposts free if you"
+        " wish; rebuild the valley from the Log's map for the camera to check; then everyone"
+        " passes",
+    ),
 )
 """§间隔与变老, §山谷扩张, §废墟与迁移前哨: a session set up from the Log opens with the
 interval; every player passes when the dead are mourned and the valley is rebuilt."""
