@@ -150,6 +150,7 @@ class Overview:
             tile = self.tables.setdefault(name, {"name": name, "online": None, "state": None})
             tile["online"] = None if text == "" else text == ONLINE
             tile["seen"] = time.time()
+            self._forget_if_cleared(name)
         self._tell(name)
 
     def _state(self, name: str, state: dict[str, Any] | None) -> None:
@@ -159,7 +160,15 @@ class Overview:
             tile = self.tables.setdefault(name, {"name": name, "online": None, "state": None})
             tile["state"] = state
             tile["seen"] = time.time()
+            self._forget_if_cleared(name)
         self._tell(name)
+
+    def _forget_if_cleared(self, name: str) -> None:
+        """A table whose retained state and status were both cleared (an empty retained
+        message) is gone from the café: its tile goes (the caller holds the lock)."""
+        tile = self.tables[name]
+        if tile["state"] is None and tile["online"] is None:
+            del self.tables[name]
 
     def _result(self, name: str, result: dict[str, Any]) -> None:
         key = (name, str(result["save"]))
@@ -315,7 +324,8 @@ def create_app(overview: Overview, lang: str) -> FastAPI:
     @app.get("/api/live")
     async def live(request: Request) -> StreamingResponse:
         """``snapshot`` (every tile) at each (re)connect, then ``table`` (one tile) per change,
-        ``broker`` when the link to the broker changes."""
+        ``gone`` when a table was cleared from the broker, ``broker`` when the link to the
+        broker changes."""
         loop = asyncio.get_running_loop()
         wake = asyncio.Event()
         pending: set[str | None] = set()
@@ -347,6 +357,8 @@ def create_app(overview: Overview, lang: str) -> FastAPI:
                             chunks.append(sse("broker", {"broker": overview.connected.is_set()}))
                         elif (tile := overview.tile(name)) is not None:
                             chunks.append(sse("table", tile))
+                        else:
+                            chunks.append(sse("gone", {"name": name}))
                     yield b"".join(chunks)
             finally:
                 remove()

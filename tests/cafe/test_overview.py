@@ -201,3 +201,29 @@ def test_ended_games_download_as_csv(cafe: str, tables: dict, wait: Any) -> None
     zh = httpx.get(f"{cafe}/results.csv?lang=zh", timeout=10).content.decode("utf-8-sig")
     assert zh.splitlines()[0].startswith("桌,游戏")
     assert httpx.get(f"{cafe}/results.csv?lang=fr", timeout=10).status_code == 400
+
+
+def test_a_table_cleared_from_the_broker_leaves_the_page(
+    browser: Any, broker: Mosquitto, cafe: str, tables: dict
+) -> None:
+    import paho.mqtt.client as mqtt
+    from paho.mqtt.enums import CallbackAPIVersion
+
+    page = open_page(browser, cafe, 1280, 720, "en")
+    client = mqtt.Client(CallbackAPIVersion.VERSION2)
+    client.connect("127.0.0.1", broker.port)
+    client.loop_start()
+    try:
+        info = client.publish("tablesight/table-gone/status", "offline", qos=1, retain=True)
+        info.wait_for_publish(10)
+        page.wait_for_selector(".tile[data-table='table-gone'][data-level='offline']")
+        for what in ("status", "state"):
+            client.publish(
+                f"tablesight/table-gone/{what}", b"", qos=1, retain=True
+            ).wait_for_publish(10)
+        page.wait_for_selector(".tile[data-table='table-gone']", state="detached", timeout=20_000)
+        assert page.locator(".tile[data-table='table-10']").count() == 1
+    finally:
+        client.disconnect()
+        client.loop_stop()
+        page.context.close()

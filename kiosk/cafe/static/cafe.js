@@ -81,7 +81,7 @@ function drawTile(tile) {
   const alerts = alertsOf(tile);
   const node = el("article", { class: "tile", "data-table": tile.name, "data-level": level(alerts) });
   const title = el("h2");
-  if (s && s.url) title.append(el("a", { href: s.url, target: "_blank", rel: "noopener", title: t("open"), text: `${tile.name} ↗` }));
+  if (s && typeof s.url === "string" && /^https?:\/\//.test(s.url)) title.append(el("a", { href: s.url, target: "_blank", rel: "noopener", title: t("open"), text: `${tile.name} ↗` }));
   else title.textContent = tile.name;
   node.append(el("header", {}, title, s ? el("span", { class: "game", text: say(s.title) }) : null));
   if (!s) {
@@ -179,6 +179,7 @@ function connect() {
     drawAll();
   });
   source.addEventListener("table", (e) => updateOne(JSON.parse(e.data)));
+  source.addEventListener("gone", (e) => { tables.delete(JSON.parse(e.data).name); drawAll(); });
   source.addEventListener("broker", (e) => { brokerUp = JSON.parse(e.data).broker; drawConn(); });
   source.onerror = () => {
     serverState = "lost";
