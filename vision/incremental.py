@@ -123,11 +123,16 @@ class IncrementalDetector:
         tags read over time: see the module)."""
         grey = to_grey(image)
         coarse = self._average(grey)
+        # Cells are compared relative to the frame's light (the median cell), so that a lamp
+        # that flickers or an exposure that hunts is no change; a hand over less than half of
+        # the frame does not move the median.
+        level = max(1.0, float(np.median(coarse)))
+        coarse /= np.float32(level)
         self.last_regions = []
         self.last_read = self.last_held = 0
         same_size = self._coarse is not None and self._shape == grey.shape
         changed = (
-            np.abs(coarse - self._coarse) > self.config.threshold
+            np.abs(coarse - self._coarse) * level > self.config.threshold
             if same_size and self._coarse is not None
             else None
         )

@@ -94,14 +94,28 @@ def test_a_slow_drift_adds_up_until_it_counts(detector):
     frame = np.full((240, 320), 100, np.uint8)
     incremental = IncrementalDetector(detector, IncrementalConfig(threshold=6))
     incremental.detect(frame)
-    modes = []
+    modes, regions = [], []
     for step in range(1, 6):
-        frame = np.full((240, 320), 100 + 2 * step, np.uint8)  # 2 grey levels a frame
+        frame = frame.copy()
+        frame[:, :80] = 100 + 2 * step  # a quarter of the frame, 2 grey levels a frame
         incremental.detect(frame)
         modes.append(incremental.last_mode)
+        regions.append(incremental.last_regions)
     # Each frame differs from the last by 2, but by 8 from the one last detected.
     assert modes[:3] == ["unchanged", "unchanged", "unchanged"]
-    assert modes[3] == "full"  # the whole frame changed: the whole frame is detected
+    assert modes[3] == "partial"
+    assert regions[3] == [(0, 0, 80 + 24, 240)]
+
+
+def test_a_lamp_that_flickers_is_not_change(detector, table):
+    # The renderer's paper is pure white (255), which a brighter frame cannot brighten: the
+    # lamp dims. A camera that clips its whites sees the same change only darker.
+    incremental = IncrementalDetector(detector)
+    first = incremental.detect(render(table, CAMERA, NOISY, seed=0).image)
+    for i, exposure in enumerate((0.85, 0.95, 0.8, 0.9), start=1):
+        lit = dataclasses.replace(NOISY, exposure=exposure)
+        assert incremental.detect(render(table, CAMERA, lit, seed=i).image) == first
+        assert incremental.last_mode == "unchanged"
 
 
 def test_a_frame_of_another_size_is_detected_in_full(detector):
