@@ -21,6 +21,7 @@ from kiosk.table import Table
 from vision.calibration import TableCalibration, calibrate_table
 from vision.detection import Detection, Detector, DetectorConfig
 from vision.errors import CalibrationError, VisionError
+from vision.health import looked_regions, monitor_for
 from vision.incremental import IncrementalDetector
 from vision.readers import Prompt, Reader, table_reader
 from vision.registry import Registry, load_registry
@@ -71,6 +72,8 @@ class TableLoop:
         self._reader_for: str | None = None
         self._wrong_size: Text | None = None
         self._source = ResilientSource(source, on_state=self._camera_state)
+        self.health = monitor_for(table)
+        """How well each sticker in view reads (``vision.health``; the camera page shows it)."""
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.ended = threading.Event()
@@ -121,6 +124,7 @@ class TableLoop:
         """Play one frame into the table; returns what the reader made of it."""
         self.frames += 1
         detections = self._detector.detect(frame.image)
+        self.health.observe(detections, frame.timestamp_ms, looked_regions(self._detector))
         if self.on_frame is not None:
             self.on_frame(frame, detections)
         known = self.registry.known(detections)

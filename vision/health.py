@@ -10,8 +10,12 @@ margin under ``weak_margin``. A tag not found for ``gone_ms`` has left the view 
 forgotten (a token put back in the box is not a weak sticker).
 
 A frame where the detector did not look again (the incremental detector's unchanged frame)
-adds no look; one where it looked at some regions only adds looks to the tags there. Time comes
-in with every frame; nothing here reads a clock.
+adds no look; one where it looked at some regions only adds looks to the tags there. A detection
+that is the very object the previous frame handed in is a cache's copy (the incremental
+detector's kept tags, or a tag its memory holds although the new pass missed it), not a new
+reading: inside the looked-at area it counts as a miss. So the figures are those of the
+detector's own passes, what a sticker gives when it must be read afresh (after a hand, a move).
+Time comes in with every frame; nothing here reads a clock.
 
 >>> monitor = HealthMonitor()
 >>> monitor.report()
@@ -70,6 +74,8 @@ class StickerHealth:
     margin: float | None
     corrected_bits: float | None
     reasons: tuple[Reason, ...]
+    judged: bool = False
+    """Whether there were enough looks (``min_looks``) for a verdict."""
 
     @property
     def share(self) -> float:
@@ -94,6 +100,7 @@ class StickerHealth:
             if self.corrected_bits is None
             else round(self.corrected_bits, 2),
             "weak": self.weak,
+            "judged": self.judged,
             "reasons": list(self.reasons),
         }
 
@@ -114,6 +121,7 @@ class HealthMonitor:
     def __post_init__(self) -> None:
         self._tags: dict[tuple[str, int], _Record] = {}
         self._lock = threading.Lock()  # fed by the camera's thread, read by the web's
+        self._previous: list[Detection] = []  # held, so that their ids stay theirs
 
     def observe(
         self,
@@ -123,11 +131,15 @@ class HealthMonitor:
     ) -> None:
         """One frame's detections; ``looked`` says where the detector looked (None: the whole
         frame; a list of boxes: only there; an empty list: nowhere, the frame adds nothing)."""
+        detections = list(detections)
+        previous = {id(d) for d in self._previous}
+        self._previous = detections
         if looked is not None and not looked:
             return
         found: dict[tuple[str, int], Detection] = {}
         for d in detections:
-            found.setdefault((d.family, d.id), d)
+            if id(d) not in previous:  # read by this frame's pass, not handed on from before
+                found.setdefault((d.family, d.id), d)
         with self._lock:
             for key, d in found.items():
                 if looked is not None and not _in_any(d.center, looked):
@@ -170,7 +182,16 @@ class HealthMonitor:
                 reasons.append("bits_corrected")
             if margin is not None and margin < c.weak_margin:
                 reasons.append("low_margin")
-        return StickerHealth(key[0], key[1], len(looks), len(hits), margin, bits, tuple(reasons))
+        return StickerHealth(
+            key[0],
+            key[1],
+            len(looks),
+            len(hits),
+            margin,
+            bits,
+            tuple(reasons),
+            judged=len(looks) >= c.min_looks,
+        )
 
 
 def _in_any(point: tuple[float, float], boxes: Sequence[Box]) -> bool:

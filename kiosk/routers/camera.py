@@ -6,6 +6,7 @@ viewer): a kiosk that nobody looks at spends no time on detection.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import tempfile
 import threading
@@ -32,6 +33,7 @@ from vision.calibration import (
 )
 from vision.detection import Detection, Detector
 from vision.errors import VisionError
+from vision.health import describe, monitor_for
 from vision.registry import ANCHORS, GAMES, load_registry
 from vision.sheets import write_sheets
 from vision.sources import ResilientSource, open_source
@@ -57,6 +59,9 @@ class CameraFeed:
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
+        self.health = monitor_for(table)
+        """How well each sticker in view reads: fed by the table loop, or by this feed's own
+        reader when no loop runs (``vision.health``)."""
         source = self.settings.camera.source
         if source == "synthetic":
             table.set_link("camera", "simulated", "synthetic table")
@@ -124,6 +129,7 @@ class CameraFeed:
                 if frame is None:
                     continue
                 found = detector.detect(frame.image)
+                self.health.observe(found, frame.timestamp_ms)
                 picture = draw_calibration(frame.image, found, anchors, None)
                 ok, encoded = cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, 75])
                 with self._lock:
@@ -176,8 +182,11 @@ async def camera_stream(request: Request) -> StreamingResponse:
 
 
 @router.get("/api/camera")
-def camera_state(request: Request, table: TableDep) -> dict[str, Any]:
-    """What the camera sees now: the tags in view (asks the feed to run)."""
+def camera_state(
+    request: Request, table: TableDep, settings: SettingsDep, lang: Language | None = None
+) -> dict[str, Any]:
+    """What the camera sees now: the tags in view and how well each reads, the weak ones
+    first with what to do in ``lang`` (asks the feed to run)."""
     feed = get_feed(request)
     feed.wanted()
     _, found, size = feed.latest()
@@ -186,7 +195,26 @@ def camera_state(request: Request, table: TableDep) -> dict[str, Any]:
         "size": list(size),
         "frames": feed.frames,
         "detections": [d.as_json() for d in found],
+        "stickers": _stickers(feed, lang or settings.lang),
     }
+
+
+def _stickers(feed: CameraFeed, lang: str) -> list[dict[str, Any]]:
+    """Each tag's health with the name printed under its sticker; the weak ones first."""
+    registry = _registry()
+    out = []
+    for health in feed.health.report():
+        entry = registry.lookup(health.tag_id, health.family)
+        label = f"{health.tag_id} {entry.label}" if entry is not None else str(health.tag_id)
+        line, why = describe(health, label, lang)
+        out.append({**health.as_json(), "label": label, "line": line, "why": why})
+    return sorted(out, key=lambda s: (not s["weak"], s["id"]))
+
+
+@functools.cache
+def _registry() -> Any:
+    """Every game's tags and the anchors (loaded once)."""
+    return load_registry()
 
 
 @router.get("/api/camera/reading")

@@ -12,8 +12,10 @@ import httpx
 import numpy as np
 import pytest
 from fastapi import FastAPI
-from serving import PHONE, Server
+from playwright.sync_api import expect
+from serving import PHONE, Server, start_server
 from serving import asgi_call as call
+from worn_stickers import worn_frames
 
 from kiosk.app import create_app
 from kiosk.settings import load_settings
@@ -98,3 +100,107 @@ def test_the_live_view_is_motion_jpeg_from_a_real_server(shared_server: Server) 
                 break
     image = cv2.imdecode(np.frombuffer(buffer[start : end + 2], np.uint8), cv2.IMREAD_COLOR)
     assert image is not None and image.shape == (720, 1280, 3)
+
+
+# --- sticker health (issue #16) ------------------------------------------------------------
+
+BOARDS = (
+    100,
+    101,
+    102,
+    103,
+    104,
+)  # greenwood's submarine boards' tags (vision/tags/greenwood.toml)
+WORN, SCRATCHED = 102, 104
+HEALTH_WAIT_S = 120.0  # a bound on gathering enough looks, not a speed requirement
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "out" / "screenshots"
+
+
+@pytest.fixture(scope="module")
+def worn_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """`tablesight run` whose camera is a folder of frames of five board tags, one worn and one
+    scratched, with fresh sensor noise in each and a flickering lamp (so that the table loop's
+    incremental detector reads every frame afresh; the folder loops)."""
+    root = tmp_path_factory.mktemp("worn")
+    frames = root / "frames"
+    frames.mkdir()
+    for i, (_, image) in enumerate(worn_frames(BOARDS, WORN, SCRATCHED, 12, flicker=12)):
+        cv2.imwrite(str(frames / f"{i:03d}.png"), image)
+    server = start_server(root / "data", env={"TABLESIGHT_CAMERA__SOURCE": f"folder:{frames}"})
+    try:
+        yield server
+    finally:
+        if server.process.poll() is None:
+            server.stop()
+
+
+def judged_stickers(server: Server, lang: str = "en") -> dict[int, dict]:
+    """The camera's sticker health once every tag has had enough looks for a verdict."""
+    deadline = time.monotonic() + HEALTH_WAIT_S
+    while True:
+        state = httpx.get(f"{server.url}/api/camera", params={"lang": lang}, timeout=10).json()
+        stickers = {s["id"]: s for s in state["stickers"]}
+        if set(BOARDS) <= set(stickers) and all(stickers[t]["judged"] for t in BOARDS):
+            return stickers
+        assert time.monotonic() < deadline, f"no verdict on every tag: {stickers}"
+        time.sleep(0.5)
+
+
+def test_the_camera_names_the_worn_and_scratched_stickers(worn_server: Server) -> None:
+    stickers = judged_stickers(worn_server)
+    worn, scratched = stickers[WORN], stickers[SCRATCHED]
+    assert worn["weak"] and "rarely_found" in worn["reasons"]
+    assert worn["found"] < 0.9 * worn["looks"]
+    assert (
+        worn["line"]
+        == "Sticker “102 submarine board 1 back” reads poorly: re-print it or move the lamp"
+    )
+    assert scratched["weak"] and scratched["reasons"] == ["bits_corrected"]
+    assert scratched["label"] == "104 submarine board 2 front"
+    for tag in (100, 101, 103):
+        assert not stickers[tag]["weak"] and stickers[tag]["share"] == 1.0
+    first = [s["weak"] for s in stickers.values()]
+    assert first == sorted(first, reverse=True)  # the weak ones first
+    chinese = judged_stickers(worn_server, "zh")
+    assert chinese[WORN]["line"] == "贴纸「102 submarine board 1 back」读得不稳：重新打印或移动灯光"
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize(("width", "height"), [(1920, 1080), (1280, 720)])
+def test_the_camera_page_marks_weak_stickers_in_both_languages(
+    worn_server: Server, browser, width: int, height: int
+) -> None:
+    judged_stickers(worn_server)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    context = browser.new_context(viewport={"width": width, "height": height})
+    try:
+        page = context.new_page()
+        problems: list[str] = []
+        page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: problems.append(str(e)))
+        for lang, line, summary in [
+            (
+                "en",
+                "Sticker “102 submarine board 1 back” reads poorly: re-print it or move the lamp",
+                "2 of 5",
+            ),
+            ("zh", "贴纸「102 submarine board 1 back」读得不稳：重新打印或移动灯光", "2 / 5"),
+        ]:
+            page.goto(f"{worn_server.url}/camera?lang={lang}")
+            weak = page.locator("#health-weak li")
+            expect(weak).to_have_count(2)
+            expect(weak.first.locator("strong")).to_have_text(line)
+            expect(page.locator("#health-summary")).to_contain_text(summary)
+            expect(page.locator(f'#health-all [data-id="{WORN}"]')).to_have_attribute(
+                "data-state", "weak"
+            )
+            expect(page.locator('#health-all [data-id="100"]')).to_have_attribute(
+                "data-state", "good"
+            )
+            page.locator("#health").scroll_into_view_if_needed()
+            path = SCREENSHOTS / f"camera-health-{lang}-{width}x{height}.png"
+            page.screenshot(path=str(path), full_page=True)
+            assert path.stat().st_size > 10_000
+        assert problems == []
+    finally:
+        context.close()

@@ -3,9 +3,8 @@ among clean ones, on rendered frames with sensor noise."""
 
 from __future__ import annotations
 
-import cv2
-import numpy as np
 import pytest
+from worn_stickers import worn_frames
 
 from vision.detection import Detection, Detector
 from vision.health import (
@@ -17,37 +16,15 @@ from vision.health import (
     monitor_for,
 )
 from vision.incremental import IncrementalDetector
-from vision.synthetic import Camera, Component, Effects, Table, TagTruth, render
 
-CAMERA = Camera.overhead(1280, 720, height_mm=800)
 CLEAN = (100, 101, 103)
 WORN = 102  # a band of cells faded most of the way to paper white
 SCRATCHED = 104  # one data cell wholly erased: the decoder must correct a bit to read it
-TABLE = Table(tuple(Component(100 + i, 200 + 120 * i, 300, 15 * i, 16) for i in range(5)))
-
-
-def erase(image: np.ndarray, truth: TagTruth, cells: list[tuple[int, int]], fade: float):
-    """Fade ``cells`` (column, row of the tag's 8 × 8 black square) towards white by ``fade``."""
-    square = np.float32([[0, 8], [8, 8], [8, 0], [0, 0]])  # the detector's corner order
-    to_image = cv2.getPerspectiveTransform(square, np.float32(truth.corners))
-    mask = np.zeros(image.shape[:2], np.float32)
-    for c, r in cells:
-        quad = np.float32([[[c, r], [c + 1, r], [c + 1, r + 1], [c, r + 1]]])
-        corners = cv2.perspectiveTransform(quad, to_image)[0]
-        cv2.fillConvexPoly(mask, np.round(corners * 16).astype(np.int32), 1.0, cv2.LINE_AA, 4)
-    mask = cv2.GaussianBlur(mask, (0, 0), 0.7)[..., None] * fade
-    return np.clip(image * (1 - mask) + 235 * mask, 0, 255).astype(np.uint8)
+IDS = (100, 101, 102, 103, 104)
 
 
 def frames(count: int):
-    """Rendered frames of the still table (fresh sensor noise each) with the two damaged tags."""
-    for seed in range(count):
-        shot = render(TABLE, CAMERA, Effects(noise=6, blur=0.8), seed=seed)
-        truth = shot.truth_by_id()
-        image = erase(shot.image, truth[WORN], [(c, 3) for c in range(1, 7)], 0.68)
-        # Every inner cell of a row: at least one of them is black, so a bit is lost.
-        image = erase(image, truth[SCRATCHED], [(c, 2) for c in range(2, 3)], 1.0)
-        yield seed * 100.0, image
+    return worn_frames(IDS, WORN, SCRATCHED, count)
 
 
 @pytest.fixture(scope="module")
@@ -136,3 +113,16 @@ def test_one_monitor_per_table_and_bad_settings_refused() -> None:
     assert monitor_for(a) is monitor_for(a) and monitor_for(a) is not monitor_for(b)
     with pytest.raises(HealthConfigError):
         HealthConfig(window=5, min_looks=10)
+
+
+def test_a_tag_handed_on_from_the_previous_frame_is_not_a_new_reading(seen) -> None:
+    monitor = HealthMonitor()
+    first = seen[0][1]
+    monitor.observe(first, 0)
+    # A cache (the incremental detector's memory) hands on the same objects though its new pass
+    # read nothing: a look at the whole frame that found none of them.
+    monitor.observe(list(first), 100)
+    health = {h.tag_id: h for h in monitor.report()}
+    assert all(h.looks == 2 and h.found == 1 for h in health.values())
+    monitor.observe(seen[1][1], 200)  # a fresh pass: new readings
+    assert all(h.found == 2 for h in monitor.report() if h.tag_id in CLEAN)
