@@ -1,7 +1,8 @@
 """A local Mosquitto on a loopback port, started and stopped by the tests and the bench.
 
 Its configuration file and its persistence live in a folder of the caller's (a temporary one):
-``listener PORT 127.0.0.1``, anonymous clients allowed unless a password file is given.
+``listener PORT 127.0.0.1``, anonymous clients allowed unless a password file is given, TLS
+when a certificate is given.
 Persistence is on, so a broker that is killed and started again keeps the subscriptions of the
 clients with a lasting session (saved every second).
 """
@@ -38,7 +39,14 @@ class Mosquitto:
     """One Mosquitto process on ``127.0.0.1:port``; ``kill()`` and ``start()`` again keep the
     port, as a broker that crashes and is restarted by its service manager."""
 
-    def __init__(self, folder: Path, *, port: int | None = None, passwords: Path | None = None):
+    def __init__(
+        self,
+        folder: Path,
+        *,
+        port: int | None = None,
+        passwords: Path | None = None,
+        tls: tuple[Path, Path, Path] | None = None,
+    ):
         path = mosquitto_path()
         if path is None:
             raise FileNotFoundError("Mosquitto is not installed (apt-get install -y mosquitto)")
@@ -60,14 +68,18 @@ class Mosquitto:
         ]
         if passwords is not None:
             lines.append(f"password_file {passwords}")
+        if tls is not None:  # (CA certificate, the broker's certificate, its key)
+            lines += [f"cafile {tls[0]}", f"certfile {tls[1]}", f"keyfile {tls[2]}"]
         folder.mkdir(parents=True, exist_ok=True)
         self.config.write_text("\n".join(lines) + "\n", encoding="utf-8")
         self.process: subprocess.Popen[bytes] | None = None
 
+        self.tls = tls is not None
+
     @property
     def url(self) -> str:
         """The broker's address as tablesight takes it."""
-        return f"mqtt://127.0.0.1:{self.port}"
+        return f"{'mqtts' if self.tls else 'mqtt'}://127.0.0.1:{self.port}"
 
     def start(self, timeout: float = 10.0) -> Mosquitto:
         """Start it and wait until it accepts connections (a start-up wait, not a check)."""

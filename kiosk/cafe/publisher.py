@@ -274,6 +274,7 @@ class Publisher:
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect
         client.on_publish = self._on_publish
+        client.on_connect_fail = self._on_connect_fail
         self._keepalive = settings.keepalive
         return client
 
@@ -321,6 +322,9 @@ class Publisher:
     ) -> None:
         self.connected.clear()
         self._queue.put(_Signal("disconnected", str(reason)))
+
+    def _on_connect_fail(self, client: Any, userdata: Any) -> None:
+        self._queue.put(_Signal("disconnected", "cannot connect"))
 
     def _on_publish(self, client: Any, userdata: Any, mid: int, reason: Any, props: Any) -> None:
         self._queue.put(_Signal("acked", mid))
@@ -389,10 +393,12 @@ class Publisher:
             return True
         if item.kind == "disconnected":
             if not self._lost:
-                self._say(
-                    f"lost the MQTT broker {self.address} ({item.value}); the table plays on,"
-                    " events wait in the outbox"
+                what = (
+                    f"cannot reach the MQTT broker {self.address}; retrying"
+                    if item.value == "cannot connect"
+                    else f"lost the MQTT broker {self.address} ({item.value})"
                 )
+                self._say(f"{what}: the table plays on, events wait in the outbox")
             self._lost = True
             return False
         return item.kind == "refresh"
