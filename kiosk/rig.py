@@ -79,6 +79,8 @@ def serve(args: argparse.Namespace, settings: Settings) -> int:
     publisher = _publisher(settings, table)
     url = f"http://{host}:{settings.port}/"
     lang = settings.lang
+    for warning in table.warnings:  # a save set aside, saves that cannot be written
+        say(warning.in_(lang))  # type: ignore[arg-type]
     if host == "0.0.0.0":
         say(KIOSK_LAN.format(url=url, path=store.path).in_(lang))  # type: ignore[arg-type]
     else:

@@ -4,15 +4,30 @@ Every accepted move is committed (WAL, ``synchronous=FULL``) before its events a
 be announced, so pulling the power at any instant loses nothing that was shown as accepted. A
 damaged database is renamed aside, never overwritten or emptied.
 
+A save is never resumed short. Every log entry carries ``chain``, the SHA-256 of the previous
+entry's chain (the first one's: of the save's identity, its row in ``games``) and of this entry's
+number, kind and move text as stored; the save's row keeps the chain of its last entry
+(``head``) and how many entries it has (``entries``), written in the same transaction as the
+entry. Opening a game recomputes the chain over its log: a missing, altered, reordered or extra
+entry, a log cut short (a damaged index hides rows; ``PRAGMA quick_check`` does not see that)
+or an altered identity stops the resume with the game's name and the first entry that does not
+match (``SaveUnusableError``), and so does a logged move that is not text, not JSON, not a move
+or no longer legal. Opening the database runs ``PRAGMA integrity_check`` (``quick_check`` above
+``FULL_CHECK_MAX_BYTES``), and a file that is not a tablesight save (another program's SQLite
+file, or tables missing) is set aside like a damaged one.
+
+A save that cannot be written (a read-only file or folder, a full disk) is not damage: the
+database is read into memory and opened there (``Store.cannot_keep`` says why), the games resume,
+and every move, undo and redo is refused with ``SaveNotKeptError`` before anything changes.
+
 A game resumes from a snapshot of its state and replays only the log entries after it. Every
 ``SNAPSHOT_EVERY`` log entries the state is written into ``snapshots`` in the same transaction as
 the next entry (no extra commit on a move; a failed snapshot write is rolled back to a savepoint
 and only costs the snapshot). A snapshot is a cache, never the truth: it is used only if its
-``prefix`` (SHA-256 of the save's identity and of every logged entry up to it, numbers included)
-equals the hash of the log as it is read now, its ``engine`` key equals the fingerprint of this
-engine and game code and of the codec, and its blob decodes to a state of this game with the
-move count it claims. Anything else is ignored and the game is replayed from an older good
-snapshot or from the start.
+``prefix`` equals the (verified) chain of the log entry it follows, its ``engine`` key equals the
+fingerprint of this engine and game code and of the codec, and its blob decodes to a state of
+this game with the move count it claims. Anything else is ignored and the game is replayed from
+an older good snapshot or from the start.
 
 Codec: pickle (protocol 5), read back with an unpickler that resolves only classes of the
 ``engine`` package and of the game's own module. Pickle is acceptable here because the database
@@ -29,7 +44,9 @@ import hashlib
 import io
 import json
 import logging
+import os
 import pickle
+import shutil
 import sqlite3
 import sys
 from collections.abc import Iterator
@@ -38,14 +55,17 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from engine.core import (
+    EngineError,
     Event,
     Game,
     Move,
     Result,
     Session,
     State,
+    Text,
     find_game,
     move_from_json,
 )
@@ -53,7 +73,19 @@ from kiosk.seats import Seat, default_seats, parse_seats, seats_json
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
+
+APPLICATION_ID = 0x54534754
+"""``PRAGMA application_id`` of a tablesight save ("TSGT"); another program's id is foreign."""
+
+FULL_CHECK_MAX_BYTES = 64 * 2**20
+"""Up to this size opening runs ``PRAGMA integrity_check``, above it ``quick_check``. Measured
+(``tablesight bench engine``, "integrity check" figures): about 15 ms for a 10,000-move save
+(1 MB) and 170 ms for 100,000 moves (10 MB), against 10 and 105 ms for ``quick_check``."""
+
+LOW_DISK_BYTES = 1 * 2**20
+"""Below this much free space in the data folder the start-up report warns that moves may not
+be kept (SQLite needs room for the write-ahead log)."""
 
 SNAPSHOT_EVERY = 256
 """Log entries between snapshots. Measured (``tablesight bench engine``): replaying a move costs
@@ -100,8 +132,46 @@ MIGRATIONS: dict[int, str] = {
         PRIMARY KEY (game_id, seq)
     )
     """,
+    4: f"""
+    ALTER TABLE log ADD COLUMN chain BLOB;
+    ALTER TABLE games ADD COLUMN head BLOB;
+    ALTER TABLE games ADD COLUMN entries INTEGER NOT NULL DEFAULT 0;
+    DELETE FROM snapshots;
+    PRAGMA application_id = {APPLICATION_ID}
+    """,
 }
-"""Schema version → the SQL that brings the previous version to it."""
+"""Schema version → the SQL that brings the previous version to it (4 also chains the entries
+already logged, ``_chain_existing``; the old snapshots' prefixes were another hash)."""
+
+COLUMNS: dict[str, tuple[int, set[str]]] = {
+    "games": (1, {"id", "name", "game", "options", "seed", "created_at", "updated_at"}),
+    "log": (1, {"game_id", "seq", "kind", "move", "at"}),
+    "snapshots": (3, {"game_id", "seq", "prefix", "engine", "moves", "state", "at"}),
+}
+"""The tables a save of a schema version has (from which version, with at least these columns)."""
+
+# --- what the players and the start-up report are told -----------------------------------------
+
+READ_ONLY = Text(
+    "存档只读:什么都不会被保存({why});走棋、撤销和重做都会被拒绝",
+    "the saved games are read-only: nothing would be kept ({why}); moves, undos and redos are"
+    " refused",
+)
+NOT_KEPT_CODE = "store.not_kept"
+"""The verdict code of a move refused because it could not be saved."""
+NOT_KEPT = Text(
+    "没有接受:存档无法写入({why}),这一步保存不了",
+    "Not accepted: the saved game cannot be written ({why}), so this could not be kept",
+)
+WHY_FILE = Text("存档文件只读", "the save file is read-only")
+WHY_FOLDER = Text("存档文件夹只读", "the save folder is read-only")
+WHY_DENIED = Text("没有写入权限", "no permission to write it")
+WHY_FULL = Text("磁盘已满", "the disk is full")
+WHY_ASKED = Text("按要求只读打开", "opened read-only on purpose")
+LOW_DISK = Text(
+    "存档所在的磁盘几乎满了(剩余 {free} kB):新的走棋可能保存不了",
+    "the disk holding the saved games is almost full ({free} kB free): new moves may not be kept",
+)
 
 
 class StoreError(Exception):
@@ -109,14 +179,18 @@ class StoreError(Exception):
 
 
 class StoreDamagedError(StoreError):
-    """The database file is damaged; it has been renamed aside (``moved_to``)."""
+    """The database file is damaged or not a tablesight save; it has been renamed aside
+    (``moved_to``). ``text`` says so in both languages."""
 
-    def __init__(self, path: Path, moved_to: Path, detail: str) -> None:
-        super().__init__(
-            f"the saved-games database {path} is damaged ({detail}); it was set aside as"
-            f" {moved_to.name} and nothing in it was changed"
+    def __init__(self, path: Path, moved_to: Path, detail: Text) -> None:
+        self.text = Text(
+            f"存档数据库 {path.name} 已损坏或不是 tablesight 的存档({detail.zh});已原样另存为"
+            f" {moved_to.name},并新建了数据库",
+            f"the saved-games database {path} is damaged or not a tablesight save"
+            f" ({detail.en}); it was set aside as {moved_to.name} and nothing in it was changed",
         )
-        self.path, self.moved_to = path, moved_to
+        super().__init__(self.text.en)
+        self.path, self.moved_to, self.detail = path, moved_to, detail
 
 
 class StoreVersionError(StoreError):
@@ -125,6 +199,47 @@ class StoreVersionError(StoreError):
 
 class SaveNotFoundError(StoreError, LookupError):
     """No saved game has that name."""
+
+
+class SaveUnusableError(StoreError):
+    """A saved game cannot be resumed as it was saved: its log does not match its chain (an
+    entry missing, altered or cut off), or what it holds does not replay (an unknown game, bad
+    options, a logged move that is not a move or no longer legal). Nothing was changed.
+
+    ``save`` is the game's name, ``entry`` the first log entry (1-based) that is wrong, or None
+    when the game's own row is; ``text`` says it in both languages."""
+
+    def __init__(self, save: str, entry: int | None, total: int, why: Text) -> None:
+        if entry is None:
+            self.text = Text(
+                f"存档“{save}”无法继续:{why.zh}", f"the saved game {save!r} cannot go on: {why.en}"
+            )
+        else:
+            self.text = Text(
+                f"存档“{save}”从第{entry}条记录起无法继续(共{total}条):{why.zh}",
+                f"the saved game {save!r} cannot go on from entry {entry} of its log"
+                f" ({total} entries): {why.en}",
+            )
+        super().__init__(self.text.en)
+        self.save, self.entry, self.total, self.why = save, entry, total, why
+
+
+class SaveNotKeptError(StoreError):
+    """A move, undo or redo was not applied because it could not be written; ``reason`` is why
+    (read-only, disk full), ``text`` the players' message in both languages."""
+
+    def __init__(self, reason: Text) -> None:
+        self.reason = reason
+        self.text = NOT_KEPT.format(why=reason)
+        super().__init__(self.text.en)
+
+
+class _NotOurs(Exception):
+    """The database is a valid SQLite file but not a tablesight save (internal)."""
+
+    def __init__(self, detail: Text) -> None:
+        super().__init__(detail.en)
+        self.detail = detail
 
 
 @dataclass(frozen=True)
@@ -142,30 +257,84 @@ def _now() -> str:
 
 
 class Store:
-    """The saved-games database. Use ``Store.open(path)``; close it (or use ``with``)."""
+    """The saved-games database. Use ``Store.open(path)``; close it (or use ``with``).
 
-    def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
+    ``cannot_keep`` is None when moves are written, else why not (the database was read into
+    memory and every write is refused); ``warnings`` are what the start-up report should say."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path, cannot_keep: Text | None = None):
         self._conn = conn
         self.path = path
+        self.cannot_keep = cannot_keep
+        self.warnings: list[Text] = []
 
     @classmethod
-    def open(cls, path: Path) -> Store:
-        """Open or create the database; StoreDamagedError after setting a damaged file aside."""
-        path.parent.mkdir(parents=True, exist_ok=True)
+    def open(cls, path: Path, *, read_only: bool = False) -> Store:
+        """Open or create the database; StoreDamagedError after setting a damaged or foreign
+        file aside; StoreError (one line) when the folder or file cannot be used at all. A save
+        that cannot be written opens in memory (``cannot_keep``); so does ``read_only=True``."""
+        _check_place(path)
+        if read_only:
+            return cls._open_copy(path, WHY_ASKED)
+        problem = _header_problem(path)
+        if problem is not None:
+            raise StoreDamagedError(path, _set_aside(path, problem), problem)
         try:
             conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         except sqlite3.Error as exc:
-            raise StoreError(f"cannot open {path}: {exc}") from None
+            if _denied(exc):
+                return cls._open_copy(path, _why_denied(path))
+            raise StoreError(f"cannot open the saved games in {path}: {exc}") from None
         try:
+            cls._verify(conn, path)  # before anything is written (WAL mode changes the header)
             cls._configure(conn)
-            problem = conn.execute("PRAGMA quick_check").fetchone()[0]
-            if problem != "ok":
-                raise sqlite3.DatabaseError(problem)
             cls._migrate(conn, path)
-        except sqlite3.DatabaseError as exc:
+            cls._probe(conn)
+        except (sqlite3.Error, UnicodeDecodeError) as exc:  # SQLite's message may be bytes
+            exc = _as_sqlite_error(exc)
             conn.close()
-            raise StoreDamagedError(path, _set_aside(path), str(exc)) from None
-        return cls(conn, path)
+            if _denied(exc):
+                return cls._open_copy(path, _why_denied(path))
+            if _full(exc):
+                return cls._open_copy(path, WHY_FULL)
+            detail = Text(f"SQLite:{exc}", f"SQLite: {exc}")
+            raise StoreDamagedError(path, _set_aside(path, detail), detail) from None
+        except _NotOurs as exc:
+            conn.close()
+            raise StoreDamagedError(path, _set_aside(path, exc.detail), exc.detail) from None
+        except BaseException:
+            conn.close()
+            raise
+        store = cls(conn, path)
+        free = _free_bytes(path.parent)
+        if free is not None and free < LOW_DISK_BYTES:
+            store.warnings.append(LOW_DISK.format(free=free // 1024))
+        return store
+
+    @classmethod
+    def _open_copy(cls, path: Path, why: Text) -> Store:
+        """The database read into memory (or a new one there when there is no file), for a
+        save that cannot be written: every write is refused with ``why``."""
+        memory = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        memory.execute("PRAGMA foreign_keys=ON")
+        if path.exists() and path.stat().st_size > 0:
+            source = _read_only_connection(path)
+            try:
+                try:
+                    cls._verify(source, path)
+                    source.backup(memory)
+                except (sqlite3.Error, UnicodeDecodeError, _NotOurs) as exc:
+                    memory.close()
+                    raise StoreError(
+                        f"the saved-games database {path} is damaged or not a tablesight save"
+                        f" ({exc}), and it cannot be set aside ({why.en}); nothing was changed"
+                    ) from None
+            finally:
+                source.close()
+        cls._migrate(memory, path)
+        store = cls(memory, path, cannot_keep=why)
+        store.warnings.append(READ_ONLY.format(why=why))
+        return store
 
     @staticmethod
     def _configure(conn: sqlite3.Connection) -> None:
@@ -177,6 +346,47 @@ class Store:
             raise StoreError(f"SQLite refused WAL/synchronous=FULL (got {mode}, {sync})")
 
     @staticmethod
+    def _verify(conn: sqlite3.Connection, path: Path) -> None:
+        """Refuse a newer schema (StoreVersionError); check the file (``integrity_check`` or
+        ``quick_check``, sqlite3.DatabaseError if damaged) and that it is a tablesight save
+        (_NotOurs if not)."""
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise StoreVersionError(
+                f"{path} was written by a newer tablesight (schema {version}, this one knows"
+                f" {SCHEMA_VERSION}); upgrade tablesight or use another --data-dir"
+            )
+        size = path.stat().st_size if path.exists() else 0
+        check = "integrity_check" if size <= FULL_CHECK_MAX_BYTES else "quick_check"
+        problem = conn.execute(f"PRAGMA {check}(1)").fetchone()[0]
+        if problem != "ok":
+            raise sqlite3.DatabaseError(f"{check}: {problem}")
+        app = conn.execute("PRAGMA application_id").fetchone()[0]
+        if app not in (0, APPLICATION_ID):
+            raise _NotOurs(Text(f"它属于另一个程序(编号 {app})", f"application id {app:#x}"))
+        tables = {
+            name: {row[1] for row in conn.execute(f"PRAGMA table_info({name})")}
+            for (name,) in conn.execute(
+                "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+            )
+        }
+        if version == 0:
+            if tables:
+                some = ", ".join(sorted(tables)[:3])
+                raise _NotOurs(Text(f"它有别的程序的表:{some}", f"it holds other tables: {some}"))
+            return
+        for table, (since, columns) in COLUMNS.items():
+            if version < since:
+                continue
+            if table not in tables:
+                raise _NotOurs(Text(f"缺少表 {table}", f"no such table: {table}"))
+            missing = sorted(columns - tables[table])
+            if missing:
+                raise _NotOurs(
+                    Text(f"表 {table} 缺少列 {missing[0]}", f"table {table} has no {missing[0]}")
+                )
+
+    @staticmethod
     def _migrate(conn: sqlite3.Connection, path: Path) -> None:
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
@@ -185,13 +395,29 @@ class Store:
                 f" {SCHEMA_VERSION}); upgrade tablesight or use another --data-dir"
             )
         for target in range(version + 1, SCHEMA_VERSION + 1):
-            script = f"BEGIN IMMEDIATE; {MIGRATIONS[target]}; PRAGMA user_version={target}; COMMIT;"
+            conn.execute("BEGIN IMMEDIATE")
             try:
-                conn.executescript(script)
-            except sqlite3.Error:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
+                for statement in MIGRATIONS[target].split(";"):
+                    if statement.strip():
+                        conn.execute(statement)
+                if target == 4:
+                    _chain_existing(conn)
+                conn.execute(f"PRAGMA user_version={target}")
+            except BaseException:
+                conn.execute("ROLLBACK")
                 raise
+            conn.execute("COMMIT")
+
+    @staticmethod
+    def _probe(conn: sqlite3.Connection) -> None:
+        """Write (and roll back) the header, so that a read-only file says so now, not at the
+        first move (``BEGIN IMMEDIATE`` alone succeeds on a read-only file)."""
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            conn.execute(f"PRAGMA user_version={version}")
+        finally:
+            conn.execute("ROLLBACK")
 
     def close(self) -> None:
         """Close the database (idempotent)."""
@@ -215,7 +441,8 @@ class Store:
     ) -> SavedGame:
         """Create a saved game and return it, started; StoreError if the name is taken.
 
-        ``seats`` are the players' names and colours (default: numbered, colours in order)."""
+        ``seats`` are the players' names and colours (default: numbered, colours in order).
+        When the saves cannot be written the game is made in memory (its moves are refused)."""
         session = Session(find_game(game), options, seed)
         options_json = json.dumps(_options_dict(session), sort_keys=True)
         seats = seats or default_seats(session.state.players)
@@ -235,15 +462,39 @@ class Store:
                         now,
                     ),
                 )
+                game_id = int(cur.lastrowid or 0)
+                head = _identity(self._conn, game_id)
+                self._conn.execute(
+                    "UPDATE games SET head = ?, entries = 0 WHERE id = ?", (head, game_id)
+                )
         except sqlite3.IntegrityError:
             raise StoreError(f"a saved game called {name!r} exists already") from None
-        return SavedGame(self, int(cur.lastrowid or 0), name, session, seats)
+        except sqlite3.Error as exc:
+            raise SaveNotKeptError(_why_failed(exc, self.path)) from None
+        saved = SavedGame(self, game_id, name, session, seats)
+        saved._head = head
+        return saved
 
     def load(self, name: str | None = None) -> SavedGame:
-        """Resume a saved game (the latest one when no name is given): from its newest snapshot
-        that matches the log, replaying the entries after it; from the start when none does."""
+        """Resume a saved game (the latest one when no name is given): its log checked against
+        its chain, then from its newest snapshot that matches the log, replaying the entries
+        after it; from the start when none does. SaveUnusableError if it cannot be resumed
+        exactly as it was saved, or SQLite finds the file damaged while reading it (nothing is
+        changed then)."""
+        try:
+            return self._load(name)
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+            raise SaveUnusableError(
+                name or "?",
+                None,
+                0,
+                Text(f"数据库已损坏(SQLite:{exc})", f"the database is damaged (SQLite: {exc})"),
+            ) from None
+
+    def _load(self, name: str | None) -> SavedGame:
         row = self._conn.execute(
-            "SELECT id, name, game, options, seed, seats FROM games"
+            "SELECT id, CAST(name AS BLOB), CAST(game AS BLOB), CAST(options AS BLOB), seed,"
+            " CAST(seats AS BLOB), head, entries FROM games"
             + (" WHERE name = ?" if name is not None else " ORDER BY updated_at DESC, id DESC")
             + " LIMIT 1",
             (name,) if name is not None else (),
@@ -252,20 +503,65 @@ class Store:
             raise SaveNotFoundError(
                 f"no saved game called {name!r}" if name else "there is no saved game"
             )
-        game_id, name_, game, options, seed, seats = row
-        session = Session(find_game(game), json.loads(options), seed)
-        saved = SavedGame(
-            self, game_id, name_, session, parse_seats(json.loads(seats), session.state.players)
-        )
-        entries = self._conn.execute(
-            "SELECT seq, kind, move FROM log WHERE game_id = ? ORDER BY seq", (game_id,)
+        game_id, raw_name, raw_game, raw_options, seed, raw_seats, head, count = row
+        name_ = _text(raw_name) or f"#{game_id}"
+        rows = self._conn.execute(
+            "SELECT seq, kind, CAST(move AS BLOB), chain FROM log WHERE game_id = ? ORDER BY seq",
+            (game_id,),
         ).fetchall()
-        start = saved._restore(entries)
-        for _, kind, move in entries[start:]:
-            saved._replay(kind, move)
+        chains = _check_chain(name_, _identity(self._conn, game_id), rows, head, count)
+        entries = _parse_entries(name_, rows)
+        saved = self._start(game_id, name_, raw_game, raw_options, seed, raw_seats)
+        saved._head = chains[-1] if chains else _identity(self._conn, game_id)
+        saved._seq = len(rows)
+        start = saved._restore(entries, chains)
+        for index in range(start, len(entries)):
+            saved._replay(index + 1, len(entries), *entries[index][1:])
         if len(entries) - start >= SNAPSHOT_EVERY:
             saved._write_snapshot()  # an old save, or damaged snapshots: the next resume is short
         return saved
+
+    def _start(
+        self,
+        game_id: int,
+        name: str,
+        raw_game: bytes | None,
+        raw_options: bytes | None,
+        seed: object,
+        raw_seats: bytes | None,
+    ) -> SavedGame:
+        """The saved game at its start, from its row; SaveUnusableError if the row is unusable."""
+        game_name = _text(raw_game) or "?"
+        try:
+            game = find_game(game_name)
+        except EngineError:
+            raise SaveUnusableError(
+                name,
+                None,
+                0,
+                Text(
+                    f"它是这个版本不认识的游戏({game_name})",
+                    f"it is a game this tablesight does not know ({game_name})",
+                ),
+            ) from None
+        try:
+            if not isinstance(seed, int) or isinstance(seed, bool):
+                raise ValueError(f"the seed is not a whole number ({seed!r})")
+            options = json.loads(_text(raw_options) or "")
+            if not isinstance(options, dict):
+                raise ValueError("the options are not a JSON object")
+            session = Session(game, options, seed)
+            seats = parse_seats(json.loads(_text(raw_seats) or ""), session.state.players)
+        except (EngineError, ValueError, TypeError, RecursionError) as exc:
+            raise SaveUnusableError(
+                name,
+                None,
+                0,
+                Text(
+                    f"它的设置无法读取({_short(exc)})", f"its set-up is unreadable ({_short(exc)})"
+                ),
+            ) from None
+        return SavedGame(self, game_id, name, session, seats)
 
     def _snapshot_heads(self, game_id: int) -> dict[int, tuple[str, str, int]]:
         """Each snapshot of the game as seq → (prefix hash, engine key, moves), without blobs."""
@@ -298,29 +594,68 @@ class Store:
         )
         return [SaveInfo(*row) for row in rows]
 
+    def append_moves(self, name: str, moves: list[Move]) -> None:
+        """Log many moves of a game in one transaction without checking or applying them (to
+        set up long saves for benchmarks and tests); they are chained like any entry."""
+        conn = self._conn
+        if self.cannot_keep is not None:
+            raise SaveNotKeptError(self.cannot_keep)
+        with _transaction(conn):
+            game_id, head, count = conn.execute(
+                "SELECT id, head, entries FROM games WHERE name = ?", (name,)
+            ).fetchone()
+            now = _now()
+            rows = []
+            for number, move in enumerate(moves, start=count + 1):
+                text = move.to_json()
+                head = _link(head, number, "move", text.encode())
+                rows.append((game_id, number, text, now, head))
+            conn.executemany(
+                "INSERT INTO log (game_id, seq, kind, move, at, chain) VALUES (?, ?, 'move', ?,"
+                " ?, ?)",
+                rows,
+            )
+            conn.execute(
+                "UPDATE games SET head = ?, entries = ?, updated_at = ? WHERE id = ?",
+                (head, count + len(moves), now, game_id),
+            )
+
     def _append(
         self,
         game_id: int,
         kind: str,
         move: Move | None,
         snapshot: _Snapshot | None = None,
-    ) -> tuple[int, str | None]:
-        """Commit one log entry (with the snapshot of the state before it, if given, in the same
-        transaction); returns the entry's seq and its move text."""
+    ) -> tuple[int, bytes]:
+        """Commit one log entry, chained to the game's head (with the snapshot of the state
+        before it, if given, in the same transaction); returns the entry's seq and chain.
+        SaveNotKeptError, with nothing written, when it cannot be written."""
+        if self.cannot_keep is not None:
+            raise SaveNotKeptError(self.cannot_keep)
         now = _now()
         text = move.to_json() if move else None
-        with _transaction(self._conn):
-            (seq,) = self._conn.execute(
-                "SELECT COALESCE(MAX(seq), 0) + 1 FROM log WHERE game_id = ?", (game_id,)
-            ).fetchone()
-            self._conn.execute(
-                "INSERT INTO log (game_id, seq, kind, move, at) VALUES (?, ?, ?, ?, ?)",
-                (game_id, seq, kind, text, now),
-            )
-            self._conn.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
-            if snapshot is not None and snapshot.seq == seq - 1:
-                self._put_snapshot(game_id, snapshot, now)
-        return seq, text
+        try:
+            with _transaction(self._conn):
+                head, count = self._conn.execute(
+                    "SELECT head, entries FROM games WHERE id = ?", (game_id,)
+                ).fetchone()
+                seq = count + 1
+                chain = _link(head, seq, kind, None if text is None else text.encode())
+                self._conn.execute(
+                    "INSERT INTO log (game_id, seq, kind, move, at, chain)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    (game_id, seq, kind, text, now, chain),
+                )
+                self._conn.execute(
+                    "UPDATE games SET updated_at = ?, head = ?, entries = ? WHERE id = ?",
+                    (now, chain, seq, game_id),
+                )
+                if snapshot is not None and snapshot.seq == seq - 1:
+                    self._put_snapshot(game_id, snapshot, now)
+        except sqlite3.Error as exc:
+            log.warning("a %s of game %d was not kept: %s", kind, game_id, exc)
+            raise SaveNotKeptError(_why_failed(exc, self.path)) from None
+        return seq, chain
 
     def _put_snapshot(self, game_id: int, snapshot: _Snapshot, now: str) -> None:
         """Write a snapshot and drop the oldest beyond SNAPSHOTS_KEPT, inside the caller's
@@ -354,7 +689,7 @@ class Store:
 
 @dataclass(frozen=True)
 class _Snapshot:
-    """A state ready to write: after log entry ``seq`` (the log's ``prefix`` hash up to it),
+    """A state ready to write: after log entry ``seq`` (whose chain is ``prefix``, in hex),
     ``moves`` moves applied, encoded by this ``engine``."""
 
     seq: int
@@ -362,6 +697,10 @@ class _Snapshot:
     engine: str
     moves: int
     blob: bytes
+
+
+_Entry = tuple[int, str, Move | None]
+"""A checked log entry: its seq, kind and parsed move (None for undo and redo)."""
 
 
 class SavedGame:
@@ -378,9 +717,9 @@ class SavedGame:
         self.store, self.id, self.name, self.session = store, game_id, name, session
         self.seats = seats or default_seats(session.state.players)
         """The players' names and colours, as chosen at set-up."""
-        self._prefix = _prefix_hasher(game_id, session)
-        """SHA-256 of the save's identity and of every log entry so far (what snapshots claim)."""
-        self._seq = 0
+        self._head = b""
+        """The chain of the last log entry (what a snapshot taken now claims as its prefix)."""
+        self._seq: int | None = 0
         """The seq of the last log entry; None once the log was written by someone else."""
 
     @property
@@ -389,7 +728,8 @@ class SavedGame:
         return self.session.game
 
     def submit(self, move: Move) -> Result:
-        """Check the move; if accepted, commit it to the log, then apply it and return events."""
+        """Check the move; if accepted, commit it to the log, then apply it and return events.
+        SaveNotKeptError, with nothing changed, when it cannot be written."""
         verdict = self.session.check(move)
         if verdict.ok:
             self._log("move", move)
@@ -421,24 +761,20 @@ class SavedGame:
         snapshot = None
         if self._seq and self._seq % SNAPSHOT_EVERY == 0:
             snapshot = self._snapshot()
-        seq, text = self.store._append(self.id, kind, move, snapshot)
+        seq, chain = self.store._append(self.id, kind, move, snapshot)
         if self._seq is not None and seq != self._seq + 1:
-            self._seq = None  # another writer: the prefix hash no longer describes the log
-        self._advance(seq, kind, text)
-
-    def _advance(self, seq: int, kind: str, text: str | None) -> None:
+            self._seq = None  # another writer: this session no longer follows the log
         if self._seq is not None:
-            self._prefix.update(_entry_bytes(seq, kind, text))
-            self._seq = seq
+            self._seq, self._head = seq, chain
 
     def _snapshot(self) -> _Snapshot | None:
-        """The current state encoded for the current log prefix; None if it cannot be."""
+        """The current state encoded for the current log entry; None if it cannot be."""
         if self._seq is None:
             return None
         try:
             return _Snapshot(
                 self._seq,
-                self._prefix.hexdigest(),
+                self._head.hex(),
                 engine_key(self.game),
                 len(self.session.moves),
                 encode_state(self.session.state),
@@ -450,6 +786,8 @@ class SavedGame:
     def _write_snapshot(self) -> None:
         """Write a snapshot of the current state in its own transaction (after a long replay);
         a failure costs only the snapshot."""
+        if self.store.cannot_keep is not None:
+            return
         snapshot = self._snapshot()
         if snapshot is None:
             return
@@ -460,37 +798,31 @@ class SavedGame:
         except sqlite3.Error as exc:
             log.warning("snapshot of %r not written: %s", self.name, exc)
 
-    def _restore(self, entries: list[tuple[int, str, str | None]]) -> int:
-        """Hash the log ``entries``; put the session at the newest snapshot that matches them
-        (older matching ones become undo checkpoints); return how many entries it covers."""
+    def _restore(self, entries: list[_Entry], chains: list[bytes]) -> int:
+        """Put the session at the newest snapshot that matches the checked log ``entries``
+        (whose chains are ``chains``; older matching snapshots become undo checkpoints); return
+        how many entries it covers."""
         heads = self.store._snapshot_heads(self.id)
-        engine = engine_key(self.game) if heads else ""
+        if not heads:
+            return 0
+        engine = engine_key(self.game)
         moves: list[Move] = []
         undone: list[Move] = []
-        parsed: dict[str, Move] = {}  # moves are frozen values: one instance per text
         good: list[tuple[int, int, list[Move], list[Move]]] = []
         lowest: list[int] = []  # the fewest moves on the stack since each good snapshot
-        consistent = True
-        for index, (seq, kind, text) in enumerate(entries):
-            self._advance(seq, kind, text)
-            if not consistent:
-                continue
-            if kind == "move" and text is not None:
-                move = parsed.get(text)
-                if move is None:
-                    move = parsed[text] = move_from_json(text)
+        for index, (seq, kind, move) in enumerate(entries):
+            if kind == "move" and move is not None:
                 moves.append(move)
                 undone.clear()
             elif kind == "undo" and moves:
                 undone.append(moves.pop())
             elif kind == "redo" and undone:
                 moves.append(undone.pop())
-            elif kind in ("undo", "redo"):
-                consistent = False  # replay will say what is wrong; no snapshot past here
-                continue
+            else:
+                break  # replay will say what is wrong; no snapshot past here
             lowest = [min(low, len(moves)) for low in lowest]
             head = heads.get(seq)
-            if head is not None and head == (self._prefix.hexdigest(), engine, len(moves)):
+            if head is not None and head == (chains[index].hex(), engine, len(moves)):
                 good.append((index + 1, len(moves), list(moves), list(undone)))
                 lowest.append(len(moves))
         for position in range(len(good) - 1, -1, -1):
@@ -512,28 +844,159 @@ class SavedGame:
             return count
         return 0
 
-    def _replay(self, kind: str, move: str | None) -> None:
-        if kind == "move" and move is not None:
-            result = self.session.submit(move_from_json(move))
-            if not result.accepted:
-                raise StoreError(
-                    f"saved game {self.name!r}: a logged move no longer replays"
-                    f" ({result.verdict}); was it saved by another version?"
+    def _replay(self, entry: int, total: int, kind: str, move: Move | None) -> None:
+        """Apply one checked log entry; SaveUnusableError if it does not replay."""
+        try:
+            if kind == "move" and move is not None:
+                result = self.session.submit(move)
+                if not result.accepted:
+                    raise SaveUnusableError(
+                        self.name,
+                        entry,
+                        total,
+                        Text(
+                            f"记录的一步现在不合规则了({result.verdict.message.zh});"
+                            "它可能是另一个版本保存的",
+                            f"a logged move is no longer legal ({result.verdict.message.en});"
+                            " was it saved by another version?",
+                        ),
+                    )
+            elif kind == "undo":
+                self.session.undo()
+            elif kind == "redo":
+                self.session.redo()
+        except EngineError as exc:
+            raise SaveUnusableError(
+                self.name,
+                entry,
+                total,
+                Text(f"这条记录无法重放({_short(exc)})", f"it does not replay ({_short(exc)})"),
+            ) from None
+
+
+# --- the chain ------------------------------------------------------------------------------
+
+
+def _identity(conn: sqlite3.Connection, game_id: int) -> bytes:
+    """Where a save's chain starts: SHA-256 of its row's id, name, game, options, seed and seats
+    as stored (bytes, so that text that is not UTF-8 still hashes)."""
+    row = conn.execute(
+        "SELECT id, CAST(name AS BLOB), CAST(game AS BLOB), CAST(options AS BLOB),"
+        " CAST(seed AS BLOB), CAST(seats AS BLOB) FROM games WHERE id = ?",
+        (game_id,),
+    ).fetchone()
+    digest = hashlib.sha256(b"tablesight save 1")
+    for value in row:
+        digest.update(b"\x1f" + (value if isinstance(value, bytes) else str(value).encode()))
+    return digest.digest()
+
+
+def _link(previous: bytes | None, seq: int, kind: str, move: bytes | None) -> bytes:
+    """The chain of a log entry: SHA-256 of the previous entry's chain (the identity for the
+    first), this entry's number and kind, and its move text as stored."""
+    digest = hashlib.sha256(previous or b"")
+    digest.update(f"\x1f{seq}\x1f{kind}\x1f".encode())
+    digest.update(b"\x00" if move is None else b"\x01" + move)
+    return digest.digest()
+
+
+def _chain_existing(conn: sqlite3.Connection) -> None:
+    """Chain the entries of every game as they are (the migration to schema 4, inside its
+    transaction): what was logged before chains existed is taken as it is."""
+    for (game_id,) in conn.execute("SELECT id FROM games").fetchall():
+        head = _identity(conn, game_id)
+        rows = conn.execute(
+            "SELECT seq, kind, CAST(move AS BLOB) FROM log WHERE game_id = ? ORDER BY seq",
+            (game_id,),
+        ).fetchall()
+        updates = []
+        for seq, kind, move in rows:
+            head = _link(head, seq, kind, move)
+            updates.append((head, game_id, seq))
+        conn.executemany("UPDATE log SET chain = ? WHERE game_id = ? AND seq = ?", updates)
+        conn.execute(
+            "UPDATE games SET head = ?, entries = ? WHERE id = ?", (head, len(rows), game_id)
+        )
+
+
+def _check_chain(
+    name: str,
+    identity: bytes,
+    rows: list[tuple[Any, Any, Any, Any]],
+    head: object,
+    count: object,
+) -> list[bytes]:
+    """The chain of each logged entry, recomputed and compared with what is stored; the save's
+    ``head`` and ``count`` must be those of its last entry. SaveUnusableError at the first
+    difference (a missing, altered, reordered or extra entry; a log cut short)."""
+    total = count if isinstance(count, int) and count >= 0 else len(rows)
+    previous = identity
+    chains: list[bytes] = []
+    for index, (seq, kind, move, chain) in enumerate(rows):
+        if seq != index + 1 or not isinstance(kind, str):
+            raise SaveUnusableError(name, index + 1, total, MISSING)
+        if move is not None and not isinstance(move, bytes):
+            raise SaveUnusableError(name, index + 1, total, ALTERED)
+        previous = _link(previous, seq, kind, move)
+        if chain != previous:
+            raise SaveUnusableError(name, index + 1, total, ALTERED if index else FIRST_ALTERED)
+        chains.append(previous)
+    if count != len(rows):
+        first = min(len(rows), count) + 1 if isinstance(count, int) else len(rows) + 1
+        raise SaveUnusableError(
+            name,
+            first,
+            total,
+            Text(
+                f"日志里只读到{len(rows)}条记录,存档记着{count}条",
+                f"only {len(rows)} entries could be read where the save recorded {count}",
+            ),
+        )
+    if head != previous:
+        raise SaveUnusableError(name, len(rows) or None, total, ALTERED if rows else DAMAGED_ROW)
+    return chains
+
+
+MISSING = Text("这条记录缺失或次序错乱", "this entry is missing or out of order")
+ALTERED = Text("这条记录与保存时不一致(已损坏或被改动)", "it differs from what was saved (damaged)")
+FIRST_ALTERED = Text(
+    "第一条记录或存档本身的设置与保存时不一致(已损坏或被改动)",
+    "this entry or the save's own set-up differs from what was saved (damaged)",
+)
+DAMAGED_ROW = Text(
+    "存档的设置与保存时不一致(已损坏或被改动)", "its set-up differs from what was saved (damaged)"
+)
+
+
+def _parse_entries(name: str, rows: list[tuple[Any, Any, Any, Any]]) -> list[_Entry]:
+    """The checked rows as entries with parsed moves; SaveUnusableError at the first move that
+    is not UTF-8 text, not JSON or not a move of a known type."""
+    parsed: dict[bytes, Move] = {}  # moves are frozen values: one instance per text
+    entries: list[_Entry] = []
+    for index, (seq, kind, raw, _) in enumerate(rows):
+        if kind != "move":
+            entries.append((seq, kind, None))
+            continue
+        move = parsed.get(raw) if raw is not None else None
+        if move is None:
+            try:
+                if raw is None:
+                    raise ValueError("no move text")
+                move = parsed[raw] = move_from_json(raw.decode("utf-8"))
+            except UnicodeDecodeError:
+                why = Text("记录的一步不是 UTF-8 文本", "a logged move is not UTF-8 text")
+                raise SaveUnusableError(name, index + 1, len(rows), why) from None
+            except (EngineError, ValueError, RecursionError) as exc:
+                why = Text(
+                    f"记录的一步无法读取({_short(exc)})",
+                    f"a logged move is unreadable ({_short(exc)})",
                 )
-        elif kind == "undo":
-            self.session.undo()
-        elif kind == "redo":
-            self.session.redo()
+                raise SaveUnusableError(name, index + 1, len(rows), why) from None
+        entries.append((seq, kind, move))
+    return entries
 
 
-def _prefix_hasher(game_id: int, session: Session) -> Any:
-    """A SHA-256 started with the save's identity: its id, game, options and seed."""
-    identity = [game_id, session.game.name, _options_dict(session), session.seed]
-    return hashlib.sha256(json.dumps(identity, sort_keys=True, default=str).encode())
-
-
-def _entry_bytes(seq: int, kind: str, text: str | None) -> bytes:
-    return f"{seq}\x1f{kind}\x1f{'' if text is None else text}\x1e".encode()
+# --- the snapshot codec ----------------------------------------------------------------------
 
 
 @functools.cache
@@ -587,6 +1050,9 @@ def _options_dict(session: Session) -> dict[str, Any]:
     return asdict(session.options)
 
 
+# --- files, folders and SQLite's errors --------------------------------------------------------
+
+
 @contextmanager
 def _transaction(conn: sqlite3.Connection) -> Iterator[None]:
     """BEGIN IMMEDIATE … COMMIT, rolled back on any error."""
@@ -597,21 +1063,178 @@ def _transaction(conn: sqlite3.Connection) -> Iterator[None]:
     try:
         yield
     except BaseException:
-        conn.execute("ROLLBACK")
+        if conn.in_transaction:  # SQLite may have rolled back already (a full disk)
+            conn.execute("ROLLBACK")
         raise
     conn.execute("COMMIT")
 
 
-def _set_aside(path: Path) -> Path:
-    """Rename a damaged database (and its WAL and SHM files) next to itself; returns the name."""
+def _check_place(path: Path) -> None:
+    """StoreError (one line) when the data folder is a file, cannot be made, or the database's
+    name is taken by a folder."""
+    folder = path.parent
+    for above in (folder, *folder.parents):
+        if above.exists() or above.is_symlink():
+            if not above.is_dir():
+                raise StoreError(f"the data folder {folder} cannot be used: {above} is a file")
+            break
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreError(f"cannot make the data folder {folder}: {exc.strerror}") from None
+    if path.exists() and not path.is_file():
+        raise StoreError(f"the saved-games database {path} is a folder, not a file")
+
+
+def _read_only_connection(path: Path) -> sqlite3.Connection:
+    """A read-only connection to the file. In a folder where SQLite cannot make the
+    write-ahead log's index, the file is read as immutable, but only when no write-ahead log
+    is pending (its frames would be missed, a resume short); StoreError then."""
+    uri = f"file:{quote(str(path.resolve()))}"
+    try:
+        conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, check_same_thread=False)
+        conn.execute("PRAGMA schema_version").fetchone()
+        return conn
+    except sqlite3.Error as exc:
+        wal = Path(f"{path}-wal")
+        if wal.exists() and wal.stat().st_size > 0:
+            raise StoreError(
+                f"the saved games in {path} cannot be read ({exc}): their folder is read-only"
+                " and a write-ahead log is pending; make the folder writable and start again"
+            ) from None
+    try:
+        conn = sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True, check_same_thread=False)
+        conn.execute("PRAGMA schema_version").fetchone()
+        return conn
+    except sqlite3.Error as exc:
+        raise StoreError(f"the saved games in {path} cannot be read: {exc}") from None
+
+
+def _as_sqlite_error(exc: Exception) -> sqlite3.Error:
+    """SQLite's error as such; a message that was not UTF-8 (damage in the schema's text)
+    becomes a DatabaseError saying so."""
+    if isinstance(exc, sqlite3.Error):
+        return exc
+    return sqlite3.DatabaseError(f"unreadable text in the database ({exc.__class__.__name__})")
+
+
+def _denied(exc: sqlite3.Error) -> bool:
+    """Whether SQLite's error means the file or folder may not be written (not damage)."""
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    return name.startswith("SQLITE_READONLY") or name in (
+        "SQLITE_CANTOPEN",
+        "SQLITE_PERM",
+        "SQLITE_AUTH",
+    )
+
+
+def _full(exc: sqlite3.Error) -> bool:
+    """Whether SQLite's error means the disk is full."""
+    return (getattr(exc, "sqlite_errorname", "") or "") == "SQLITE_FULL"
+
+
+def _why_denied(path: Path) -> Text:
+    """Why the save cannot be written: its folder or file is read-only, or no permission."""
+    if not os.access(path.parent, os.W_OK):
+        return WHY_FOLDER
+    if path.exists() and not os.access(path, os.W_OK):
+        return WHY_FILE
+    return WHY_DENIED
+
+
+def _why_failed(exc: sqlite3.Error, path: Path) -> Text:
+    """Why a write failed, for the players."""
+    if _full(exc):
+        return WHY_FULL
+    if _denied(exc):
+        return _why_denied(path)
+    return Text(f"SQLite:{exc}", f"SQLite: {exc}")
+
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def _header_problem(path: Path) -> Text | None:
+    """What is wrong with the file before SQLite reads it, or None: a file that exists but is
+    empty (0 bytes, no write-ahead log to recover from: cut to nothing, or made and never
+    written) or shorter than SQLite's header or without it. SQLite would take a short file as
+    a new database and write into it; it is set aside with a word instead."""
+    try:
+        size = path.stat().st_size
+        if size == 0:
+            wal = Path(f"{path}-wal")
+            if wal.exists() and wal.stat().st_size > 0:
+                return None
+            return Text("文件是空的(0 字节)", "the file is empty (0 bytes)")
+        with path.open("rb") as file:
+            head = file.read(100)
+    except FileNotFoundError:
+        return None
+    except OSError:
+        return None  # unreadable: SQLite will say why
+    if len(head) < 100 or not head.startswith(SQLITE_HEADER):
+        return Text(
+            f"它不是 SQLite 数据库(开头的 {len(head)} 字节不对)",
+            f"it is not an SQLite database (its first {len(head)} bytes are not a header)",
+        )
+    page = int.from_bytes(head[16:18], "big")
+    page = 65536 if page == 1 else page
+    if page and size % page:
+        return Text(
+            f"它的长度 {size} 字节不是整页({page} 字节)的倍数:文件被截断了",
+            f"its length, {size} bytes, is not a whole number of {page}-byte pages: it was cut",
+        )
+    return None
+
+
+def _free_bytes(folder: Path) -> int | None:
+    try:
+        return shutil.disk_usage(folder).free
+    except OSError:
+        return None
+
+
+def _text(raw: object) -> str | None:
+    """Stored text as a str; None when it is not UTF-8 (or not text at all)."""
+    if isinstance(raw, bytes):
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+    return raw if isinstance(raw, str) else None
+
+
+def _short(exc: BaseException) -> str:
+    """An exception's message on one line, at most 160 characters."""
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text if len(text) <= 160 else text[:157] + "…"
+
+
+def set_aside(path: Path) -> Path:
+    """Rename a database (and its WAL and SHM files) next to itself, untouched; returns the new
+    name. StoreError (one line) if it cannot be renamed."""
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     target = path.with_name(f"{path.name}.damaged-{stamp}")
     n = 1
     while target.exists():
         target = path.with_name(f"{path.name}.damaged-{stamp}-{n}")
         n += 1
-    for suffix in ("", "-wal", "-shm"):
-        src = Path(f"{path}{suffix}")
-        if src.exists():
-            src.rename(Path(f"{target}{suffix}"))
+    try:
+        for suffix in ("", "-wal", "-shm"):
+            src = Path(f"{path}{suffix}")
+            if src.exists():
+                src.rename(Path(f"{target}{suffix}"))
+    except OSError as exc:
+        raise StoreError(
+            f"the saved-games database {path} cannot be used and cannot be set aside"
+            f" ({exc.strerror}); nothing in it was changed"
+        ) from None
     return target
+
+
+def _set_aside(path: Path, detail: Text) -> Path:
+    """``set_aside`` for a damaged file, naming the damage if the rename fails."""
+    try:
+        return set_aside(path)
+    except StoreError as exc:
+        raise StoreError(f"{exc} (it is damaged: {detail.en})") from None

@@ -14,7 +14,6 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -156,12 +155,4 @@ def offer_figures(repeat: int = 5) -> list[Figure]:
 
 def _bulk_log(store: Store, name: str, moves: list[Tick]) -> None:
     """Write a long log in one transaction (setting up the resume figure, not measured)."""
-    conn = store._conn
-    (game_id,) = conn.execute("SELECT id FROM games WHERE name = ?", (name,)).fetchone()
-    now = datetime.now(UTC).isoformat()
-    with conn:
-        conn.execute("BEGIN")
-        conn.executemany(
-            "INSERT INTO log (game_id, seq, kind, move, at) VALUES (?, ?, 'move', ?, ?)",
-            [(game_id, i + 1, m.to_json(), now) for i, m in enumerate(moves)],
-        )
+    store.append_moves(name, list(moves))

@@ -14,7 +14,6 @@ import sqlite3
 import sys
 import tempfile
 import time
-from datetime import UTC, datetime
 from pathlib import Path
 
 from kiosk.benchmarks import Figure
@@ -31,18 +30,8 @@ def _progress(message: str) -> None:
 
 def _append_ticks(path: Path, name: str, first: int, count: int) -> None:
     """Append ``count`` ticks to the log in one transaction (setting up, not measured)."""
-    conn = sqlite3.connect(path)
-    (game_id,) = conn.execute("SELECT id FROM games WHERE name = ?", (name,)).fetchone()
-    now = datetime.now(UTC).isoformat()
-    with conn:
-        conn.executemany(
-            "INSERT INTO log (game_id, seq, kind, move, at) VALUES (?, ?, 'move', ?, ?)",
-            [
-                (game_id, i + 1, Tick(seat=i % 4).to_json(), now)
-                for i in range(first, first + count)
-            ],
-        )
-    conn.close()
+    with Store.open(path) as store:
+        store.append_moves(name, [Tick(seat=i % 4) for i in range(first, first + count)])
 
 
 def _open(path: Path, name: str) -> tuple[float, int]:
@@ -65,6 +54,26 @@ def _best(path: Path, name: str, moves: int, repeat: int, drop_snapshots: bool) 
         assert got == moves, (got, moves)
         times.append(seconds)
     return min(times)
+
+
+def check_figures(path: Path, moves: int, repeat: int) -> list[Figure]:
+    """What opening a save spends on SQLite's own checks (part of every open above):
+    ``PRAGMA integrity_check`` (what the store runs up to ``FULL_CHECK_MAX_BYTES``) and
+    ``quick_check`` (which misses a damaged index), best of ``repeat``."""
+    size = f"{path.stat().st_size / 2**20:.1f} MB file, best of {repeat}"
+    figures = []
+    for pragma in ("integrity_check", "quick_check"):
+        times = []
+        for _ in range(repeat):
+            conn = sqlite3.connect(path)
+            began = time.perf_counter()
+            assert conn.execute(f"PRAGMA {pragma}").fetchone()[0] == "ok"
+            times.append(time.perf_counter() - began)
+            conn.close()
+        name = pragma.replace("_", " ")
+        best = min(times) * 1000
+        figures.append(Figure("engine", f"{name}, {moves}-move save", best, "ms", size))
+    return figures
 
 
 def resume_figures(quick: bool = False) -> list[Figure]:
@@ -90,4 +99,6 @@ def resume_figures(quick: bool = False) -> list[Figure]:
             figures.append(
                 Figure("engine", f"open {n}-move game, snapshots", with_s * 1000, "ms", note)
             )
+            if n >= 10_000:
+                figures.extend(check_figures(path, n, repeat))
     return figures

@@ -163,6 +163,8 @@ def test_bench_engine_prints_and_writes_its_figures(tmp_path: Path, capsys) -> N
         "open 1000-move game, snapshots",
         "open 10000-move game, no snapshots",
         "open 10000-move game, snapshots",
+        "integrity check, 10000-move save",
+        "quick check, 10000-move save",
     }
     assert all(f["value"] > 0 for f in figures.values())
     assert figures["offers p50"]["value"] <= figures["offers p95"]["value"]

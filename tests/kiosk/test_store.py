@@ -129,9 +129,14 @@ def test_a_database_from_a_newer_version_is_refused_untouched(tmp_path: Path) ->
     assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION + 1
 
 
-def test_an_empty_version_0_file_is_migrated(tmp_path: Path) -> None:
+def test_an_empty_file_is_set_aside_with_a_word_not_taken_silently(tmp_path: Path) -> None:
+    """A database cut to nothing looks like a new one to SQLite; the kiosk says so instead."""
     path = tmp_path / "games.sqlite"
     sqlite3.connect(path).close()
+    assert path.stat().st_size == 0
+    with pytest.raises(StoreDamagedError, match=r"empty \(0 bytes\)") as info:
+        Store.open(path)
+    assert info.value.moved_to.stat().st_size == 0
     with Store.open(path) as store:
         store.new_game("g", "greenwood", OPTIONS)
     conn = sqlite3.connect(path)

@@ -20,7 +20,7 @@ import pytest
 from engine.core import Session, find_game, move_from_dict, offers
 from engine.core.offers import sample
 from kiosk import store as store_module
-from kiosk.store import MIGRATIONS, SavedGame, Store
+from kiosk.store import MIGRATIONS, SavedGame, SaveUnusableError, Store
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
 EVERY = 5
@@ -191,16 +191,20 @@ def test_a_snapshot_that_does_not_match_is_ignored(tmp_path: Path, how: str) -> 
         assert not used
 
 
-def test_a_deleted_log_entry_is_replayed_from_a_snapshot_before_it(tmp_path: Path) -> None:
+def test_a_deleted_log_entry_stops_the_resume_at_that_entry(tmp_path: Path) -> None:
+    """A snapshot after a missing entry must not paper over it: the game is not resumed short."""
     path = tmp_path / "games.sqlite"
     long_game(path)
     last = snapshots(path)[-1]
+    total = sqlite3.connect(path).execute("SELECT count(*) FROM log").fetchone()[0]
     damage(path, "DELETE FROM log WHERE seq = ?", last - 1)
-    expected = replayed(path, "g")
-    with Store.open(path) as store:
-        resumed, used = from_snapshot(store, "g")
-    assert_same(resumed, expected)
-    assert last not in used
+    before = path.read_bytes()
+    with Store.open(path) as store, pytest.raises(SaveUnusableError) as info:
+        store.load("g")
+    assert (info.value.save, info.value.entry, info.value.total) == ("g", last - 1, total)
+    assert f"entry {last - 1} of its log" in info.value.text.en
+    assert f"第{last - 1}条记录" in info.value.text.zh
+    assert path.read_bytes() == before
 
 
 def test_an_old_database_opens_and_gets_snapshots(tmp_path: Path) -> None:
