@@ -281,6 +281,13 @@ PHASES = (
         moves=frozenset({mv.Keep.type, mv.RecordValley.type}),
         next=END,
         rule=rule("局间保留与存档"),
+        guide=Text(
+            "每名角色选出要保留的物品和材料(各至多 5 件),其余退回供应堆;把山谷地图摆在摄像头下"
+            "记录;然后每人结束,本局存入《日志》,下次接着玩",
+            "Each character chooses what to keep (at most 5 items and 5 materials), the rest"
+            " goes back to the supply; lay the valley map out for the camera to record it; then"
+            " everyone passes and the session goes into the Log for next time",
+        ),
     ),
 )
 
