@@ -2,9 +2,10 @@
 
 The table's thread only drops each change into a queue (it never waits on the network or the
 disk). One worker thread turns changes into events kept in the outbox (SQLite in the data
-folder), rebuilds the state summary, and hands the oldest waiting events to paho-mqtt, at most
-``WINDOW`` at a time; an event leaves the outbox only when the broker acknowledged it (PUBACK).
-paho's own thread connects, reconnects with back-off and resends what was in flight, in order.
+folder), rebuilds the state summary, and hands the oldest waiting events to paho-mqtt while the
+broker is there, at most ``WINDOW`` at a time; an event leaves the outbox only when the broker
+acknowledged it (PUBACK). paho's own thread connects, reconnects with back-off and resends
+what was in flight, in order.
 """
 
 from __future__ import annotations
@@ -482,8 +483,8 @@ class Publisher:
     def _pump(self) -> None:
         """Hand the next waiting events to paho, oldest first, keeping ``WINDOW`` in its hands."""
         room = WINDOW - len(self._inflight)
-        if room <= 0:
-            return
+        if room <= 0 or not self.connected.is_set():
+            return  # while the broker is away, events wait in the outbox (not in memory)
         for seq, payload in self.outbox.after(self._handed, room):
             info = self.client.publish(topic(self.name, EVENTS), payload, qos=1)
             if info.rc not in (mqtt.MQTT_ERR_SUCCESS, mqtt.MQTT_ERR_NO_CONN):

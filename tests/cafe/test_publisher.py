@@ -162,3 +162,29 @@ def test_bad_addresses_and_names_are_one_line_and_exit_2(
     assert says in err
     assert len(err.strip().splitlines()) == 1, err
     assert "Traceback" not in err
+
+
+def test_a_full_outbox_drops_the_oldest_and_says_how_many(tmp_path: Path, wait: Any) -> None:
+    from kiosk.cafe.broker import free_port
+    from kiosk.cafe.publisher import Publisher, summary
+    from kiosk.settings import MqttSettings
+    from kiosk.store import Store
+    from kiosk.table import Table
+
+    store = Store.open(tmp_path / "games.sqlite")
+    table = Table(store.new_game("greenwood-full", "greenwood", {"players": 2}))
+    nobody = f"mqtt://127.0.0.1:{free_port()}"  # no broker there: everything waits
+    settings = MqttSettings(url=nobody, table="t-full", outbox_limit=10)
+    pub = Publisher(table, settings, tmp_path, quiet=True)
+    pub.start()
+    try:
+        for k in range(15):
+            table.set_link("camera", "lost" if k % 2 == 0 else "ok", f"flip {k}")
+        wait(lambda: pub.outbox.last_seq() == 15, what="15 events numbered")
+        assert pub.waiting() == 10
+        assert pub.outbox.dropped == 5
+        assert [seq for seq, _ in pub.outbox.after(0, 100)] == list(range(6, 16))
+        assert summary(table, "t-full", None, pub.outbox.dropped)["dropped"] == 5
+    finally:
+        pub.stop()
+        store.close()
