@@ -188,3 +188,14 @@ def test_a_full_outbox_drops_the_oldest_and_says_how_many(tmp_path: Path, wait: 
     finally:
         pub.stop()
         store.close()
+
+
+def test_flags_and_the_settings_file_add_up(tmp_path: Path) -> None:
+    from kiosk.settings import load_settings
+
+    toml = tmp_path / "tablesight.toml"
+    toml.write_text('[mqtt]\nusername = "table-3"\ntable = "from-file"\n', encoding="utf-8")
+    settings = load_settings(toml, mqtt={"url": "mqtts://broker.local", "table": "from-flag"})
+    assert settings.mqtt.url == "mqtts://broker.local"
+    assert settings.mqtt.table == "from-flag"
+    assert settings.mqtt.username == "table-3"
