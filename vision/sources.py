@@ -376,9 +376,11 @@ class VideoFileSource:
         self._capture: cv2.VideoCapture | None = None
         self._index = 0
         self._fps = 30.0
+        self._played_ms = 0.0  # the time of the laps already played (a looping video)
 
     def open(self) -> None:
-        """Open the file and seek to where reading stopped."""
+        """Open the file and seek to where reading stopped; SourceLostError when it is not a
+        video, or its frames are too small to hold a tag."""
         self.close()
         if not self.path.is_file():
             raise SourceLostError(f"{self.name}: no such file")
@@ -387,12 +389,20 @@ class VideoFileSource:
             capture.release()
             raise SourceLostError(f"{self.name}: not a video OpenCV can read")
         self._fps = capture.get(cv2.CAP_PROP_FPS) or 30.0
+        width = int(capture.get(cv2.CAP_PROP_FRAME_WIDTH))
+        height = int(capture.get(cv2.CAP_PROP_FRAME_HEIGHT))
+        if min(width, height) < MIN_IMAGE_SIDE:
+            capture.release()
+            raise SourceLostError(
+                f"{self.name}: its frames are {width}×{height}, too small to hold a tag"
+            )
         if self._index:
             capture.set(cv2.CAP_PROP_POS_FRAMES, self._index)
         self._capture = capture
 
     def read(self) -> Frame:
-        """The next frame, stamped with its time in the video."""
+        """The next frame, stamped with its time in the video (a looping video's time goes
+        on from lap to lap: it never goes back)."""
         if self._capture is None:
             raise SourceLostError(f"{self.name}: not open")
         ok, image = self._capture.read()
@@ -402,11 +412,13 @@ class VideoFileSource:
             if self.config.loop and self._index:
                 self._capture.set(cv2.CAP_PROP_POS_FRAMES, 0)
                 ok, image = self._capture.read()
+                self._played_ms += self._index * 1000 / self._fps
                 self._index = 0
             if not ok:
                 raise SourceEndedError(f"{self.name}: end of the video")
         self._index += 1
-        return Frame(image, (self._index - 1) * 1000 / self._fps, self._index - 1)
+        stamp = self._played_ms + (self._index - 1) * 1000 / self._fps
+        return Frame(image, stamp, self._index - 1)
 
     def close(self) -> None:
         """Release the file."""

@@ -6,6 +6,7 @@ import importlib.util
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from vision.detection import Detector
@@ -211,3 +212,26 @@ def test_the_camera_source_loses_its_device_and_comes_back(tmp_path: Path) -> No
     frame = source.read(timeout=1)
     assert frame is not None and source.state == "live"
     assert {d.id for d in Detector().detect(frame.image)} == {t.tag_id for t in shot.truth}
+
+
+def test_a_looping_video_keeps_its_time_going_forward(tmp_path: Path) -> None:
+    path = tmp_path / "lap.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (320, 240))
+    for _ in range(3):
+        writer.write(render(scattered_table(2, seed=1), Camera.overhead(320, 240)).image)
+    writer.release()
+    source = open_source(SourceConfig("video", path=path, loop=True))
+    source.open()
+    stamps = [source.read().timestamp_ms for _ in range(7)]
+    assert stamps == [0.0, 100.0, 200.0, 300.0, 400.0, 500.0, 600.0]  # three laps, no going back
+
+
+def test_a_video_of_tiny_frames_is_refused_when_opened(tmp_path: Path) -> None:
+    path = tmp_path / "tiny.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (8, 8))
+    for _ in range(3):
+        writer.write(np.zeros((8, 8, 3), np.uint8))
+    writer.release()
+    source = open_source(f"video:{path}")
+    with pytest.raises(SourceLostError, match="8×8, too small"):
+        source.open()
