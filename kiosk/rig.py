@@ -79,8 +79,6 @@ def serve(args: argparse.Namespace, settings: Settings) -> int:
     publisher = _publisher(settings, table)
     url = f"http://{host}:{settings.port}/"
     lang = settings.lang
-    for warning in table.warnings:  # a save set aside, saves that cannot be written
-        say(warning.in_(lang))  # type: ignore[arg-type]
     if host == "0.0.0.0":
         say(KIOSK_LAN.format(url=url, path=store.path).in_(lang))  # type: ignore[arg-type]
     else:
@@ -97,7 +95,8 @@ def serve(args: argparse.Namespace, settings: Settings) -> int:
     finally:
         if publisher is not None:
             publisher.stop()
-    say(STOPPED.in_(settings.lang))  # type: ignore[arg-type]
+    stopped = STOPPED if store.cannot_keep is None else STOPPED_UNSAVED
+    say(stopped.in_(settings.lang))  # type: ignore[arg-type]
     return 0
 
 
@@ -139,6 +138,9 @@ MQTT_ON = Text(
     "reporting this table to the MQTT broker {url} as {table!r} ({waiting} events waiting)",
 )
 STOPPED = Text("已停止;游戏已保存", "stopped; the game is saved")
+STOPPED_UNSAVED = Text(
+    "已停止;存档只读,这次什么都没有保存", "stopped; the saves were read-only, nothing was kept"
+)
 NO_CAMERA = Text(
     "没有找到摄像头(没有树莓派摄像头,也没有 /dev/video0):改由合成桌面演示脚本",
     "no camera found (no Pi camera, no /dev/video0): the synthetic table plays the scripted"

@@ -18,7 +18,7 @@ from engine.core import Advance, EngineError, NothingToUndoError, Verdict, move_
 from kiosk.deps import Control, SettingsDep, TableDep
 from kiosk.seats import MAX_NAME, parse_seats
 from kiosk.settings import Language, save_kiosk_changes
-from kiosk.store import StoreError
+from kiosk.store import NOT_KEPT_CODE, SaveNotKeptError, StoreError
 
 router = APIRouter(prefix="/api", tags=["controls"], dependencies=[Control])
 
@@ -105,10 +105,18 @@ def verdict_answer(v: Verdict, lang: str) -> dict[str, Any]:
     return {"accepted": v.ok, "code": v.code, "message": v.message.in_(lang), "rule": v.rule}
 
 
+def kept_answer(v: Verdict, lang: str) -> dict[str, Any]:
+    """``verdict_answer``, but 503 with the reason when the move could not be saved (the saves
+    are read-only, the disk is full): it was refused and nothing changed."""
+    if v.code == NOT_KEPT_CODE:
+        raise HTTPException(503, v.message.in_(lang))  # type: ignore[arg-type]
+    return verdict_answer(v, lang)
+
+
 @router.post("/advance")
 def advance(table: TableDep, settings: SettingsDep) -> dict[str, Any]:
     """The confirm button: next step of a table phase, or end it."""
-    return verdict_answer(table.submit(Advance()).verdict, settings.lang)
+    return kept_answer(table.submit(Advance()).verdict, settings.lang)
 
 
 @router.post("/move")
@@ -120,16 +128,18 @@ def move(
         parsed = move_from_dict(body.model_dump())
     except EngineError as exc:
         raise HTTPException(400, str(exc)) from None
-    return verdict_answer(table.submit(parsed).verdict, lang or settings.lang)
+    return kept_answer(table.submit(parsed).verdict, lang or settings.lang)
 
 
 @router.post("/undo")
-def undo(table: TableDep) -> dict[str, Any]:
+def undo(table: TableDep, settings: SettingsDep) -> dict[str, Any]:
     """Take back the last move."""
     try:
         table.undo()
     except NothingToUndoError as exc:
         raise HTTPException(409, str(exc)) from None
+    except SaveNotKeptError as exc:  # read-only saves, a full disk: nothing was changed
+        raise HTTPException(503, exc.text.in_(settings.lang)) from None  # type: ignore[arg-type]
     return {"undone": True, "moves": len(table.saved.session.moves)}
 
 
