@@ -102,6 +102,21 @@ def test_the_live_view_is_motion_jpeg_from_a_real_server(shared_server: Server) 
     assert image is not None and image.shape == (720, 1280, 3)
 
 
+def test_the_synthetic_tables_stickers_all_read_well(camera_app: FastAPI) -> None:
+    first_frame(camera_app)
+    deadline = time.monotonic() + WAIT_S
+    while True:
+        stickers = call(camera_app, "GET", "/api/camera?lang=zh").json()["stickers"]
+        anchors = [s for s in stickers if s["id"] in (0, 1, 2, 3)]
+        if len(anchors) == 4 and all(s["judged"] for s in anchors):
+            break
+        assert time.monotonic() < deadline, "no verdict on the anchors"
+        time.sleep(0.2)
+    assert [s["label"] for s in anchors] == [f"{i} table anchor {i + 1}" for i in range(4)]
+    assert all(s["share"] == 1.0 and s["corrected_bits"] == 0 for s in anchors)
+    assert not any(s["weak"] for s in stickers)  # a clean rendered table: nothing to re-print
+
+
 # --- sticker health (issue #16) ------------------------------------------------------------
 
 BOARDS = (
