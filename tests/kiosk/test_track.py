@@ -203,6 +203,20 @@ def test_a_folder_with_bad_files_is_tracked_past_them(frames, tmp_path: Path) ->
     assert {e["id"] for e in events(result.stdout)} == set(first.truth_by_id())
 
 
+def test_a_video_file_ends_the_verb_with_a_summary(frames, tmp_path: Path) -> None:
+    folder, first, _ = frames
+    video = tmp_path / "table.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 10, (960, 540))
+    for i in range(6):
+        writer.write(cv2.imread(str(folder / f"{i:03d}.png")))
+    writer.release()
+    result = tablesight(tmp_path, "track", f"video:{video}")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert sum("added" in line for line in lines) == len(first.truth)
+    assert lines[-1].startswith(f"tablesight track: done: 6 frames, {len(first.truth)} tags seen")
+
+
 def test_ctrl_c_stops_cleanly_with_a_summary(tmp_path: Path) -> None:
     command = [str(TABLESIGHT)] if TABLESIGHT.exists() else [sys.executable, "-m", "kiosk.cli"]
     process = subprocess.Popen(

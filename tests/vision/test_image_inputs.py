@@ -85,6 +85,13 @@ def test_a_decompression_bomb_is_refused_from_its_header(tmp_path: Path) -> None
     assert "10,000 megapixels" in line and "nothing was decoded" in line
 
 
+def test_every_verb_refuses_the_bomb_before_decoding(tmp_path: Path) -> None:
+    bomb = png_declaring(tmp_path / "bomb.png", 100_000, 100_000)
+    for argv in (["scan", "greenwood", str(bomb)], ["calibrate", str(bomb)]):
+        one_clear_line(tablesight(tmp_path, *argv), "bomb.png", "above the limit of 50 megapixels")
+    assert not (tmp_path / "data" / "calibration.json").exists()
+
+
 def test_a_sixteen_thousand_pixel_square_png_is_refused(tmp_path: Path) -> None:
     big = png_declaring(tmp_path / "big.png", 16_000, 16_000, rows=16_000)
     assert MAX_IMAGE_PIXELS < 16_000 * 16_000
