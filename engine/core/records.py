@@ -99,6 +99,8 @@ def _from_dict(base: type[Record], data: Any, what: str) -> Any:
         raise InvalidMoveError(f"{what} {name!r} has no field {unknown[0]!r}")
     try:
         return _adapter(cls).validate_json(json.dumps(fields), strict=True)
+    except RecursionError:
+        raise InvalidMoveError(f"{what} {name!r}: nested too deeply") from None
     except ValidationError as exc:
         problems = "; ".join(
             f"{'.'.join(str(p) for p in e['loc']) or name}: {e['msg']}" for e in exc.errors()
@@ -122,6 +124,10 @@ def move_from_json(line: str) -> Move:
         data = json.loads(line)
     except json.JSONDecodeError as exc:
         raise InvalidMoveError(f"not JSON: {exc.msg} at column {exc.colno}") from None
+    except RecursionError:
+        raise InvalidMoveError("not a move: nested too deeply") from None
+    except ValueError as exc:  # a number longer than Python reads (4300 digits)
+        raise InvalidMoveError(f"not a move: {exc}") from None
     return move_from_dict(data)
 
 

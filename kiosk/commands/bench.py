@@ -30,8 +30,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def bench(args: argparse.Namespace, settings: Settings) -> int:
     """Run the chosen suites and print one table of figures."""
-    if args.json and not args.json.parent.is_dir():
-        raise CommandError(f"--json: there is no folder {args.json.parent}")
+    if args.json:
+        check_output_file(args.json, "--json")
     suites = SUITES if args.suite == "all" else (args.suite,)
     figures: list[Figure] = []
     for suite in suites:
@@ -49,6 +49,20 @@ def bench(args: argparse.Namespace, settings: Settings) -> int:
         except OSError as exc:
             raise CommandError(f"--json: cannot write {args.json}: {exc.strerror}") from None
     return 0 if figures else 2
+
+
+def check_output_file(path: Path, flag: str) -> None:
+    """CommandError (one line) unless ``path`` can be written as a file: not a folder, in a
+    folder that exists (not under a file)."""
+    if path.is_dir():
+        raise CommandError(f"{flag}: {path} is a folder; give a file name in it")
+    for above in path.parents:
+        if above.exists():
+            if not above.is_dir():
+                raise CommandError(f"{flag}: {above} is a file, not a folder")
+            break
+    if not path.parent.is_dir():
+        raise CommandError(f"{flag}: there is no folder {path.parent}")
 
 
 def format_table(figures: list[Figure]) -> str:

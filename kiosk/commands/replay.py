@@ -61,13 +61,15 @@ def replay(args: argparse.Namespace, settings: Settings) -> int:
     options: dict[str, Any] | None = None
     seed = args.seed
     if setup is not None:
-        options, seed = setup.get("setup") or {}, int(setup.get("seed", seed))
+        options, seed = _setup(setup, seed)
         first_move_line = 1
     elif args.options:
         try:
-            options = json.loads(args.options)
-        except json.JSONDecodeError as exc:
-            raise CommandError(f"--options is not JSON: {exc.msg}") from None
+            options = loads(args.options)
+        except ValueError as exc:
+            raise CommandError(f"--options is not JSON: {_why(exc)}") from None
+        if not isinstance(options, dict):
+            raise CommandError(f"--options must be a JSON object, not {_kind(options)}")
     session = _start(game.name, args, settings, options, seed)
     out = Printer(args.json, settings.lang)
     malformed = 0
@@ -75,46 +77,83 @@ def replay(args: argparse.Namespace, settings: Settings) -> int:
         if not line.strip():
             continue
         try:
-            move = move_from_dict(json.loads(line))
-        except (json.JSONDecodeError, EngineError) as exc:
+            move = move_from_dict(loads(line))
+        except (ValueError, EngineError) as exc:
             malformed += 1
-            message = f"not JSON: {exc.msg}" if isinstance(exc, json.JSONDecodeError) else str(exc)
-            out.malformed(number, message)
+            out.malformed(number, _why(exc))
             continue
         result = session.submit(move)
         out.result(number, move, result.verdict, result.events)
     out.summary(session)
-    if args.campaign_out is not None:
-        _write_campaign(session, args.campaign_out)
     return 1 if malformed else 0
 
 
-def _write_campaign(session: Session, path: Path) -> None:
-    """--campaign-out: the Log of the ended session as JSON (``Game.campaign_log``)."""
-    log = session.game.campaign_log(session.state)
-    if log is None:
-        why = "has not ended" if session.state.outcome is None else "keeps no campaign"
-        raise CommandError(f"no campaign Log to write: the {session.game.name} session {why}")
+def loads(text: str) -> Any:
+    """``json.loads``; what Python refuses beyond JSON (nesting deeper than its recursion
+    limit, integers of more than 4300 digits) is a ValueError too, with a readable message."""
     try:
-        path.write_text(json.dumps(log, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-    except OSError as exc:
-        raise CommandError(f"--campaign-out {path}: {exc.strerror or exc}") from None
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+
+
+def _why(exc: Exception) -> str:
+    """A parse error as the malformed-line message."""
+    if isinstance(exc, json.JSONDecodeError):
+        return f"not JSON: {exc.msg}"
+    text = str(exc)
+    if "integer string conversion" in text:
+        return "a number has more digits than can be read (4300 at most)"
+    return text
+
+
+def _kind(value: Any) -> str:
+    """The JSON kind of a value, for messages."""
+    names = {dict: "an object", list: "a list", str: "a string", bool: "true/false"}
+    if value is None:
+        return "null"
+    return names.get(type(value), "a number")
 
 
 def _read_lines(path: Path) -> list[str]:
     if str(path) == "-":
         return sys.stdin.read().splitlines()
+    if path.is_dir():
+        raise OSError(f"{path} is a folder; give the JSON-lines file of moves")
     if not path.is_file():
         raise OSError(f"{path}: no such file")
     return path.read_text(encoding="utf-8").splitlines()
 
 
 def _setup_line(line: str) -> dict[str, Any] | None:
+    """The first line as a set-up line, or None if it is not one (it is then read as a move).
+    A line that names ``"setup"`` but cannot be read is a CommandError."""
     try:
-        data = json.loads(line)
-    except json.JSONDecodeError:
+        data = loads(line)
+    except ValueError as exc:
+        if '"setup"' in line:
+            raise CommandError(f"line 1: the set-up line cannot be read: {_why(exc)}") from None
         return None
     return data if isinstance(data, dict) and "setup" in data and "type" not in data else None
+
+
+def _setup(line: dict[str, Any], seed: int) -> tuple[dict[str, Any], int]:
+    """The options and seed of a set-up line; CommandError (one line) if they are not usable."""
+    options = line.get("setup")
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise CommandError(
+            f'line 1: "setup" must be a JSON object of options, not {_kind(options)}'
+        )
+    value = line.get("seed", seed)
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if not isinstance(value, int) or isinstance(value, bool):
+        short = isinstance(value, str) and len(value) <= 20
+        shown = value if isinstance(value, float) else json.dumps(value) if short else _kind(value)
+        raise CommandError(f'line 1: "seed" must be a whole number, not {shown}')
+    return options, value
 
 
 def _start(
@@ -125,7 +164,7 @@ def _start(
 
     try:
         if args.from_save:
-            with Store.open(settings.database) as store:
+            with Store.open(settings.database, read_only=True) as store:
                 saved = store.load(args.from_save)
             if saved.game.name != game:
                 raise CommandError(
@@ -133,8 +172,8 @@ def _start(
                 )
             return saved.session
         return Session(find_game(game), options, seed)
-    except (EngineError, StoreError) as exc:
-        raise CommandError(str(exc)) from None
+    except (EngineError, StoreError, ValueError, TypeError, RecursionError) as exc:
+        raise CommandError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from None
 
 
 class Printer:

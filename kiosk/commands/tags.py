@@ -40,8 +40,9 @@ def tags(args: argparse.Namespace, settings: Settings) -> int:
             args.game = find_game(args.game).name
         except EngineError as exc:
             raise CommandError(f"{exc}, or {ANCHORS} for the calibration anchors") from None
-    if not args.out.parent.is_dir():
-        raise CommandError(f"--out: there is no folder {args.out.parent}")
+    from kiosk.commands.bench import check_output_file
+
+    check_output_file(args.out, "--out")
     try:
         entries = load_registry().for_game(args.game)
         paths = write_sheets(entries, args.out, title=f"tablesight tags: {args.game}")
