@@ -127,9 +127,14 @@ def image_file_size(path: Path | str) -> tuple[int, int] | None:
 
     path = Path(path)
     with path.open("rb") as file:
-        head = file.read(2)
-        if head in _PNM_MAGIC:
-            return _pnm_size(file.read(4096), path)
+        head = file.read(24)
+    if head[:2] in _PNM_MAGIC:
+        with path.open("rb") as file:
+            return _pnm_size(file.read(4096)[2:], path)
+    if head[:8] == b"\x89PNG\r\n\x1a\n" and head[12:16] == b"IHDR":  # PNG: size in IHDR
+        width, height = int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+        if width * height > MAX_IMAGE_PIXELS:  # Pillow would refuse it without its size
+            return width, height
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # Pillow's own warning about large images
