@@ -43,6 +43,9 @@ Box = tuple[int, int, int, int]  # x0, y0, x1, y1 (exclusive)
 Mode = Literal["full", "partial", "unchanged"]
 FloatArray = npt.NDArray[np.float64]
 
+#: A coarse cell this bright is taken as clipped by the sensor (it cannot follow the light).
+_CLIPPED = 235.0
+
 
 class IncrementalConfigError(VisionError, ValueError):
     """A setting of the incremental detector is out of range."""
@@ -99,6 +102,8 @@ class IncrementalDetector:
         self.detector = detector
         self.config = config or IncrementalConfig()
         self._coarse: npt.NDArray[np.float32] | None = None
+        self._clipped: npt.NDArray[np.bool_] = np.zeros((0, 0), bool)
+        self._now_clipped: npt.NDArray[np.bool_] = self._clipped
         self._shape: tuple[int, int] | None = None
         self._detections: list[Detection] = []
         self._candidates: list[FloatArray] = []
@@ -126,13 +131,17 @@ class IncrementalDetector:
         # Cells are compared relative to the frame's light (the median cell), so that a lamp
         # that flickers or an exposure that hunts is no change; a hand over less than half of
         # the frame does not move the median.
+        # A cell that is white in both frames (paper in a lamp's glare) is clipped by the
+        # sensor and cannot follow the light: it is not compared.
         level = max(1.0, float(np.median(coarse)))
+        self._now_clipped = coarse >= _CLIPPED
         coarse /= np.float32(level)
         self.last_regions = []
         self.last_read = self.last_held = 0
         same_size = self._coarse is not None and self._shape == grey.shape
         changed = (
-            np.abs(coarse - self._coarse) * level > self.config.threshold
+            (np.abs(coarse - self._coarse) * level > self.config.threshold)
+            & ~(self._now_clipped & self._clipped)
             if same_size and self._coarse is not None
             else None
         )
@@ -157,6 +166,7 @@ class IncrementalDetector:
 
     def _full(self, grey: Image, coarse: npt.NDArray[np.float32]) -> None:
         self._coarse = coarse
+        self._clipped = self._now_clipped
         self._shape = grey.shape
         self._since_full = 0
         self._detections = self.detector.detect(grey)
@@ -186,6 +196,7 @@ class IncrementalDetector:
                 int(x0 // cell_w) : math.ceil(x1 / cell_w),
             ]
             self._coarse[cells] = coarse[cells]
+            self._clipped[cells] = self._now_clipped[cells]
             region = np.ascontiguousarray(grey[y0:y1, x0:x1])
             # The detector drops tags the region's edge cuts, as it does at the frame's edge;
             # the region was grown so that every tag it touched is whole inside it.

@@ -386,11 +386,11 @@ class SessionRenderer:
                 _draw_hand(image, mask, h, grey_hand)
         truth, hidden = _truth(table, self.camera, mask)
         out = image.astype(np.float32)
-        if fx.exposure != 1.0:
-            out *= np.float32(fx.exposure)
         if fx.uneven_light > 0 or fx.glare > 0:
             scale, add = self._light_maps(fx)
             out = out * scale + add
+        if fx.exposure != 1.0:  # the lamp, glare included
+            out *= np.float32(fx.exposure)
         if fx.blur > 0:
             out = cv2.GaussianBlur(out, (0, 0), fx.blur)
         if fx.motion_blur > 1:
@@ -537,8 +537,6 @@ def _apply_effects(image: Image, fx: Effects, rng: np.random.Generator) -> Image
         return image  # nothing to add
     out = image.astype(np.float32)
     h, w = image.shape[:2]
-    if fx.exposure != 1.0:
-        out *= np.float32(fx.exposure)
     if fx.uneven_light > 0:
         yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
         ramp = (xx / w + yy / h) / 2  # 0 at the top-left, 1 at the bottom-right
@@ -549,6 +547,8 @@ def _apply_effects(image: Image, fx: Effects, rng: np.random.Generator) -> Image
         r = fx.glare_radius * w
         spot = np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * r * r))
         out += (255 * fx.glare * spot)[:, :, None]
+    if fx.exposure != 1.0:  # the lamp, glare included
+        out *= np.float32(fx.exposure)
     if fx.blur > 0:
         out = cv2.GaussianBlur(out, (0, 0), fx.blur)
     if fx.motion_blur > 1:

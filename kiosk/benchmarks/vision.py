@@ -15,6 +15,22 @@ but the mean for the steady state, which must pay for its periodic full re-scans
 Recall on ``../shared/testdata/apriltag-photos/mapping_feb_2014`` (236 labelled tags), for one
 plain AprilTag call and for the fused detector: tags found, wrong ids (ids reported that the
 photograph does not hold) and false positives on tag-free frames (noise and textures).
+
+Seeing at the rig's limits, on the project's renderer with the rig's camera (the 900 mm table
+fills the frame's width, so a sticker of s mm is s × width / 900 pixels):
+
+- single-frame recall by sticker size at each frame size, under good and hard conditions
+  (`GOOD`, `HARD`), for one plain AprilTag call and the fused detector, and their wrong ids;
+- over time: the share of still tags of each size that are in the stabilised observations
+  within one second of appearing (30 frames a second, hard conditions), through the incremental
+  detector with and without its reading over time;
+- look-alike print (chessboards, framed random cells, text, random blocks): false tags in one
+  frame and over 10 s through the whole pipeline;
+- a long session (10 minutes at 5 frames a second; 1 minute with ``--quick``) of a still table
+  with small stickers and look-alike print under hard light, hands passing and moving stickers:
+  ghost ids, tags added at a wrong place, removes of tags still there;
+- the cost: the steady state on the hard table against one fused detection, and the whole
+  pipeline on a table that changes every frame against the fused detector alone.
 """
 
 from __future__ import annotations
@@ -23,6 +39,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -31,9 +48,20 @@ import numpy as np
 from kiosk.benchmarks import Figure
 from vision.detect_backends import AprilTagBackend, ArucoBackend
 from vision.detection import Detector, DetectorConfig, read_image, to_grey
-from vision.incremental import IncrementalDetector
-from vision.stabiliser import Stabiliser
-from vision.synthetic import Camera, Effects, Table, render, scattered_table
+from vision.incremental import IncrementalConfig, IncrementalDetector
+from vision.stabiliser import Observation, Stabiliser
+from vision.synthetic import (
+    DECOY_KINDS,
+    Camera,
+    Component,
+    Decoy,
+    Effects,
+    Hand,
+    SessionRenderer,
+    Table,
+    render,
+    scattered_table,
+)
 
 SUITE = "vision"
 PHOTOS = Path(__file__).resolve().parents[2] / ".." / "shared" / "testdata" / "apriltag-photos"
@@ -42,6 +70,28 @@ SIZES = ((1280, 720), (1920, 1080))
 EFFECTS = Effects(noise=3.0, blur=0.6)
 FRAME_MS = 1000 / 30
 
+#: Conditions of the sticker-size figures. Good: a sharp, well-lit frame. Hard: defocus, a
+#: little motion, sensor noise of a dim room, light falling off by half across the table, a
+#: lamp's glare and strong JPEG compression, all at once.
+GOOD = Effects(noise=2.0, blur=0.5, jpeg_quality=90)
+HARD = Effects(
+    blur=1.0,
+    motion_blur=2.0,
+    motion_angle_deg=30.0,
+    noise=6.0,
+    uneven_light=0.5,
+    glare=0.6,
+    jpeg_quality=60,
+)
+#: The table width the rig's camera sees across its frame.
+TABLE_MM = 900.0
+#: Sticker sizes (the tag's black square) of the single-frame figures, and of the over-time ones.
+STICKER_MM = (6, 8, 9, 10, 11, 12, 15, 18, 22)
+OVER_TIME_MM = (8, 9, 10.5, 12, 15)
+#: The long session: seconds (full, quick) at this many frames a second.
+SESSION_S = (600, 60)
+SESSION_FPS = 5
+
 
 def run(quick: bool) -> list[Figure]:
     """Measure everything; ``quick`` uses fewer frames."""
@@ -49,6 +99,198 @@ def run(quick: bool) -> list[Figure]:
     for width, height in SIZES:
         figures += _speed(width, height, quick)
     figures += _recall()
+    figures += sticker_figures(quick)
+    return figures
+
+
+# --- seeing at the rig's limits ---------------------------------------------------------------
+
+DetectorFactory = Callable[[], Detector]
+PipelineFactory = Callable[[], IncrementalDetector]
+
+
+def rig_camera(width: int, height: int) -> Camera:
+    """The rig's camera: 800 mm above the middle of the table, its frame as wide as the table."""
+    hfov = 2 * np.degrees(np.arctan(TABLE_MM / 2 / 800))
+    return Camera.overhead(width, height, height_mm=800, over_mm=(450, 300), hfov_deg=hfov)
+
+
+def pixels_per_mm(camera: Camera) -> float:
+    """Pixels per millimetre on the table under the camera."""
+    return camera.fx / -camera.position_mm[2]
+
+
+def sticker_table(tag_mm: float, camera: Camera, seed: int, count: int = 32) -> Table:
+    """``count`` stickers of ``tag_mm`` in a jittered grid over what the camera sees, turned
+    at random, ids from 100."""
+    rng = np.random.default_rng(seed)
+    half_h = camera.height / 2 / pixels_per_mm(camera)
+    top, bottom = 300 - half_h + 40, 300 + half_h - 40
+    cols = 8
+    rows = -(-count // cols)
+    components = []
+    for i in range(count):
+        r, c = divmod(i, cols)
+        components.append(
+            Component(
+                tag_id=100 + i,
+                x_mm=60 + (c + 0.5) * (TABLE_MM - 120) / cols + float(rng.uniform(-8, 8)),
+                y_mm=top + (r + 0.5) * (bottom - top) / rows + float(rng.uniform(-8, 8)),
+                rotation_deg=float(rng.uniform(0, 360)),
+                tag_mm=tag_mm,
+            )
+        )
+    return Table(tuple(components))
+
+
+def decoy_table(camera: Camera, seed: int, count: int = 32) -> Table:
+    """Look-alike print and no tag: every kind of `Decoy`, 8 to 30 mm, turned at random."""
+    rng = np.random.default_rng(seed)
+    half_h = camera.height / 2 / pixels_per_mm(camera)
+    top, bottom = 300 - half_h + 40, 300 + half_h - 40
+    cols, rows = 8, -(-count // 8)
+    decoys = []
+    for i in range(count):
+        r, c = divmod(i, cols)
+        decoys.append(
+            Decoy(
+                DECOY_KINDS[i % len(DECOY_KINDS)],
+                x_mm=60 + (c + 0.5) * (TABLE_MM - 120) / cols,
+                y_mm=top + (r + 0.5) * (bottom - top) / rows,
+                size_mm=float(rng.uniform(8, 30)),
+                rotation_deg=float(rng.uniform(0, 360)),
+                seed=seed * 1000 + i,
+            )
+        )
+    return Table(decoys=tuple(decoys))
+
+
+def default_detectors() -> dict[str, DetectorFactory]:
+    """The single-frame detectors compared: one plain AprilTag call and the fused detector."""
+    return {"plain": lambda: Detector(DetectorConfig.plain()), "fused": Detector}
+
+
+def default_pipelines() -> dict[str, PipelineFactory]:
+    """The incremental detector with and without its reading over time."""
+    return {
+        "over time": lambda: IncrementalDetector(Detector()),
+        "frame by frame": lambda: IncrementalDetector(Detector(), IncrementalConfig(memory=False)),
+    }
+
+
+def sticker_figures(
+    quick: bool,
+    detectors: dict[str, DetectorFactory] | None = None,
+    pipelines: dict[str, PipelineFactory] | None = None,
+) -> list[Figure]:
+    """Every figure of the rig's limits (see the module)."""
+    detectors = detectors or default_detectors()
+    pipelines = pipelines or default_pipelines()
+    figures = single_frame_recall(quick, detectors)
+    figures += over_time_recall(quick, pipelines)
+    figures += look_alike(quick, detectors, pipelines)
+    figures += session(quick, pipelines)
+    figures += limit_costs(quick, pipelines)
+    return figures
+
+
+def _score(found: list, truth: set[int]) -> tuple[int, int]:
+    ids = Counter(d.id for d in found)
+    return sum(1 for i in truth if ids[i]), sum(n for i, n in ids.items() if i not in truth)
+
+
+def single_frame_recall(quick: bool, detectors: dict[str, DetectorFactory]) -> list[Figure]:
+    """Share of the stickers of each size read in one frame, per frame size and condition."""
+    figures = []
+    built = {name: make() for name, make in detectors.items()}
+    frames = 1 if quick else 2
+    for width, height in SIZES:
+        camera = rig_camera(width, height)
+        wrong: Counter[str] = Counter()
+        for condition, effects in (("good", GOOD), ("hard", HARD)):
+            print(f"bench vision: {width}x{height} {condition} stickers…", file=sys.stderr)
+            for tag_mm in STICKER_MM:
+                found: Counter[str] = Counter()
+                total = 0
+                for seed in range(frames):
+                    shot = render(sticker_table(tag_mm, camera, seed), camera, effects, seed=seed)
+                    truth = {t.tag_id for t in shot.truth}
+                    total += len(truth)
+                    for name, detector in built.items():
+                        ok, bad = _score(detector.detect(shot.image), truth)
+                        found[name] += ok
+                        wrong[name] += bad
+                shares = {name: found[name] / max(total, 1) for name in built}
+                px = tag_mm * pixels_per_mm(camera)
+                others = "; ".join(f"{n} {v:.2f}" for n, v in shares.items() if n != "fused")
+                figures.append(
+                    Figure(
+                        SUITE,
+                        f"{width}x{height} {condition} {tag_mm} mm sticker, one frame",
+                        shares.get("fused", 0.0),
+                        "share",
+                        f"{px:.0f} px, {total} stickers; {others}",
+                    )
+                )
+        for name in built:
+            figures.append(
+                Figure(SUITE, f"{width}x{height} stickers, wrong ids, {name}", wrong[name], "ids")
+            )
+    return figures
+
+
+def _play(
+    pipeline: IncrementalDetector,
+    stabiliser: Stabiliser,
+    frames: Callable[[int], np.ndarray],
+    count: int,
+    frame_ms: float,
+) -> list[list[Observation]]:
+    out = []
+    for i in range(count):
+        out.append(stabiliser.update(pipeline.detect(frames(i)), i * frame_ms))
+    return out
+
+
+def over_time_recall(quick: bool, pipelines: dict[str, PipelineFactory]) -> list[Figure]:
+    """Share of still stickers in the observations within one second of appearing (30 frames
+    a second, hard conditions, the first frame size), with and without reading over time."""
+    width, height = SIZES[0]
+    camera = rig_camera(width, height)
+    renderer = SessionRenderer(camera)
+    appear, second = 3, round(1000 / FRAME_MS)
+    figures = []
+    for tag_mm in OVER_TIME_MM:
+        print(f"bench vision: {tag_mm} mm stickers over time…", file=sys.stderr)
+        shares = {}
+        for name, make in pipelines.items():
+            added = total = 0
+            for seed in range(1 if quick else 2):
+                table = sticker_table(tag_mm, camera, seed + 10)
+
+                def frame(i: int, table: Table = table, seed: int = seed) -> np.ndarray:
+                    layout = table if i >= appear else Table()
+                    return renderer.render(layout, HARD, seed=seed * 1000 + i).image
+
+                pipeline = make()
+                per_frame = _play(pipeline, Stabiliser(), frame, appear + second + 1, FRAME_MS)
+                truth = {c.tag_id for c in table.components}
+                total += len(truth)
+                added += len(
+                    {o.tag_id for obs in per_frame for o in obs if o.kind == "add"} & truth
+                )
+            shares[name] = added / max(total, 1)
+        px = tag_mm * pixels_per_mm(camera)
+        others = "; ".join(f"{n} {v:.2f}" for n, v in shares.items() if n != "over time")
+        figures.append(
+            Figure(
+                SUITE,
+                f"{width}x{height} hard {tag_mm} mm sticker, observed within 1 s",
+                shares.get("over time", 0.0),
+                "share",
+                f"{px:.0f} px; {others}; target ≥ 0.95 from 15 px",
+            )
+        )
     return figures
 
 
@@ -207,3 +449,189 @@ def _tag_free_frames() -> list[np.ndarray]:
         frames.append(cv2.resize(blocks, (1280, 720), interpolation=cv2.INTER_NEAREST))
     frames.append(render(Table(), Camera.overhead(), Effects(noise=4.0), seed=1).image)
     return frames
+
+
+def look_alike(
+    quick: bool, detectors: dict[str, DetectorFactory], pipelines: dict[str, PipelineFactory]
+) -> list[Figure]:
+    """Tags reported on tables of look-alike print and no tag: in one frame (good and hard
+    light), and over 10 s at 30 frames a second through each pipeline and the stabiliser."""
+    width, height = SIZES[0]
+    camera = rig_camera(width, height)
+    print("bench vision: look-alike print…", file=sys.stderr)
+    tables = [decoy_table(camera, seed) for seed in range(1 if quick else 3)]
+    figures = []
+    for name, make in detectors.items():
+        detector = make()
+        false = sum(
+            len(detector.detect(render(table, camera, effects, seed=k).image))
+            for k, table in enumerate(tables)
+            for effects in (GOOD, HARD)
+        )
+        figures.append(
+            Figure(
+                SUITE,
+                f"look-alike print, false tags in one frame, {name}",
+                false,
+                "tags",
+                f"{len(tables) * 2} frames of {len(tables[0].decoys)} prints",
+            )
+        )
+    renderer = SessionRenderer(camera)
+    frames = 90 if quick else 300
+    for name, make in pipelines.items():
+        reported: set[int] = set()
+        added = 0
+        for table in tables:
+            pipeline, stabiliser = make(), Stabiliser()
+            for i in range(frames):
+                found = pipeline.detect(renderer.render(table, HARD, seed=i).image)
+                reported |= {d.id for d in found}
+                added += sum(o.kind == "add" for o in stabiliser.update(found, i * FRAME_MS))
+        figures.append(
+            Figure(
+                SUITE,
+                f"look-alike print over {frames / 30:.0f} s, false ids, {name}",
+                len(reported),
+                "ids",
+                f"{added} added to the observations; {len(tables)} tables",
+            )
+        )
+    return figures
+
+
+def session_table(camera: Camera) -> Table:
+    """The long session's table: 24 stickers of 12-22 mm and 8 look-alike prints."""
+    rng = np.random.default_rng(3)
+    stickers = sticker_table(12, camera, 3, count=32).components
+    components = tuple(
+        Component(c.tag_id, c.x_mm, c.y_mm, c.rotation_deg, float(rng.uniform(12, 22)))
+        for c in stickers[:24]
+    )
+    decoys = decoy_table(camera, 3, count=32).decoys[24:]
+    return Table(components, decoys=decoys)
+
+
+def session(quick: bool, pipelines: dict[str, PipelineFactory]) -> list[Figure]:
+    """The long session (see the module) through the first pipeline and the stabiliser."""
+    width, height = SIZES[0]
+    camera = rig_camera(width, height)
+    renderer = SessionRenderer(camera, layouts=2)
+    seconds = SESSION_S[1 if quick else 0]
+    frames, frame_ms = seconds * SESSION_FPS, 1000 / SESSION_FPS
+    table = session_table(camera)
+    rng = np.random.default_rng(8)
+    # A hand passes every 8 s for 1 s, reaching to a sticker; every third pass moves it.
+    passes = []
+    place = {c.tag_id: c for c in table.components}
+    for k, start in enumerate(range(2000, seconds * 1000 - 1500, 8000)):
+        tag = table.components[int(rng.integers(len(table.components)))]
+        moved = None
+        if k % 3 == 2:
+            moved = (float(rng.uniform(-60, 60)), float(rng.uniform(-40, 40)), 35.0)
+        passes.append((start, tag.tag_id, moved))
+    moves: list[tuple[float, int, tuple[float, float, float]]] = []
+
+    def scene(i: int) -> tuple[Table, Effects]:
+        now = i * frame_ms
+        hands = ()
+        for start, tag_id, moved in passes:
+            if start <= now < start + 1000:
+                c = place[tag_id]
+                reach = 1 - abs((now - start) / 500 - 1)  # 0 → 1 → 0 over the pass
+                x, y = c.x_mm, 700 - (700 - c.y_mm) * min(1.0, reach * 1.4)
+                hands = (Hand(x, y, arm_to_mm=(x + 40, 900)),)
+                if moved is not None and now >= start + 500 and (start, tag_id) not in done:
+                    done.add((start, tag_id))
+                    dx, dy, turn = moved
+                    place[tag_id] = Component(
+                        tag_id, c.x_mm + dx, c.y_mm + dy, c.rotation_deg + turn, c.tag_mm
+                    )
+                    moves.append((now, tag_id, (dx, dy, turn)))
+        layout = Table(tuple(place[c.tag_id] for c in table.components), decoys=table.decoys)
+        flicker = float(rng.uniform(0.9, 1.0))
+        return layout, replace(HARD, hands=hands, exposure=flicker)
+
+    done: set[tuple[int, int]] = set()
+    name, make = next(iter(pipelines.items()))
+    print(f"bench vision: a {seconds} s session with hands ({name})…", file=sys.stderr)
+    pipeline, stabiliser = make(), Stabiliser()
+    ghosts: set[int] = set()
+    wrong_place = removes = adds = updates = 0
+    for i in range(frames):
+        layout, effects = scene(i)
+        found = pipeline.detect(renderer.render(layout, effects, seed=i).image)
+        truth = {c.tag_id: c for c in layout.components}
+        for o in stabiliser.update(found, i * frame_ms):
+            if o.tag_id not in truth:
+                ghosts.add(o.tag_id)
+                continue
+            if o.kind == "remove":
+                removes += 1
+                continue
+            adds += o.kind == "add"
+            updates += o.kind == "update"
+            c = truth[o.tag_id]
+            centre = camera.project(np.array([[c.x_mm, c.y_mm]]))[0]
+            side = c.tag_mm * pixels_per_mm(camera)
+            if np.hypot(o.x_mm - centre[0], o.y_mm - centre[1]) > side / 2:
+                wrong_place += 1
+    alive = {t.tag_id for t in stabiliser.alive()}
+    note = f"{frames} frames at {SESSION_FPS}/s, {len(passes)} hands, {len(moves)} moves"
+    return [
+        Figure(SUITE, "session: ghost ids", len(ghosts), "ids", note),
+        Figure(SUITE, "session: added or moved to a wrong place", wrong_place, "observations"),
+        Figure(SUITE, "session: removes of stickers still there", removes, "observations"),
+        Figure(
+            SUITE,
+            "session: stickers in the observations at the end",
+            len(alive & set(place)),
+            "stickers",
+            f"of {len(place)}; {adds} adds, {updates} updates for {len(moves)} moves",
+        ),
+    ]
+
+
+def limit_costs(quick: bool, pipelines: dict[str, PipelineFactory]) -> list[Figure]:
+    """The steady state of a still hard table against one fused detection, and the pipeline on
+    a table that changes every frame against the fused detector alone (first frame size)."""
+    width, height = SIZES[0]
+    size = f"{width}x{height}"
+    camera = rig_camera(width, height)
+    renderer = SessionRenderer(camera, layouts=3)
+    print(f"bench vision: costs at the limits, {size}…", file=sys.stderr)
+    name, make = next(iter(pipelines.items()))
+    still = session_table(camera)
+    hard = [renderer.render(still, HARD, seed=i).image for i in range(30 if quick else 90)]
+    fused = Detector(DetectorConfig(threads=1))
+    full = _medians_ms({"fused": lambda i: fused.detect(hard[i % len(hard)])}, 3)["fused"]
+    pipeline, stabiliser = make(), Stabiliser()
+
+    def steady(i: int) -> None:
+        stabiliser.update(pipeline.detect(hard[i % len(hard)]), i * FRAME_MS)
+
+    steady_ms = _mean_ms(steady, len(hard) * 2)
+    layouts = [scattered_table(60, seed=s) for s in (21, 22, 23)]
+    changing = [renderer.render(t, EFFECTS, seed=i).image for i, t in enumerate(layouts)]
+    pipeline2, stabiliser2 = make(), Stabiliser()
+    ms = _medians_ms(
+        {
+            "fused": lambda i: fused.detect(changing[i % 3]),
+            "pipeline": lambda i: stabiliser2.update(
+                pipeline2.detect(changing[i % 3]), i * FRAME_MS
+            ),
+        },
+        6 if quick else 15,
+    )
+    return [
+        Figure(SUITE, f"{size} hard still table, fused detector", full, "ms/frame"),
+        Figure(SUITE, f"{size} hard still table, steady state ({name})", steady_ms, "ms/frame"),
+        Figure(SUITE, f"{size} hard still table, steady / fused", steady_ms / full, "ratio"),
+        Figure(
+            SUITE,
+            f"{size} changing table, pipeline ({name}) / fused detector",
+            ms["pipeline"] / ms["fused"],
+            "ratio",
+            "≤ 1.1; a new layout every frame",
+        ),
+    ]

@@ -137,3 +137,45 @@ def test_a_tag_cut_by_the_frame_edge_is_not_in_the_truth() -> None:
 def test_impossible_scenes_are_refused_with_a_message(make) -> None:
     with pytest.raises(SyntheticError):
         make()
+
+
+def test_look_alike_print_is_drawn_and_is_no_tag() -> None:
+    from vision.synthetic import DECOY_KINDS, Decoy
+
+    decoys = tuple(
+        Decoy(kind, x_mm=150 + 200 * i, y_mm=300, size_mm=40, rotation_deg=15 * i, seed=i)
+        for i, kind in enumerate(DECOY_KINDS)
+    )
+    shot = render(Table(decoys=decoys), Camera.overhead(), Effects(noise=2))
+    grey = shot.image.mean(axis=2)
+    camera = Camera.overhead()
+    for decoy in decoys:
+        x, y = np.round(camera.project(np.array([[decoy.x_mm, decoy.y_mm]]))[0]).astype(int)
+        patch = grey[y - 15 : y + 16, x - 15 : x + 16]
+        assert patch.min() < 60 and patch.max() > 200  # black print on white paper
+    assert shot.truth == () and Detector().detect(shot.image) == []
+    with pytest.raises(SyntheticError, match="decoy kind"):
+        Decoy("qr", 0, 0)
+
+
+def test_the_session_renderer_gives_renders_truth_and_its_grey(tmp_path) -> None:
+    from vision.synthetic import SessionRenderer
+
+    camera = Camera.overhead(640, 360)
+    table = scattered_table(12, seed=2)
+    hand = Hand(x_mm=450, y_mm=300, arm_to_mm=(450, 700))
+    fast = SessionRenderer(camera).render(table, Effects(hands=(hand,)))
+    slow = render(table, camera, Effects(hands=(hand,)))
+    assert fast.image.shape == (360, 640)
+    assert [t.tag_id for t in fast.truth] == [t.tag_id for t in slow.truth]
+    assert fast.hidden == slow.hidden and fast.hidden  # the hand covers some tags
+    grey = slow.image @ np.array([0.114, 0.587, 0.299])
+    assert np.abs(fast.image.astype(float) - grey).mean() < 3
+    assert {d.id for d in Detector().detect(fast.image)} == {t.tag_id for t in fast.truth}
+
+
+def test_exposure_scales_the_light() -> None:
+    table = Table((Component(tag_id=3, x_mm=450, y_mm=300),))
+    bright = render(table, Camera.overhead(), Effects(exposure=1.0)).image.astype(float)
+    dim = render(table, Camera.overhead(), Effects(exposure=0.5)).image.astype(float)
+    assert dim.mean() == pytest.approx(bright.mean() / 2, rel=0.02)
