@@ -2,24 +2,29 @@
 
 Layout after FastAPI's "bigger applications": one router per concern in ``kiosk.routers``,
 dependencies in ``kiosk.deps``, hardware (buttons, buzzer, status LED, camera feed) opened and
-closed in ``lifespan``.
+closed in ``lifespan``. The whole app sits inside ``kiosk.guard.Guard`` (Host and Origin checks,
+the security headers on every answer); ``kiosk.guard.Door`` (``app.state.door``) holds the
+limits that ``kiosk.rig.serve`` hands to uvicorn.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import os
 import socket
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Protocol
+from typing import Any, Protocol
 
-from fastapi import FastAPI, Request, Response
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from kiosk.deps import Pairing
+from kiosk.guard import CSP, SECURITY_HEADERS, Door, Guard, quiet_floods
 from kiosk.routers import camera, campaign, controls, live, pages, status, tray
 from kiosk.settings import Settings
 from kiosk.table import Table
@@ -29,17 +34,16 @@ log = logging.getLogger("tablesight.kiosk")
 MAX_BODY_BYTES = 16 * 1024
 """The largest request body the kiosk accepts (every control request is a few hundred bytes)."""
 
-CSP = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:;"
-    " connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none';"
-    " form-action 'self'"
-)
-SECURITY_HEADERS = {
-    "Content-Security-Policy": CSP,
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-    "X-Frame-Options": "DENY",
-}
+__all__ = ["CSP", "MAX_BODY_BYTES", "SECURITY_HEADERS", "KioskApp", "create_app"]
+
+
+class KioskApp(FastAPI):
+    """FastAPI with ``kiosk.guard.Guard`` outside everything, FastAPI's own error and
+    body-size layers included (a 413 or a 500 then carries the security headers too)."""
+
+    def build_middleware_stack(self) -> Any:
+        """FastAPI's stack, wrapped in the guard."""
+        return Guard(super().build_middleware_stack(), self.state.door)
 
 
 class Hardware(Protocol):
@@ -63,6 +67,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        quiet_floods()
         if hardware is not None:
             hardware.open(app)
         watchdog = asyncio.create_task(systemd_watchdog())
@@ -75,7 +80,7 @@ def create_app(
             app.state.camera.close()
             table.saved.store.close()
 
-    app = FastAPI(
+    app = KioskApp(
         title="tablesight",
         docs_url=None,
         redoc_url=None,
@@ -88,17 +93,15 @@ def create_app(
     app.state.pairing = pairing or (
         Pairing(code=settings.pairing_code) if settings.pairing_code else Pairing()
     )
+    app.state.door = Door(settings, app.state.pairing)
     app.state.camera = camera.CameraFeed(settings, table)
     app.state.leds = None  # the LED controller, when the hardware opens one
 
-    @app.middleware("http")
-    async def security_headers(
-        request: Request, call_next: Callable[[Request], Awaitable[Response]]
-    ) -> Response:
-        response = await call_next(request)
-        for key, value in SECURITY_HEADERS.items():
-            response.headers.setdefault(key, value)
-        return response
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        # FastAPI's own answer, with what was sent made JSON-safe: a NaN or an infinity in
+        # the body would otherwise make the 422 itself fail (a 500).
+        return JSONResponse({"detail": _json_safe(exc.errors())}, status_code=422)
 
     @app.exception_handler(Exception)
     async def internal_error(request: Request, exc: Exception) -> JSONResponse:
@@ -114,6 +117,19 @@ def create_app(
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
     return app
+
+
+def _json_safe(value: Any) -> Any:
+    """``value`` with what JSON cannot hold (NaN, infinities, bytes, other objects) as text."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    if isinstance(value, dict):
+        return {str(k): _json_safe(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_json_safe(v) for v in value]
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    return str(value)
 
 
 def sd_notify(message: str) -> bool:

@@ -6,20 +6,32 @@ for them by type, and tests swap them with ``app.dependency_overrides``.
 
 from __future__ import annotations
 
-import ipaddress
+import math
 import secrets
 import threading
+import time
+from collections import OrderedDict, deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Annotated
 
 from fastapi import Depends, HTTPException, Request
 
+from kiosk.guard import is_loopback
 from kiosk.settings import Settings
 from kiosk.table import Table
 
 PAIRING_HEADER = "X-Pairing-Code"
-MAX_WRONG_CODES = 10
-"""After this many wrong pairing codes in a row, the code is replaced by a new one."""
+FREE_TRIES = 5
+"""Wrong pairing codes a device may send before it must wait between tries."""
+FIRST_WAIT_S = 2.0
+"""The first wait; it doubles with every further wrong code, up to ``MAX_WAIT_S``."""
+MAX_WAIT_S = 600.0
+NETWORK_WRONG_PER_MINUTE = 30
+"""Wrong codes from all unpaired devices together per minute; beyond, they all wait (many
+addresses guessing together gain nothing). Paired devices are never held back by it."""
+MAX_DEVICES = 4096
+"""Devices remembered (wrong tries, pairing); the oldest are forgotten beyond."""
 
 
 def new_code() -> str:
@@ -27,34 +39,90 @@ def new_code() -> str:
     return f"{secrets.randbelow(10**6):06d}"
 
 
+class TooManyTriesError(Exception):
+    """A device sent too many wrong pairing codes; it may try again after ``retry_after`` s."""
+
+    def __init__(self, retry_after: float, network: bool = False) -> None:
+        super().__init__(f"try again in {math.ceil(retry_after)} s")
+        self.retry_after = retry_after
+        self.network = network
+
+
+@dataclass
+class _Tries:
+    wrong: int = 0
+    until: float = 0.0
+
+
 @dataclass
 class Pairing:
-    """The code a phone must send to control the table; shown on the kiosk's own screen."""
+    """The code a phone must send to control the table; shown on the kiosk's own screen.
+
+    The code stays the same for the whole run (a phone already paired stays paired whatever
+    another device guesses). Guessing is slowed per device instead: after ``FREE_TRIES`` wrong
+    codes a device waits ``FIRST_WAIT_S``, doubled at each further wrong code (at most
+    ``MAX_WAIT_S``), and beyond ``NETWORK_WRONG_PER_MINUTE`` wrong codes from the whole network
+    every unpaired device waits. A device that sent the right code is *paired*: its address is
+    let in when the kiosk is crowded (``kiosk.guard.Door``).
+    """
 
     code: str = field(default_factory=new_code)
-    wrong: int = 0
+    clock: Callable[[], float] = field(default=time.monotonic, repr=False)
+    _tries: OrderedDict[str, _Tries] = field(default_factory=OrderedDict, repr=False)
+    _paired: OrderedDict[str, float] = field(default_factory=OrderedDict, repr=False)
+    _wrong_times: deque[float] = field(default_factory=deque, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
-    def check(self, offered: str | None) -> bool:
-        """Whether ``offered`` is the code; too many wrong tries replace the code."""
+    def check(self, offered: str | None, client: str = "") -> bool:
+        """Whether ``offered`` is the code, for the device at address ``client``.
+
+        Raises TooManyTriesError while that device (or, for a device not paired, the whole
+        network) must wait; no code at all is not a try.
+        """
         with self._lock:
-            if offered is not None and secrets.compare_digest(offered.encode(), self.code.encode()):
-                self.wrong = 0
+            now = self.clock()
+            tries = self._tries.get(client)
+            if tries is not None and now < tries.until:
+                raise TooManyTriesError(tries.until - now)
+            while self._wrong_times and now - self._wrong_times[0] >= 60:
+                self._wrong_times.popleft()
+            if offered is None:
+                return False
+            if client not in self._paired and len(self._wrong_times) >= NETWORK_WRONG_PER_MINUTE:
+                raise TooManyTriesError(60 - (now - self._wrong_times[0]), network=True)
+            if secrets.compare_digest(offered.encode(), self.code.encode()):
+                self._tries.pop(client, None)
+                self._remember(self._paired, client, now)
                 return True
-            if offered is not None:
-                self.wrong += 1
-                if self.wrong >= MAX_WRONG_CODES:
-                    self.code, self.wrong = new_code(), 0
+            tries = tries or _Tries()
+            tries.wrong += 1
+            if tries.wrong >= FREE_TRIES:
+                tries.until = now + min(FIRST_WAIT_S * 2 ** (tries.wrong - FREE_TRIES), MAX_WAIT_S)
+            self._remember(self._tries, client, tries)
+            self._wrong_times.append(now)
             return False
+
+    def tries_left(self, client: str) -> int:
+        """Wrong codes ``client`` may still send before it must wait."""
+        with self._lock:
+            tries = self._tries.get(client)
+            return max(0, FREE_TRIES - (tries.wrong if tries else 0))
+
+    def is_paired(self, client: str) -> bool:
+        """Whether the device at ``client`` sent the right code during this run."""
+        return client in self._paired
+
+    @staticmethod
+    def _remember(table: OrderedDict[str, object], key: str, value: object) -> None:
+        table[key] = value
+        table.move_to_end(key)
+        while len(table) > MAX_DEVICES:
+            table.popitem(last=False)
 
 
 def is_local(request: Request) -> bool:
     """Whether the request comes from this machine (the kiosk's own screen)."""
-    host = request.client.host if request.client else ""
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
+    return is_loopback(request.client.host if request.client else None)
 
 
 def get_table(request: Request) -> Table:
@@ -73,15 +141,31 @@ def get_pairing(request: Request) -> Pairing:
 
 
 def require_control(request: Request, pairing: Annotated[Pairing, Depends(get_pairing)]) -> None:
-    """Allow a control action: always from this machine, else only with the pairing code."""
+    """Allow a control action: always from this machine, else only with the pairing code
+    (429 with Retry-After while the device must wait after too many wrong codes)."""
     if is_local(request):
         return
-    if not pairing.check(request.headers.get(PAIRING_HEADER)):
+    client = request.client.host if request.client else ""
+    offered = request.headers.get(PAIRING_HEADER)
+    try:
+        if pairing.check(offered, client):
+            return
+    except TooManyTriesError as exc:
+        who = "the network" if exc.network else "this device"
+        seconds = math.ceil(exc.retry_after)
         raise HTTPException(
-            403,
-            "control from another device needs the pairing code shown on the kiosk screen"
-            f" (send it in the {PAIRING_HEADER} header)",
+            429,
+            f"too many wrong pairing codes from {who}; try again in {seconds} s",
+            headers={"Retry-After": str(seconds)},
+        ) from None
+    if offered is None:
+        detail = "control from another device needs the pairing code shown on the kiosk screen"
+    else:
+        left = pairing.tries_left(client)
+        detail = "wrong pairing code; enter the code shown on the kiosk screen" + (
+            f" ({left} more tries before a wait)" if left else " (the next try must wait)"
         )
+    raise HTTPException(403, f"{detail} (send it in the {PAIRING_HEADER} header)")
 
 
 TableDep = Annotated[Table, Depends(get_table)]

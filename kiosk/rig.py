@@ -64,6 +64,11 @@ PRESS_WAIT_S = 2.0
 def serve(args: argparse.Namespace, settings: Settings) -> int:
     """Serve the kiosk until Ctrl-C; the saved game is closed cleanly on the way out."""
     host = settings.bind_host
+    if host in WILDCARDS and not settings.lan:
+        raise CommandError(
+            f"--host {settings.host!r} would open the kiosk to every address; add --lan to do"
+            " that on purpose (phones then need the pairing code), or give one address"
+        )
     _check_port_free(host, settings.port)
     given = {"lang"} if getattr(args, "lang", None) else set()
     if any(k.startswith("TABLESIGHT_STABILISER__") for k in os.environ):
@@ -88,10 +93,11 @@ def serve(args: argparse.Namespace, settings: Settings) -> int:
     # Ctrl-C stops the kiosk cleanly whatever the parent left SIGINT as: uvicorn restores this
     # handler after its graceful shutdown and raises the signal again, which uvicorn.run absorbs.
     signal.signal(signal.SIGINT, signal.default_int_handler)
+    # The door's connection cap, request timeout and keep-alive (kiosk.guard).
+    options = {"log_level": "warning", "timeout_graceful_shutdown": 2}
+    options.update(app.state.door.uvicorn_options())
     try:
-        uvicorn.run(
-            app, host=host, port=settings.port, log_level="warning", timeout_graceful_shutdown=2
-        )
+        uvicorn.run(app, host=host, port=settings.port, **options)
     finally:
         if publisher is not None:
             publisher.stop()
@@ -115,6 +121,10 @@ def _publisher(settings: Settings, table: Table) -> Any:
         ).in_(settings.lang)  # type: ignore[arg-type]
     )
     return publisher
+
+
+WILDCARDS = ("", "0.0.0.0", "::", "*")
+"""Addresses that mean every address of the machine."""
 
 
 def say(line: str) -> None:

@@ -136,6 +136,37 @@ class MqttSettings(BaseModel):
         return path
 
 
+class HttpSettings(BaseModel):
+    """How the kiosk's web server holds up on a crowded or hostile network (``kiosk.guard``).
+
+    The limits apply to devices that are neither this machine nor a paired phone: those two
+    stay answerable whatever the others do.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    hosts: list[str] = Field(
+        default_factory=list,
+        description="more names the kiosk answers to (a DNS name, a forwarded address);"
+        " besides localhost, 127.0.0.1, [::1] and, with lan, the machine's name and addresses",
+    )
+    max_connections: int = Field(
+        128, ge=1, le=100_000, description="open connections from other devices; beyond, 503"
+    )
+    max_viewers: int = Field(
+        64, ge=0, le=100_000, description="live streams open to other devices; beyond, 503"
+    )
+    header_timeout_s: float = Field(
+        10.0, gt=0, le=300, description="time for a request to arrive whole; beyond, 408"
+    )
+    keep_alive_s: int = Field(
+        5, ge=1, le=300, description="an idle connection is closed after this many seconds"
+    )
+    heavy_requests: int = Field(
+        2, ge=1, le=32, description="camera readings and sticker sheets drawn at once; beyond, 503"
+    )
+
+
 class Settings(BaseSettings):
     """Every setting of tablesight, validated; one instance is made at start."""
 
@@ -174,6 +205,7 @@ class Settings(BaseSettings):
     camera: CameraSettings = Field(default_factory=CameraSettings)
     stabiliser: StabiliserConfig = Field(default_factory=StabiliserConfig)
     detector: DetectorConfig = Field(default_factory=DetectorConfig)
+    http: HttpSettings = Field(default_factory=HttpSettings)
     mqtt: MqttSettings = Field(default_factory=MqttSettings)
 
     @field_validator("game")
@@ -189,8 +221,11 @@ class Settings(BaseSettings):
 
     @property
     def bind_host(self) -> str:
-        """The address to listen on: ``host``, or every address with ``--lan``."""
-        return "0.0.0.0" if self.lan and self.host == "127.0.0.1" else self.host
+        """The address to listen on: ``host``, or every address with ``--lan`` (an empty
+        ``host`` is every address too; ``kiosk.rig.serve`` refuses it without ``--lan``)."""
+        if self.lan and self.host.strip() in ("127.0.0.1", ""):
+            return "0.0.0.0"
+        return self.host.strip() or "0.0.0.0"
 
     @property
     def database(self) -> Path:

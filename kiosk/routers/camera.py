@@ -221,7 +221,10 @@ def _registry() -> Any:
 def reading(
     request: Request, table: TableDep, settings: SettingsDep, lang: Language | None = None
 ) -> dict[str, Any]:
-    """The game's reader on the last frame: what it makes of the table (``vision.readers``)."""
+    """The game's reader on the last frame: what it makes of the table (``vision.readers``).
+
+    Kept until the next frame (the same frame reads the same); a few at a time
+    (``kiosk.guard.Busy``), 503 beyond."""
     lang = lang or settings.lang
     feed = get_feed(request)
     feed.wanted()
@@ -229,6 +232,17 @@ def reading(
     if image is None:
         raise HTTPException(409, "no camera frame yet; try again in a moment")
     game = table.saved.game.name
+    kept = getattr(request.app.state, "last_reading", None)
+    if kept is not None and kept[0] is image and kept[1:3] == (game, lang):
+        return kept[3]
+    with request.app.state.door.heavy.slot("camera readings"):
+        answer = _read(image, game, lang)
+    request.app.state.last_reading = (image, game, lang, answer)
+    return answer
+
+
+def _read(image: np.ndarray, game: str, lang: str) -> dict[str, Any]:
+    """The reader of ``game`` on ``image``, as ``reading`` answers it."""
     try:
         reader = importlib.import_module(f"vision.readers.{game}")
     except ModuleNotFoundError as exc:
@@ -282,30 +296,47 @@ def calibration_picture(request: Request) -> Response:
     image, found, size = feed.latest()
     if image is None:
         raise HTTPException(404, "no camera frame yet")
-    anchors = load_registry([], anchors=True).anchors()
-    try:
-        calibration = calibrate_table(found, anchors, size)
-    except VisionError:
-        calibration = None
-    _, encoded = cv2.imencode(".png", draw_calibration(image, found, anchors, calibration))
+    with request.app.state.door.heavy.slot("pictures"):
+        anchors = load_registry([], anchors=True).anchors()
+        try:
+            calibration = calibrate_table(found, anchors, size)
+        except VisionError:
+            calibration = None
+        _, encoded = cv2.imencode(".png", draw_calibration(image, found, anchors, calibration))
     return Response(encoded.tobytes(), media_type="image/png")
 
 
 @router.get("/api/sheets/{game}.{fmt}")
-def sheets(game: str, fmt: Literal["svg", "pdf"]) -> Response:
-    """The true-size sticker sheet of a game's tags (the first page for SVG; all pages in PDF)."""
+def sheets(request: Request, game: str, fmt: Literal["svg", "pdf"]) -> Response:
+    """The true-size sticker sheet of a game's tags (the first page for SVG; all pages in PDF).
+
+    Drawn once per game and format (the registry does not change while the kiosk runs), a few
+    at a time (``kiosk.guard.Busy``), 503 beyond."""
     if game not in (*GAMES, ANCHORS):
         raise HTTPException(404, f"no tags for {game!r}; the games are: {', '.join(GAMES)}")
-    try:
-        entries = load_registry().for_game(game)
-    except VisionError as exc:
-        raise HTTPException(404, str(exc)) from None
-    with tempfile.TemporaryDirectory() as tmp:
-        paths = write_sheets(entries, Path(tmp) / f"{game}.{fmt}", title=f"tablesight: {game}")
-        data = paths[0].read_bytes()
+    data = _SHEETS.get((game, fmt))
+    if data is None:
+        with request.app.state.door.heavy.slot("sticker sheets"):
+            data = _SHEETS.get((game, fmt)) or _sheet(game, fmt)
+        _SHEETS[(game, fmt)] = data
     media = "image/svg+xml" if fmt == "svg" else "application/pdf"
     return Response(
         data,
         media_type=media,
         headers={"Content-Disposition": f'attachment; filename="tablesight-{game}.{fmt}"'},
     )
+
+
+_SHEETS: dict[tuple[str, str], bytes] = {}
+"""Sticker sheets drawn so far, by game and format."""
+
+
+def _sheet(game: str, fmt: str) -> bytes:
+    """The sticker sheet of ``game`` in ``fmt`` (404 when the registry has none)."""
+    try:
+        entries = load_registry().for_game(game)
+    except VisionError as exc:
+        raise HTTPException(404, str(exc)) from None
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = write_sheets(entries, Path(tmp) / f"{game}.{fmt}", title=f"tablesight: {game}")
+        return paths[0].read_bytes()

@@ -83,6 +83,12 @@ class NewGameBody(Strict):
     """The seed of what the game shuffles itself (a replayable set-up, as in docs/examples)."""
     seats: list[SeatBody] = Field(default_factory=list, max_length=8)
 
+    @model_validator(mode="after")
+    def _finite_options(self) -> NewGameBody:
+        """The options hold no NaN or infinity, records included."""
+        _finite(self.options, "options")
+        return self
+
 
 class StabilityBody(Strict):
     """How long a tag must be seen before it counts, and missed before it is removed."""

@@ -4,6 +4,9 @@ Each message carries the table's sequence number. A ``snapshot`` replaces everyt
 knows; a ``change`` lists only the top-level fields of the status that differ from the last
 message this viewer got. The browser's EventSource reconnects by itself (``retry``), and the page
 also reopens the stream if it was closed for good.
+
+Streams to devices that are neither this machine nor a paired phone are capped at
+``http.max_viewers`` (``kiosk.guard.Door``): beyond, 503 with a message and Retry-After.
 """
 
 from __future__ import annotations
@@ -13,10 +16,11 @@ import json
 from collections.abc import AsyncIterator
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import StreamingResponse
 
 from kiosk.deps import PairingDep, SettingsDep, TableDep, is_local
+from kiosk.guard import VIEWERS_RETRY_S
 from kiosk.routers.status import snapshot
 from kiosk.settings import Language
 from kiosk.table import Change
@@ -33,6 +37,22 @@ def sse(kind: str, data: dict[str, Any], seq: int) -> bytes:
     return f"event: {kind}\nid: {seq}\ndata: {body}\n\n".encode()
 
 
+class ViewerStream(StreamingResponse):
+    """A stream counted as a viewer on the door (``counted_by``) until it ends, however it
+    ends (the client gone before the first byte included)."""
+
+    counted_by: Any = None
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        """Stream, then give the viewer's place back."""
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            if self.counted_by is not None:
+                self.counted_by.viewers -= 1
+                self.counted_by = None
+
+
 @router.get("/api/live")
 async def live(
     request: Request,
@@ -45,6 +65,19 @@ async def live(
     loop = asyncio.get_running_loop()
     wake = asyncio.Event()
     local = is_local(request)
+    door = request.app.state.door
+    client = request.client.host if request.client else None
+    counted = not door.privileged(client)
+    if counted and door.viewers >= door.http.max_viewers:
+        door.refused(f"live viewers from the network beyond {door.http.max_viewers} (503)")
+        raise HTTPException(
+            503,
+            f"the table already has {door.http.max_viewers} viewers from the network; try"
+            " again in a moment",
+            headers={"Retry-After": str(VIEWERS_RETRY_S)},
+        )
+    if counted:
+        door.viewers += 1  # counted now, so that a burst cannot overshoot (ViewerStream uncounts)
 
     def on_change(change: Change) -> None:
         if not loop.is_closed():
@@ -69,8 +102,10 @@ async def live(
         finally:
             remove()
 
-    return StreamingResponse(
+    response = ViewerStream(
         stream(),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
     )
+    response.counted_by = door if counted else None
+    return response

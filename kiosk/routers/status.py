@@ -44,8 +44,9 @@ def snapshot(
 
 
 @router.get("/healthz")
-def healthz() -> dict[str, str]:
-    """Whether the service answers."""
+async def healthz() -> dict[str, str]:
+    """Whether the service answers (on the event loop itself: a busy thread pool, camera
+    readings or sheets being drawn, does not delay it)."""
     return {"status": "ok"}
 
 

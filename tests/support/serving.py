@@ -125,7 +125,7 @@ def asgi_call(
 
     async def go() -> httpx.Response:
         transport = httpx.ASGITransport(app=app, client=client, raise_app_exceptions=False)
-        async with httpx.AsyncClient(transport=transport, base_url="http://kiosk") as http:
+        async with httpx.AsyncClient(transport=transport, base_url="http://localhost") as http:
             return await http.request(method, path, **kw)
 
     # In a thread of its own: Playwright's sync API keeps an event loop running in this one.
