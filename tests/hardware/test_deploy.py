@@ -11,6 +11,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -43,6 +44,34 @@ def test_the_service_restarts_on_failure_within_limits_and_has_a_watchdog() -> N
     assert service["Service"]["KillSignal"] == "SIGINT"  # tablesight's clean stop
     assert "dialout" in service["Service"]["SupplementaryGroups"]
     assert unit("tablesight-kiosk.service")["Service"]["Restart"] == "always"
+
+
+def test_the_service_allows_enough_open_files_for_the_kiosk_caps() -> None:
+    """systemd's LimitNOFILE is the hard limit the kiosk raises its soft limit to; the
+    descriptor budget it derives must hold the default caps with room to spare (issue #14:
+    1,100 connections against a soft limit of 1024 made the kiosk unanswerable)."""
+    limit = int(unit("tablesight.service")["Service"]["LimitNOFILE"])
+    script = (
+        "import resource, sys\n"
+        f"resource.setrlimit(resource.RLIMIT_NOFILE, (1024, {limit}))\n"
+        "from kiosk.deps import Pairing\n"
+        "from kiosk.guard import LOCAL_RESERVE, Door\n"
+        "from kiosk.settings import load_settings\n"
+        "door = Door(load_settings(data_dir=sys.argv[1]), Pairing())\n"
+        "soft = door.budget_descriptors()\n"
+        "print(soft, door.max_total - LOCAL_RESERVE, door.http.max_connections)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(DEPLOY)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+    )
+    assert done.returncode == 0, done.stderr
+    soft, room, cap = map(int, done.stdout.split())
+    assert soft == limit  # raised from 1024 to the unit's limit
+    assert room >= 4 * cap
 
 
 def test_systemd_accepts_the_service_unit(tmp_path: Path) -> None:
