@@ -5,6 +5,11 @@ Update latency is from the moment a move is posted (it is then checked, saved to
 it is measured with one viewer and with many. Page load is the HTML, its scripts and style and
 the first live snapshot over HTTP, and, when Chromium is installed, a real browser from
 navigation to the phase drawn on the screen. Figures are percentiles of repeated runs.
+
+Under load (issue #14): ``/healthz`` latency alone, with hundreds of idle connections open, and
+while 20 sticker-sheet PDFs are asked for at once (how many were drawn, answered from the cache
+or refused 503 is counted); and how long the server holds a half-sent request line before it
+answers 408 and closes (``http.header_timeout_s``).
 """
 
 from __future__ import annotations
@@ -55,7 +60,88 @@ def run(quick: bool) -> list[Figure]:
             samples = _update_latency(url, viewers, updates)
             label = "viewer" if viewers == 1 else "viewers (the last to see it)"
             figures += _percentiles(f"update latency, {viewers} {label}", samples, "ms")
+        figures += _under_load(url, quick)
     return figures
+
+
+def _under_load(url: str, quick: bool) -> list[Figure]:
+    """``/healthz`` alone, under idle connections and under a burst of sheet PDFs; the time a
+    half-sent request is held."""
+    probes = 50 if quick else 200
+    idle_count = 200 if quick else 500
+    figures = _percentiles("/healthz alone", _healthz(url, probes), "ms")
+    with _idle(url, idle_count) as idle:
+        figures += _percentiles(
+            f"/healthz with {len(idle)} idle connections open", _healthz(url, probes), "ms"
+        )
+    samples, statuses = _sheet_burst(url, 20)
+    figures += _percentiles("/healthz while 20 sheet PDFs are asked for at once", samples, "ms")
+    for status in sorted(statuses):
+        figures.append(
+            Figure(SUITE, f"20 sheet PDFs at once: answered {status}", statuses[status], "count")
+        )
+    figures.append(Figure(SUITE, "a half-sent request line held for", _half_sent(url), "s"))
+    return figures
+
+
+def _healthz(url: str, count: int) -> list[float]:
+    samples = []
+    with httpx.Client(base_url=url, timeout=10) as http:
+        for _ in range(count):
+            started = time.perf_counter()
+            http.get("/healthz").raise_for_status()
+            samples.append(time.perf_counter() - started)
+    return samples
+
+
+@contextmanager
+def _idle(url: str, count: int) -> Iterator[list[socket.socket]]:
+    """``count`` connections that send nothing (from this machine: within every cap)."""
+    port = int(url.rsplit(":", 1)[1])
+    sockets: list[socket.socket] = []
+    try:
+        for _ in range(count):
+            sockets.append(socket.create_connection(("127.0.0.1", port), timeout=5))
+        yield sockets
+    finally:
+        for sock in sockets:
+            sock.close()
+
+
+def _sheet_burst(url: str, count: int) -> tuple[list[float], dict[int, int]]:
+    """``count`` requests for a sheet PDF at once (the first on a cold cache); ``/healthz``
+    timed meanwhile; the answers' statuses counted."""
+    statuses: dict[int, int] = {}
+    lock = threading.Lock()
+
+    def fetch() -> None:
+        status = httpx.get(f"{url}/api/sheets/greenwood.pdf", timeout=60).status_code
+        with lock:
+            statuses[status] = statuses.get(status, 0) + 1
+
+    threads = [threading.Thread(target=fetch, daemon=True) for _ in range(count)]
+    for t in threads:
+        t.start()
+    samples = []
+    with httpx.Client(base_url=url, timeout=10) as http:
+        while any(t.is_alive() for t in threads) or len(samples) < 5:
+            started = time.perf_counter()
+            http.get("/healthz").raise_for_status()
+            samples.append(time.perf_counter() - started)
+    for t in threads:
+        t.join(timeout=60)
+    return samples, statuses
+
+
+def _half_sent(url: str) -> float:
+    """Seconds from sending ``GET /heal`` (no end of line) to the server closing."""
+    port = int(url.rsplit(":", 1)[1])
+    with socket.create_connection(("127.0.0.1", port), timeout=120) as sock:
+        sock.sendall(b"GET /heal")
+        started = time.perf_counter()
+        while sock.recv(4096):
+            pass
+        return time.perf_counter() - started
 
 
 def _percentiles(name: str, samples_s: list[float], unit: str) -> list[Figure]:
