@@ -510,8 +510,8 @@ class Store:
             (game_id,),
         ).fetchall()
         chains = _check_chain(name_, _identity(self._conn, game_id), rows, head, count)
-        entries = _parse_entries(name_, rows)
         saved = self._start(game_id, name_, raw_game, raw_options, seed, raw_seats)
+        entries = _parse_entries(name_, rows)  # after _start: finding the game registers its moves
         saved._head = chains[-1] if chains else _identity(self._conn, game_id)
         saved._seq = len(rows)
         start = saved._restore(entries, chains)

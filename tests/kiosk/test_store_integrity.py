@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import collections
 import json
+import os
 import random
 import shutil
 import sqlite3
+import subprocess
+import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -451,3 +454,21 @@ def test_a_newer_schema_is_refused_untouched_not_set_aside(tmp_path: Path) -> No
     with pytest.raises(StoreError, match="newer tablesight"):
         Store.open(path)
     assert path.read_bytes() == before and not list(tmp_path.glob("*.damaged-*"))
+
+
+def test_a_save_resumes_in_a_process_that_has_not_met_its_game_yet(tmp_path: Path) -> None:
+    """A game's moves are known once its module is imported (by finding the game): the kiosk
+    restarted with another default game must still read a Stonesaga save, not refuse it."""
+    path = tmp_path / "games.sqlite"
+    small_game(path, "stonesaga", 8)
+    child = (
+        "import sys; from pathlib import Path; from kiosk.store import Store\n"
+        "assert 'engine.stonesaga' not in sys.modules\n"
+        "print(len(Store.open(Path(sys.argv[1])).load('friday').session.moves))"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    proc = subprocess.run(
+        [sys.executable, "-c", child, str(path)], capture_output=True, text=True, env=env
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == str(len(walk("stonesaga", 2, 8)))
