@@ -224,8 +224,30 @@ def looked_regions(detector: object) -> list[Box] | None:
     return None
 
 
+KINDS_ZH = {
+    "anchor": "定位标记",
+    "board": "版图",
+    "tile": "板块",
+    "piece": "棋子",
+    "token": "标记物",
+}
+"""What each kind of component (the tag files' ``kind``) is called in Chinese."""
+
+
+def sticker_label(tag_id: int, entry: object | None, lang: str) -> str:
+    """The name a player finds on the sticker: in English the label printed under it (``148
+    domino 1``); in Chinese its number and the kind of component (``148（板块）``), the printed
+    labels being English only; a tag no game uses, its number."""
+    if entry is None:
+        return str(tag_id)
+    if lang == "zh":
+        kind = KINDS_ZH.get(str(getattr(entry, "kind", "")))
+        return f"{tag_id}（{kind}）" if kind else str(tag_id)
+    return f"{tag_id} {getattr(entry, 'label', '')}".strip()
+
+
 WEAK = {
-    "zh": "贴纸「{label}」读得不稳：重新打印或移动灯光",
+    "zh": "贴纸 {label}读得不稳：重新打印或移动灯光",
     "en": "Sticker “{label}” reads poorly: re-print it or move the lamp",
 }
 """The line that marks a weak sticker, by language."""

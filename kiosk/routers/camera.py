@@ -33,7 +33,7 @@ from vision.calibration import (
 )
 from vision.detection import Detection, Detector
 from vision.errors import VisionError
-from vision.health import describe, monitor_for
+from vision.health import describe, monitor_for, sticker_label
 from vision.registry import ANCHORS, GAMES, load_registry
 from vision.sheets import write_sheets
 from vision.sources import ResilientSource, open_source
@@ -200,12 +200,12 @@ def camera_state(
 
 
 def _stickers(feed: CameraFeed, lang: str) -> list[dict[str, Any]]:
-    """Each tag's health with the name printed under its sticker; the weak ones first."""
+    """Each tag's health with the name a player finds on its sticker; the weak ones first."""
     registry = _registry()
     out = []
     for health in feed.health.report():
         entry = registry.lookup(health.tag_id, health.family)
-        label = f"{health.tag_id} {entry.label}" if entry is not None else str(health.tag_id)
+        label = sticker_label(health.tag_id, entry, lang)
         line, why = describe(health, label, lang)
         out.append({**health.as_json(), "label": label, "line": line, "why": why})
     return sorted(out, key=lambda s: (not s["weak"], s["id"]))

@@ -3,6 +3,7 @@ detector: the live view, the tags in view, a calibration from the kiosk, the dow
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -112,7 +113,10 @@ def test_the_synthetic_tables_stickers_all_read_well(camera_app: FastAPI) -> Non
             break
         assert time.monotonic() < deadline, "no verdict on the anchors"
         time.sleep(0.2)
-    assert [s["label"] for s in anchors] == [f"{i} table anchor {i + 1}" for i in range(4)]
+    assert [s["label"] for s in anchors] == [f"{i}（定位标记）" for i in range(4)]
+    english = call(camera_app, "GET", "/api/camera?lang=en").json()["stickers"]
+    labels = {s["id"]: s["label"] for s in english}
+    assert [labels[i] for i in range(4)] == [f"{i} table anchor {i + 1}" for i in range(4)]
     assert all(s["share"] == 1.0 and s["corrected_bits"] == 0 for s in anchors)
     assert not any(s["weak"] for s in stickers)  # a clean rendered table: nothing to re-print
 
@@ -177,7 +181,7 @@ def test_the_camera_names_the_worn_and_scratched_stickers(worn_server: Server) -
     first = [s["weak"] for s in stickers.values()]
     assert first == sorted(first, reverse=True)  # the weak ones first
     chinese = judged_stickers(worn_server, "zh")
-    assert chinese[WORN]["line"] == "贴纸「102 submarine board 1 back」读得不稳：重新打印或移动灯光"
+    assert chinese[WORN]["line"] == "贴纸 102（版图）读得不稳：重新打印或移动灯光"
 
 
 @pytest.mark.browser
@@ -199,7 +203,7 @@ def test_the_camera_page_marks_weak_stickers_in_both_languages(
                 "Sticker “102 submarine board 1 back” reads poorly: re-print it or move the lamp",
                 "2 of 5",
             ),
-            ("zh", "贴纸「102 submarine board 1 back」读得不稳：重新打印或移动灯光", "2 / 5"),
+            ("zh", "贴纸 102（版图）读得不稳：重新打印或移动灯光", "2 / 5"),
         ]:
             page.goto(f"{worn_server.url}/camera?lang={lang}")
             weak = page.locator("#health-weak li")
@@ -212,6 +216,9 @@ def test_the_camera_page_marks_weak_stickers_in_both_languages(
             expect(page.locator('#health-all [data-id="100"]')).to_have_attribute(
                 "data-state", "good"
             )
+            if lang == "zh":  # the printed labels are English: the Chinese view names kinds
+                text = page.locator("#health").inner_text()
+                assert re.search(r"[A-Za-z]{2,}", text) is None, text
             page.locator("#health").scroll_into_view_if_needed()
             path = SCREENSHOTS / f"camera-health-{lang}-{width}x{height}.png"
             page.screenshot(path=str(path), full_page=True)

@@ -14,8 +14,10 @@ from vision.health import (
     describe,
     looked_regions,
     monitor_for,
+    sticker_label,
 )
 from vision.incremental import IncrementalDetector
+from vision.registry import load_registry
 
 CLEAN = (100, 101, 103)
 WORN = 102  # a band of cells faded most of the way to paper white
@@ -61,10 +63,11 @@ def test_the_weak_line_names_the_sticker_in_both_languages(seen) -> None:
     for ms, found in seen:
         monitor.observe(found, ms)
     worn = next(h for h in monitor.report() if h.tag_id == WORN)
-    zh, zh_reasons = describe(worn, "102 wisp 3", "zh")
-    en, en_reasons = describe(worn, "102 wisp 3", "en")
-    assert zh == "贴纸「102 wisp 3」读得不稳：重新打印或移动灯光"
-    assert en == "Sticker “102 wisp 3” reads poorly: re-print it or move the lamp"
+    entry = load_registry().lookup(WORN)
+    zh, zh_reasons = describe(worn, sticker_label(WORN, entry, "zh"), "zh")
+    en, en_reasons = describe(worn, sticker_label(WORN, entry, "en"), "en")
+    assert zh == "贴纸 102（版图）读得不稳：重新打印或移动灯光"  # a submarine board's tag
+    assert en == "Sticker “102 submarine board 1 back” reads poorly: re-print it or move the lamp"
     assert en_reasons[0] == f"found in {worn.found} of the last {worn.looks} frames"
     assert zh_reasons[0] == f"最近 {worn.looks} 帧中只认出 {worn.found} 帧"
 
