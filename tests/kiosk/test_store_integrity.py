@@ -17,9 +17,11 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+import httpx
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from serving import start_server
 
 from engine.core import Session, find_game, offers
 from engine.core.offers import sample
@@ -472,3 +474,27 @@ def test_a_save_resumes_in_a_process_that_has_not_met_its_game_yet(tmp_path: Pat
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == str(len(walk("stonesaga", 2, 8)))
+
+
+def test_run_names_a_save_that_breaks_its_chain_on_stderr_and_on_the_screen(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "games.sqlite"
+    small_game(path)
+    sql(path, "DELETE FROM log WHERE seq = 4")
+    before = path.read_bytes()
+    server = start_server(tmp_path)
+    try:
+        status = httpx.get(f"{server.url}/api/status", timeout=10).json()
+    finally:
+        code, err = server.stop()
+    (aside,) = tmp_path.glob("games.sqlite.damaged-*")
+    said = (
+        "the saved game 'friday' cannot go on from entry 4 of its log (6 entries): this entry is"
+        f" missing or out of order; the database was set aside untouched as {aside.name} and a"
+        " new game started"
+    )
+    assert code == 0 and "Traceback" not in err
+    assert f"tablesight: {said}" in err.splitlines()
+    assert status["notices"][0] == said and status["moves"] == 0
+    assert aside.read_bytes() == before
