@@ -418,14 +418,23 @@ def guarded_protocol(door: Door) -> type[H11Protocol]:
 
         def data_received(self, data: bytes) -> None:
             super().data_received(data)
-            if self.conn.their_state is h11.SEND_BODY or self.conn.their_state is h11.IDLE:
-                return  # still waiting for (the rest of) the request: the timer runs on
-            self._disarm()
+            if not self._waiting():
+                self._disarm()  # the request is in: the answer may take its time
 
         def on_response_complete(self) -> None:
-            super().on_response_complete()
-            if not self.transport.is_closing():
+            super().on_response_complete()  # may take in a request already received
+            if not self.transport.is_closing() and self._waiting():
                 self._arm()  # the next request on this connection has the same time
+
+        def _waiting(self) -> bool:
+            """Whether (the rest of) a request is still to come."""
+            return self.conn.their_state in (h11.IDLE, h11.SEND_BODY)
+
+        def send_400_response(self, msg: str) -> None:
+            """uvicorn's answer to a request it cannot parse, with the security headers."""
+            door.refused("a request that is not HTTP (400)")
+            self.transport.write(raw_answer(400, f"{msg.rstrip('.')}: not an HTTP request"))
+            self.transport.close()
 
         def _arm(self) -> None:
             self._disarm()

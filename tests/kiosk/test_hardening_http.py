@@ -182,6 +182,24 @@ def test_a_half_sent_request_line_is_answered_408_and_the_connection_closed(
         assert sent < 41, "the server let a request dribble in for 4 s"
     # A whole request on the same kind of connection is answered as always.
     assert ask(server, "GET", "/healthz")[0] == 200
+    # The timeout is for the request only: a live stream outlives it and still gets changes,
+    # and a keep-alive connection carries a second request sent after a pause.
+    with httpx.Client(base_url=server.url, timeout=WAIT_S) as http:
+        with http.stream("GET", "/api/live") as live:
+            lines = live.iter_lines()
+            assert next(lines).startswith("retry:")
+            time.sleep(2.5)
+            assert http.post("/api/menu", json={"open": True}).status_code == 200
+            assert any(line == "event: change" for line, _ in zip(lines, range(20), strict=False))
+        assert http.get("/healthz").status_code == 200
+        time.sleep(0.5)
+        assert http.get("/healthz").status_code == 200
+    # Something that is not HTTP is answered 400 with a message and the headers, and closed.
+    with closing(connect(server)) as garbage:
+        garbage.sendall(b"\x16\x03\x01 hello\r\n\r\n")
+        status, headers, body = parse(read_all(garbage))
+    assert status == 400 and "not an HTTP request" in json.loads(body)["detail"]
+    assert has_security_headers(headers)
 
 
 # --- connection and viewer caps ------------------------------------------------------------------
