@@ -355,9 +355,11 @@ def draw_calibration(
     calibration: TableCalibration | None,
     *,
     grid_mm: float = 100.0,
+    caption: bool = True,
 ) -> npt.NDArray[np.uint8]:
     """A copy of ``image`` with the tags outlined (anchors in green, others in blue, with ids),
-    the table's millimetre grid when calibrated, and the missing anchors listed."""
+    the table's millimetre grid when calibrated, and (``caption``) the missing anchors listed
+    in English; a page in another language says that in its own words instead."""
     out = image.copy() if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     scale = max(out.shape[1] / 1280, 0.5)
     font, thick = cv2.FONT_HERSHEY_SIMPLEX, max(1, round(2 * scale))
@@ -376,6 +378,8 @@ def draw_calibration(
         quad = np.round(np.asarray(d.corners)).astype(np.int32)
         cv2.polylines(out, [quad], True, colour, thick, cv2.LINE_AA)
         cv2.putText(out, str(d.id), _pt(d.center), font, 0.5 * scale, colour, thick, cv2.LINE_AA)
+    if not caption:
+        return out
     report = anchor_report(detections, anchors)
     if calibration is not None:
         status = f"calibrated: error {calibration.reprojection_error_px:.2f} px"

@@ -81,7 +81,7 @@ class CameraFeed:
             watched = time.monotonic() - self._seen < IDLE_S
         if not watched:
             return
-        picture = draw_calibration(image, detections, self._anchors(), None)
+        picture = draw_calibration(image, detections, self._anchors(), None, caption=False)
         ok, encoded = cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, 75])
         with self._lock:
             self.jpeg = encoded.tobytes() if ok else self.jpeg
@@ -130,7 +130,7 @@ class CameraFeed:
                     continue
                 found = detector.detect(frame.image)
                 self.health.observe(found, frame.timestamp_ms)
-                picture = draw_calibration(frame.image, found, anchors, None)
+                picture = draw_calibration(frame.image, found, anchors, None, caption=False)
                 ok, encoded = cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, 75])
                 with self._lock:
                     self._image, self.detections = frame.image, found
