@@ -932,12 +932,20 @@ def _check_chain(
     total = count if isinstance(count, int) and count >= 0 else len(rows)
     previous = identity
     chains: list[bytes] = []
+    sha256 = hashlib.sha256  # _link, inlined: this loop runs once per logged entry
     for index, (seq, kind, move, chain) in enumerate(rows):
         if seq != index + 1 or not isinstance(kind, str):
             raise SaveUnusableError(name, index + 1, total, MISSING)
-        if move is not None and not isinstance(move, bytes):
+        digest = sha256(previous)
+        digest.update(b"\x1f%d\x1f%b\x1f" % (seq, kind.encode()))
+        if move is None:
+            digest.update(b"\x00")
+        elif isinstance(move, bytes):
+            digest.update(b"\x01")
+            digest.update(move)
+        else:
             raise SaveUnusableError(name, index + 1, total, ALTERED)
-        previous = _link(previous, seq, kind, move)
+        previous = digest.digest()
         if chain != previous:
             raise SaveUnusableError(name, index + 1, total, ALTERED if index else FIRST_ALTERED)
         chains.append(previous)
@@ -973,11 +981,12 @@ def _parse_entries(name: str, rows: list[tuple[Any, Any, Any, Any]]) -> list[_En
     is not UTF-8 text, not JSON or not a move of a known type."""
     parsed: dict[bytes, Move] = {}  # moves are frozen values: one instance per text
     entries: list[_Entry] = []
+    append = entries.append
     for index, (seq, kind, raw, _) in enumerate(rows):
         if kind != "move":
-            entries.append((seq, kind, None))
+            append((seq, kind, None))
             continue
-        move = parsed.get(raw) if raw is not None else None
+        move = parsed.get(raw)
         if move is None:
             try:
                 if raw is None:
@@ -992,7 +1001,7 @@ def _parse_entries(name: str, rows: list[tuple[Any, Any, Any, Any]]) -> list[_En
                     f"a logged move is unreadable ({_short(exc)})",
                 )
                 raise SaveUnusableError(name, index + 1, len(rows), why) from None
-        entries.append((seq, kind, move))
+        append((seq, kind, move))
     return entries
 
 
