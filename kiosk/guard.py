@@ -354,7 +354,10 @@ class Door:
         return None
 
     def _same_origin(self, origin: str, host: str, port: int | None, scope: Scope) -> bool:
-        parts = urlsplit(origin)
+        try:
+            parts = urlsplit(origin)
+        except ValueError:  # "http://[": not a URL at all
+            return False
         if parts.scheme not in ("http", "https") or not parts.netloc:
             return False  # "null" (a sandboxed frame, a file), or something else
         name, origin_port = split_host(parts.netloc)
