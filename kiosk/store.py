@@ -83,6 +83,10 @@ FULL_CHECK_MAX_BYTES = 64 * 2**20
 (``tablesight bench engine``, "integrity check" figures): about 15 ms for a 10,000-move save
 (1 MB) and 170 ms for 100,000 moves (10 MB), against 10 and 105 ms for ``quick_check``."""
 
+BUSY_TIMEOUT_S = 5.0
+"""How long opening waits for another connection's write (the kiosk's, when the campaigns list
+opens the file beside it) before saying the saves are busy; busy is never taken for damage."""
+
 LOW_DISK_BYTES = 1 * 2**20
 """Below this much free space in the data folder the start-up report warns that moves may not
 be kept (SQLite needs room for the write-ahead log)."""
@@ -280,7 +284,9 @@ class Store:
         if problem is not None:
             raise StoreDamagedError(path, _set_aside(path, problem), problem)
         try:
-            conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            conn = sqlite3.connect(
+                path, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_S
+            )
         except sqlite3.Error as exc:
             if _denied(exc):
                 return cls._open_copy(path, _why_denied(path))
@@ -297,6 +303,8 @@ class Store:
                 return cls._open_copy(path, _why_denied(path))
             if _full(exc):
                 return cls._open_copy(path, WHY_FULL)
+            if not _damage(exc):  # busy, locked, an I/O error: not a reason to move the file
+                raise StoreError(f"cannot open the saved games in {path}: {exc}") from None
             detail = Text(f"SQLite:{exc}", f"SQLite: {exc}")
             raise StoreDamagedError(path, _set_aside(path, detail), detail) from None
         except _NotOurs as exc:
@@ -1134,6 +1142,17 @@ def _denied(exc: sqlite3.Error) -> bool:
         "SQLITE_CANTOPEN",
         "SQLITE_PERM",
         "SQLITE_AUTH",
+    )
+
+
+def _damage(exc: sqlite3.Error) -> bool:
+    """Whether SQLite's error means the file is damaged or not a save (set aside), rather than
+    busy, locked, out of memory or failing to read (said, the file left where it is)."""
+    name = getattr(exc, "sqlite_errorname", None)
+    return (
+        name is None
+        or name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB"))
+        or (name == "SQLITE_ERROR")
     )
 
 

@@ -498,3 +498,25 @@ def test_run_names_a_save_that_breaks_its_chain_on_stderr_and_on_the_screen(
     assert f"tablesight: {said}" in err.splitlines()
     assert status["notices"][0] == said and status["moves"] == 0
     assert aside.read_bytes() == before
+
+
+def test_a_busy_database_is_said_and_never_set_aside(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another connection in the middle of a write (the kiosk's own, when the campaign list
+    opens the file beside it) is not damage."""
+    path = tmp_path / "games.sqlite"
+    small_game(path)
+    monkeypatch.setattr(store_module, "BUSY_TIMEOUT_S", 0.1)
+    writer = sqlite3.connect(path, isolation_level=None)
+    writer.execute("BEGIN IMMEDIATE")
+    try:
+        with pytest.raises(StoreError, match="database is locked") as info:
+            Store.open(path)
+        assert not isinstance(info.value, StoreDamagedError)
+    finally:
+        writer.execute("ROLLBACK")
+        writer.close()
+    assert not list(tmp_path.glob("*.damaged-*"))
+    with Store.open(path) as store:
+        assert len(store.load("friday").session.moves) == 6
