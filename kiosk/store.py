@@ -277,7 +277,7 @@ class Store:
         """Open or create the database; StoreDamagedError after setting a damaged or foreign
         file aside; StoreError (one line) when the folder or file cannot be used at all. A save
         that cannot be written opens in memory (``cannot_keep``); so does ``read_only=True``."""
-        _check_place(path)
+        _check_place(path, make=not read_only)
         if read_only:
             return cls._open_copy(path, WHY_ASKED)
         problem = _header_problem(path)
@@ -1086,9 +1086,9 @@ def _transaction(conn: sqlite3.Connection) -> Iterator[None]:
     conn.execute("COMMIT")
 
 
-def _check_place(path: Path) -> None:
-    """StoreError (one line) when the data folder is a file, cannot be made, or the database's
-    name is taken by a folder."""
+def _check_place(path: Path, make: bool = True) -> None:
+    """StoreError (one line) when the data folder is a file, cannot be made (``make``), or the
+    database's name is taken by a folder."""
     folder = path.parent
     for above in (folder, *folder.parents):
         if above.exists() or above.is_symlink():
@@ -1096,7 +1096,8 @@ def _check_place(path: Path) -> None:
                 raise StoreError(f"the data folder {folder} cannot be used: {above} is a file")
             break
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        if make:
+            folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise StoreError(f"cannot make the data folder {folder}: {exc.strerror}") from None
     if path.exists() and not path.is_file():
