@@ -14,7 +14,9 @@ watched: the crops of that region in the frames that follow are averaged (the ta
 there, so independent sensor noise averages out) and the mean is read again, enlarged, sharpened
 and contrast-equalised, after 2, 4, 8, 16 and 32 frames; the region's averaging restarts when its
 pixels change (a hand, a move), and a quad that no mean reads is dropped. A tag read that way
-must decode with no corrected bit and a full decision margin: never a guess.
+must decode with no corrected bit and a full decision margin: never a guess. A tag read exactly that a change then hid (a hand
+passing) comes back, without a new read, as soon as its place looks again as it did when it was
+last read (pixel correlation 0.9 or more, within ``lost_frames``): the same sticker, unmoved.
 
 >>> import numpy as np
 >>> from vision.detection import Detector
@@ -43,6 +45,9 @@ Box = tuple[int, int, int, int]  # x0, y0, x1, y1 (exclusive)
 Mode = Literal["full", "partial", "unchanged"]
 FloatArray = npt.NDArray[np.float64]
 
+#: How alike (correlation of the pixels) a lost tag's place must look again to bring it back.
+_SAME_LOOK = 0.9
+
 #: A coarse cell this bright is taken as clipped by the sensor (it cannot follow the light).
 _CLIPPED = 235.0
 
@@ -60,7 +65,9 @@ class IncrementalConfig:
 
     ``memory`` turns the reading over time on (see the module): up to ``max_spots`` unread
     quads are watched, their crops averaged over up to ``mean_frames`` frames (a running mean
-    after that), and at most ``reads_per_frame`` means are read in one frame.
+    after that), and at most ``reads_per_frame`` means are read in one frame; a tag a change
+    hid (a hand) comes back, unread, if within ``lost_frames`` frames its place looks again as
+    it did when it was last read.
     """
 
     rescan_every: int = 30
@@ -72,6 +79,7 @@ class IncrementalConfig:
     mean_frames: int = 16
     max_spots: int = 64
     reads_per_frame: int = 8
+    lost_frames: int = 300
 
     def __post_init__(self) -> None:
         if self.rescan_every < 1 or self.cell < 1 or self.pad < 0:
@@ -82,6 +90,15 @@ class IncrementalConfig:
             raise IncrementalConfigError(
                 "mean_frames must be at least 2, max_spots and reads_per_frame not negative"
             )
+
+
+@dataclass(frozen=True, eq=False)
+class _Lost:
+    """An exact read dropped because the pixels under it changed, and how it looked before."""
+
+    detection: Detection
+    crop: npt.NDArray[np.float32]
+    frames_left: int
 
 
 @dataclass(eq=False)
@@ -117,11 +134,13 @@ class IncrementalDetector:
         self.last_read = 0
         self.last_held = 0
         self._spots: list[_Spot] = []
+        self._lost: list[_Lost] = []
+        self._last_grey: Image | None = None
 
     def reset(self) -> None:
         """Forget the scene: the next frame is detected in full."""
         self._coarse = None
-        self._spots = []
+        self._spots, self._lost, self._last_grey = [], [], None
 
     def detect(self, image: npt.NDArray[np.uint8]) -> list[Detection]:
         """The tags in ``image``, as `Detector.detect` reports them (and, with ``memory``, the
@@ -158,10 +177,12 @@ class IncrementalDetector:
                 self._partial(grey, coarse, changed)
         if self.config.memory:
             if changed is None:
-                self._spots = []
+                self._spots, self._lost = [], []
             else:
                 self._hold(previous, changed)
+                self._restore(grey)
             self._remember(grey)
+            self._last_grey = grey.copy()
         return list(self._detections)
 
     def _full(self, grey: Image, coarse: npt.NDArray[np.float32]) -> None:
@@ -230,14 +251,41 @@ class IncrementalDetector:
         held = []
         for d in previous:
             quad = np.asarray(d.corners)
-            if d.hamming != 0 or self._cells_changed(changed, _quad_box(quad)):
+            if d.hamming != 0 or (now and _same_place([quad], now).any()):
                 continue
-            if not _same_place([quad], now).any():
+            if not self._cells_changed(changed, _quad_box(quad)):
                 held.append(d)
+            elif self._last_grey is not None and len(self._lost) < self.config.max_spots:
+                # Covered, moved or taken away: remember how it looked until now.
+                x0, y0, x1, y1 = _quad_box(quad, self._last_grey.shape)
+                crop = self._last_grey[y0:y1, x0:x1].astype(np.float32)
+                self._lost.append(_Lost(d, crop, self.config.lost_frames))
         self._spots = [s for s in self._spots if not self._cells_changed(changed, s.box)]
         if held:
             self._detections = sorted(self._detections + held, key=_sort_key)
             self.last_held = len(held)
+
+    def _restore(self, grey: Image) -> None:
+        """Bring back a tag lost under a change (a hand) when its pixels look again as they did
+        when it was last read: the same sticker at the same place, not moved by a pixel."""
+        if not self._lost:
+            return
+        places = [np.asarray(d.corners) for d in self._detections]
+        back, keep = [], []
+        for lost in self._lost:
+            quad = np.asarray(lost.detection.corners)
+            if places and _same_place([quad], places).any():
+                continue  # read again, or something else is there now
+            x0, y0, x1, y1 = _quad_box(quad, grey.shape)
+            if _correlation(grey[y0:y1, x0:x1], lost.crop) >= _SAME_LOOK:
+                back.append(lost.detection)
+                places.append(quad)
+            elif lost.frames_left > 1:
+                keep.append(_Lost(lost.detection, lost.crop, lost.frames_left - 1))
+        self._lost = keep
+        if back:
+            self._detections = sorted(self._detections + back, key=_sort_key)
+            self.last_held += len(back)
 
     def _remember(self, grey: Image) -> None:
         """Watch the new unread quads, add this frame to every watched crop, and read the
@@ -405,11 +453,24 @@ def _merge(boxes: list[Box]) -> list[Box]:
     return boxes
 
 
-def _quad_box(quad: FloatArray) -> Box:
-    """The pixel box around a quad."""
+def _quad_box(quad: FloatArray, shape: tuple[int, ...] | None = None) -> Box:
+    """The pixel box around a quad (within an image of ``shape`` when given)."""
     x0, y0 = np.floor(quad.min(axis=0)).astype(int)
     x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
+    if shape is not None:
+        height, width = shape[:2]
+        return max(0, int(x0)), max(0, int(y0)), min(width, int(x1)), min(height, int(y1))
     return int(x0), int(y0), int(x1), int(y1)
+
+
+def _correlation(a: npt.NDArray[np.generic], b: npt.NDArray[np.float32]) -> float:
+    """The correlation of two crops of one size (0 when either is flat or sizes differ)."""
+    if a.shape != b.shape or a.size < 16:
+        return 0.0
+    x = a.astype(np.float32).ravel() - float(a.mean())
+    y = b.ravel() - float(b.mean())
+    norm = float(np.sqrt((x @ x) * (y @ y)))
+    return float(x @ y) / norm if norm > 1e-6 else 0.0
 
 
 def _touches(d: Detection, box: Box) -> bool:
