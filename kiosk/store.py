@@ -893,6 +893,8 @@ def _identity(conn: sqlite3.Connection, game_id: int) -> bytes:
         " CAST(seed AS BLOB), CAST(seats AS BLOB) FROM games WHERE id = ?",
         (game_id,),
     ).fetchone()
+    if row is None:  # found by one index, missing by its id: the file is damaged
+        raise sqlite3.DatabaseError(f"the row of saved game {game_id} cannot be read")
     digest = hashlib.sha256(b"tablesight save 1")
     for value in row:
         digest.update(b"\x1f" + (value if isinstance(value, bytes) else str(value).encode()))

@@ -168,7 +168,7 @@ FUZZ: collections.Counter[str] = collections.Counter()
 
 
 @settings(
-    max_examples=300,
+    max_examples=1000,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
     derandomize=True,
