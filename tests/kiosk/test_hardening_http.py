@@ -547,6 +547,28 @@ def test_sticker_sheets_are_drawn_a_few_at_a_time_and_kept(app: FastAPI) -> None
     assert again.status_code == 200 and again.content == first.content
 
 
+def test_a_camera_reading_is_kept_for_its_frame_and_limited_for_a_new_one(app: FastAPI) -> None:
+    import numpy as np
+
+    feed = app.state.camera
+    feed.publish(np.full((240, 320, 3), 90, np.uint8), [])
+    first = call(app, "GET", "/api/camera/reading?lang=en", client=PHONE)
+    assert first.status_code == 200 and first.json()["text"]
+    busy = app.state.door.heavy
+    for _ in range(busy.slots):
+        busy._semaphore.acquire()
+    try:
+        kept = call(app, "GET", "/api/camera/reading?lang=en", client=PHONE)
+        feed.publish(np.full((240, 320, 3), 30, np.uint8), [])  # a new frame: read anew
+        refused = call(app, "GET", "/api/camera/reading?lang=en", client=PHONE)
+    finally:
+        for _ in range(busy.slots):
+            busy._semaphore.release()
+    assert kept.status_code == 200 and kept.json() == first.json()
+    assert refused.status_code == 503 and "busy" in refused.json()["detail"]
+    assert call(app, "GET", "/api/camera/reading?lang=en", client=PHONE).status_code == 200
+
+
 # --- the log -------------------------------------------------------------------------------------
 
 
