@@ -17,6 +17,7 @@ from typing import Annotated
 
 from fastapi import Depends, HTTPException, Request
 
+from engine.core import Text
 from kiosk.guard import is_loopback
 from kiosk.settings import Settings
 from kiosk.table import Table
@@ -140,32 +141,55 @@ def get_pairing(request: Request) -> Pairing:
     return request.app.state.pairing
 
 
+NEED_CODE = Text(
+    "用其他设备操作需要看板屏幕上显示的配对码(放在 {header} 请求头里)",
+    "control from another device needs the pairing code shown on the kiosk screen"
+    " (send it in the {header} header)",
+)
+WRONG_CODE = Text(
+    "配对码不对;请输入看板屏幕上显示的配对码(还可再试 {left} 次,之后需等待)",
+    "wrong pairing code; enter the code shown on the kiosk screen ({left} more tries before"
+    " a wait)",
+)
+WRONG_CODE_LAST = Text(
+    "配对码不对;请输入看板屏幕上显示的配对码(下一次尝试需先等待)",
+    "wrong pairing code; enter the code shown on the kiosk screen (the next try must wait)",
+)
+TOO_MANY = Text(
+    "这台设备输错配对码次数太多;请 {seconds} 秒后再试",
+    "too many wrong pairing codes from this device; try again in {seconds} s",
+)
+TOO_MANY_NETWORK = Text(
+    "网络上输错配对码的次数太多;请 {seconds} 秒后再试",
+    "too many wrong pairing codes from the network; try again in {seconds} s",
+)
+
+
 def require_control(request: Request, pairing: Annotated[Pairing, Depends(get_pairing)]) -> None:
     """Allow a control action: always from this machine, else only with the pairing code
-    (429 with Retry-After while the device must wait after too many wrong codes)."""
+    (429 with Retry-After while the device must wait after too many wrong codes). The
+    messages are in the kiosk's language."""
     if is_local(request):
         return
+    lang = get_settings(request).lang
     client = request.client.host if request.client else ""
     offered = request.headers.get(PAIRING_HEADER)
     try:
         if pairing.check(offered, client):
             return
     except TooManyTriesError as exc:
-        who = "the network" if exc.network else "this device"
         seconds = math.ceil(exc.retry_after)
+        text = TOO_MANY_NETWORK if exc.network else TOO_MANY
         raise HTTPException(
-            429,
-            f"too many wrong pairing codes from {who}; try again in {seconds} s",
-            headers={"Retry-After": str(seconds)},
+            429, text.format(seconds=seconds).in_(lang), headers={"Retry-After": str(seconds)}
         ) from None
     if offered is None:
-        detail = "control from another device needs the pairing code shown on the kiosk screen"
+        text = NEED_CODE.format(header=PAIRING_HEADER)
+    elif left := pairing.tries_left(client):
+        text = WRONG_CODE.format(left=left)
     else:
-        left = pairing.tries_left(client)
-        detail = "wrong pairing code; enter the code shown on the kiosk screen" + (
-            f" ({left} more tries before a wait)" if left else " (the next try must wait)"
-        )
-    raise HTTPException(403, f"{detail} (send it in the {PAIRING_HEADER} header)")
+        text = WRONG_CODE_LAST
+    raise HTTPException(403, text.in_(lang))
 
 
 TableDep = Annotated[Table, Depends(get_table)]

@@ -36,12 +36,14 @@ import time
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 from urllib.parse import urlsplit
 
 import h11
 from fastapi import HTTPException
 from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from engine.core import Text
 
 if TYPE_CHECKING:
     from kiosk.deps import Pairing
@@ -76,6 +78,37 @@ LOCAL_RESERVE = 16
 BUSY_RETRY_S = 2
 VIEWERS_RETRY_S = 30
 CONNECTIONS_RETRY_S = 10
+
+BUSY = Text(
+    "看板正忙于其他{what_zh};请稍后再试",
+    "the kiosk is busy with other {what}; try again in a moment",
+)
+NO_HOST = Text("请求缺少 Host 请求头", "a request needs a Host header")
+UNKNOWN_NAME = Text(
+    "看板不接受名称 {name};请用它的地址打开(或把该名称加入 http.hosts 设置)",
+    "this kiosk does not answer to the name {name}; open it by its address (or add the name to"
+    " the http.hosts setting)",
+)
+OTHER_SITE = Text(
+    "其他网站的页面({origin})不能改变桌面;请使用看板自己的页面",
+    "a page of another site ({origin}) may not change the table; use the kiosk's own pages",
+)
+TOO_MANY_CONNECTIONS = Text(
+    "看板打开的连接太多;请稍后再试",
+    "the kiosk has too many connections open; try again in a moment",
+)
+TOO_MANY_VISITORS = Text(
+    "看板现在访客太多;请稍后再试",
+    "the kiosk has too many visitors right now; try again in a moment",
+)
+TOO_MANY_VIEWERS = Text(
+    "桌面已有 {count} 位来自网络的观看者;请稍后再试",
+    "the table already has {count} viewers from the network; try again in a moment",
+)
+NOT_HTTP = Text("这不是 HTTP 请求", "not an HTTP request")
+TOO_SLOW = Text(
+    "请求未在 {seconds} 秒内完整到达", "the request did not arrive whole within {seconds} s"
+)
 
 
 # --- answers written by the door itself ------------------------------------------------------
@@ -236,19 +269,25 @@ class Busy:
     """At most ``slots`` expensive answers at a time; a request waits ``wait_s`` for a slot,
     then is answered 503 with Retry-After (the kiosk's own screen and ``/healthz`` stay fast)."""
 
-    def __init__(self, slots: int, wait_s: float = 1.0) -> None:
-        self.slots, self.wait_s = slots, wait_s
+    WHAT_ZH: ClassVar[dict[str, str]] = {
+        "camera readings": "摄像头读取",
+        "pictures": "画面",
+        "sticker sheets": "贴纸页",
+    }
+
+    def __init__(self, slots: int, wait_s: float = 1.0, lang: Callable[[], str] = lambda: "en"):
+        self.slots, self.wait_s, self.lang = slots, wait_s, lang
         self._semaphore = threading.BoundedSemaphore(slots)
 
     @contextmanager
     def slot(self, what: str) -> Iterator[None]:
-        """Hold a slot while drawing ``what``; raises HTTPException 503 when none frees up."""
+        """Hold a slot while drawing ``what`` (``WHAT_ZH`` names it in Chinese); raises
+        HTTPException 503 when none frees up."""
         if not self._semaphore.acquire(timeout=self.wait_s):
             log.warning("busy: refusing %s beyond %d at a time (503)", what, self.slots)
+            text = BUSY.format(what=what, what_zh=self.WHAT_ZH.get(what, what))
             raise HTTPException(
-                503,
-                f"the kiosk is busy with other {what}; try again in a moment",
-                headers={"Retry-After": str(BUSY_RETRY_S)},
+                503, text.in_(self.lang()), headers={"Retry-After": str(BUSY_RETRY_S)}
             )
         try:
             yield
@@ -281,7 +320,7 @@ class Door:
         self.settings, self.pairing = settings, pairing
         self.http = settings.http
         self.hosts = HostNames(settings)
-        self.heavy = Busy(settings.http.heavy_requests)
+        self.heavy = Busy(settings.http.heavy_requests, lang=lambda: settings.lang)
         self.anonymous = 0
         """Open connections from devices neither local nor paired."""
         self.viewers = 0
@@ -312,6 +351,10 @@ class Door:
             "server_header": False,
         }
 
+    def say(self, text: Text) -> str:
+        """``text`` in the kiosk's language."""
+        return text.in_(self.settings.lang)  # type: ignore[arg-type]
+
     def privileged(self, client: str | None) -> bool:
         """This machine, or a phone that sent the right pairing code."""
         return is_loopback(client) or (client is not None and self.pairing.is_paired(client))
@@ -323,13 +366,12 @@ class Door:
         if host_header is None:
             if scope.get("http_version") == "1.0":
                 return None  # HTTP/1.0 has no Host: the connection itself reached the kiosk
-            return 400, "a request needs a Host header", "no Host header (400)"
+            return 400, self.say(NO_HOST), "no Host header (400)"
         host, port = split_host(host_header)
         if not host or not self.hosts.allows(host):
             return (
                 400,
-                f"this kiosk does not answer to the name {host_header[:80]!r}; open it by its"
-                " address (or add the name to the http.hosts setting)",
+                self.say(UNKNOWN_NAME.format(name=repr(host_header[:80]))),
                 "a Host the kiosk does not answer to (400)",
             )
         if scope["method"] in SAFE_METHODS:
@@ -340,15 +382,14 @@ class Door:
             if site is not None and site not in ("same-origin", "none"):
                 return (
                     403,
-                    "a page of another site may not change the table",
+                    self.say(OTHER_SITE.format(origin=headers.get("sec-fetch-site"))),
                     "a cross-site request (403)",
                 )
             return None
         if not self._same_origin(origin, host, port, scope):
             return (
                 403,
-                f"a page of another site ({origin[:80]}) may not change the table; use the"
-                " kiosk's own pages",
+                self.say(OTHER_SITE.format(origin=origin[:80])),
                 "an Origin of another site (403)",
             )
         return None
@@ -400,7 +441,7 @@ def guarded_protocol(door: Door) -> type[H11Protocol]:
                 transport.write(
                     raw_answer(
                         503,
-                        "the kiosk has too many connections open; try again in a moment",
+                        door.say(TOO_MANY_CONNECTIONS),
                         CONNECTIONS_RETRY_S,
                     )
                 )
@@ -436,7 +477,7 @@ def guarded_protocol(door: Door) -> type[H11Protocol]:
         def send_400_response(self, msg: str) -> None:
             """uvicorn's answer to a request it cannot parse, with the security headers."""
             door.refused("a request that is not HTTP (400)")
-            self.transport.write(raw_answer(400, f"{msg.rstrip('.')}: not an HTTP request"))
+            self.transport.write(raw_answer(400, door.say(NOT_HTTP)))
             self.transport.close()
 
         def _arm(self) -> None:
@@ -457,9 +498,7 @@ def guarded_protocol(door: Door) -> type[H11Protocol]:
             if waiting or not self.cycle.response_started:
                 door.refused("a request not sent whole in time (408)")
                 seconds = f"{door.http.header_timeout_s:g}"
-                self.transport.write(
-                    raw_answer(408, f"the request did not arrive whole within {seconds} s")
-                )
+                self.transport.write(raw_answer(408, door.say(TOO_SLOW.format(seconds=seconds))))
             if self.cycle is not None and not self.cycle.response_complete:
                 self.cycle.disconnected = True
                 self.cycle.message_event.set()
@@ -490,7 +529,7 @@ def _over_capacity(app: ASGIApp, door: Door, client: str | None) -> ASGIApp:
             await send_json(
                 send,
                 503,
-                "the kiosk has too many visitors right now; try again in a moment",
+                door.say(TOO_MANY_VISITORS),
                 retry_after=CONNECTIONS_RETRY_S,
                 close=True,
             )

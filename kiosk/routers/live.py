@@ -20,7 +20,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import StreamingResponse
 
 from kiosk.deps import PairingDep, SettingsDep, TableDep, is_local
-from kiosk.guard import VIEWERS_RETRY_S
+from kiosk.guard import TOO_MANY_VIEWERS, VIEWERS_RETRY_S
 from kiosk.routers.status import snapshot
 from kiosk.settings import Language
 from kiosk.table import Change
@@ -72,8 +72,7 @@ async def live(
         door.refused(f"live viewers from the network beyond {door.http.max_viewers} (503)")
         raise HTTPException(
             503,
-            f"the table already has {door.http.max_viewers} viewers from the network; try"
-            " again in a moment",
+            door.say(TOO_MANY_VIEWERS.format(count=door.http.max_viewers)),
             headers={"Retry-After": str(VIEWERS_RETRY_S)},
         )
     if counted:

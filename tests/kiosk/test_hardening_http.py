@@ -480,6 +480,24 @@ def test_a_page_of_another_site_cannot_change_the_table(app: FastAPI) -> None:
     assert call(app, "GET", "/healthz", headers={"Origin": "http://x.example"}).status_code == 200
 
 
+def test_the_refusals_a_player_may_read_are_in_the_kiosk_language(tmp_path: Path) -> None:
+    settings = load_settings(data_dir=tmp_path, lang="zh", lan=True)
+    table, store = open_table(settings)
+    try:
+        app = create_app(settings, table, pairing=Pairing(code=CODE))
+        no_code = call(app, "POST", "/api/menu", json={}, client=PHONE)
+        wrong = call(app, "POST", "/api/menu", json={}, client=PHONE, headers={PAIRING_HEADER: "1"})
+        name = call(app, "GET", "/healthz", headers={"Host": "attacker.example"})
+        site = call(app, "POST", "/api/menu", json={}, headers={"Origin": "http://x.example"})
+    finally:
+        store.close()
+    assert "配对码" in no_code.json()["detail"] and "配对码不对" in wrong.json()["detail"]
+    assert "不接受名称" in name.json()["detail"]
+    assert "其他网站" in site.json()["detail"]
+    for answer in (no_code, wrong, name, site):
+        assert " the " not in answer.json()["detail"]
+
+
 # --- every answer's headers, bad numbers ---------------------------------------------------------
 
 
