@@ -364,6 +364,8 @@ class Store:
                 f"{path} was written by a newer tablesight (schema {version}, this one knows"
                 f" {SCHEMA_VERSION}); upgrade tablesight or use another --data-dir"
             )
+        if version < 0:
+            raise _NotOurs(Text(f"它的结构版本是 {version}", f"its schema version is {version}"))
         size = path.stat().st_size if path.exists() else 0
         check = "integrity_check" if size <= FULL_CHECK_MAX_BYTES else "quick_check"
         problem = conn.execute(f"PRAGMA {check}(1)").fetchone()[0]

@@ -254,6 +254,10 @@ SET_ASIDE: dict[str, tuple[Callable[[Path], None], str]] = {
     "truncated by one byte": (truncated_by_one_byte, "not a whole number of 4096-byte pages"),
     "another program's database": (foreign_v0, "other tables: photos"),
     "no such table: games": (foreign_v3, "no such table: games"),
+    "a negative schema version": (
+        lambda p: sql(p, "PRAGMA user_version = -2147483643"),
+        "its schema version is -2147483643",
+    ),
     "another application id": (
         lambda p: sql(p, "PRAGMA application_id = 1234"),
         "application id 0x4d2",
