@@ -894,7 +894,7 @@ def valley_now(data: Saga) -> ValleyRecord:
 def _record(data: Saga, seat: Seat) -> Offer:
     """§局间保留与存档 记录地图: read by the camera; the fallback records the valley as it lies."""
     records = [(valley_now(data), T("山谷现状(未转动)", "the valley as it lies (no rotation)"))]
-    if data.valley_record is not None:
+    if data.valley_record is not None and data.valley_record != records[0][0]:
         records.append((data.valley_record, T("已记录的地图", "the map recorded")))
     choices = ((mv.RecordValley(seat, r).to_dict()["record"], t) for r, t in records)
     return Offer(

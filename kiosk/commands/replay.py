@@ -85,7 +85,21 @@ def replay(args: argparse.Namespace, settings: Settings) -> int:
         result = session.submit(move)
         out.result(number, move, result.verdict, result.events)
     out.summary(session)
+    if args.campaign_out is not None:
+        _write_campaign(session, args.campaign_out)
     return 1 if malformed else 0
+
+
+def _write_campaign(session: Session, path: Path) -> None:
+    """--campaign-out: the Log of the ended session as JSON (``Game.campaign_log``)."""
+    log = session.game.campaign_log(session.state)
+    if log is None:
+        why = "has not ended" if session.state.outcome is None else "keeps no campaign"
+        raise CommandError(f"no campaign Log to write: the {session.game.name} session {why}")
+    try:
+        path.write_text(json.dumps(log, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise CommandError(f"--campaign-out {path}: {exc.strerror or exc}") from None
 
 
 def loads(text: str) -> Any:
