@@ -14,9 +14,10 @@ watched: the crops of that region in the frames that follow are averaged (the ta
 there, so independent sensor noise averages out) and the mean is read again, enlarged, sharpened
 and contrast-equalised, after 2, 4, 8, 16 and 32 frames; the region's averaging restarts when its
 pixels change (a hand, a move), and a quad that no mean reads is dropped. A tag read that way
-must decode with no corrected bit and a full decision margin: never a guess. A tag read exactly that a change then hid (a hand
-passing) comes back, without a new read, as soon as its place looks again as it did when it was
-last read (pixel correlation 0.9 or more, within ``lost_frames``): the same sticker, unmoved.
+must decode with no corrected bit and a full decision margin: never a guess. A tag read exactly
+that a change then hid (a hand passing) comes back, without a new read, as soon as its place
+looks again as it did when it was last read (pixel correlation 0.9 or more, within
+``lost_frames``): the same sticker, unmoved.
 
 >>> import numpy as np
 >>> from vision.detection import Detector
@@ -37,7 +38,15 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.detection import Detection, Detector, _inside, _same_place, _sort_key, to_grey
+from vision.detection import (
+    Corners,
+    Detection,
+    Detector,
+    _inside,
+    _same_place,
+    _sort_key,
+    to_grey,
+)
 from vision.errors import VisionError
 
 Image = npt.NDArray[np.uint8]
@@ -248,11 +257,13 @@ class IncrementalDetector:
         if self.last_mode == "unchanged":
             return
         now = [np.asarray(d.corners) for d in self._detections]
+        exact = [d for d in previous if d.hamming == 0]
+        again = _same_place([np.asarray(d.corners) for d in exact], now).any(axis=1)
         held = []
-        for d in previous:
-            quad = np.asarray(d.corners)
-            if d.hamming != 0 or (now and _same_place([quad], now).any()):
+        for d, found in zip(exact, again, strict=True):
+            if found:
                 continue
+            quad = np.asarray(d.corners)
             if not self._cells_changed(changed, _quad_box(quad)):
                 held.append(d)
             elif self._last_grey is not None and len(self._lost) < self.config.max_spots:
@@ -271,15 +282,18 @@ class IncrementalDetector:
         if not self._lost:
             return
         places = [np.asarray(d.corners) for d in self._detections]
-        back, keep = [], []
-        for lost in self._lost:
-            quad = np.asarray(lost.detection.corners)
-            if places and _same_place([quad], places).any():
+        quads = [np.asarray(lost.detection.corners) for lost in self._lost]
+        taken = _same_place(quads, places).any(axis=1)
+        back: list[Detection] = []
+        keep = []
+        for lost, quad, occupied in zip(self._lost, quads, taken, strict=True):
+            if occupied or (
+                back and _same_place([quad], [np.asarray(d.corners) for d in back]).any()
+            ):
                 continue  # read again, or something else is there now
             x0, y0, x1, y1 = _quad_box(quad, grey.shape)
             if _correlation(grey[y0:y1, x0:x1], lost.crop) >= _SAME_LOOK:
                 back.append(lost.detection)
-                places.append(quad)
             elif lost.frames_left > 1:
                 keep.append(_Lost(lost.detection, lost.crop, lost.frames_left - 1))
         self._lost = keep
@@ -322,11 +336,20 @@ class IncrementalDetector:
         """Start averaging the crops of the quads that are neither read nor watched yet."""
         height, width = grey.shape
         places = [np.asarray(d.corners) for d in self._detections] + [s.quad for s in self._spots]
-        for quad in sorted(quads, key=lambda q: -cv2.contourArea(q.astype(np.float32))):
+        quads = [
+            q
+            for q, old in zip(quads, _same_place(quads, places).any(axis=1), strict=True)
+            if not old
+        ]
+        quads.sort(key=lambda q: -cv2.contourArea(q.astype(np.float32)))
+        same = _same_place(quads, quads)
+        taken = np.zeros(len(quads), dtype=bool)
+        for i, quad in enumerate(quads):
             if len(self._spots) >= self.config.max_spots:
                 break
-            if places and _same_place([quad], places).any():
+            if taken[i]:
                 continue
+            taken |= same[i]  # the same quad listed again, or one beside it
             side = float(np.mean(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)))
             cx, cy = quad.mean(axis=0)
             half = side * 1.1 + 2  # the second pass's crop: the quad and 0.6 of a side around
@@ -340,7 +363,6 @@ class IncrementalDetector:
                 continue
             total = np.zeros((box[3] - box[1], box[2] - box[0]), np.float32)
             self._spots.append(_Spot(quad, box, total))
-            places.append(quad)
 
     def _read_mean(self, mean: Image, spot: _Spot) -> Detection | None:
         """The tag in the mean crop of ``spot``, if it decodes exactly, with a full margin, on
@@ -453,14 +475,16 @@ def _merge(boxes: list[Box]) -> list[Box]:
     return boxes
 
 
-def _quad_box(quad: FloatArray, shape: tuple[int, ...] | None = None) -> Box:
+def _quad_box(quad: FloatArray | Corners, shape: tuple[int, ...] | None = None) -> Box:
     """The pixel box around a quad (within an image of ``shape`` when given)."""
-    x0, y0 = np.floor(quad.min(axis=0)).astype(int)
-    x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
+    xs = [float(p[0]) for p in quad]
+    ys = [float(p[1]) for p in quad]
+    x0, y0 = math.floor(min(xs)), math.floor(min(ys))
+    x1, y1 = math.ceil(max(xs)) + 1, math.ceil(max(ys)) + 1
     if shape is not None:
         height, width = shape[:2]
-        return max(0, int(x0)), max(0, int(y0)), min(width, int(x1)), min(height, int(y1))
-    return int(x0), int(y0), int(x1), int(y1)
+        return max(0, x0), max(0, y0), min(width, x1), min(height, y1)
+    return x0, y0, x1, y1
 
 
 def _correlation(a: npt.NDArray[np.generic], b: npt.NDArray[np.float32]) -> float:
