@@ -326,14 +326,20 @@ class Door:
         self.viewers = 0
         """Live streams open to devices neither local nor paired."""
         self.max_total = 1 << 30
+        self.backlog = 2048
         """Connections of any kind beyond which new ones are closed at once (set by
         ``budget_descriptors`` from the file-descriptor limit)."""
 
     def budget_descriptors(self) -> int:
         """Raise the descriptor limit and derive ``max_total`` from it: each connection may
-        hold a second descriptor (a static file), and ``FD_RESERVE`` stay for the service."""
+        hold a second descriptor (a static file), and ``FD_RESERVE`` stay for the service.
+
+        The listening backlog is sized from what is left: asyncio accepts up to ``backlog``
+        connections in one go before any of them is closed, so a burst must fit beside the
+        connections held (else "Too many open files" at accept)."""
         limit = raise_fd_limit()
         self.max_total = max(8, (limit - FD_RESERVE) // 2)
+        self.backlog = min(2048, max(16, (limit - self.max_total - FD_RESERVE) // 2))
         return limit
 
     def uvicorn_options(self) -> dict[str, Any]:
@@ -346,6 +352,7 @@ class Door:
         return {
             "http": guarded_protocol(self),
             "timeout_keep_alive": self.http.keep_alive_s,
+            "backlog": self.backlog,
             "h11_max_incomplete_event_size": 16 * 1024,
             "proxy_headers": False,
             "server_header": False,
