@@ -80,6 +80,24 @@ def _under_load(url: str, quick: bool) -> list[Figure]:
         figures.append(
             Figure(SUITE, f"20 sheet PDFs at once: answered {status}", statuses[status], "count")
         )
+    source = _own_address()
+    if source is None:
+        print("bench kiosk: no non-loopback address here; the flood is skipped", file=sys.stderr)
+    else:
+        flood, refused, samples, failures = _flood(url, source, 1100)
+        figures += _percentiles(
+            f"/healthz under {flood} live connections from another device", samples, "ms"
+        )
+        figures.append(
+            Figure(
+                SUITE,
+                f"of {flood} live connections, answered 503",
+                refused,
+                "count",
+                "the caps: 128 connections, 64 viewers",
+            )
+        )
+        figures.append(Figure(SUITE, "/healthz failures during the flood", failures, "count"))
     held, closed = _half_sent(url)
     note = "then 408 and closed" if closed else "still open when the bench stopped waiting"
     figures.append(Figure(SUITE, "a half-sent request line held for", held, "s", note))
@@ -133,6 +151,70 @@ def _sheet_burst(url: str, count: int) -> tuple[list[float], dict[int, int]]:
     for t in threads:
         t.join(timeout=60)
     return samples, statuses
+
+
+def _own_address() -> str | None:
+    """One of this machine's IPv4 addresses that is not loopback (the source of connections
+    that the kiosk sees as another device's, the traffic staying on loopback), or None."""
+    import fcntl
+    import ipaddress
+    import struct
+
+    for _, name in socket.if_nameindex():
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            try:  # SIOCGIFADDR
+                packed = fcntl.ioctl(
+                    probe.fileno(), 0x8915, struct.pack("256s", name.encode()[:15])
+                )
+            except OSError:
+                continue
+        address = socket.inet_ntoa(packed[20:24])
+        if not ipaddress.ip_address(address).is_loopback:
+            return address
+    return None
+
+
+def _flood(url: str, source: str, count: int) -> tuple[int, int, list[float], int]:
+    """``count`` live-stream requests from ``source`` left open (issue #14: 1,100 made the
+    kiosk unanswerable); how many were opened and answered 503, ``/healthz`` meanwhile, and
+    how many of those failed."""
+    port = int(url.rsplit(":", 1)[1])
+    request = f"GET /api/live HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode()
+    sockets: list[socket.socket] = []
+    try:
+        for _ in range(count):
+            sock = socket.socket()
+            sock.settimeout(5)
+            try:
+                sock.bind((source, 0))
+                sock.connect(("127.0.0.1", port))
+                sock.sendall(request)
+            except OSError:
+                sock.close()
+                continue
+            sockets.append(sock)
+        time.sleep(1.0)  # let the server answer the excess
+        refused = 0
+        for sock in sockets:
+            sock.settimeout(0.01)
+            try:
+                answer = sock.recv(64)
+            except OSError:
+                continue  # held open: within the caps
+            refused += answer.startswith(b"HTTP/1.1 503")
+        samples, failures = [], 0
+        with httpx.Client(base_url=url, timeout=5) as http:
+            for _ in range(30):
+                started = time.perf_counter()
+                try:
+                    http.get("/healthz").raise_for_status()
+                    samples.append(time.perf_counter() - started)
+                except httpx.HTTPError:
+                    failures += 1
+        return len(sockets), refused, samples or [float("nan")], failures
+    finally:
+        for sock in sockets:
+            sock.close()
 
 
 def _half_sent(url: str, give_up_s: float = 60.0) -> tuple[float, bool]:
