@@ -56,6 +56,8 @@ FloatArray = npt.NDArray[np.float64]
 
 #: How alike (correlation of the pixels) a lost tag's place must look again to bring it back.
 _SAME_LOOK = 0.9
+#: How many lost tags are looked at in one frame (in turns).
+_RESTORE_CHECKS = 16
 
 #: A coarse cell this bright is taken as clipped by the sensor (it cannot follow the light).
 _CLIPPED = 235.0
@@ -74,7 +76,8 @@ class IncrementalConfig:
 
     ``memory`` turns the reading over time on (see the module): up to ``max_spots`` unread
     quads are watched, their crops averaged over up to ``mean_frames`` frames (a running mean
-    after that), and at most ``reads_per_frame`` means are read in one frame; a tag a change
+    after that), and at most ``reads_per_frame`` means are read in one unchanged frame (one in
+    a frame that ran a detection); a tag a change
     hid (a hand) comes back, unread, if within ``lost_frames`` frames its place looks again as
     it did when it was last read.
     """
@@ -285,18 +288,25 @@ class IncrementalDetector:
         quads = [np.asarray(lost.detection.corners) for lost in self._lost]
         taken = _same_place(quads, places).any(axis=1)
         back: list[Detection] = []
-        keep = []
+        waiting, checked = [], []  # looked at in turns, at most _RESTORE_CHECKS a frame
+        checks = 0
         for lost, quad, occupied in zip(self._lost, quads, taken, strict=True):
             if occupied or (
                 back and _same_place([quad], [np.asarray(d.corners) for d in back]).any()
             ):
                 continue  # read again, or something else is there now
+            aged = _Lost(lost.detection, lost.crop, lost.frames_left - 1)
+            if checks >= _RESTORE_CHECKS:
+                if aged.frames_left > 0:
+                    waiting.append(aged)
+                continue
+            checks += 1
             x0, y0, x1, y1 = _quad_box(quad, grey.shape)
             if _correlation(grey[y0:y1, x0:x1], lost.crop) >= _SAME_LOOK:
                 back.append(lost.detection)
-            elif lost.frames_left > 1:
-                keep.append(_Lost(lost.detection, lost.crop, lost.frames_left - 1))
-        self._lost = keep
+            elif aged.frames_left > 0:
+                checked.append(aged)
+        self._lost = waiting + checked
         if back:
             self._detections = sorted(self._detections + back, key=_sort_key)
             self.last_held += len(back)
@@ -308,6 +318,10 @@ class IncrementalDetector:
             self._watch(grey, self._candidates)
             self._candidates = []
         reads = 0
+        # A frame that paid for a detection reads one mean; a still frame, the full budget.
+        budget = self.config.reads_per_frame
+        if self.last_mode != "unchanged":
+            budget = min(1, budget)
         read: list[Detection] = []
         for spot in list(self._spots):
             x0, y0, x1, y1 = spot.box
@@ -318,7 +332,7 @@ class IncrementalDetector:
             else:  # a running mean over about the last n frames
                 spot.total += crop - spot.total / n
             spot.count += 1
-            if spot.count < spot.next_read or reads >= self.config.reads_per_frame:
+            if spot.count < spot.next_read or reads >= budget:
                 continue
             reads += 1
             spot.next_read *= 2
