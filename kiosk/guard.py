@@ -208,10 +208,11 @@ class HostNames:
         if bind and bind not in ("0.0.0.0", "::"):
             names.add(bind)
         if self.lan:
-            for name in (socket.gethostname(), socket.getfqdn()):
-                name = name.lower().rstrip(".")
-                if name:
-                    names.update({name, name.split(".")[0], f"{name.split('.')[0]}.local"})
+            # The machine's name as set (no DNS lookup: an offline Pi must start at once); a
+            # fully qualified name can be added to http.hosts.
+            name = socket.gethostname().lower().rstrip(".")
+            if name:
+                names.update({name, name.split(".")[0], f"{name.split('.')[0]}.local"})
         self.names = frozenset(n for n in names if n != "*")
 
     def allows(self, host: str) -> bool:
