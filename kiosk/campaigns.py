@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import threading
 from dataclasses import asdict, dataclass, is_dataclass
-from pathlib import Path
 from typing import Any
 
 from engine.core import EngineError, Game, Text, find_game
@@ -54,18 +53,19 @@ _cache = {}
 _lock = threading.Lock()
 
 
-def continuations(path: Path) -> list[Continuation]:
-    """Every ended session of the saved games at ``path`` whose campaign has not gone on yet,
-    the latest first. Reads with a connection of its own (the table's may be writing)."""
+def continuations(store: Store) -> list[Continuation]:
+    """Every ended session of the saved games in ``store`` whose campaign has not gone on yet,
+    the latest first. Each save is replayed once, then kept until it changes."""
     games = set(campaign_games())
     entries: list[Continuation] = []
     carried_on: set[str] = set()
     seen = set()
-    with _lock, Store.open(path) as store:
+    where = str(store.path)
+    with _lock:
         for info in store.list():
             if info.game not in games:
                 continue
-            key = (str(path), info.name, info.updated_at, info.entries)
+            key = (where, info.name, info.updated_at, info.entries)
             seen.add(key)
             if key not in _cache:
                 _cache[key] = _read(store, info.name)
@@ -74,7 +74,7 @@ def continuations(path: Path) -> list[Continuation]:
                 carried_on.add(carried)
             if log is not None:
                 entries.append(Continuation(info.name, info.game, info.updated_at, log, seats))
-        for stale in [k for k in _cache if k[0] == str(path) and k not in seen]:
+        for stale in [k for k in _cache if k[0] == where and k not in seen]:
             del _cache[stale]  # a save that changed since: only its newest reading is kept
     return [e for e in entries if _dump(e.log) not in carried_on]
 
@@ -83,7 +83,7 @@ def _read(store: Store, name: str) -> tuple[dict[str, Any] | None, str | None, t
     """A save's Log if its game has ended, the Log its options carried, and its seats."""
     try:
         saved = store.load(name)
-    except (StoreError, EngineError, ValueError):
+    except (StoreError, EngineError, ValueError):  # a save that cannot be resumed cannot go on
         return None, None, ()
     session = saved.session
     log = session.game.campaign_log(session.state)
@@ -105,9 +105,9 @@ def _dump(log: dict[str, Any]) -> str:
     return json.dumps(log, sort_keys=True, ensure_ascii=False)
 
 
-def find(path: Path, save: str) -> Continuation:
+def find(store: Store, save: str) -> Continuation:
     """The continuation of one save; LookupError with a sentence when it cannot go on."""
-    for entry in continuations(path):
+    for entry in continuations(store):
         if entry.save == save:
             return entry
     raise LookupError(f"the saved game {save!r} has no campaign to continue")

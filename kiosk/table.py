@@ -11,7 +11,8 @@ import logging
 import re
 import threading
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -249,6 +250,13 @@ class Table:
         with self._lock:
             change = self._bump(kind)
         self._tell(change)
+
+    @contextmanager
+    def store_held(self) -> Iterator[Store]:
+        """The saved games, to read other saves while no move is being written (the table's
+        lock is held meanwhile: keep it short)."""
+        with self._lock:
+            yield self.saved.store
 
     def listen(self, listener: Listener) -> Callable[[], None]:
         """Call ``listener(change)`` after every change (outside the lock); returns the remover."""

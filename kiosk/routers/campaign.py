@@ -84,9 +84,12 @@ def list_campaigns(
 def continue_campaign(body: ContinueBody, table: TableDep) -> dict[str, Any]:
     """Start the next session of a campaign from the Log of the session ``save``."""
     try:
-        entry = campaigns.find(table.saved.store.path, body.save)
+        with table.store_held() as store:
+            entry = campaigns.find(store, body.save)
     except LookupError as exc:
         raise HTTPException(404, str(exc)) from None
+    except StoreError as exc:
+        raise HTTPException(503, str(exc)) from None
     try:
         seats = parse_seats([seat.model_dump() for seat in body.seats], body.players)
         chosen = {k: v for k, v in body.options.items() if k in CONTINUED_FIELDS}
@@ -99,7 +102,8 @@ def continue_campaign(body: ContinueBody, table: TableDep) -> dict[str, Any]:
 
 def _continuations(table: Any) -> list[campaigns.Continuation]:
     try:
-        return campaigns.continuations(table.saved.store.path)
+        with table.store_held() as store:
+            return campaigns.continuations(store)
     except StoreError as exc:
         raise HTTPException(503, str(exc)) from None
 
