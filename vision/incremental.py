@@ -145,6 +145,10 @@ class IncrementalDetector:
         #: kept (unchanged pixels) that its detection of their region missed.
         self.last_read = 0
         self.last_held = 0
+        #: The detections of the last call that no detection of that call read: kept because
+        #: the pixels under them did not change, or back because their place looks as it did
+        #: (a sticker-health view should not count them as seen again).
+        self.last_kept: list[Detection] = []
         self._spots: list[_Spot] = []
         self._lost: list[_Lost] = []
         self._last_grey: Image | None = None
@@ -169,6 +173,7 @@ class IncrementalDetector:
         coarse /= np.float32(level)
         self.last_regions = []
         self.last_read = self.last_held = 0
+        self.last_kept = []
         same_size = self._coarse is not None and self._shape == grey.shape
         changed = (
             (np.abs(coarse - self._coarse) * level > self.config.threshold)
@@ -278,6 +283,7 @@ class IncrementalDetector:
         if held:
             self._detections = sorted(self._detections + held, key=_sort_key)
             self.last_held = len(held)
+            self.last_kept += held
 
     def _restore(self, grey: Image) -> None:
         """Bring back a tag lost under a change (a hand) when its pixels look again as they did
@@ -310,6 +316,7 @@ class IncrementalDetector:
         if back:
             self._detections = sorted(self._detections + back, key=_sort_key)
             self.last_held += len(back)
+            self.last_kept += back
 
     def _remember(self, grey: Image) -> None:
         """Watch the new unread quads, add this frame to every watched crop, and read the

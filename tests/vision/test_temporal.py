@@ -66,6 +66,8 @@ def test_a_tag_read_once_stays_while_its_pixels_do_not_change(renderer, detector
         assert read <= {t.tag_id for t in shot.truth}
         lost += len(seen - read)
         held += incremental.last_held
+        kept = {d.id for d in incremental.last_kept}
+        assert len(kept) == incremental.last_held and kept <= seen  # read in an earlier frame
         seen |= read
     assert lost == 0
     assert held > 0  # some frame's detection missed a tag that was kept
