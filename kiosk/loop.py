@@ -124,7 +124,12 @@ class TableLoop:
         """Play one frame into the table; returns what the reader made of it."""
         self.frames += 1
         detections = self._detector.detect(frame.image)
-        self.health.observe(detections, frame.timestamp_ms, looked_regions(self._detector))
+        self.health.observe(
+            detections,
+            frame.timestamp_ms,
+            looked_regions(self._detector),
+            kept=getattr(self._detector, "last_kept", ()),
+        )
         if self.on_frame is not None:
             self.on_frame(frame, detections)
         known = self.registry.known(detections)

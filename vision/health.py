@@ -128,11 +128,14 @@ class HealthMonitor:
         detections: Iterable[Detection],
         timestamp_ms: float,
         looked: Sequence[Box] | None = None,
+        kept: Iterable[Detection] = (),
     ) -> None:
         """One frame's detections; ``looked`` says where the detector looked (None: the whole
-        frame; a list of boxes: only there; an empty list: nowhere, the frame adds nothing)."""
+        frame; a list of boxes: only there; an empty list: nowhere, the frame adds nothing);
+        ``kept`` are those the detector kept or brought back without reading them again
+        (``IncrementalDetector.last_kept``): not counted as read."""
         detections = list(detections)
-        previous = {id(d) for d in self._previous}
+        previous = {id(d) for d in self._previous} | {id(d) for d in kept}
         self._previous = detections
         if looked is not None and not looked:
             return

@@ -129,3 +129,16 @@ def test_a_tag_handed_on_from_the_previous_frame_is_not_a_new_reading(seen) -> N
     assert all(h.looks == 2 and h.found == 1 for h in health.values())
     monitor.observe(seen[1][1], 200)  # a fresh pass: new readings
     assert all(h.found == 2 for h in monitor.report() if h.tag_id in CLEAN)
+
+
+def test_a_sticker_the_detector_kept_without_reading_it_is_not_counted_as_read(seen) -> None:
+    """The incremental detector hands back a tag a hand hid, unread, when its place looks as it
+    did (``last_kept``): that frame must count as a miss where it looked, not as a new read."""
+    monitor = HealthMonitor()
+    found = seen[0][1]
+    monitor.observe(found, 0)
+    monitor.observe([d for d in found if d.id != 101], 100)  # a hand over 101: missed
+    back = next(d for d in found if d.id == 101)  # the very detection, brought back unread
+    monitor.observe([*(d for d in found if d.id != 101), back], 200, kept=[back])
+    health = {h.tag_id: h for h in monitor.report()}
+    assert health[101].looks == 3 and health[101].found == 1
