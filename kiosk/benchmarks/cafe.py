@@ -203,7 +203,6 @@ def run(quick: bool = False) -> list[Figure]:
         sims: list[Any] = []
         receiver = None
         try:
-            since = time.time()
             receiver = _Receiver(broker.port)
             _wait(receiver.ready.is_set, 10, "the receiver's subscription")
             _progress(f"{TABLES} tables start")
@@ -283,7 +282,13 @@ def run(quick: bool = False) -> list[Figure]:
             # --- outbox replay after the broker is killed ---------------------------------
             _progress("replay: the broker is killed; the tables play on")
             db = broker.folder / "mosquitto.db"
-            _wait(lambda: db.is_file() and db.stat().st_mtime > since, 10, "the broker's autosave")
+            _wait(
+                lambda: receiver.distinct() >= sum(s.publisher.outbox.last_seq() for s in sims),
+                30,
+                "every event so far at the receiver",
+            )
+            quiet = time.time()  # every event so far delivered: the next autosave knows it
+            _wait(lambda: db.is_file() and db.stat().st_mtime > quiet, 10, "the broker's autosave")
             settled = receiver.count()
             sent_before = {sim.name: sim.publisher.outbox.last_seq() for sim in sims}
             broker.kill()
