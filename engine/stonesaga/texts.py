@@ -328,8 +328,12 @@ def option_texts() -> dict[str, Text]:
         "log": Text("上一局的《日志》", "The Log of the session before"),
     }
     for card in sorted(campaign()["challenges"]):
-        title = challenge(card).title
-        out[f"challenge={card}"] = Text(f"{card} {title.zh}", f"{card} {title.en}")
+        title, interval = challenge(card).title, challenge(card).interval
+        label = Text(f"{card} {title.zh}", f"{card} {title.en}")
+        if interval != "introduction":  # §间隔与变老: what choosing this card does to the Log
+            after = INTERVALS[interval]
+            label = Text(f"{label.zh} — 间隔:{after.zh}", f"{label.en} — interval: {after.en}")
+        out[f"challenge={card}"] = label
     for epoch, name in EPOCHS.items():
         out[f"epoch={epoch}"] = name
     for key, name in _names("behemoths").items():
