@@ -481,17 +481,22 @@ def _health_line(e: dict[str, Any]) -> Text:
     return out
 
 
-def _died_line(e: dict[str, Any]) -> Text:
-    effect = str(e["effect"])
+def _mourning_effect(effect: str, legend: bool = False) -> Text:
+    """§角色死亡与传说.1: what the mourning roll did, in words (``legend``: say it made one)."""
     if effect == "population":
-        what = Text("人口−1", "population −1")
-    elif effect == "unrest":
-        what = Text("动荡+1", "unrest +1")
-    elif effect.endswith("+1"):
+        return Text("人口−1", "population −1")
+    if effect == "unrest":
+        return Text("动荡+1", "unrest +1")
+    if effect.endswith("+1"):
         attribute = name_in(ATTRIBUTES, effect.removesuffix("+1"))
-        what = Text(f"{attribute.zh}+1(成为传说)", f"{attribute.en} +1 (a legend)")
-    else:
-        what = Text("属性都已是6,没有变化", "every attribute is already 6: no change")
+        if legend:
+            return Text(f"{attribute.zh}+1(成为传说)", f"{attribute.en} +1 (a legend)")
+        return Text(f"{attribute.zh}+1", f"{attribute.en} +1")
+    return Text("属性都已是6,没有变化", "every attribute is already 6: no change")
+
+
+def _died_line(e: dict[str, Any]) -> Text:
+    what = _mourning_effect(str(e["effect"]), legend=True)
     return _f(
         Text("{n}死去,哀悼骰{r}:{w}", "{n} died; mourning roll {r}: {w}"),
         n=character_name(str(e["name"])),
@@ -659,16 +664,7 @@ def rebuild_issue_text(kind: str, details: dict[str, Any]) -> Text:
 
 
 def _mourned_line(e: dict[str, Any]) -> Text:
-    effect = str(e["effect"])
-    if effect == "population":
-        what = Text("人口−1", "population −1")
-    elif effect == "unrest":
-        what = Text("动荡+1", "unrest +1")
-    elif effect.endswith("+1"):
-        attribute = name_in(ATTRIBUTES, effect.removesuffix("+1"))
-        what = Text(f"{attribute.zh}+1", f"{attribute.en} +1")
-    else:
-        what = Text("属性都已是6,没有变化", "every attribute is already 6: no change")
+    what = _mourning_effect(str(e["effect"]))
     roll, total = e["roll"], e["total"]
     dice = Text(f"骰{roll}", f"rolled {roll}")
     if total != roll:
