@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, is_dataclass
 from typing import Any
 
 from engine.core import EngineError, Game, Text, find_game
-from kiosk.seats import Seat
+from kiosk.seats import PlayerSeat
 from kiosk.store import Store, StoreError
 
 EPOCH_SESSION = Text("第{epoch}纪元 第{session}局之后", "Epoch {epoch}, after session {session}")
@@ -33,7 +33,7 @@ class Continuation:
     game: str
     updated_at: str
     log: dict[str, Any]
-    seats: tuple[Seat, ...]
+    seats: tuple[PlayerSeat, ...]
 
 
 def has_campaign(game: Game) -> bool:
@@ -48,7 +48,8 @@ def campaign_games() -> list[str]:
     return [g.name for g in available_games() if has_campaign(g)]
 
 
-_cache: dict[tuple[str, str, str, int], tuple[dict[str, Any] | None, str | None, tuple[Seat, ...]]]
+_Read = tuple[dict[str, Any] | None, str | None, tuple[PlayerSeat, ...]]
+_cache: dict[tuple[str, str, str, int], _Read]
 _cache = {}
 _lock = threading.Lock()
 
@@ -79,7 +80,7 @@ def continuations(store: Store) -> list[Continuation]:
     return [e for e in entries if _dump(e.log) not in carried_on]
 
 
-def _read(store: Store, name: str) -> tuple[dict[str, Any] | None, str | None, tuple[Seat, ...]]:
+def _read(store: Store, name: str) -> _Read:
     """A save's Log if its game has ended, the Log its options carried, and its seats."""
     try:
         saved = store.load(name)

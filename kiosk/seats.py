@@ -36,8 +36,9 @@ MAX_NAME = 16
 
 
 @dataclass(frozen=True)
-class Seat:
-    """One seat: the player's name (None: "player N") and colour (a key of ``COLOURS``)."""
+class PlayerSeat:
+    """Who sits at one seat: the player's name (None: "player N") and colour (a key of
+    ``COLOURS``)."""
 
     name: str | None
     colour: str
@@ -47,13 +48,13 @@ class Seat:
         return self.name or Text("{n}号玩家", "Player {n}").format(n=seat + 1).in_(lang)  # type: ignore[arg-type]
 
 
-def default_seats(players: int) -> list[Seat]:
+def default_seats(players: int) -> list[PlayerSeat]:
     """Seats with no names and the colours in order."""
     order = list(COLOURS)
-    return [Seat(None, order[i % len(order)]) for i in range(players)]
+    return [PlayerSeat(None, order[i % len(order)]) for i in range(players)]
 
 
-def parse_seats(raw: Any, players: int) -> list[Seat]:
+def parse_seats(raw: Any, players: int) -> list[PlayerSeat]:
     """Seats from plain data (a list of ``{"name", "colour"}``), filled up to ``players`` with
     the defaults; ValueError with a sentence for the player when a name or colour is wrong."""
     seats = default_seats(players)
@@ -66,19 +67,19 @@ def parse_seats(raw: Any, players: int) -> list[Seat]:
         colour = item.get("colour") or seats[i].colour
         if colour not in COLOURS:
             raise ValueError(f"seat {i + 1}: no colour {colour!r}; colours: {', '.join(COLOURS)}")
-        seats[i] = Seat(name, colour)
+        seats[i] = PlayerSeat(name, colour)
     taken = [s.colour for s in seats]
     if len(set(taken)) < len(taken):
         raise ValueError("two players chose the same colour")
     return seats
 
 
-def seats_json(seats: list[Seat]) -> list[dict[str, Any]]:
+def seats_json(seats: list[PlayerSeat]) -> list[dict[str, Any]]:
     """Seats as stored (plain data)."""
     return [asdict(s) for s in seats]
 
 
-def seat_status(seats: list[Seat], lang: str) -> list[dict[str, Any]]:
+def seat_status(seats: list[PlayerSeat], lang: str) -> list[dict[str, Any]]:
     """Seats as the screen draws them: number, name, colour name and hex."""
     return [
         {

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import os
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import platformdirs
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -22,13 +22,13 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
+from engine.core.text import Language
 from vision.detection import DetectorConfig
 from vision.sources import SourceConfig
 from vision.stabiliser import StabiliserConfig
 
 APP_NAME = "tablesight"
 
-Language = Literal["zh", "en"]
 
 
 class SettingsError(ValueError):

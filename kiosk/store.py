@@ -69,7 +69,7 @@ from engine.core import (
     find_game,
     move_from_json,
 )
-from kiosk.seats import Seat, default_seats, parse_seats, seats_json
+from kiosk.seats import PlayerSeat, default_seats, parse_seats, seats_json
 
 log = logging.getLogger(__name__)
 
@@ -447,7 +447,7 @@ class Store:
         game: str,
         options: dict[str, Any] | None = None,
         seed: int = 0,
-        seats: list[Seat] | None = None,
+        seats: list[PlayerSeat] | None = None,
     ) -> SavedGame:
         """Create a saved game and return it, started; StoreError if the name is taken.
 
@@ -722,7 +722,7 @@ class SavedGame:
         game_id: int,
         name: str,
         session: Session,
-        seats: list[Seat] | None = None,
+        seats: list[PlayerSeat] | None = None,
     ) -> None:
         self.store, self.id, self.name, self.session = store, game_id, name, session
         self.seats = seats or default_seats(session.state.players)

@@ -30,7 +30,7 @@ from engine.core import (
     offers,
 )
 from kiosk import screen
-from kiosk.seats import COLOURS, Seat, seat_status
+from kiosk.seats import COLOURS, PlayerSeat, seat_status
 from kiosk.settings import Settings
 from kiosk.store import (
     NOT_KEPT_CODE,
@@ -181,7 +181,7 @@ class Table:
         options: dict[str, Any] | None,
         name: str | None = None,
         seed: int = 0,
-        seats: list[Seat] | None = None,
+        seats: list[PlayerSeat] | None = None,
     ) -> None:
         """Start a new saved game (StoreError if the name is taken, EngineError if bad options);
         ``seats`` are the players' names and colours."""
@@ -549,12 +549,11 @@ SEAT_NAMED = Text("{player}({character})", "{player} ({character})")
 TABLE_NAME = Text("全桌", "The whole table")
 
 
-def seat_name(seat: int, character: str | None, lang: str, seats: list[Seat]) -> str:
+def seat_name(seat: int, character: str | None, lang: str, seats: list[PlayerSeat]) -> str:
     """How the screen names a seat: the player's chosen name (else "1号玩家" / "Player 1"),
     with the game's own name for the seat (a character) when it has one."""
-    player = (
-        seats[seat].shown(seat, lang) if seat < len(seats) else Seat(None, "red").shown(seat, lang)
-    )
+    sitting = seats[seat] if seat < len(seats) else PlayerSeat(None, "red")
+    player = sitting.shown(seat, lang)
     if character and not any(ch.isdigit() for ch in character):
         return SEAT_NAMED.format(player=player, character=character).in_(lang)  # type: ignore[arg-type]
     return player

@@ -12,7 +12,7 @@ from typing import Any
 from engine.core import Move, offers
 from engine.core.offers import sample
 from kiosk.cafe.publisher import Publisher
-from kiosk.seats import Seat
+from kiosk.seats import PlayerSeat
 from kiosk.settings import MqttSettings
 from kiosk.store import Store
 from kiosk.table import Table
@@ -35,7 +35,7 @@ class SimulatedTable:
         *,
         game: str = "greenwood",
         seed: int = 0,
-        seats: list[Seat] | None = None,
+        seats: list[PlayerSeat] | None = None,
         outbox_limit: int = 10_000,
         link: str | None = None,
     ) -> None:

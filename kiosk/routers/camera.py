@@ -22,8 +22,9 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response, StreamingResponse
 
 from engine.core import EngineError
+from engine.core.text import Language
 from kiosk.deps import Control, SettingsDep, TableDep
-from kiosk.settings import Language, Settings
+from kiosk.settings import Settings
 from kiosk.table import Table
 from vision.calibration import (
     TableCalibration,

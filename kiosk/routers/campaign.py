@@ -14,12 +14,12 @@ from fastapi import APIRouter, HTTPException
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.core import EngineError, Text
+from engine.core.text import Language
 from kiosk import campaigns
 from kiosk.deps import Control, SettingsDep, TableDep
 from kiosk.routers.controls import SeatBody
 from kiosk.routers.status import describe_options
 from kiosk.seats import parse_seats, seats_json
-from kiosk.settings import Language
 from kiosk.store import StoreError
 
 router = APIRouter(prefix="/api/campaigns", tags=["campaigns"])

@@ -15,9 +15,10 @@ from fastapi import APIRouter, HTTPException
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from engine.core import Advance, EngineError, NothingToUndoError, Verdict, move_from_dict
+from engine.core.text import Language
 from kiosk.deps import Control, SettingsDep, TableDep
 from kiosk.seats import MAX_NAME, parse_seats
-from kiosk.settings import Language, save_kiosk_changes
+from kiosk.settings import save_kiosk_changes
 from kiosk.store import NOT_KEPT_CODE, SaveNotKeptError, StoreError
 
 router = APIRouter(prefix="/api", tags=["controls"], dependencies=[Control])

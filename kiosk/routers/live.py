@@ -19,10 +19,10 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import StreamingResponse
 
+from engine.core.text import Language
 from kiosk.deps import PairingDep, SettingsDep, TableDep, is_local
 from kiosk.guard import TOO_MANY_VIEWERS, VIEWERS_RETRY_S
 from kiosk.routers.status import snapshot
-from kiosk.settings import Language
 from kiosk.table import Change
 
 router = APIRouter(tags=["live"])

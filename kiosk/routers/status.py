@@ -13,10 +13,11 @@ from fastapi import APIRouter, HTTPException, Request
 
 from engine.core import EngineError, Game, Text, find_game, game_names, move_from_dict
 from engine.core.game import GAME_MODULES
+from engine.core.text import Language
 from kiosk.deps import Pairing, PairingDep, SettingsDep, TableDep, is_local
 from kiosk.routers.controls import MoveBody, verdict_answer
 from kiosk.seats import COLOURS, MAX_NAME
-from kiosk.settings import Language, Settings
+from kiosk.settings import Settings
 from kiosk.table import Table
 from vision.errors import VisionError
 from vision.registry import load_registry

@@ -8,11 +8,11 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
+from engine.core.text import Language
 from firmware_bridge.errors import BridgeError
 from firmware_bridge.state import Led
 from kiosk.deps import SettingsDep, TableDep
 from kiosk.leds import track_legend
-from kiosk.settings import Language
 
 router = APIRouter(prefix="/api", tags=["tray"])
 

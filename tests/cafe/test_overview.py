@@ -22,7 +22,7 @@ from serving import free_port
 from engine.core import Advance
 from kiosk.cafe.broker import Mosquitto
 from kiosk.cafe.simulate import SimulatedTable
-from kiosk.seats import Seat
+from kiosk.seats import PlayerSeat
 
 SHOTS = Path(__file__).resolve().parents[2] / "out" / "screenshots"
 pytestmark = pytest.mark.browser
@@ -62,7 +62,7 @@ def tables(broker: Mosquitto, tmp_path_factory: pytest.TempPathFactory) -> Itera
     """Five simulated tables: one with a refused move, one whose camera is lost, one whose
     game ended, one that went offline, one playing quietly."""
     folder = tmp_path_factory.mktemp("tables")
-    seats = [Seat("Alice", "red"), Seat("Bob", "blue")]
+    seats = [PlayerSeat("Alice", "red"), PlayerSeat("Bob", "blue")]
     made = {
         name: SimulatedTable(name, folder / name, broker.url, game=game, seed=i, seats=seats)
         for i, (name, game) in enumerate(

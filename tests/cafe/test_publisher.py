@@ -14,7 +14,7 @@ from engine.core import Advance, find_game
 from kiosk.cafe.broker import Mosquitto
 from kiosk.cafe.simulate import SimulatedTable
 from kiosk.cli import main
-from kiosk.seats import COLOURS, Seat
+from kiosk.seats import COLOURS, PlayerSeat
 
 
 def alerts(state: dict[str, Any]) -> list[str]:
@@ -25,7 +25,7 @@ def test_state_and_events_arrive_with_the_documented_payloads(
     broker: Mosquitto, listen: Any, tmp_path: Path
 ) -> None:
     got = listen()
-    seats = [Seat("Alice", "red"), Seat("Bob", "blue")]
+    seats = [PlayerSeat("Alice", "red"), PlayerSeat("Bob", "blue")]
     link = "http://table-1.local:8000/"
     sim = SimulatedTable("table-1", tmp_path, broker.url, seats=seats, link=link).start()
     try:
@@ -102,7 +102,7 @@ def test_whose_turn_is_named_in_a_game_played_in_turns(
     broker: Mosquitto, listen: Any, tmp_path: Path
 ) -> None:
     got = listen()
-    seats = [Seat("Mei", "green"), Seat("Tom", "yellow")]
+    seats = [PlayerSeat("Mei", "green"), PlayerSeat("Tom", "yellow")]
     sim = SimulatedTable("table-turns", tmp_path, broker.url, game="dont_starve", seats=seats)
     sim.start()
     try:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from engine.core import Advance, NothingToUndoError, Pass
-from kiosk.seats import Seat
+from kiosk.seats import PlayerSeat
 from kiosk.store import (
     MIGRATIONS,
     SCHEMA_VERSION,
@@ -163,7 +163,10 @@ def test_a_version_1_save_opens_with_numbered_players_and_keeps_its_moves(
         assert len(saved.session.moves) == 1
         assert [(s.name, s.colour) for s in saved.seats] == [(None, "red"), (None, "blue")]
         again = store.new_game(
-            "new", "greenwood", {"players": 2}, seats=[Seat("Ann", "green"), Seat(None, "red")]
+            "new",
+            "greenwood",
+            {"players": 2},
+            seats=[PlayerSeat("Ann", "green"), PlayerSeat(None, "red")],
         )
         assert again.seats[0].name == "Ann"
     with Store.open(path) as store:
