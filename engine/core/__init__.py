@@ -13,6 +13,7 @@ from engine.core.errors import (
     UnknownGameError,
 )
 from engine.core.flow import apply, apply_unchecked, legal, start
+from engine.core.forms import Choice, Die, Face, Field, Offer, Option
 from engine.core.game import (
     PICTURE_KINDS,
     PICTURE_MARKS,
@@ -22,18 +23,7 @@ from engine.core.game import (
     game_names,
     register_game,
 )
-from engine.core.offers import (
-    Choice,
-    Die,
-    Face,
-    Field,
-    Offer,
-    Option,
-    SeatOffers,
-    match,
-    offered,
-    offers,
-)
+from engine.core.offers import SeatOffers, match, offered, offers
 from engine.core.phases import END, Phase, Step, TurnOrder
 from engine.core.records import (
     Event,

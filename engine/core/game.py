@@ -5,19 +5,17 @@ from __future__ import annotations
 import importlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from pydantic import TypeAdapter, ValidationError
 
 from engine.core.errors import GameConfigError, UnknownGameError
+from engine.core.forms import Offer
 from engine.core.phases import END, Phase, TurnOrder
 from engine.core.records import Event, Move, Seat
 from engine.core.rng import Rng
 from engine.core.state import Outcome, State
 from engine.core.text import ACCEPTED, Text, Verdict
-
-if TYPE_CHECKING:
-    from engine.core.offers import Offer
 
 GAME_MODULES = {
     "greenwood": "engine.greenwood",
@@ -270,6 +268,11 @@ def game_names() -> list[str]:
         if key not in _GAMES:
             _import_game(key)
     return sorted(_GAMES)
+
+
+def available_games() -> list[Game]:
+    """Every game that can be played now (a game package not yet written is left out), by name."""
+    return [_GAMES[name] for name in game_names()]
 
 
 def _import_game(key: str) -> bool:

@@ -33,17 +33,16 @@ import itertools
 import json
 import random
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from dataclasses import dataclass
+from typing import Any
 
 from engine.core import flow
+from engine.core.forms import Die, Field, Offer, Option, counted_choice
+from engine.core.game import Game
 from engine.core.phases import TurnOrder
 from engine.core.records import Move, Seat, _adapter, move_from_dict
 from engine.core.state import State
-from engine.core.text import Language, Text, Verdict
-
-if TYPE_CHECKING:
-    from engine.core.game import Game
+from engine.core.text import Text
 
 MAX_OPTIONS = 600
 """The most concrete options one offer may spell out (a guard against a runaway product)."""
@@ -54,154 +53,6 @@ CORE_LABELS = {
     "pass": Text("本阶段结束", "Done for this phase"),
 }
 """The console's labels of the core's own moves."""
-
-FieldKind = Literal["pick", "cells", "number", "dice", "tally"]
-
-
-@dataclass(frozen=True)
-class Choice:
-    """One value a pick field may take (the move's JSON value) and what the button says."""
-
-    value: Any
-    label: Text
-    most: int = 1
-    """For a ``tally`` field: the highest count of this choice."""
-
-
-@dataclass(frozen=True)
-class Face:
-    """One face of a die: its name, the symbol printed on it, and what it adds to the move."""
-
-    label: Text
-    symbol: str
-    adds: tuple[tuple[str, int], ...] = ()
-    """``(move field, amount)`` pairs, e.g. ``(("hits", 1),)``; empty for a blank face."""
-
-
-@dataclass(frozen=True)
-class Die:
-    """A die the players rolled, as the tray lit it (``name`` as in ``DicePoolAnnounced``)."""
-
-    name: str
-    label: Text
-    faces: tuple[Face, ...]
-
-
-@dataclass(frozen=True)
-class Field:
-    """One thing the players choose to complete a move."""
-
-    name: str
-    label: Text
-    kind: FieldKind = "pick"
-    choices: tuple[Choice, ...] = ()
-    low: int = 0
-    high: int = 0
-    default: int = 0
-    dice: tuple[Die, ...] = ()
-    grid: tuple[int, int] | None = None
-    """``(columns, rows)`` of the board a ``cells`` field is drawn on."""
-
-
-@dataclass(frozen=True)
-class Option:
-    """One concrete combination of an offer's pick fields and the game's verdict on it."""
-
-    values: tuple[Any, ...]
-    verdict: Verdict
-
-
-@dataclass(frozen=True)
-class Offer:
-    """A move a seat may make now, with what is left to choose.
-
-    A game builds it with ``options`` left empty; ``offers()`` fills them in.
-    """
-
-    move: str
-    seat: Seat | None
-    label: Text
-    fixed: dict[str, Any] = field(default_factory=dict)
-    """Values of the move's fields that the offer already sets (JSON values)."""
-    fields: tuple[Field, ...] = ()
-    camera: bool = False
-    """A move the camera normally reads, offered as a fallback."""
-    options: tuple[Option, ...] = ()
-
-    @property
-    def picks(self) -> tuple[Field, ...]:
-        """The fields whose values make up each option."""
-        return tuple(f for f in self.fields if f.kind in ("pick", "cells"))
-
-    @property
-    def ok(self) -> bool:
-        """Whether at least one option of this offer is legal now."""
-        return any(o.verdict.ok for o in self.options)
-
-    @property
-    def refusal(self) -> Verdict | None:
-        """Why the offer cannot be made now (its first option's verdict), or None if it can."""
-        return None if self.ok or not self.options else self.options[0].verdict
-
-    def build(
-        self,
-        values: Sequence[Any] = (),
-        numbers: dict[str, int] | None = None,
-        faces: dict[str, Sequence[int]] | None = None,
-        counts: dict[str, Sequence[int]] | None = None,
-    ) -> Move:
-        """The concrete move: ``values`` for the pick fields in order, ``numbers`` by field
-        name (default: each field's default), ``faces`` the index of each die's face by dice
-        field (default: the first face), ``counts`` one count per choice by tally field
-        (default: none). InvalidMoveError if the move cannot be made of them.
-        """
-        return move_from_dict(self._data(values, numbers or {}, faces or {}, counts or {}))
-
-    def _data(
-        self,
-        values: Sequence[Any],
-        numbers: dict[str, int],
-        faces: dict[str, Sequence[int]],
-        counts: dict[str, Sequence[int]] | None = None,
-    ) -> dict[str, Any]:
-        """The move as JSON data (``type``, ``seat``, every field the offer sets)."""
-        data: dict[str, Any] = {"type": self.move, "seat": self.seat, **self.fixed}
-        data.update(zip((f.name for f in self.picks), values, strict=True))
-        for f in self.fields:
-            if f.kind == "number":
-                data[f.name] = numbers.get(f.name, f.default)
-            elif f.kind == "dice":
-                chosen = faces.get(f.name) or [0] * len(f.dice)
-                for die, index in zip(f.dice, chosen, strict=True):
-                    for name, amount in die.faces[index].adds:
-                        data[name] = data.get(name, 0) + amount
-            elif f.kind == "tally":
-                tally = (counts or {}).get(f.name) or [0] * len(f.choices)
-                data[f.name] = [
-                    _counted(c.value, n) for c, n in zip(f.choices, tally, strict=True) if n
-                ]
-        return data
-
-    def to_dict(self, lang: Language) -> dict[str, Any]:
-        """The offer as plain JSON in one language (``GET /api/offers``)."""
-        return {
-            "move": self.move,
-            "seat": self.seat,
-            "label": self.label.in_(lang),
-            "camera": self.camera,
-            "fixed": self.fixed,
-            "fields": [_field_dict(f, lang) for f in self.fields],
-            "options": [
-                {
-                    "values": list(o.values),
-                    "ok": o.verdict.ok,
-                    "code": o.verdict.code,
-                    "reason": None if o.verdict.ok else o.verdict.message.in_(lang),
-                }
-                for o in self.options
-            ],
-            "ok": self.ok,
-        }
 
 
 @dataclass(frozen=True)
@@ -388,17 +239,12 @@ def _matching_option(offer: Offer, data: dict[str, Any], move: Move) -> Option |
     return option
 
 
-def _counted(value: Any, count: int) -> Any:
-    """One counted choice of a tally, as the move spells it."""
-    return {**value, "count": count} if isinstance(value, dict) else [value, count]
-
-
 def _tallied(f: Field, given: Any) -> bool:
     """Whether a move's list is a tally of ``f``: each choice at most once, counts in bounds."""
     if not isinstance(given, list):
         return False
     allowed = {
-        json.dumps(_plain(_counted(c.value, n)), sort_keys=True): index
+        json.dumps(_plain(counted_choice(c.value, n)), sort_keys=True): index
         for index, c in enumerate(f.choices)
         for n in range(1, c.most + 1)
     }
@@ -436,31 +282,3 @@ def _sums(dice: Sequence[Die], targets: Sequence[str]) -> set[tuple[int, ...]]:
             steps.append(tuple(adds.get(name, 0) for name in targets))
         totals = {tuple(a + b for a, b in zip(t, s, strict=True)) for t in totals for s in steps}
     return totals
-
-
-def _field_dict(f: Field, lang: Language) -> dict[str, Any]:
-    out: dict[str, Any] = {"name": f.name, "label": f.label.in_(lang), "kind": f.kind}
-    if f.kind in ("pick", "cells"):
-        out["choices"] = [{"value": c.value, "label": c.label.in_(lang)} for c in f.choices]
-    if f.kind == "tally":
-        out["choices"] = [
-            {"value": c.value, "label": c.label.in_(lang), "most": c.most} for c in f.choices
-        ]
-        out["low"] = f.low
-    if f.kind == "cells":
-        out["grid"] = list(f.grid) if f.grid else None
-    if f.kind == "number":
-        out.update(low=f.low, high=f.high, default=f.default)
-    if f.kind == "dice":
-        out["dice"] = [
-            {
-                "name": d.name,
-                "label": d.label.in_(lang),
-                "faces": [
-                    {"label": face.label.in_(lang), "symbol": face.symbol, "adds": dict(face.adds)}
-                    for face in d.faces
-                ],
-            }
-            for d in f.dice
-        ]
-    return out

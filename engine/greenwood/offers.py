@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from functools import cache
 
 from engine.core import Move, Seat, State, Text
-from engine.core.offers import Choice, Field, Offer
+from engine.core.forms import Choice, Field, Offer
 from engine.greenwood import rules
 from engine.greenwood.catalogue import KNOWLEDGE, Catalogue, Layout, catalogue, parse_reward
 from engine.greenwood.records import SPIRIT

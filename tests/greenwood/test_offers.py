@@ -28,7 +28,8 @@ from engine.core import (
     offered,
     offers,
 )
-from engine.core.offers import MAX_OPTIONS, Offer, match
+from engine.core.forms import Offer
+from engine.core.offers import MAX_OPTIONS, match
 from engine.greenwood.game import PHASES
 from engine.greenwood.records import (
     SPIRIT,
