@@ -738,12 +738,14 @@ class SavedGame:
         return self.session.game
 
     def submit(self, move: Move) -> Result:
-        """Check the move; if accepted, commit it to the log, then apply it and return events.
+        """Check the move once; if accepted, commit it to the log, then apply it without
+        checking it again and return its events. A refused move is never written.
         SaveNotKeptError, with nothing changed, when it cannot be written."""
         verdict = self.session.check(move)
-        if verdict.ok:
-            self._log("move", move)
-        return self.session.submit(move)
+        if not verdict.ok:
+            return Result.refused(move, verdict)
+        self._log("move", move)
+        return Result(verdict, self.session.push(move))
 
     def undo(self) -> tuple[Event, ...]:
         """Take back the last move (committed first); NothingToUndoError if none."""
@@ -762,9 +764,7 @@ class SavedGame:
     def state_before(self, moves: int) -> tuple[int, State[Any]]:
         """The latest state the session keeps (a checkpoint or a snapshot) after at most
         ``moves`` of its moves, as (its move count, the state); (0, the initial state) at worst."""
-        checkpoints = self.session._checkpoints  # the engine's own: states after moves[:k]
-        base = max((k for k in checkpoints if k <= max(moves, 0)), default=0)
-        return base, checkpoints[base]
+        return self.session.latest_checkpoint(moves)
 
     def _log(self, kind: str, move: Move | None) -> None:
         """Commit one entry, with a snapshot of the state before it when one is due."""
@@ -841,16 +841,15 @@ class SavedGame:
             if state is None or state.game != self.game.name or state.moves != length:
                 continue
             session = self.session
-            session.moves, session.undone, session.state = stack, taken_back, state
-            session._checkpoints[length] = state  # the engine's own: undo rebuilds from here
+            session.resume(stack, taken_back, state)  # undo rebuilds from here
             for older in range(position - 1, -1, -1):  # older snapshots still on this stack
                 count_, length_, _, _ = good[older]
                 if lowest[older] >= length_:
                     older_state = self.store._snapshot_state(
                         self.id, entries[count_ - 1][0], self.game
                     )
-                    if older_state is not None and older_state.moves == length_:
-                        session._checkpoints[length_] = older_state
+                    if older_state is not None and older_state.moves == length_ > 0:
+                        session.keep_checkpoint(length_, older_state)
             return count
         return 0
 
