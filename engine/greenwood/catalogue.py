@@ -13,8 +13,8 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from typing import Any
 
+from engine.greenwood.board import Cell, Cells, normalise
 from engine.greenwood.errors import GreenwoodDataError
-from engine.greenwood.shapes import Cell, Cells, normalise
 
 KNOWLEDGE = ("red", "blue", "yellow")
 """红色知识 揭示陷阱, 蓝色知识 消除幻象, 黄色知识 破除咒语 (§三.8)."""

@@ -21,9 +21,9 @@ from functools import cache
 from engine.core import Move, Seat, State, Text
 from engine.core.forms import Choice, Field, Offer
 from engine.greenwood import rules
+from engine.greenwood.board import Cell, Cells, neighbours, turn
 from engine.greenwood.catalogue import KNOWLEDGE, Catalogue, Layout, catalogue, parse_reward
-from engine.greenwood.records import SPIRIT
-from engine.greenwood.shapes import Cell, Cells, neighbours, turn
+from engine.greenwood.moves import SPIRIT
 from engine.greenwood.state import ORDINARY_PLACES, Player, Table
 from engine.greenwood.texts import (
     CHOICE_TEXTS,

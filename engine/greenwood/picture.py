@@ -14,9 +14,9 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core import Move, State, Text
+from engine.greenwood.board import Cell
 from engine.greenwood.catalogue import Layout, catalogue
-from engine.greenwood.records import Place
-from engine.greenwood.shapes import Cell
+from engine.greenwood.moves import Place
 from engine.greenwood.state import Player, Table
 from engine.greenwood.texts import (
     area_name,

@@ -2,8 +2,8 @@
 
 Messages are read by players at the console: every name in them is a ``Text`` from
 ``engine/greenwood/texts.py`` (a piece, a creature, a knowledge colour, a companion), never an id.
-The rules that use them are in ``rules.py``; the submarine's placement reasons in
-``submarine.py``.
+The rules that use them are in ``rules/actions.py``; the submarine's placement reasons in
+``rules/placement.py``.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from engine.core import Seat
-from engine.greenwood.shapes import Cells
+from engine.greenwood.board import Cells
 
 START_SCORE = 5
 """计分标记放在主板计分轨道的5分位置 (§一.6)."""

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from engine.core import Text
-from engine.greenwood.records import SPIRIT
+from engine.greenwood.moves import SPIRIT
 
 EVENT_TEXTS: dict[str, Text] = {
     "greenwood.creature_rescued": Text(
@@ -189,7 +189,7 @@ CHOICE_TEXTS: dict[str, Text] = {
 }
 """Labels of the choices, filled in from the state."""
 
-# --- names in refusal messages (engine/greenwood/rules.py, submarine.py) ---------------------
+# --- names in refusal messages (engine/greenwood/rules/) -----------------------------------------
 
 NOTHING_HELD = Text("无", "none")
 """What a player holds when they hold no knowledge token."""
@@ -405,7 +405,7 @@ SOURCES: dict[str, Text] = {
     "both spy tokens held (§四.7)": Text("2个间谍标记已满", "both spy tokens held"),
     "strength track end (§四.3)": Text("力量轨道终点", "end of the strength track"),
 }
-"""What paid a reward, by the ``source`` the rules engine gives it (engine/greenwood/rules.py)."""
+"""What paid a reward, by the ``source`` the rules engine gives it (engine/greenwood/rules/)."""
 
 
 TRACKS: dict[str, Text] = {

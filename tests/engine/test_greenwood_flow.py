@@ -91,7 +91,7 @@ def test_bad_setup_options_are_refused_with_the_option_named(options, message) -
 
 def test_the_kiosk_is_told_each_phase_turn_reward_and_refusal() -> None:
     """§三.1-§三.4 announced as events (the kiosk, the round-track LEDs and the buzzer react)."""
-    from engine.greenwood.records import PlaceDuskMarker, Strengthen
+    from engine.greenwood.moves import PlaceDuskMarker, Strengthen
 
     session = Session(find_game("greenwood"), {"players": 2, "start_seat": 1})
     assert [e.type for e in session.start_events][:3] == [

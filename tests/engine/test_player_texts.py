@@ -19,9 +19,9 @@ from player_texts import offer_texts, problems
 from engine.core import Reason, Text
 from engine.dont_starve import reasons as ds_reasons
 from engine.dont_starve.texts import count_of, numbers_named, structure_name
-from engine.greenwood import rules as gw_rules
-from engine.greenwood import submarine as gw_submarine
-from engine.greenwood.records import SPIRIT
+from engine.greenwood.moves import SPIRIT
+from engine.greenwood.rules import actions as gw_rules
+from engine.greenwood.rules import placement as gw_submarine
 from engine.greenwood.texts import cell_names, companion_name, knowledge_list, piece_name
 
 GAMES = ("greenwood", "dont_starve", "stonesaga")

@@ -10,7 +10,9 @@ import engine.greenwood  # noqa: F401  (registers the game)
 import vision.readers.greenwood as reader
 from engine.core import Reason, event_from_dict, move_from_dict
 from engine.core.records import event_types, move_types
-from engine.greenwood import reasons, rules, submarine
+from engine.greenwood import reasons
+from engine.greenwood.rules import actions as rules
+from engine.greenwood.rules import placement as submarine
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "greenwood.md").read_text(encoding="utf-8")
 EXAMPLES = [json.loads(m) for m in re.findall(r"`(\{\"type\":.*?\})`", DOC)]

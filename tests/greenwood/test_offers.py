@@ -30,8 +30,7 @@ from engine.core import (
 )
 from engine.core.forms import Offer
 from engine.core.offers import MAX_OPTIONS, match
-from engine.greenwood.game import PHASES
-from engine.greenwood.records import (
+from engine.greenwood.moves import (
     SPIRIT,
     Gain,
     Hike,
@@ -46,6 +45,7 @@ from engine.greenwood.records import (
     UseEnergy,
     UseSpy,
 )
+from engine.greenwood.phases import PHASES
 from engine.greenwood.state import Placed
 
 GAME = find_game("greenwood")

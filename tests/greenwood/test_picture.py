@@ -15,7 +15,7 @@ from offer_walk import example_files
 from engine.core import Move, Session, State, find_game, move_from_dict
 from engine.core.game import PICTURE_KINDS, PICTURE_MARKS
 from engine.greenwood.catalogue import catalogue
-from engine.greenwood.records import Place
+from engine.greenwood.moves import Place
 from engine.greenwood.state import Placed
 
 FILES = example_files("greenwood")

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.greenwood.board import turn
 from engine.greenwood.catalogue import catalogue
-from engine.greenwood.records import Place
-from engine.greenwood.shapes import turn
+from engine.greenwood.moves import Place
 from engine.greenwood.state import Placed
 
 CAT = catalogue()

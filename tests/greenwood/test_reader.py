@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.greenwood.catalogue import catalogue
-from engine.greenwood.records import Hike, Place, Rescue, TakeWisp, UseEnergy
+from engine.greenwood.moves import Hike, Place, Rescue, TakeWisp, UseEnergy
 from kiosk.cli import main
 from vision.detection import Detector
 from vision.readers.greenwood import SubmarineReader, piece_shapes

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from engine.greenwood.catalogue import catalogue
-from engine.greenwood.records import Gain, Place, PlacementAwaited, RewardGained, Strengthen
+from engine.greenwood.moves import Gain, Place, PlacementAwaited, RewardGained, Strengthen
 from engine.greenwood.state import Placed
 
 CAT = catalogue()
@@ -122,7 +122,7 @@ def test_pathfinding_loops_at_its_end_and_pays_again(gw) -> None:
 
 def test_strengthen_at_dusk_moves_one_space(table) -> None:
     """§三.2 强化伙伴队伍: 将力量标记沿力量轨道向前移动1格."""
-    from engine.greenwood.records import PlaceDuskMarker
+    from engine.greenwood.moves import PlaceDuskMarker
 
     table.ok(PlaceDuskMarker(seat=0, effect="aurora"))
     table.ok(Strengthen(seat=0))

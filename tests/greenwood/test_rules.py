@@ -7,8 +7,7 @@ from dataclasses import replace
 import pytest
 
 from engine.core import Advance, EndTurn, Pass
-from engine.greenwood.game import solo_band
-from engine.greenwood.records import (
+from engine.greenwood.moves import (
     CastSpell,
     FinalScores,
     Gain,
@@ -32,6 +31,7 @@ from engine.greenwood.records import (
     UseSpy,
     VirtualCompanionsRevealed,
 )
+from engine.greenwood.phases import solo_band
 from engine.greenwood.state import Placed
 
 SPIRIT = 5

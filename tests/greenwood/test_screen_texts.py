@@ -18,7 +18,7 @@ from screen_texts import bad, view_and_picture_problems, walk
 from engine.core import Session, Text, find_game
 from engine.core.records import event_types
 from engine.greenwood.game import GreenwoodOptions
-from engine.greenwood.records import (
+from engine.greenwood.moves import (
     DuskMarkerPlaced,
     FinalScores,
     PiecePlaced,
@@ -101,7 +101,7 @@ def test_the_log_names_pieces_creatures_tokens_and_rewards_in_words() -> None:
     ],
 )
 def test_every_source_of_a_reward_is_said_in_words(reward: str, source: str, zh: str) -> None:
-    """The sources engine/greenwood/rules.py gives: §三.10 icons and areas, §四.7 a full
+    """The sources engine/greenwood/rules/ gives: §三.10 icons and areas, §四.7 a full
     supply, §四.3 the track's end, §三.12 the pathfinding track; an unknown one is left out."""
     event = RewardGained(0, reward, source)
     assert line(event, "zh") == zh

@@ -32,11 +32,11 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.core import ACCEPTED, Move, Reason, State, Text, Verdict
+from engine.greenwood.board import Cell, turn
 from engine.greenwood.catalogue import Layout, Shape, catalogue
-from engine.greenwood.records import Place
-from engine.greenwood.shapes import Cell, turn
+from engine.greenwood.moves import Place
+from engine.greenwood.rules.placement import check_placement
 from engine.greenwood.state import Table
-from engine.greenwood.submarine import check_placement
 from engine.greenwood.texts import piece_name
 from vision.calibration import BoardLayout, TableCalibration
 from vision.detection import Detection, Detector, read_image

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from engine.core import ACCEPTED, Reason, Text, Verdict
+from engine.greenwood.board import Cell, Cells, neighbours, orientation_of
 from engine.greenwood.catalogue import Layout, Shape
-from engine.greenwood.shapes import Cell, Cells, neighbours, orientation_of
 from engine.greenwood.texts import cell_names, piece_name
 
 RULE = "greenwood.zh.md §三.10"

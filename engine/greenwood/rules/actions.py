@@ -1,4 +1,4 @@
-"""Greenwood's rules: which moves are legal (``check``) and what they do (``play``).
+"""Greenwood's rules of the moves: which are legal (``check``) and what they do (``play``).
 
 Every refusal is a reason of ``reasons.py`` citing its section of ``greenwood.zh.md``.
 Rewards resolve in order, and a reward that triggers others (a track space, a wisp to place, a
@@ -15,8 +15,36 @@ from dataclasses import replace
 from engine.core import ACCEPTED, EndTurn, Event, Move, Pass, Seat, State, Text, Verdict
 from engine.core.offers import CORE_LABELS
 from engine.core.vocabulary import SeatPassed
+from engine.greenwood.board import orientation_of
 from engine.greenwood.catalogue import Catalogue, catalogue, parse_reward
 from engine.greenwood.errors import GreenwoodDataError
+from engine.greenwood.moves import (
+    SPIRIT,
+    CastSpell,
+    CreatureRescued,
+    DuskMarkerPlaced,
+    Gain,
+    GainAurora,
+    Hike,
+    KnowledgeChanged,
+    Learn,
+    PiecePlaced,
+    Place,
+    PlaceDuskMarker,
+    PlacementAwaited,
+    Protect,
+    Recruit,
+    RemoveHiker,
+    Rescue,
+    RewardGained,
+    SpiritAbility,
+    Strengthen,
+    SwapKnowledge,
+    TakeWisp,
+    TokenUsed,
+    UseEnergy,
+    UseSpy,
+)
 from engine.greenwood.reasons import (
     ALREADY_PROTECTED,
     ALREADY_SPIED,
@@ -60,34 +88,7 @@ from engine.greenwood.reasons import (
     UNKNOWN_REWARD,
     WRONG_PIECE,
 )
-from engine.greenwood.records import (
-    SPIRIT,
-    CastSpell,
-    CreatureRescued,
-    DuskMarkerPlaced,
-    Gain,
-    GainAurora,
-    Hike,
-    KnowledgeChanged,
-    Learn,
-    PiecePlaced,
-    Place,
-    PlaceDuskMarker,
-    PlacementAwaited,
-    Protect,
-    Recruit,
-    RemoveHiker,
-    Rescue,
-    RewardGained,
-    SpiritAbility,
-    Strengthen,
-    SwapKnowledge,
-    TakeWisp,
-    TokenUsed,
-    UseEnergy,
-    UseSpy,
-)
-from engine.greenwood.shapes import orientation_of
+from engine.greenwood.rules.placement import check_placement, rewards_of
 from engine.greenwood.state import (
     MAX_AURORA,
     MAX_ENERGY,
@@ -101,7 +102,6 @@ from engine.greenwood.state import (
     Player,
     Table,
 )
-from engine.greenwood.submarine import check_placement, rewards_of
 from engine.greenwood.texts import (
     DUSK_EFFECT_NAMES,
     FOREST_ACTION_NAMES,
