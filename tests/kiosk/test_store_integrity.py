@@ -25,7 +25,6 @@ from serving import start_server
 
 from engine.core import Session, find_game, offers
 from engine.core.offers import sample
-from kiosk import store as store_module
 from kiosk.settings import load_settings
 from kiosk.store import (
     MIGRATIONS,
@@ -36,6 +35,8 @@ from kiosk.store import (
     StoreDamagedError,
     StoreError,
 )
+from kiosk.store import chain as chain_module
+from kiosk.store import database as database_module
 from kiosk.table import open_table
 
 PAGE = 4096
@@ -130,7 +131,7 @@ def test_a_flipped_bit_in_the_log_index_never_resumes_short(
     (the issue's 7 of 121 moves); with only ``quick_check`` the chain alone must catch them."""
     data, moves, state = pristine
     if check != "integrity_check":
-        monkeypatch.setattr(store_module, "FULL_CHECK_MAX_BYTES", 0)
+        monkeypatch.setattr(database_module, "FULL_CHECK_MAX_BYTES", 0)
     (page,) = pages_of(data, tmp_path, "sqlite_autoindex_log_1")[-1:]
     seen: collections.Counter[str] = collections.Counter()
     hiding = 0
@@ -224,7 +225,7 @@ def rechain(path: Path) -> None:
     written that way), so that what is wrong with it is what it holds, not its chain."""
     conn = sqlite3.connect(path, isolation_level=None)
     conn.execute("BEGIN")
-    store_module._chain_existing(conn)
+    chain_module._chain_existing(conn)
     conn.execute("COMMIT")
     conn.close()
     checkpointed(path)
@@ -511,7 +512,7 @@ def test_a_busy_database_is_said_and_never_set_aside(
     opens the file beside it) is not damage."""
     path = tmp_path / "games.sqlite"
     small_game(path)
-    monkeypatch.setattr(store_module, "BUSY_TIMEOUT_S", 0.1)
+    monkeypatch.setattr(database_module, "BUSY_TIMEOUT_S", 0.1)
     writer = sqlite3.connect(path, isolation_level=None)
     writer.execute("BEGIN IMMEDIATE")
     try:

@@ -19,8 +19,8 @@ import pytest
 
 from engine.core import Session, find_game, move_from_dict, offers
 from engine.core.offers import sample
-from kiosk import store as store_module
 from kiosk.store import MIGRATIONS, SavedGame, SaveUnusableError, Store
+from kiosk.store import snapshots as snapshots_module
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
 EVERY = 5
@@ -28,7 +28,7 @@ EVERY = 5
 
 @pytest.fixture(autouse=True)
 def _often(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(store_module, "SNAPSHOT_EVERY", EVERY)
+    monkeypatch.setattr(snapshots_module, "SNAPSHOT_EVERY", EVERY)
 
 
 def play(saved: SavedGame, moves: list, rnd: random.Random) -> None:
@@ -224,7 +224,7 @@ def test_a_failed_snapshot_costs_only_the_snapshot(
     def refuse(state: object) -> bytes:
         raise RuntimeError("no room")
 
-    monkeypatch.setattr(store_module, "encode_state", refuse)
+    monkeypatch.setattr(snapshots_module, "encode_state", refuse)
     path = tmp_path / "games.sqlite"
     long_game(path)
     assert not snapshots(path)
@@ -239,9 +239,9 @@ CHILD = textwrap.dedent(
     from pathlib import Path
     from engine.core import offers
     from engine.core.offers import sample
-    from kiosk import store as store_module
-    store_module.SNAPSHOT_EVERY = 1  # a snapshot with every entry: most kills land in one
-    with store_module.Store.open(Path(sys.argv[1])) as store:
+    from kiosk.store import Store, snapshots
+    snapshots.SNAPSHOT_EVERY = 1  # a snapshot with every entry: most kills land in one
+    with Store.open(Path(sys.argv[1])) as store:
         for k in range(len(store.list()), 10_000):
             saved = store.new_game(f"g{k}", "stonesaga", None, seed=k)
             rnd = random.Random(k)
@@ -299,10 +299,10 @@ def test_kill_9_while_writing_snapshots_loses_nothing(tmp_path: Path) -> None:
 def test_the_screen_memory_replays_only_the_last_stretch(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from bench.engine import COUNTER, OPTIONS, Tick
     from kiosk import table as table_module
-    from kiosk.benchmarks.engine import COUNTER, OPTIONS, Tick
 
-    monkeypatch.setattr(store_module, "SNAPSHOT_EVERY", 256)
+    monkeypatch.setattr(snapshots_module, "SNAPSHOT_EVERY", 256)
     path = tmp_path / "games.sqlite"
     with Store.open(path) as store:
         saved = store.new_game("long", COUNTER.name, OPTIONS)

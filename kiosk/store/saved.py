@@ -1,0 +1,191 @@
+"""A saved game: a session whose every accepted move, undo and redo is committed to the log
+before it is announced, checked once and applied unchecked; its snapshots and its resume."""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from typing import TYPE_CHECKING, Any
+
+from engine.core import EngineError, Event, Game, Move, Result, Session, State, Text
+from kiosk.seats import PlayerSeat, default_seats
+from kiosk.store import snapshots
+from kiosk.store.chain import _Entry
+from kiosk.store.errors import SaveUnusableError
+from kiosk.store.files import _now, _short, _transaction
+from kiosk.store.snapshots import _Snapshot, engine_key
+
+if TYPE_CHECKING:
+    from kiosk.store.database import Store
+
+log = logging.getLogger("kiosk.store")
+
+
+class SavedGame:
+    """A session whose every accepted move, undo and redo is committed before it is announced."""
+
+    def __init__(
+        self,
+        store: Store,
+        game_id: int,
+        name: str,
+        session: Session,
+        seats: list[PlayerSeat] | None = None,
+    ) -> None:
+        self.store, self.id, self.name, self.session = store, game_id, name, session
+        self.seats = seats or default_seats(session.state.players)
+        """The players' names and colours, as chosen at set-up."""
+        self._head = b""
+        """The chain of the last log entry (what a snapshot taken now claims as its prefix)."""
+        self._seq: int | None = 0
+        """The seq of the last log entry; None once the log was written by someone else."""
+
+    @property
+    def game(self) -> Game:
+        """The game being played."""
+        return self.session.game
+
+    def submit(self, move: Move) -> Result:
+        """Check the move once; if accepted, commit it to the log, then apply it without
+        checking it again and return its events. A refused move is never written.
+        SaveNotKeptError, with nothing changed, when it cannot be written."""
+        verdict = self.session.check(move)
+        if not verdict.ok:
+            return Result.refused(move, verdict)
+        self._log("move", move)
+        return Result(verdict, self.session.push(move))
+
+    def undo(self) -> tuple[Event, ...]:
+        """Take back the last move (committed first); NothingToUndoError if none."""
+        if not self.session.moves:
+            return self.session.undo()  # raises NothingToUndoError
+        self._log("undo", None)
+        return self.session.undo()
+
+    def redo(self) -> tuple[Event, ...]:
+        """Apply the last undone move again (committed first); NothingToUndoError if none."""
+        if not self.session.undone:
+            return self.session.redo()  # raises NothingToUndoError
+        self._log("redo", None)
+        return self.session.redo()
+
+    def state_before(self, moves: int) -> tuple[int, State[Any]]:
+        """The latest state the session keeps (a checkpoint or a snapshot) after at most
+        ``moves`` of its moves, as (its move count, the state); (0, the initial state) at worst."""
+        return self.session.latest_checkpoint(moves)
+
+    def _log(self, kind: str, move: Move | None) -> None:
+        """Commit one entry, with a snapshot of the state before it when one is due."""
+        snapshot = None
+        if self._seq and self._seq % snapshots.SNAPSHOT_EVERY == 0:
+            snapshot = self._snapshot()
+        seq, chain = self.store._append(self.id, kind, move, snapshot)
+        if self._seq is not None and seq != self._seq + 1:
+            self._seq = None  # another writer: this session no longer follows the log
+        if self._seq is not None:
+            self._seq, self._head = seq, chain
+
+    def _snapshot(self) -> _Snapshot | None:
+        """The current state encoded for the current log entry; None if it cannot be."""
+        if self._seq is None:
+            return None
+        try:
+            return _Snapshot(
+                self._seq,
+                self._head.hex(),
+                engine_key(self.game),
+                len(self.session.moves),
+                snapshots.encode_state(self.session.state),
+            )
+        except Exception as exc:  # a state that will not encode costs only its snapshot
+            log.warning("snapshot of %r not made: %s", self.name, exc)
+            return None
+
+    def _write_snapshot(self) -> None:
+        """Write a snapshot of the current state in its own transaction (after a long replay);
+        a failure costs only the snapshot."""
+        if self.store.cannot_keep is not None:
+            return
+        snapshot = self._snapshot()
+        if snapshot is None:
+            return
+        conn = self.store._conn
+        try:
+            with _transaction(conn):
+                self.store._put_snapshot(self.id, snapshot, _now())
+        except sqlite3.Error as exc:
+            log.warning("snapshot of %r not written: %s", self.name, exc)
+
+    def _restore(self, entries: list[_Entry], chains: list[bytes]) -> int:
+        """Put the session at the newest snapshot that matches the checked log ``entries``
+        (whose chains are ``chains``; older matching snapshots become undo checkpoints); return
+        how many entries it covers."""
+        heads = self.store._snapshot_heads(self.id)
+        if not heads:
+            return 0
+        engine = engine_key(self.game)
+        moves: list[Move] = []
+        undone: list[Move] = []
+        good: list[tuple[int, int, list[Move], list[Move]]] = []
+        lowest: list[int] = []  # the fewest moves on the stack since each good snapshot
+        for index, (seq, kind, move) in enumerate(entries):
+            if kind == "move" and move is not None:
+                moves.append(move)
+                undone.clear()
+            elif kind == "undo" and moves:
+                undone.append(moves.pop())
+            elif kind == "redo" and undone:
+                moves.append(undone.pop())
+            else:
+                break  # replay will say what is wrong; no snapshot past here
+            lowest = [min(low, len(moves)) for low in lowest]
+            head = heads.get(seq)
+            if head is not None and head == (chains[index].hex(), engine, len(moves)):
+                good.append((index + 1, len(moves), list(moves), list(undone)))
+                lowest.append(len(moves))
+        for position in range(len(good) - 1, -1, -1):
+            count, length, stack, taken_back = good[position]
+            state = self.store._snapshot_state(self.id, entries[count - 1][0], self.game)
+            if state is None or state.game != self.game.name or state.moves != length:
+                continue
+            session = self.session
+            session.resume(stack, taken_back, state)  # undo rebuilds from here
+            for older in range(position - 1, -1, -1):  # older snapshots still on this stack
+                count_, length_, _, _ = good[older]
+                if lowest[older] >= length_:
+                    older_state = self.store._snapshot_state(
+                        self.id, entries[count_ - 1][0], self.game
+                    )
+                    if older_state is not None and older_state.moves == length_ > 0:
+                        session.keep_checkpoint(length_, older_state)
+            return count
+        return 0
+
+    def _replay(self, entry: int, total: int, kind: str, move: Move | None) -> None:
+        """Apply one checked log entry; SaveUnusableError if it does not replay."""
+        try:
+            if kind == "move" and move is not None:
+                result = self.session.submit(move)
+                if not result.accepted:
+                    raise SaveUnusableError(
+                        self.name,
+                        entry,
+                        total,
+                        Text(
+                            f"记录的一步现在不合规则了({result.verdict.message.zh});"
+                            "它可能是另一个版本保存的",
+                            f"a logged move is no longer legal ({result.verdict.message.en});"
+                            " was it saved by another version?",
+                        ),
+                    )
+            elif kind == "undo":
+                self.session.undo()
+            elif kind == "redo":
+                self.session.redo()
+        except EngineError as exc:
+            raise SaveUnusableError(
+                self.name,
+                entry,
+                total,
+                Text(f"这条记录无法重放({_short(exc)})", f"it does not replay ({_short(exc)})"),
+            ) from None
