@@ -184,32 +184,37 @@ LINE = st.one_of(
     st.integers(1, 3000).map(lambda n: "[" * n + "]" * n),
     st.integers(4000, 6000).map(lambda n: '{"type": "pass", "seat": ' + "7" * n + "}"),
 )
-FUZZ_CODES: dict[int, int] = {}
 
 
-@settings(
-    max_examples=250,
-    deadline=None,
-    derandomize=True,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
-@given(
-    lines=st.lists(LINE, min_size=0, max_size=5), game=st.sampled_from(["greenwood", "stonesaga"])
-)
 def test_replay_of_any_file_ends_with_a_status_never_an_exception(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], lines: list[str], game: str
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path = tmp_path / "fuzz.jsonl"
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8", errors="surrogatepass")
-    code = main(["--lang", "en", "replay", game, str(path)])
-    err = capsys.readouterr().err
-    assert code in (0, 1, 2)
-    assert code != 2 or len(err.strip().splitlines()) == 1
-    FUZZ_CODES[code] = FUZZ_CODES.get(code, 0) + 1
+    """250 random files: each replay ends with exit 0, 1 or 2 (2 with one line), never an
+    exception; and every one of the three statuses was met, counted here, so that the test
+    stands alone."""
+    codes: dict[int, int] = {}
 
+    @settings(
+        max_examples=250,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow],
+    )
+    @given(
+        lines=st.lists(LINE, min_size=0, max_size=5),
+        game=st.sampled_from(["greenwood", "stonesaga"]),
+    )
+    def ends_with_a_status(lines: list[str], game: str) -> None:
+        path = tmp_path / "fuzz.jsonl"
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8", errors="surrogatepass")
+        capsys.readouterr()
+        code = main(["--lang", "en", "replay", game, str(path)])
+        err = capsys.readouterr().err
+        assert code in (0, 1, 2)
+        assert code != 2 or len(err.strip().splitlines()) == 1
+        codes[code] = codes.get(code, 0) + 1
 
-def test_the_replay_fuzzing_reached_every_exit_status() -> None:
-    print(f"\nreplay fuzzing, exit statuses: {dict(sorted(FUZZ_CODES.items()))}")
-    if not FUZZ_CODES:
-        pytest.skip("the fuzzing test was not run")
-    assert set(FUZZ_CODES) == {0, 1, 2}
+    ends_with_a_status()
+    print(f"\nreplay fuzzing, exit statuses: {dict(sorted(codes.items()))}")
+    assert set(codes) == {0, 1, 2}
