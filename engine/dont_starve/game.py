@@ -2,9 +2,10 @@
 
 Each rule enforced names its section of ``dont-starve.zh.md`` (in the reasons, and in the
 tests). Printed values the rule text does not give come from ``data/*.toml`` (placeholders).
-The round's phases are in ``rounds.py``, whether a move may be made in ``legality.py``, what it
-does in ``effects.py``, the console's offers in ``offers.py``, the screen in ``picture.py`` and
-``view.py``.
+Its modules follow the roles every game shares (docs/engine.md, "A game's modules"): the
+round's phases in ``phases.py``, whether a move may be made and what it does in ``rules/``
+(``legality.py``, ``effects.py``), the console's offers in ``offers.py``, the screen in
+``picture.py`` and ``view.py``.
 """
 
 from __future__ import annotations
@@ -30,12 +31,11 @@ from engine.core import (
 )
 from engine.dont_starve import reasons as R
 from engine.dont_starve.catalogue import BIOMES, DIFFICULTIES, PORTAL, PORTAL_SLOT, catalogue
-from engine.dont_starve.effects import play
-from engine.dont_starve.legality import check
 from engine.dont_starve.offers import seat_offers
+from engine.dont_starve.phases import PHASES
 from engine.dont_starve.picture import layout_picture
 from engine.dont_starve.picture import picture as map_picture
-from engine.dont_starve.rounds import PHASES
+from engine.dont_starve.rules import check, play
 from engine.dont_starve.state import ESSENCE_START, MAX_STRUCTURES, Character, DSData
 from engine.dont_starve.texts import EVENT_TEXTS, OUTCOME_TEXTS, event_line
 from engine.dont_starve.texts import option_texts as setup_texts
@@ -155,11 +155,11 @@ class DontStarve(Game):
     # --- the rules --------------------------------------------------------------------------
 
     def legal(self, state: State[Any], move: Move) -> Verdict:
-        """Don't Starve's own checks of a move the core allows now (``legality.py``)."""
+        """Don't Starve's own checks of a move the core allows now (``rules/legality.py``)."""
         return check(state, move)
 
     def apply(self, state: State[Any], move: Move) -> tuple[State[Any], Events]:
-        """The effects of a legal Don't Starve move (``effects.py``)."""
+        """The effects of a legal Don't Starve move (``rules/effects.py``)."""
         return play(state, move)
 
     # --- the console ------------------------------------------------------------------------

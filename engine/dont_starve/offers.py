@@ -51,7 +51,7 @@ from engine.dont_starve.moves import (
     SpendFocus,
     Trade,
 )
-from engine.dont_starve.rounds import active_symbols
+from engine.dont_starve.phases import active_symbols
 from engine.dont_starve.state import ITEM_LIMIT, RESOURCE_KINDS, RESOURCE_LIMIT, DSData
 from engine.dont_starve.texts import (
     BIOME_NAMES,

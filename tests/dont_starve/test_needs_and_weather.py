@@ -20,7 +20,7 @@ WILSON = catalogue().characters["wilson"]
 def patch_catalogue(monkeypatch, **changes) -> None:
     """Stage printed content for one test: the engine's modules see a changed catalogue."""
     staged = replace(catalogue(), **changes)
-    modules = ("game", "state", "common", "rounds", "legality", "view")
+    modules = ("game", "state", "common", "phases", "rules.legality", "view")
     for module in (f"engine.dont_starve.{name}" for name in modules):
         monkeypatch.setattr(f"{module}.catalogue", lambda: staged)
 

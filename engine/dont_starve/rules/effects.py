@@ -22,7 +22,6 @@ from engine.dont_starve.common import (
     tokens_on,
     with_data,
 )
-from engine.dont_starve.legality import monster_dice
 from engine.dont_starve.moves import (
     Act,
     CharacterMoved,
@@ -51,6 +50,7 @@ from engine.dont_starve.moves import (
     TileRevealed,
     Trade,
 )
+from engine.dont_starve.rules.legality import monster_dice
 from engine.dont_starve.state import (
     ESSENCE_PER_SANITY,
     UNLOCK_POINTS,
