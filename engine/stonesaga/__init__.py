@@ -4,8 +4,7 @@ nine-step night, the behemoth phase and the campaign record. See ``docs/stonesag
 """
 
 from engine.core import register_game
-from engine.stonesaga.game import Stonesaga
-from engine.stonesaga.options import Hero, StonesagaOptions
+from engine.stonesaga.game import Hero, Stonesaga, StonesagaOptions
 
 STONESAGA = register_game(Stonesaga())
 

@@ -1,8 +1,9 @@
-"""Between sessions: the Log, mourning, outposts, the valley's size, intervals and ageing.
+"""The campaign's Log and its pure rules: mourning, outposts, the valley's size, ageing.
 
 The ``Log`` is what an ended session hands to the next one (``Stonesaga.campaign_log``; the
 next session's option ``log``), as plain JSON that round-trips exactly. The rest are pure
-functions of values, used by the game at night, at the save and in the ``interval`` phase.
+functions of values, used by the rules at night, at the save and in the ``interval`` phase
+(``rules/interval.py``).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from engine.stonesaga.catalogue import (
     challenge,
     challenges,
 )
-from engine.stonesaga.model import AGES, LogCharacter, Relics, ValleyRecord
+from engine.stonesaga.state import AGES, LogCharacter, Relics, ValleyRecord
 
 MOURNING_OLD_AGE = 2
 """§角色死亡与传说.1: +2 to the mourning roll for a death of old age between sessions."""

@@ -7,8 +7,8 @@ from dataclasses import replace
 from typing import Any
 
 from engine.core import ACCEPTED, Event, Seat, State, Text, Verdict
-from engine.stonesaga import model as m
 from engine.stonesaga import moves as mv
+from engine.stonesaga import state as st
 from engine.stonesaga.catalogue import FEATURES, valley
 from engine.stonesaga.reasons import (
     BUSY,
@@ -22,10 +22,11 @@ from engine.stonesaga.reasons import (
     OUTPOST_SHARES,
     TEST_IN_PROGRESS,
 )
+from engine.stonesaga.rules import basics
 from engine.stonesaga.texts import character_name, counted, tile_name
 
 Events = tuple[Event, ...]
-Data = m.Saga
+Data = st.Saga
 
 
 # --- small helpers --------------------------------------------------------------------------
@@ -44,14 +45,14 @@ def _who(state: State[Data], seat: Seat, index: int) -> Verdict:
     return ACCEPTED
 
 
-def _energy(char: m.Character, cost: int) -> Verdict:
+def _energy(char: st.Character, cost: int) -> Verdict:
     if char.energy < cost:
         return NO_ENERGY.reject(cost=cost, energy=char.energy, name=character_name(char.name))
     return ACCEPTED
 
 
 def _feature(
-    state: State[Data], char: m.Character, feature: str, allowed: tuple[str, ...]
+    state: State[Data], char: st.Character, feature: str, allowed: tuple[str, ...]
 ) -> Verdict:
     here = valley()[1][char.tile].features
     if feature not in allowed or feature not in here:
@@ -70,11 +71,11 @@ def _first_failure(*checks: Callable[[], Verdict]) -> Verdict:
 
 
 def _cap(data: Data) -> int:
-    return m.energy_cap(data.party)
+    return basics.energy_cap(data.party)
 
 
 def _length(data: Data) -> int:
-    return m.health_length(data.party)
+    return basics.health_length(data.party)
 
 
 def _spend(data: Data, index: int, cost: int, reason: str) -> tuple[Data, Events]:
@@ -85,14 +86,14 @@ def _spend(data: Data, index: int, cost: int, reason: str) -> tuple[Data, Events
     return data.with_character(index, char), (_energy_event(index, char, -cost, reason),)
 
 
-def _energy_event(index: int, char: m.Character, delta: int, reason: str) -> mv.EnergyChanged:
+def _energy_event(index: int, char: st.Character, delta: int, reason: str) -> mv.EnergyChanged:
     return mv.EnergyChanged(index, char.energy, delta, reason)
 
 
 def _lose(data: Data, index: int, amount: int, reason: str) -> tuple[Data, Events]:
     """§精力: lose energy; each missing point is a light injury."""
     before = data.characters[index]
-    char, missing = m.lose_energy(before, amount)
+    char, missing = basics.lose_energy(before, amount)
     data = data.with_character(index, char)
     events: list[Event] = [_energy_event(index, char, char.energy - before.energy, reason)]
     for _ in range(missing):
@@ -111,22 +112,22 @@ def _gain_energy(data: Data, index: int, amount: int, reason: str) -> tuple[Data
 
 def _malady(data: Data, index: int, kind: str, heavy: bool) -> tuple[Data, Events]:
     char = data.characters[index]
-    health, what = m.gain_malady(char.health, _length(data), kind, heavy)
+    health, what = basics.gain_malady(char.health, _length(data), kind, heavy)
     return _health(data, index, health, what)
 
 
-def _health(data: Data, index: int, health: m.Health, what: str) -> tuple[Data, Events]:
+def _health(data: Data, index: int, health: st.Health, what: str) -> tuple[Data, Events]:
     char = replace(data.characters[index], health=health)
-    full = m.incapacitated(health, _length(data))
+    full = basics.incapacitated(health, _length(data))
     event = mv.HealthChanged(index, tuple(t.label() for t in health), what, full)
     return data.with_character(index, char), (event,)
 
 
 def _pack(data: Data, index: int, name: str, amount: int) -> tuple[Data, Events]:
     char = data.characters[index]
-    char = replace(char, pack=m.add(char.pack, name, amount))
+    char = replace(char, pack=basics.add(char.pack, name, amount))
     return data.with_character(index, char), (
-        mv.ResourcesChanged(index, m.resource_name(name), amount),
+        mv.ResourcesChanged(index, basics.resource_name(name), amount),
     )
 
 
@@ -137,15 +138,15 @@ def _deplete(data: Data, tile: str) -> tuple[Data, Events]:
 
 def _tile(data: Data, tile: str) -> Text:
     """A tile as a message names it: 地块102, or where an unexplored one lies."""
-    return tile_name(tile, dict(data.tiles).get(tile, m.TileState()).explored)
+    return tile_name(tile, dict(data.tiles).get(tile, st.TileState()).explored)
 
 
-def _held(pack: m.Resources, names: tuple[str, ...]) -> str | None:
+def _held(pack: st.Resources, names: tuple[str, ...]) -> str | None:
     """The first resource of ``names`` the pack does not hold enough of, else None."""
     wanted: dict[str, int] = {}
     for name in names:
-        wanted[m.resource_name(name)] = wanted.get(m.resource_name(name), 0) + 1
-    return next((n for n, k in wanted.items() if m.count(pack, n) < k), None)
+        wanted[basics.resource_name(name)] = wanted.get(basics.resource_name(name), 0) + 1
+    return next((n for n, k in wanted.items() if basics.count(pack, n) < k), None)
 
 
 def _busy(state: State[Data], seat: Seat) -> Verdict:

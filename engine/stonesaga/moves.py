@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from engine.core import Event, Move, Seat
-from engine.stonesaga.model import Resources, ValleyRecord
+from engine.stonesaga.state import Resources, ValleyRecord
 
 # --- moves: setting up ----------------------------------------------------------------------
 

@@ -22,7 +22,6 @@ from typing import Any
 from engine.core import Choice, Die, Face, Field, Offer, Seat, State, Text
 from engine.stonesaga import campaign as camp
 from engine.stonesaga import moves as mv
-from engine.stonesaga.between import ruins_due
 from engine.stonesaga.catalogue import (
     ATTRIBUTES,
     FEATURES,
@@ -41,17 +40,9 @@ from engine.stonesaga.catalogue import (
     resource_data,
     valley,
 )
-from engine.stonesaga.model import (
-    CREATION_MINIMUM,
-    Character,
-    OverlayPlacement,
-    Saga,
-    TilePlacement,
-    ValleyRecord,
-    health_length,
-    incapacitated,
-    party_full,
-)
+from engine.stonesaga.rules.basics import CREATION_MINIMUM, health_length, incapacitated, party_full
+from engine.stonesaga.rules.interval import ruins_due
+from engine.stonesaga.state import Character, OverlayPlacement, Saga, TilePlacement, ValleyRecord
 from engine.stonesaga.texts import (
     character_name,
     item_name,

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core import Move, State, Text
-from engine.stonesaga import model as m
+from engine.stonesaga import state as st
 from engine.stonesaga.catalogue import FEATURES, OMENS, STONES, mining, region, valley
 from engine.stonesaga.texts import (
     FEATURE_SHORT,
@@ -78,7 +78,7 @@ def layout() -> dict[str, tuple[int, int]]:
     return out
 
 
-def _tile_cells(tile_id: str, markers: m.TileState, lang: str) -> list[dict[str, Any]]:
+def _tile_cells(tile_id: str, markers: st.TileState, lang: str) -> list[dict[str, Any]]:
     """The 4 × 2 cells of one tile, from its top-left corner (0, 0)."""
     if not markers.explored:
         cells = [{"col": c, "row": r, "kind": "hidden"} for r in range(ROWS) for c in range(COLS)]
@@ -120,7 +120,7 @@ def _token_spots(cells: list[dict[str, Any]]) -> list[tuple[int, int]]:
 
 
 def _refused_cell(
-    data: m.Saga, refused: Move | None, at: dict[str, tuple[int, int]]
+    data: st.Saga, refused: Move | None, at: dict[str, tuple[int, int]]
 ) -> tuple[int, int] | None:
     """The cell of the tile a refused move names (travel, relocate: its ``to``); for an action
     at a feature, that feature's cell on the character's tile, else the tile's number."""
@@ -144,7 +144,7 @@ def _refused_cell(
     return col, row
 
 
-def mining_notes(data: m.Saga, lang: str) -> list[str]:
+def mining_notes(data: st.Saga, lang: str) -> list[str]:
     """The mining draw in words (§采矿.4–6): what was drawn, what is left in the bag."""
     mine = data.mining
     if mine is None:
@@ -170,7 +170,7 @@ def mining_notes(data: m.Saga, lang: str) -> list[str]:
     return [_tr(t, lang) for t in lines]
 
 
-def _drawn(mine: m.Mining, stone: str) -> int:
+def _drawn(mine: st.Mining, stone: str) -> int:
     return sum(1 for s, _ in mine.drawn if s == stone)
 
 
@@ -179,7 +179,7 @@ def _token(drawn: tuple[str, str]) -> Text:
     return Text(f"{stone.zh}({omen.zh})", f"{stone.en} ({omen.en})")
 
 
-def marker_notes(data: m.Saga, lang: str) -> list[str]:
+def marker_notes(data: st.Saga, lang: str) -> list[str]:
     """The side each fire and depletion marker shows and each shelter's level, by tile."""
     out = []
     for tile, markers in data.tiles:
@@ -196,7 +196,7 @@ def marker_notes(data: m.Saga, lang: str) -> list[str]:
     return out
 
 
-def behemoth_notes(data: m.Saga, lang: str) -> list[str]:
+def behemoth_notes(data: st.Saga, lang: str) -> list[str]:
     """The alert behemoth and its demeanor (§巨兽); the engine keeps no place for its model,
     so it is named here rather than drawn on a tile."""
     out = []
@@ -214,14 +214,14 @@ def behemoth_notes(data: m.Saga, lang: str) -> list[str]:
 def picture(state: State[Any], lang: str, refused: Move | None = None) -> dict[str, Any]:
     """The valley as one board: tiles, features, markers, outposts, characters; the mining
     draw, markers' sides and the behemoths as notes (``Game.picture``)."""
-    data: m.Saga = state.data
+    data: st.Saga = state.data
     at = layout()
     cells: list[dict[str, Any]] = []
     tokens: list[dict[str, Any]] = []
     spots: dict[str, list[tuple[int, int]]] = {}
     markers = dict(data.tiles)
     for tile, (col, row) in at.items():
-        own = _tile_cells(tile, markers.get(tile, m.TileState()), lang)
+        own = _tile_cells(tile, markers.get(tile, st.TileState()), lang)
         spots[tile] = [(col + c, row + r) for c, r in _token_spots(own)]
         for cell in own:
             cells.append(

@@ -2,7 +2,7 @@
 as ids (characters, resources, items, tiles, maladies), and what the kiosk's log says for each
 event.
 
-Every refusal (``game.py``) and every console label (``offers.py``) names things through the
+Every refusal (``rules/``) and every console label (``offers.py``) names things through the
 functions here, so that the Chinese shows 灰烬、木材、地块102 where the move carries ``Ash``,
 ``wood``, ``102``. The name tables themselves are in ``catalogue.py`` and ``data/names.toml``.
 """

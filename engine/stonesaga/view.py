@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core import Text
-from engine.stonesaga import model as m
-from engine.stonesaga.catalogue import FEATURES, OMENS, STONES
+from engine.core import State, Text
+from engine.stonesaga import state as st
+from engine.stonesaga.catalogue import FEATURES, OMENS, STONES, challenge
 from engine.stonesaga.common import _bag_text, _cap, _length, _tile
 from engine.stonesaga.texts import (
     INTERVALS,
+    RESULTS,
     attribute_line,
+    behemoth_name,
     character_name,
     counted,
     item_name,
@@ -19,11 +21,11 @@ from engine.stonesaga.texts import (
     name_in,
 )
 
-Data = m.Saga
+Data = st.Saga
 NOBODY = Text("无", "none")
 
 
-def _bag_rows(mine: m.Mining, tr: Any, label: Any) -> list[list[Any]]:
+def _bag_rows(mine: st.Mining, tr: Any, label: Any) -> list[list[Any]]:
     """§采矿.3–6: the bag for the feature being mined, what is left in it, what was drawn."""
     feature = tr(FEATURES[mine.feature])
     left = tuple((s, n - sum(1 for d, _ in mine.drawn if d == s)) for s, n in mine.bag)
@@ -40,7 +42,7 @@ def _bag_rows(mine: m.Mining, tr: Any, label: Any) -> list[list[Any]]:
     ]
 
 
-def _strip(data: Data, c: m.Character, tr: Any, label: Any) -> list[list[Any]]:
+def _strip(data: Data, c: st.Character, tr: Any, label: Any) -> list[list[Any]]:
     """A character's few fields for the kiosk's strip, most important first (at most six)."""
     attributes = tr(attribute_line(c.attributes, c.boosts))
     if not c.alive:
@@ -75,3 +77,36 @@ def _interval_rows(data: Data, tr: Any, label: Any) -> list[list[Any]]:
         [label("山谷", "Valley"), tr(checked)],
         [label("《日志》里在世的角色", "Living in the Log"), tr(living)],
     ]
+
+
+def view(state: State[Any], lang: str) -> dict[str, Any]:
+    """Omen, tracks, the bag being drawn from, and a short strip for each character."""
+    data: Data = state.data
+    tr = (lambda t: t.zh) if lang == "zh" else (lambda t: t.en)
+    label = (lambda zh, en: zh) if lang == "zh" else (lambda zh, en: en)
+    summary: list[list[Any]] = [
+        [label("挑战", "Challenge"), tr(challenge(data.challenge).title)],
+        [label("当前预兆", "Current omen"), tr(listed(data.omens, OMENS.__getitem__))],
+        [label("活跃度", "Activity"), data.activity],
+        [label("人口", "Population"), data.population],
+        [label("动荡", "Unrest"), data.unrest],
+        [label("纪元", "Epoch"), data.epoch],
+        [label("本纪元第几局", "Session of the epoch"), data.session],
+    ]
+    if state.flow.phase == "interval":
+        summary += _interval_rows(data, tr, label)
+    if data.alert:
+        summary.append([label("警觉巨兽", "Alert behemoth"), tr(behemoth_name(data.alert))])
+    if data.result:
+        summary.append([label("挑战结果", "Result"), tr(RESULTS[data.result])])
+    if data.mining is not None:
+        summary += _bag_rows(data.mining, tr, label)
+    players = [
+        {
+            "seat": c.seat,
+            "name": tr(character_name(c.name)),
+            "fields": _strip(data, c, tr, label),
+        }
+        for c in data.characters
+    ]
+    return {"summary": summary, "players": players}

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from engine.stonesaga.behemoth import break_tie, distances, tread_candidates
 from engine.stonesaga.catalogue import valley
+from engine.stonesaga.rules.behemoth import break_tie, distances, tread_candidates
 
 # A ring of six tiles: a–b–c–d–e–f–a.
 RING = {

@@ -25,7 +25,7 @@ from engine.core import (
 from engine.stonesaga import STONESAGA as GAME
 from engine.stonesaga import campaign as camp
 from engine.stonesaga import moves as mv
-from engine.stonesaga.model import TilePlacement, ValleyRecord
+from engine.stonesaga.state import TilePlacement, ValleyRecord
 from kiosk.cli import main
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"

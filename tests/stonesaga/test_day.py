@@ -14,7 +14,7 @@ from engine.core import DicePoolAnnounced, EndTurn, IllegalMoveError, Pass, star
 from engine.stonesaga import moves as mv
 from engine.stonesaga.catalogue import bag
 from engine.stonesaga.game import Stonesaga
-from engine.stonesaga.model import Malady
+from engine.stonesaga.state import Malady
 
 
 def test_creation_lights_five_dice_and_refuses_a_roll_that_needed_a_reroll() -> None:

@@ -14,7 +14,7 @@ from engine.core.records import event_from_dict, event_types, move_from_json, mo
 from engine.core.vocabulary import StepStarted
 from engine.stonesaga import STONESAGA
 from engine.stonesaga import moves as mv
-from engine.stonesaga.model import Malady, OverlayPlacement, TilePlacement, ValleyRecord
+from engine.stonesaga.state import Malady, OverlayPlacement, TilePlacement, ValleyRecord
 
 
 def test_the_nine_night_steps_are_walked_in_order_with_their_numbers() -> None:

@@ -34,8 +34,8 @@ from engine.core import (
 from engine.core.offers import SeatOffers
 from engine.core.records import move_from_dict
 from engine.stonesaga import moves as mv
-from engine.stonesaga.game import ACTIONS as ACTION_MOVES
-from engine.stonesaga.model import Malady
+from engine.stonesaga.rules.dispatch import ACTIONS as ACTION_MOVES
+from engine.stonesaga.state import Malady
 
 ROOT = Path(__file__).resolve().parents[2]
 ACTIONS = {cls.type for cls in ACTION_MOVES}

@@ -17,7 +17,7 @@ from stonesaga_play import Play
 from engine.core import Pass, apply, legal, start
 from engine.stonesaga import STONESAGA
 from engine.stonesaga import moves as mv
-from engine.stonesaga.model import OverlayPlacement, TilePlacement, ValleyRecord
+from engine.stonesaga.state import OverlayPlacement, TilePlacement, ValleyRecord
 from kiosk.cli import main
 from vision.calibration import calibrate_table
 from vision.detection import Detector

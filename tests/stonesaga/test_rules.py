@@ -8,81 +8,82 @@ from hypothesis import strategies as st
 
 from engine.stonesaga import Hero
 from engine.stonesaga import campaign as camp
-from engine.stonesaga import model as m
 from engine.stonesaga.catalogue import MINING_FEATURES, bag, table_entry, valley
+from engine.stonesaga.rules import basics
+from engine.stonesaga.state import Health, Malady
 
 dice = st.integers(1, 6)
-maladies = st.builds(m.Malady, st.sampled_from(["injury", "illness"]), st.booleans())
+maladies = st.builds(Malady, st.sampled_from(["injury", "illness"]), st.booleans())
 
 
 @pytest.mark.parametrize(("party", "cap"), [(1, 5), (2, 5), (3, 4), (4, 4)])
 def test_energy_cap_by_party_size(party: int, cap: int) -> None:
     """stonesaga.zh.md §精力, §开局设置.4: 1–2 characters → 5 energy; 3 or more → 4."""
-    assert m.energy_cap(party) == cap
+    assert basics.energy_cap(party) == cap
 
 
 @pytest.mark.parametrize(("party", "cells"), [(1, 5), (2, 5), (3, 4), (4, 3)])
 def test_health_track_length_by_party_size(party: int, cells: int) -> None:
     """§健康轨有多长: 3 cells always, a 4th with ≤ 3, a 5th with 1–2."""
-    assert m.health_length(party) == cells
+    assert basics.health_length(party) == cells
 
 
 def test_a_light_malady_on_a_light_one_of_the_same_kind_flips_it_to_heavy() -> None:
     """§获得与退化: 若已有一枚同类轻伤，则把它翻成重伤而不是新增一枚."""
-    track = (m.Malady("injury"),)
-    assert m.gain_malady(track, 5, "injury", heavy=False) == (
-        (m.Malady("injury", True),),
+    track = (Malady("injury"),)
+    assert basics.gain_malady(track, 5, "injury", heavy=False) == (
+        (Malady("injury", True),),
         "upgraded",
     )
-    other, what = m.gain_malady(track, 5, "illness", heavy=False)
-    assert (other, what) == ((m.Malady("injury"), m.Malady("illness")), "added")
+    other, what = basics.gain_malady(track, 5, "illness", heavy=False)
+    assert (other, what) == ((Malady("injury"), Malady("illness")), "added")
 
 
 def test_a_heavy_malady_takes_a_new_cell_or_counts_as_light_when_full() -> None:
     """§获得与退化: 获得重伤总是新放一枚；若没空格了，改为按轻伤处理."""
-    track = (m.Malady("injury"), m.Malady("illness", True), m.Malady("illness", True))
-    assert m.gain_malady(track[:1], 3, "injury", heavy=True)[0] == (
-        m.Malady("injury"),
-        m.Malady("injury", True),
+    track = (Malady("injury"), Malady("illness", True), Malady("illness", True))
+    assert basics.gain_malady(track[:1], 3, "injury", heavy=True)[0] == (
+        Malady("injury"),
+        Malady("injury", True),
     )
-    assert m.gain_malady(track, 3, "injury", heavy=True) == (
-        (m.Malady("injury", True), *track[1:]),
+    assert basics.gain_malady(track, 3, "injury", heavy=True) == (
+        (Malady("injury", True), *track[1:]),
         "upgraded",
     )
-    heavy_only = (m.Malady("injury", True),) * 3
-    assert m.gain_malady(heavy_only, 3, "illness", heavy=True) == (heavy_only, "no_room")
+    heavy_only = (Malady("injury", True),) * 3
+    assert basics.gain_malady(heavy_only, 3, "illness", heavy=True) == (heavy_only, "no_room")
 
 
 @given(st.lists(st.tuples(st.sampled_from(["injury", "illness"]), st.booleans()), max_size=12))
 def test_the_health_track_never_holds_more_than_its_cells(gains: list) -> None:
     """§健康轨有多长: maladies sit on the track's cells; full means incapacitated."""
-    track: m.Health = ()
+    track: Health = ()
     for kind, heavy in gains:
-        track, _ = m.gain_malady(track, 4, kind, heavy)
+        track, _ = basics.gain_malady(track, 4, kind, heavy)
         assert len(track) <= 4
-    assert m.incapacitated(track, 4) == (len(track) == 4)
+    assert basics.incapacitated(track, 4) == (len(track) == 4)
 
 
 def test_degrading_flips_heavy_to_light_and_discards_light() -> None:
     """§获得与退化 退化: 重伤 → 翻面成轻伤；轻伤 → 直接弃回供应堆."""
-    track = (m.Malady("injury", True), m.Malady("illness"))
-    assert m.degrade_malady(track, 0) == (m.Malady("injury"), m.Malady("illness"))
-    assert m.degrade_malady(track, 1) == (m.Malady("injury", True),)
+    track = (Malady("injury", True), Malady("illness"))
+    assert basics.degrade_malady(track, 0) == (Malady("injury"), Malady("illness"))
+    assert basics.degrade_malady(track, 1) == (Malady("injury", True),)
 
 
 def test_minor_boosts_merge_into_a_major_one_and_degrade_after_use() -> None:
     """§增益: 微幅 +1，大幅 +2；微幅上再得微幅 → 大幅；使用后 大幅 → 微幅 → 弃掉."""
-    assert m.gain_boost(0, 1) == 1
-    assert m.gain_boost(1, 1) == 2
-    assert m.gain_boost(2, 1) == 2
-    assert m.gain_boost(0, 2) == 2
-    assert [m.degrade_boost(2), m.degrade_boost(1), m.degrade_boost(0)] == [1, 0, 0]
+    assert basics.gain_boost(0, 1) == 1
+    assert basics.gain_boost(1, 1) == 2
+    assert basics.gain_boost(2, 1) == 2
+    assert basics.gain_boost(0, 2) == 2
+    assert [basics.degrade_boost(2), basics.degrade_boost(1), basics.degrade_boost(0)] == [1, 0, 0]
 
 
 @given(dice, st.integers(-10, 10))
 def test_a_changed_die_never_leaves_one_to_six(value: int, change: int) -> None:
     """§随机化: 改点效果…不能改出超过 6 或低于 1 的结果."""
-    changed = m.change_die(value, change)
+    changed = basics.change_die(value, change)
     assert 1 <= changed <= 6
     if 1 <= value + change <= 6:
         assert changed == value + change
@@ -94,7 +95,7 @@ def test_character_creation_follows_the_reroll_and_drop_rule(rolls: list, rnd) -
     last = rolls[-1]
     kept = sorted(last)[1:]
     rnd.shuffle(kept)
-    problem = m.creation_problem(rolls, kept)
+    problem = basics.creation_problem(rolls, kept)
     if sum(last) < 14:
         assert problem == "reroll_needed"
     elif any(sum(r) >= 14 for r in rolls[:-1]):
@@ -102,15 +103,15 @@ def test_character_creation_follows_the_reroll_and_drop_rule(rolls: list, rnd) -
     else:
         assert problem is None
         wrong = [*kept[:3], min(last) - 1 if min(last) > 1 else 7]
-        assert m.creation_problem(rolls, wrong) == "assignment"
+        assert basics.creation_problem(rolls, wrong) == "assignment"
 
 
 def test_character_creation_keeps_the_four_highest() -> None:
     """§创造角色.1: 移除点数最低的那颗."""
-    assert m.creation_problem([[2, 3, 4, 5, 6]], [6, 5, 4, 3]) is None
-    assert m.creation_problem([[2, 3, 4, 5, 6]], [6, 5, 4, 2]) == "assignment"
-    assert m.creation_problem([[1, 2, 3, 4, 3]], [4, 3, 3, 2]) == "reroll_needed"
-    assert m.creation_problem([[7, 2, 3, 4, 3]], [7, 3, 4, 3]) == "dice"
+    assert basics.creation_problem([[2, 3, 4, 5, 6]], [6, 5, 4, 3]) is None
+    assert basics.creation_problem([[2, 3, 4, 5, 6]], [6, 5, 4, 2]) == "assignment"
+    assert basics.creation_problem([[1, 2, 3, 4, 3]], [4, 3, 3, 2]) == "reroll_needed"
+    assert basics.creation_problem([[7, 2, 3, 4, 3]], [7, 3, 4, 3]) == "dice"
 
 
 @pytest.mark.parametrize(
@@ -161,13 +162,13 @@ def test_processing_takes_three_resources_with_a_different_tool_each(
     resources, tools, problem
 ) -> None:
     """§加工: 至多 3 个资源；每加工一个必须换用不同的工具图标（加热可用到 3 次）."""
-    assert m.processing_problem(resources, tools) == problem
+    assert basics.processing_problem(resources, tools) == problem
 
 
 def test_perishables_ferment_then_are_discarded_and_hard_food_keeps() -> None:
     """§资源 食物, §夜晚阶段.5 腐败: 新鲜 → 发酵 → 丢弃；粗硬食物不会腐败."""
     pack = (("fish:fermented", 1), ("fish:fresh", 2), ("grain:raw", 1), ("water", 1))
-    spoiled, lost = m.spoil(pack)
+    spoiled, lost = basics.spoil(pack)
     assert dict(spoiled) == {"fish:fermented": 2, "grain:raw": 1, "water": 1}
     assert lost == 1
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from engine.core import Advance, Event, Move, Pass, Verdict, apply, find_game, legal, start
 from engine.stonesaga import moves as mv
-from engine.stonesaga.model import Character
+from engine.stonesaga.state import Character
 
 GAME = find_game("stonesaga")
 

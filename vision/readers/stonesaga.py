@@ -33,8 +33,8 @@ import numpy as np
 from engine.core import Game, Move, State, Text, apply, find_game, legal
 from engine.stonesaga import campaign as camp
 from engine.stonesaga.catalogue import MINING_FEATURES, OMENS, STONES, bag, mining, region
-from engine.stonesaga.model import OverlayPlacement, TilePlacement, ValleyRecord
 from engine.stonesaga.moves import DrawOre, FinishMining
+from engine.stonesaga.state import OverlayPlacement, TilePlacement, ValleyRecord
 from vision.calibration import BoardPose, TableCalibration, calibrate_table, locate_board
 from vision.detection import Detection, Detector, read_image
 from vision.errors import CalibrationError, VisionError

@@ -1,5 +1,6 @@
-"""Between sessions (§战役): a session set up from the Log, its ``interval`` phase, and the Log
-an ended session hands on (``Stonesaga.campaign_log``).
+"""The interval (§战役): a session set up from the Log, the moves of its ``interval`` phase, and
+the Log an ended session hands on (``Stonesaga.campaign_log``); the Log itself and the
+campaign's pure rules are in ``campaign.py``.
 
 With the option ``log`` (the JSON of ``campaign.Log``) the roster, the society tracks, the epoch,
 the session's number, the valley and the behemoths come from the Log, and the session opens with
@@ -26,12 +27,10 @@ from engine.core import (
     Verdict,
 )
 from engine.stonesaga import campaign as camp
-from engine.stonesaga import model as m
 from engine.stonesaga import moves as mv
+from engine.stonesaga import state as st
 from engine.stonesaga.catalogue import ATTRIBUTES, campaign, challenge, valley
 from engine.stonesaga.common import _tile
-from engine.stonesaga.night import _check_mourn as _check_night_mourn
-from engine.stonesaga.night import _mourn as _night_mourn
 from engine.stonesaga.reasons import (
     ATTRIBUTE_MAX,
     ATTRIBUTE_NEEDED,
@@ -51,10 +50,12 @@ from engine.stonesaga.reasons import (
     VALLEY_MISMATCH,
     VALLEY_UNCHECKED,
 )
+from engine.stonesaga.rules.night import _check_mourn as _check_night_mourn
+from engine.stonesaga.rules.night import _mourn as _night_mourn
 from engine.stonesaga.texts import character_name, name_in, rebuild_issue_text
 
 Events = tuple[Event, ...]
-Data = m.Saga
+Data = st.Saga
 
 
 # --- the options and the session's data -------------------------------------------------------
@@ -98,17 +99,17 @@ def session_data(options: Any, rng: Rng) -> tuple[Data, Rng]:
     from the Log when there is one, else from the options (a campaign's first session)."""
     log = None if options.log is None else camp.Log.from_json(options.log)
     card = challenge(options.challenge)
-    tiles = {t.id: m.TileState(explored=t.explored, ruin=t.ruin) for t in valley()[1].values()}
+    tiles = {t.id: st.TileState(explored=t.explored, ruin=t.ruin) for t in valley()[1].values()}
     if log is None:
         epoch = 1 if options.epoch is None else options.epoch
         if epoch not in (1, 2, 3):
             raise GameConfigError(f"stonesaga has epochs 1 to 3, not {epoch}")
-        roster = tuple(m.LogCharacter(**vars(h), legend=h.age == "dead") for h in options.roster)
-        behemoths = tuple(m.Behemoth(b) for b in options.behemoths)
+        roster = tuple(st.LogCharacter(**vars(h), legend=h.age == "dead") for h in options.roster)
+        behemoths = tuple(st.Behemoth(b) for b in options.behemoths)
         first = campaign()
         population = first["population"] if options.population is None else options.population
         unrest = first["unrest"] if options.unrest is None else options.unrest
-        data = m.Saga(roster=roster, population=population, unrest=unrest, epoch=epoch)
+        data = st.Saga(roster=roster, population=population, unrest=unrest, epoch=epoch)
     else:
         _, nxt = camp.allowed_challenge(log, options.challenge)
         if log.valley is not None:
@@ -121,8 +122,8 @@ def session_data(options: Any, rng: Rng) -> tuple[Data, Rng]:
             )
         for ruined in log.ruins:
             tiles[ruined] = replace(tiles[ruined], ruin=True)
-        behemoths = tuple(m.Behemoth(b.name, b.demeanor, b.lair) for b in log.behemoths)
-        data = m.Saga(
+        behemoths = tuple(st.Behemoth(b.name, b.demeanor, b.lair) for b in log.behemoths)
+        data = st.Saga(
             roster=log.roster,
             stored=log.kept,
             population=log.population,
@@ -396,7 +397,7 @@ def campaign_log(state: State[Data]) -> dict[str, Any] | None:
     for char in data.characters:
         values = dict(char.attributes)
         age = char.age if char.alive else "dead"
-        hero = m.LogCharacter(
+        hero = st.LogCharacter(
             char.name, char.trait, *(values[a] for a in ATTRIBUTES), age, not char.alive
         )
         if char.name in names:
@@ -409,7 +410,7 @@ def campaign_log(state: State[Data]) -> dict[str, Any] | None:
     for index, items, materials in data.kept:
         char = data.characters[index]
         if char.alive:
-            kept.append(m.Relics(char.name, items, materials))
+            kept.append(st.Relics(char.name, items, materials))
     kept.sort(key=lambda r: names.index(r.name))
     card = challenge(data.challenge)
     log = camp.Log(

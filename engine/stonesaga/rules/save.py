@@ -6,14 +6,14 @@ from dataclasses import replace
 
 from engine.core import ACCEPTED, Event, State, Verdict
 from engine.stonesaga import campaign as camp
-from engine.stonesaga import model as m
 from engine.stonesaga import moves as mv
+from engine.stonesaga import state as st
 from engine.stonesaga.catalogue import resource_data
 from engine.stonesaga.reasons import KEEP, NOT_HELD, VALLEY_FULL
 from engine.stonesaga.texts import item_name, resource_name
 
 Events = tuple[Event, ...]
-Data = m.Saga
+Data = st.Saga
 
 
 def _check_keep(state: State[Data], move: mv.Keep) -> Verdict:

@@ -6,8 +6,8 @@ from dataclasses import replace
 
 from engine.core import ACCEPTED, DicePoolAnnounced, Event, State, Text, Verdict
 from engine.stonesaga import campaign as camp
-from engine.stonesaga import model as m
 from engine.stonesaga import moves as mv
+from engine.stonesaga import state as st
 from engine.stonesaga.catalogue import (
     ATTRIBUTES,
     DELVE_FEATURES,
@@ -36,7 +36,6 @@ from engine.stonesaga.common import (
     _spend,
     _tile,
 )
-from engine.stonesaga.dice import FIBER_BONUS
 from engine.stonesaga.reasons import (
     BAD_RESULT,
     BUILDINGS_FULL,
@@ -60,10 +59,12 @@ from engine.stonesaga.reasons import (
     UNKNOWN_NAME,
     UNKNOWN_RESOURCE,
 )
+from engine.stonesaga.rules import basics
+from engine.stonesaga.rules.dice import FIBER_BONUS
 from engine.stonesaga.texts import character_name, name_in, resource_name
 
 Events = tuple[Event, ...]
-Data = m.Saga
+Data = st.Saga
 
 
 def _check_travel(state: State[Data], move: mv.Travel) -> Verdict:
@@ -106,13 +107,13 @@ def _check_exchange(state: State[Data], move: mv.Exchange) -> Verdict:
     for pack, given in ((char.pack, move.give), (partner.pack, move.receive)):
         wanted: dict[str, int] = {}
         for name, amount in given:
-            if not m.known_resource(name):
+            if not basics.known_resource(name):
                 return UNKNOWN_RESOURCE.reject(what=resource_name(name))
             if amount < 1:
                 return NOT_HELD.reject(what=resource_name(name))
-            wanted[m.resource_name(name)] = wanted.get(m.resource_name(name), 0) + amount
+            wanted[basics.resource_name(name)] = wanted.get(basics.resource_name(name), 0) + amount
         for name, amount in wanted.items():
-            if m.count(pack, name) < amount:
+            if basics.count(pack, name) < amount:
                 return NOT_HELD.reject(what=resource_name(name))
     return _energy(char, cost)
 
@@ -149,7 +150,7 @@ def _check_aid(state: State[Data], move: mv.Aid) -> Verdict:
     target = data.characters[move.target]
     if not target.alive or target.tile != char.tile:
         return NOT_SAME_TILE.reject(other=character_name(target.name))
-    if not m.incapacitated(target.health, _length(data)):
+    if not basics.incapacitated(target.health, _length(data)):
         return NOT_INCAPACITATED.reject(name=character_name(target.name))
     if not 0 <= move.cell < len(target.health):
         return NO_SUCH_MALADY.reject(cell=move.cell + 1)
@@ -159,12 +160,14 @@ def _check_aid(state: State[Data], move: mv.Aid) -> Verdict:
 def _aid(state: State[Data], move: mv.Aid) -> tuple[Data, Events]:
     data, events = _spend(state.data, move.character, 1, "aid")
     target = data.characters[move.target]
-    data, more = _health(data, move.target, m.degrade_malady(target.health, move.cell), "degraded")
+    data, more = _health(
+        data, move.target, basics.degrade_malady(target.health, move.cell), "degraded"
+    )
     return data, events + more
 
 
 def _check_process(state: State[Data], move: mv.Process) -> Verdict:
-    problem = m.processing_problem(move.resources, move.tools)
+    problem = basics.processing_problem(move.resources, move.tools)
     if problem is not None:
         return PROCESS[problem].reject()
     char = state.data.characters[move.character]
@@ -310,7 +313,7 @@ def _mine(state: State[Data], move: mv.Mine) -> tuple[Data, Events]:
     data, events = _spend(state.data, move.character, mining()["energy"], "mine")
     data, more = _deplete(data, data.characters[move.character].tile)
     contents = tuple(sorted(bag(move.feature).items()))
-    data = replace(data, mining=m.Mining(move.seat, move.character, move.feature, contents))
+    data = replace(data, mining=st.Mining(move.seat, move.character, move.feature, contents))
     return data, (*events, *more, mv.MiningBagFilled(move.character, move.feature, contents))
 
 
@@ -363,8 +366,8 @@ def _relocate(state: State[Data], move: mv.RelocateOutpost) -> tuple[Data, Event
     return data, (*events, *moved)
 
 
-def _wood(pack: m.Resources) -> str | None:
-    return next((k for k in ("wood:raw", "wood:processed") if m.count(pack, k) > 0), None)
+def _wood(pack: st.Resources) -> str | None:
+    return next((k for k in ("wood:raw", "wood:processed") if basics.count(pack, k) > 0), None)
 
 
 def _check_fire(state: State[Data], move: mv.MakeFire) -> Verdict:
@@ -376,7 +379,10 @@ def _check_fire(state: State[Data], move: mv.MakeFire) -> Verdict:
         )
     if _wood(char.pack) is None:
         return NOT_HELD.reject(what=resource_name("wood"))
-    if move.fiber and m.count(char.pack, "fiber:raw") + m.count(char.pack, "fiber:processed") < 1:
+    if (
+        move.fiber
+        and basics.count(char.pack, "fiber:raw") + basics.count(char.pack, "fiber:processed") < 1
+    ):
         return NOT_HELD.reject(what=resource_name("fiber"))
     return _energy(char, 1)
 
@@ -388,11 +394,11 @@ def _fire(state: State[Data], move: mv.MakeFire) -> tuple[Data, Events]:
     data, more = _pack(data, move.character, _wood(char.pack) or "wood", -1)
     out += more
     if move.fiber:
-        fiber = "fiber:raw" if m.count(char.pack, "fiber:raw") else "fiber:processed"
+        fiber = "fiber:raw" if basics.count(char.pack, "fiber:raw") else "fiber:processed"
         data, more = _pack(data, move.character, fiber, -1)
         out += more
     bonus = FIBER_BONUS if move.fiber else 0
-    test = m.PendingTest(move.seat, move.character, move.attribute, bonus, purpose="fire")
+    test = st.PendingTest(move.seat, move.character, move.attribute, bonus, purpose="fire")
     return replace(data, test=test), (*out, DicePoolAnnounced(move.seat, ("d6",), "test"))
 
 
@@ -432,13 +438,13 @@ def _check_give(state: State[Data], move: mv.Give) -> Verdict:
     char, partner = data.characters[move.character], data.characters[move.partner]
     if not partner.alive or partner.tile != char.tile:
         return NOT_SAME_TILE.reject(other=character_name(partner.name))
-    base = m.resource_name(move.resource).partition(":")[0]
+    base = basics.resource_name(move.resource).partition(":")[0]
     food = resource_data()["perishable"] + resource_data()["hard"]
     if base != "water" and base not in food:
         return NOT_FOOD_OR_WATER.reject()
-    if not m.known_resource(move.resource):
+    if not basics.known_resource(move.resource):
         return UNKNOWN_RESOURCE.reject(what=resource_name(move.resource))
-    if move.amount < 1 or m.count(char.pack, move.resource) < move.amount:
+    if move.amount < 1 or basics.count(char.pack, move.resource) < move.amount:
         return NOT_HELD.reject(what=resource_name(move.resource))
     return ACCEPTED
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine.core import ACCEPTED, DicePoolAnnounced, Event, Seat, State, Text, Verdict
-from engine.stonesaga import model as m
 from engine.stonesaga import moves as mv
+from engine.stonesaga import state as st
 from engine.stonesaga.catalogue import ATTRIBUTES, TRAITS, valley
 from engine.stonesaga.common import _cap, _energy_event
 from engine.stonesaga.reasons import (
@@ -17,10 +17,11 @@ from engine.stonesaga.reasons import (
     PARTY_FULL,
     UNKNOWN_NAME,
 )
+from engine.stonesaga.rules import basics
 from engine.stonesaga.texts import character_name, name_in
 
 Events = tuple[Event, ...]
-Data = m.Saga
+Data = st.Saga
 
 
 def _check_create(state: State[Data], move: mv.CreateCharacter) -> Verdict:
@@ -31,7 +32,7 @@ def _check_create(state: State[Data], move: mv.CreateCharacter) -> Verdict:
     if _name_taken(state, move.name):
         return NAME_TAKEN.reject(name=character_name(move.name))
     values = (move.strength, move.dexterity, move.faith, move.perception)
-    problem = m.creation_problem(move.rolls, values)
+    problem = basics.creation_problem(move.rolls, values)
     if problem:
         return CREATION[problem].reject()
     return _check_inherits(state, move.inherits)
@@ -50,7 +51,7 @@ def _check_creation_roll(state: State[Data], move: mv.CreationRoll) -> Verdict:
     if not all(1 <= d <= 6 for d in dice):
         return CREATION["dice"].reject()
     rolls = state.data.rolls(move.seat)
-    if rolls and sum(rolls[-1]) >= m.CREATION_MINIMUM:
+    if rolls and sum(rolls[-1]) >= basics.CREATION_MINIMUM:
         return CREATION["rerolled_too_soon"].reject()
     return ACCEPTED
 
@@ -67,7 +68,7 @@ def _party_full(state: State[Data], seat: Seat) -> bool:
     """§开局设置.1–2: one more character for this seat would leave a player without one, or
     make a fifth."""
     having = [c.seat for c in state.data.characters]
-    return m.party_full(having, state.players, state.data.party, seat)
+    return basics.party_full(having, state.players, state.data.party, seat)
 
 
 def _name_taken(state: State[Data], name: str) -> bool:
@@ -75,7 +76,7 @@ def _name_taken(state: State[Data], name: str) -> bool:
     return name in names
 
 
-def _join(state: State[Data], char: m.Character, inherits: str = "") -> tuple[Data, Events]:
+def _join(state: State[Data], char: st.Character, inherits: str = "") -> tuple[Data, Events]:
     """The character joins the game with what it kept at its last session (§局间保留与存档)
     and the relics it inherits, if any (§角色死亡与传说 遗物 局间死亡)."""
     data = state.data
@@ -84,7 +85,7 @@ def _join(state: State[Data], char: m.Character, inherits: str = "") -> tuple[Da
     for relics in kept:
         pack = char.pack
         for material in relics.materials:
-            pack = m.add(pack, material, 1)
+            pack = basics.add(pack, material, 1)
         char = replace(char, pack=pack, items=(*char.items, *relics.items))
     data = replace(
         data,
@@ -103,7 +104,7 @@ def _join(state: State[Data], char: m.Character, inherits: str = "") -> tuple[Da
 def _create(state: State[Data], move: mv.CreateCharacter) -> tuple[Data, Events]:
     values = (move.strength, move.dexterity, move.faith, move.perception)
     attributes = tuple(zip(ATTRIBUTES, values, strict=True))
-    char = m.Character(move.name, move.seat, move.trait, attributes)
+    char = st.Character(move.name, move.seat, move.trait, attributes)
     data, events = _join(state, char, move.inherits)
     rolls = tuple((s, r) for s, r in data.creation_rolls if s != move.seat)
     return replace(data, creation_rolls=rolls), events
@@ -122,12 +123,12 @@ def _check_choose(state: State[Data], move: mv.ChooseCharacter) -> Verdict:
 
 def _choose(state: State[Data], move: mv.ChooseCharacter) -> tuple[Data, Events]:
     hero = next(h for h in state.data.roster if h.name == move.name)
-    character = m.Character(hero.name, move.seat, hero.trait, hero.attributes, hero.age)
+    character = st.Character(hero.name, move.seat, hero.trait, hero.attributes, hero.age)
     return _join(state, character, move.inherits)
 
 
 def _creation_begin(state: State[Data]) -> tuple[State[Data], Events]:
-    return state, (DicePoolAnnounced(None, ("d6",) * m.CREATION_DICE, "character_creation"),)
+    return state, (DicePoolAnnounced(None, ("d6",) * basics.CREATION_DICE, "character_creation"),)
 
 
 def _creation_done(state: State[Data]) -> bool:

@@ -17,8 +17,8 @@ from engine.core import (
     Verdict,
 )
 from engine.stonesaga import campaign as camp
-from engine.stonesaga import model as m
 from engine.stonesaga import moves as mv
+from engine.stonesaga import state as st
 from engine.stonesaga.catalogue import ATTRIBUTES, OMENS, challenge, rule
 from engine.stonesaga.common import _cap, _gain_energy, _health, _hook, _length, _malady
 from engine.stonesaga.reasons import (
@@ -32,10 +32,11 @@ from engine.stonesaga.reasons import (
     NOT_YOURS,
     UNKNOWN_NAME,
 )
+from engine.stonesaga.rules import basics
 from engine.stonesaga.texts import character_name, name_in
 
 Events = tuple[Event, ...]
-Data = m.Saga
+Data = st.Saga
 
 
 def _check_card(state: State[Data], move: mv.NightCard) -> Verdict:
@@ -58,7 +59,7 @@ def _card(state: State[Data], move: mv.NightCard) -> tuple[Data, Events]:
     events: list[Event] = []
     if not move.met:
         if char.energy >= _cap(data):
-            level = m.gain_boost(char.boost(move.boost), 1)
+            level = basics.gain_boost(char.boost(move.boost), 1)
             data = data.with_character(move.character, char.with_boost(move.boost, level))
             events.append(mv.BoostChanged(move.character, move.boost, level))
         else:
@@ -73,7 +74,7 @@ def _night_death(state: State[Data]) -> tuple[Data, Events]:
     d6 rolled at the table and entered with ``mourn`` (the ``mourning`` phase)."""
     data, events = state.data, []
     for index, char in enumerate(data.characters):
-        if not char.alive or not m.incapacitated(char.health, _length(data)):
+        if not char.alive or not basics.incapacitated(char.health, _length(data)):
             continue
         data = data.with_character(index, replace(char, alive=False))
         data = replace(data, mourning=(*data.mourning, index))
@@ -89,7 +90,7 @@ def _mourning_dice(data: Data) -> Events:
     return (DicePoolAnnounced(seat, ("d6",), "mourning"),)
 
 
-def _raisable(char: m.Character) -> tuple[str, ...]:
+def _raisable(char: st.Character) -> tuple[str, ...]:
     """The attributes a mourning 5–6 may raise: those below 6 (§角色死亡与传说.1)."""
     return tuple(name for name, value in char.attributes if value < 6)
 
@@ -137,7 +138,7 @@ def _mourn(state: State[Data], move: mv.Mourn) -> tuple[Data, Events]:
     return data, (died, *_mourning_dice(data), *clear)
 
 
-def _legend_raise(char: m.Character, attribute: str) -> tuple[m.Character, str]:
+def _legend_raise(char: st.Character, attribute: str) -> tuple[st.Character, str]:
     """§角色死亡与传说.1 5–6: the chosen attribute +1, at most 6."""
     if attribute not in _raisable(char):
         return char, "attribute"
@@ -148,15 +149,15 @@ def _legend_raise(char: m.Character, attribute: str) -> tuple[m.Character, str]:
 def _night_recover(state: State[Data]) -> tuple[Data, Events]:
     """§夜晚阶段.2: rest, one food, one water, comfort (shelter seats or a fire), up to the cap."""
     data, events = state.data, []
-    rest = m.rest_energy(data.party)
+    rest = basics.rest_energy(data.party)
     seats = {tile: t.shelter for tile, t in data.tiles}
     for index, char in enumerate(data.characters):
         if not char.alive:
             continue
-        food = m.edible(char.pack) or ""
-        water = m.count(char.pack, "water") > 0
-        pack = m.add(char.pack, food, -1) if food else char.pack
-        pack = m.add(pack, "water", -1) if water else pack
+        food = basics.edible(char.pack) or ""
+        water = basics.count(char.pack, "water") > 0
+        pack = basics.add(char.pack, food, -1) if food else char.pack
+        pack = basics.add(pack, "water", -1) if water else pack
         comfort = data.tile(char.tile).fire > 0 or seats[char.tile] > 0
         if data.tile(char.tile).fire == 0 and comfort:
             seats[char.tile] -= 1
@@ -175,9 +176,11 @@ def _night_hunger(state: State[Data]) -> tuple[Data, Events]:
         if not char.alive:
             continue
         if char.ate and char.drank:
-            cell = m.best_to_degrade(char.health)
+            cell = basics.best_to_degrade(char.health)
             if cell is not None:
-                data, more = _health(data, index, m.degrade_malady(char.health, cell), "degraded")
+                data, more = _health(
+                    data, index, basics.degrade_malady(char.health, cell), "degraded"
+                )
                 events += more
         elif not char.ate and not char.drank:
             data, more = _malady(data, index, "injury", heavy=False)
@@ -190,7 +193,7 @@ def _night_decay(state: State[Data]) -> tuple[Data, Events]:
     """§夜晚阶段.5: perishables spoil; depletion markers and fires degrade one level."""
     data, events = state.data, []
     for index, char in enumerate(data.characters):
-        pack, _ = m.spoil(char.pack)
+        pack, _ = basics.spoil(char.pack)
         before, after = dict(char.pack), dict(pack)
         for key in sorted(set(before) | set(after)):
             delta = after.get(key, 0) - before.get(key, 0)

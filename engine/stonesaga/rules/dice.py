@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine.core import ACCEPTED, DicePoolAnnounced, Event, State, Text, Verdict
-from engine.stonesaga import model as m
 from engine.stonesaga import moves as mv
+from engine.stonesaga import state as st
 from engine.stonesaga.catalogue import ATTRIBUTES, MALADIES, OMENS, STONES, mining, table_entry
 from engine.stonesaga.common import _bag_text, _gain_energy, _health, _lose, _malady, _pack
 from engine.stonesaga.reasons import (
@@ -24,10 +24,11 @@ from engine.stonesaga.reasons import (
     UNKNOWN_NAME,
     UNKNOWN_RESOURCE,
 )
+from engine.stonesaga.rules import basics
 from engine.stonesaga.texts import name_in, resource_name
 
 Events = tuple[Event, ...]
-Data = m.Saga
+Data = st.Saga
 
 
 def _check_fishing_roll(state: State[Data], move: mv.FishingRoll) -> Verdict:
@@ -109,7 +110,7 @@ def _check_call_test(state: State[Data], move: mv.CallTest) -> Verdict:
 
 
 def _call_test(state: State[Data], move: mv.CallTest) -> tuple[Data, Events]:
-    test = m.PendingTest(move.seat, move.character, move.attribute, move.modifier, move.versus)
+    test = st.PendingTest(move.seat, move.character, move.attribute, move.modifier, move.versus)
     why = "test" if move.versus is None else "contest"
     return replace(state.data, test=test), (DicePoolAnnounced(move.seat, ("d6",), why),)
 
@@ -128,14 +129,14 @@ def _roll(state: State[Data], move: mv.Roll) -> tuple[Data, Events]:
     test = data.test
     assert test is not None
     raw = (*test.raw, move.value)
-    dice = (*test.dice, m.change_die(move.value, move.change))
+    dice = (*test.dice, basics.change_die(move.value, move.change))
     if move.value == 6 and test.versus is None:
         data = replace(data, test=replace(test, raw=raw, dice=dice))
         return data, (DicePoolAnnounced(move.seat, ("d6",), "heroic_effort"),)
     return _resolve_test(replace(data, test=None), replace(test, raw=raw, dice=dice))
 
 
-def _resolve_test(data: Data, test: m.PendingTest) -> tuple[Data, Events]:
+def _resolve_test(data: Data, test: st.PendingTest) -> tuple[Data, Events]:
     """§判定.3–6: dice + attribute (+ boost) + modifiers; the boost degrades after use."""
     char = data.characters[test.character]
     boost = char.boost(test.attribute)
@@ -156,7 +157,7 @@ def _resolve_test(data: Data, test: m.PendingTest) -> tuple[Data, Events]:
             events += more
     char = data.characters[test.character]
     if boost:
-        level = m.degrade_boost(boost)
+        level = basics.degrade_boost(boost)
         data = data.with_character(test.character, char.with_boost(test.attribute, level))
         events.append(mv.BoostChanged(test.character, test.attribute, level))
     events.append(DicePoolAnnounced(test.seat, (), ""))
@@ -189,9 +190,9 @@ def _check_effect(state: State[Data], move: mv.Effect) -> Verdict:
         return NO_SUCH_MALADY.reject(cell=amount + 1)
     elif kind == "boost" and (detail not in ATTRIBUTES or amount not in (1, 2)):
         problem = Text("增益要写属性和1或2", "a boost names an attribute and 1 or 2")
-    elif kind in ("gain", "lose") and not m.known_resource(detail):
+    elif kind in ("gain", "lose") and not basics.known_resource(detail):
         return UNKNOWN_RESOURCE.reject(what=resource_name(detail))
-    elif kind == "lose" and m.count(char.pack, detail) < amount:
+    elif kind == "lose" and basics.count(char.pack, detail) < amount:
         return NOT_HELD.reject(what=resource_name(detail))
     return UNKNOWN_EFFECT.reject(why=problem) if problem else ACCEPTED
 
@@ -206,11 +207,11 @@ def _effect(state: State[Data], move: mv.Effect) -> tuple[Data, Events]:
         return _malady(data, i, kind, heavy=move.detail == "heavy")
     if kind == "degrade":
         return _health(
-            data, i, m.degrade_malady(data.characters[i].health, move.amount), "degraded"
+            data, i, basics.degrade_malady(data.characters[i].health, move.amount), "degraded"
         )
     if kind == "boost":
         char = data.characters[i]
-        level = m.gain_boost(char.boost(move.detail), move.amount)
+        level = basics.gain_boost(char.boost(move.detail), move.amount)
         data = data.with_character(i, char.with_boost(move.detail, level))
         return data, (mv.BoostChanged(i, move.detail, level),)
     return _pack(data, i, move.detail, move.amount if kind == "gain" else -move.amount)
