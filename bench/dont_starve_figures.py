@@ -1,7 +1,7 @@
 """Don't Starve figures (not a test): engine speed and the layout scan's time per frame.
 
 Run: ``.venv/bin/python bench/dont_starve_figures.py``. ``run(quick)`` returns
-``kiosk.benchmarks.Figure`` rows, so `tablesight bench` can include it as it is.
+``bench.Figure`` rows, so `tablesight bench` can include it as it is.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from pathlib import Path
 
 import cv2
 
+from bench import Figure
 from engine.core import Advance, Pass, Session, find_game
 from engine.dont_starve.catalogue import catalogue
-from kiosk.benchmarks import Figure
 from vision.readers.dont_starve import scan
 from vision.registry import load_registry
 from vision.synthetic import Camera, Component, Table, render

@@ -1,7 +1,7 @@
 """Stonesaga figures: engine moves/s on the example session, scan and reader costs.
 
 Run: ``.venv/bin/python bench/stonesaga_figures.py [--quick]``. ``run(quick)`` returns
-``kiosk.benchmarks.Figure`` rows, ready to join ``tablesight bench``; not a test (nothing is
+``bench.Figure`` rows, ready to join ``tablesight bench``; not a test (nothing is
 asserted on speed).
 """
 
@@ -21,9 +21,9 @@ import cv2  # noqa: E402
 import stonesaga_scene as sc  # noqa: E402
 from stonesaga_play import Play  # noqa: E402
 
+from bench import Figure  # noqa: E402
 from engine.core import Session, find_game, move_from_dict  # noqa: E402
 from engine.stonesaga import moves as mv  # noqa: E402
-from kiosk.benchmarks import Figure  # noqa: E402
 from vision.calibration import calibrate_table  # noqa: E402
 from vision.detection import Detector  # noqa: E402
 from vision.readers import stonesaga as reader  # noqa: E402

@@ -23,8 +23,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
-from kiosk.deps import Pairing
 from kiosk.guard import CSP, SECURITY_HEADERS, Door, Guard, quiet_floods
+from kiosk.pairing import Pairing
 from kiosk.routers import camera, campaign, controls, live, pages, status, tray
 from kiosk.settings import Settings
 from kiosk.table import Table

@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass, is_dataclass
 from typing import Any
 
 from engine.core import EngineError, Game, Text, find_game
+from engine.core.game import available_games
 from kiosk.seats import PlayerSeat
 from kiosk.store import Store, StoreError
 
@@ -43,8 +44,6 @@ def has_campaign(game: Game) -> bool:
 
 def campaign_games() -> list[str]:
     """The names of the games that have campaigns."""
-    from kiosk.routers.status import available_games
-
     return [g.name for g in available_games() if has_campaign(g)]
 
 

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
-from kiosk.commands import VERBS, load
+from kiosk.commands import load, summaries
 from kiosk.errors import CommandError
 
 EXIT_USAGE = 2
@@ -41,7 +41,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--lang", choices=["zh", "en"], help="language of player messages")
     sub = parser.add_subparsers(dest="verb", metavar="VERB", required=True)
     words = None if argv is None else set(argv)
-    for verb, summary in VERBS.items():
+    for verb, summary in summaries().items():
         if words is None or verb in words:
             load(verb).register(sub)
         else:

@@ -44,9 +44,9 @@ from fastapi import HTTPException
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from engine.core import Text
+from kiosk.pairing import PAIRING_HEADER, Pairing, TooManyTriesError
 
 if TYPE_CHECKING:
-    from kiosk.deps import Pairing
     from kiosk.settings import Settings
 
 log = logging.getLogger("tablesight.kiosk")
@@ -519,8 +519,6 @@ def _over_capacity(app: ASGIApp, door: Door, client: str | None) -> ASGIApp:
     """The app for a connection that came beyond the anonymous cap: 503, except for a request
     that carries the right pairing code (a phone pairing during a flood), which is counted as a
     pairing attempt like any other."""
-    from kiosk.deps import PAIRING_HEADER, TooManyTriesError
-
     header = PAIRING_HEADER.lower().encode()
 
     async def over(scope: Scope, receive: Receive, send: Send) -> None:

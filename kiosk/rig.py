@@ -107,11 +107,11 @@ def serve(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _publisher(settings: Settings, table: Table) -> Any:
-    """The café's MQTT publisher of this table (``kiosk.cafe``), started; None without
+    """The café's MQTT publisher of this table (``cafe``), started; None without
     ``mqtt.url``. It never waits for the broker: events wait in its outbox."""
     if not settings.mqtt.url:
         return None
-    from kiosk.cafe.publisher import Publisher, screen_link
+    from kiosk.mqtt.publisher import Publisher, screen_link
 
     publisher = Publisher(table, settings.mqtt, settings.data_dir, link=screen_link(settings))
     publisher.start()

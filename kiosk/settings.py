@@ -115,7 +115,7 @@ class MqttSettings(BaseModel):
     @field_validator("url")
     @classmethod
     def _broker_url(cls, url: str | None) -> str | None:
-        from kiosk.cafe.topics import parse_broker_url
+        from kiosk.mqtt.topics import parse_broker_url
 
         if url is not None:
             parse_broker_url(url)
@@ -124,7 +124,7 @@ class MqttSettings(BaseModel):
     @field_validator("table")
     @classmethod
     def _table_name(cls, name: str | None) -> str | None:
-        from kiosk.cafe.topics import check_table_name
+        from kiosk.mqtt.topics import check_table_name
 
         return None if name is None else check_table_name(name)
 

@@ -11,10 +11,11 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, HTTPException, Request
 
-from engine.core import EngineError, Game, Text, find_game, game_names, move_from_dict
-from engine.core.game import GAME_MODULES
+from engine.core import EngineError, Text, move_from_dict
+from engine.core.game import available_games
 from engine.core.text import Language
-from kiosk.deps import Pairing, PairingDep, SettingsDep, TableDep, is_local
+from kiosk.deps import PairingDep, SettingsDep, TableDep, is_local
+from kiosk.pairing import Pairing
 from kiosk.routers.controls import MoveBody, verdict_answer
 from kiosk.seats import COLOURS, MAX_NAME
 from kiosk.settings import Settings
@@ -117,23 +118,6 @@ def colours(lang: Language = "en") -> dict[str, Any]:
         ],
         "max_name": MAX_NAME,
     }
-
-
-def available_games() -> list[Game]:
-    """The games that can be played now; a game package still being written is left out."""
-    # RecursionError: engine.core.game.find_game recurses through game_names() when a game's
-    # package imports without registering its game (a half-written package).
-    try:
-        names = game_names()
-    except (EngineError, RecursionError):
-        names = list(GAME_MODULES)
-    games = []
-    for name in names:
-        try:
-            games.append(find_game(name))
-        except (EngineError, RecursionError):
-            continue
-    return games
 
 
 def describe_options(

@@ -18,7 +18,7 @@ import pytest
 from browsers import close_shared_browser, shared_browser
 from paho.mqtt.enums import CallbackAPIVersion
 
-from kiosk.cafe.broker import Mosquitto, mosquitto_path
+from cafe.broker import Mosquitto, mosquitto_path
 
 WAIT_S = 20.0
 """The longest any test waits for a message (a bound, not a measured speed)."""

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from kiosk.cafe.broker import Mosquitto, mosquitto_path
-from kiosk.cafe.publisher import Publisher
+from cafe.broker import Mosquitto, mosquitto_path
+from kiosk.mqtt.publisher import Publisher
 from kiosk.settings import MqttSettings
 from kiosk.store import Store
 from kiosk.table import Table

@@ -7,9 +7,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from kiosk.cafe.broker import Mosquitto
-from kiosk.cafe.publisher import Publisher
-from kiosk.cafe.simulate import SimulatedTable
+from cafe.broker import Mosquitto
+from cafe.simulate import SimulatedTable
+from kiosk.mqtt.publisher import Publisher
 from kiosk.settings import MqttSettings
 from kiosk.store import Store
 from kiosk.table import Table

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from kiosk.cafe.outbox import Outbox
+from kiosk.mqtt.outbox import Outbox
 
 
 def put(box: Outbox, n: int) -> list[int]:

@@ -19,9 +19,9 @@ import httpx
 import pytest
 from serving import free_port
 
+from cafe.broker import Mosquitto
+from cafe.simulate import SimulatedTable
 from engine.core import Advance
-from kiosk.cafe.broker import Mosquitto
-from kiosk.cafe.simulate import SimulatedTable
 from kiosk.seats import PlayerSeat
 
 SHOTS = Path(__file__).resolve().parents[2] / "out" / "screenshots"

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from serving import start_server
 
+from cafe.broker import Mosquitto
+from cafe.simulate import SimulatedTable
 from engine.core import Advance, find_game
-from kiosk.cafe.broker import Mosquitto
-from kiosk.cafe.simulate import SimulatedTable
 from kiosk.cli import main
 from kiosk.seats import COLOURS, PlayerSeat
 
@@ -165,8 +165,8 @@ def test_bad_addresses_and_names_are_one_line_and_exit_2(
 
 
 def test_a_full_outbox_drops_the_oldest_and_says_how_many(tmp_path: Path, wait: Any) -> None:
-    from kiosk.cafe.broker import free_port
-    from kiosk.cafe.publisher import Publisher, summary
+    from cafe.broker import free_port
+    from kiosk.mqtt.publisher import Publisher, summary
     from kiosk.settings import MqttSettings
     from kiosk.store import Store
     from kiosk.table import Table

@@ -54,7 +54,7 @@ def test_the_service_allows_enough_open_files_for_the_kiosk_caps() -> None:
     script = (
         "import resource, sys\n"
         f"resource.setrlimit(resource.RLIMIT_NOFILE, (1024, {limit}))\n"
-        "from kiosk.deps import Pairing\n"
+        "from kiosk.pairing import Pairing\n"
         "from kiosk.guard import LOCAL_RESERVE, Door\n"
         "from kiosk.settings import load_settings\n"
         "door = Door(load_settings(data_dir=sys.argv[1]), Pairing())\n"

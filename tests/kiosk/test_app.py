@@ -27,7 +27,8 @@ from engine.core import (
 )
 from engine.greenwood.game import GreenwoodOptions
 from kiosk.app import MAX_BODY_BYTES, create_app
-from kiosk.deps import FREE_TRIES, PAIRING_HEADER, Pairing, get_table
+from kiosk.deps import get_table
+from kiosk.pairing import FREE_TRIES, PAIRING_HEADER, Pairing
 from kiosk.seats import COLOURS, MAX_NAME
 from kiosk.settings import KIOSK_FILE, SettingsError, apply_kiosk_changes, load_settings
 from kiosk.table import open_table

@@ -32,8 +32,8 @@ from serving import LOCAL, PHONE, Server, free_port, start_server
 from serving import asgi_call as call
 
 from kiosk.app import SECURITY_HEADERS, create_app
-from kiosk.deps import FREE_TRIES, NETWORK_WRONG_PER_MINUTE, PAIRING_HEADER, Pairing
 from kiosk.guard import OncePerCause
+from kiosk.pairing import FREE_TRIES, NETWORK_WRONG_PER_MINUTE, PAIRING_HEADER, Pairing
 from kiosk.routers import camera
 from kiosk.settings import load_settings
 from kiosk.table import open_table

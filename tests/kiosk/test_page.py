@@ -10,8 +10,7 @@ import pytest
 from playwright.sync_api import expect
 from serving import Server, post, start_server
 
-from engine.core.game import GAME_MODULES
-from kiosk.routers.status import available_games
+from engine.core.game import GAME_MODULES, available_games
 
 pytestmark = pytest.mark.browser
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from kiosk.benchmarks import Figure
-from kiosk.benchmarks import vision as bench
+from bench import Figure
+from bench import vision as bench
 
 
 def test_the_vision_bench_returns_every_figure(monkeypatch, tmp_path, capsys):

@@ -11,7 +11,7 @@ import dataclasses
 
 import pytest
 
-from kiosk.benchmarks.vision import HARD, decoy_table, rig_camera, sticker_table
+from bench.vision import HARD, decoy_table, rig_camera, sticker_table
 from vision.detection import Detector
 from vision.incremental import IncrementalConfig, IncrementalDetector
 from vision.stabiliser import Stabiliser

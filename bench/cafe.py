@@ -28,7 +28,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from kiosk.benchmarks import Figure
+from bench import Figure
 
 SUITE = "cafe"
 _GAME_NUMBERS = itertools.count(2)
@@ -132,7 +132,7 @@ class _Tiles:
 
 
 def _start_cafe(folder: Path, broker_url: str) -> tuple[subprocess.Popen[bytes], str]:
-    from kiosk.cafe.broker import free_port
+    from cafe.broker import free_port
 
     port = free_port()
     cmd = [sys.executable, "-m", "kiosk.cli", "--data-dir", str(folder), "--lang", "en"]
@@ -164,7 +164,7 @@ def _move(sim: Any) -> None:
     """One move; a table whose game ended starts a new one (as a café table would)."""
     if sim.move() is None:
         session = sim.table.saved.session
-        from kiosk.cafe.simulate import GAME_SETUPS
+        from cafe.simulate import GAME_SETUPS
 
         name = f"{session.game.name}-{sim.name}-{next(_GAME_NUMBERS)}"
         sim.table.new_game(session.game.name, GAME_SETUPS.get(session.game.name), name)
@@ -186,8 +186,8 @@ def _pct(values: list[float], q: int) -> float:
 
 def run(quick: bool = False) -> list[Figure]:
     """Measure the café; returns the figures."""
-    from kiosk.cafe.broker import Mosquitto, mosquitto_path
-    from kiosk.cafe.simulate import SimulatedTable
+    from cafe.broker import Mosquitto, mosquitto_path
+    from cafe.simulate import SimulatedTable
 
     if mosquitto_path() is None:
         _progress("not run: Mosquitto is not installed (apt-get install -y mosquitto)")

@@ -32,7 +32,7 @@ from pathlib import Path
 
 import httpx
 
-from kiosk.benchmarks import Figure, live_events
+from bench import Figure, live_events
 
 SUITE = "kiosk"
 ASSETS = ("/static/common.js", "/static/table.js", "/static/style.css")

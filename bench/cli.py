@@ -12,8 +12,8 @@ import subprocess
 import sys
 import time
 
-from kiosk.benchmarks import Figure
-from kiosk.commands import VERBS
+from bench import Figure
+from kiosk.commands import summaries
 
 SUITE = "cli"
 
@@ -36,7 +36,7 @@ def run(quick: bool) -> list[Figure]:
     runs = 3 if quick else 10
     figures = []
     slowest = 0.0
-    for words in ([], *([verb] for verb in VERBS)):
+    for words in ([], *([verb] for verb in summaries())):
         name = " ".join(["tablesight", *words, "--help"])
         print(f"bench cli: {name} ×{runs}…", file=sys.stderr)
         samples = time_help(words, runs)

@@ -2,7 +2,7 @@
 
 No game of the three reaches 100,000 moves (random walks end after 2–150 moves; undo and redo
 lengthen the log but not the game), so the long games are the benchmark's never-ending counting
-game (kiosk.benchmarks.engine). Opening is timed as the kiosk does it: ``Store.open`` +
+game (bench.engine). Opening is timed as the kiosk does it: ``Store.open`` +
 ``Store.load`` + ``Table(saved)`` (which rebuilds the screen's memory). "without snapshots" is
 the save with its snapshots deleted (what every resume was before schema 3); "with snapshots" has
 its newest snapshot 128 entries before the end, half the cadence (``SNAPSHOT_EVERY``).
@@ -16,8 +16,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from kiosk.benchmarks import Figure
-from kiosk.benchmarks.engine import COUNTER, OPTIONS, Tick
+from bench import Figure
+from bench.counter import COUNTER, OPTIONS, Tick
 from kiosk.store import Store
 from kiosk.table import Table
 

@@ -13,55 +13,18 @@ import statistics
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, ClassVar
 
+from bench import Figure
+from bench.counter import COUNTER, OPTIONS, Tick
+from bench.resume import resume_figures
 from engine.core import (
-    Event,
-    Game,
-    Move,
-    Phase,
-    Seat,
     Session,
-    State,
-    Text,
-    TurnOrder,
     find_game,
     move_from_dict,
     offers,
-    register_game,
 )
-from kiosk.benchmarks import Figure
 from kiosk.store import Store
-
-
-@dataclass(frozen=True)
-class Tick(Move):
-    """The benchmark game's only move: count one."""
-
-    type: ClassVar[str] = "bench.tick"
-    seat: Seat
-
-
-class Counter(Game):
-    """A game that never ends, for measuring the core."""
-
-    name: ClassVar[str] = "bench_counter"
-    title: ClassVar[Text] = Text("基准", "benchmark")
-    phases: ClassVar[tuple[Phase, ...]] = (
-        Phase("count", Text("计数", "count"), TurnOrder.CLOCKWISE, moves=frozenset({"bench.tick"})),
-    )
-
-    def setup(self, options: Any, rng: Any) -> tuple[Any, Any, Seat]:
-        return 0, rng, 0
-
-    def apply(self, state: State[Any], move: Move) -> tuple[State[Any], tuple[Event, ...]]:
-        return replace(state, data=state.data + 1), ()
-
-
-COUNTER = register_game(Counter())
-OPTIONS = {"players": 4}
 
 
 def _ticks(n: int) -> list[Tick]:
@@ -111,14 +74,13 @@ def run(quick: bool = False) -> list[Figure]:
         figures.append(
             Figure("engine", f"resume a {resume_n}-move game", resume_s * 1000, "ms", "open+replay")
         )
-    from kiosk.benchmarks.resume import resume_figures  # imports this module: not at the top
 
     figures.extend(resume_figures(quick))
     figures.extend(offer_figures(repeat=1 if quick else 5))
     return figures
 
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
+EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
 
 
 def offer_figures(repeat: int = 5) -> list[Figure]:

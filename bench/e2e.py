@@ -30,8 +30,8 @@ from pathlib import Path
 import httpx
 import uvicorn
 
+from bench import Figure, live_events
 from kiosk.app import create_app
-from kiosk.benchmarks import Figure, live_events
 from kiosk.loop import TableLoop
 from kiosk.settings import load_settings
 from kiosk.table import open_table

@@ -28,7 +28,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from paho.mqtt.enums import CallbackAPIVersion
 
-from kiosk.cafe.topics import (
+from kiosk.mqtt.topics import (
     OFFLINE,
     ONLINE,
     RESULT,

@@ -3,7 +3,7 @@
 Every table that runs `tablesight run --mqtt URL --table NAME` appears as a tile: its game,
 round, phase and whose turn, and its alerts (a refused move waiting, the camera or the LED
 controller lost, the table offline, a game ended with its winner). The results of ended games
-download as CSV. The work is in ``kiosk.cafe``, imported when the verb runs (``--help`` stays
+download as CSV. The work is in ``cafe``, imported when the verb runs (``--help`` stays
 fast).
 """
 
@@ -12,17 +12,19 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from kiosk.commands import VERBS
-
 if TYPE_CHECKING:
     from kiosk.settings import Settings
 
 DEFAULT_PORT = 8080
 
 
+SUMMARY = "serve the overview of a café's tables from an MQTT broker"
+"""This verb's line in ``tablesight --help`` (a plugin of ``kiosk.commands``)."""
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the `cafe` verb."""
-    parser = sub.add_parser("cafe", help=VERBS["cafe"], description=__doc__)
+    parser = sub.add_parser("cafe", help=SUMMARY, description=__doc__)
     parser.add_argument(
         "--mqtt",
         metavar="URL",
@@ -69,7 +71,7 @@ def cafe(args: argparse.Namespace, settings: Settings) -> int:
 
     import uvicorn
 
-    from kiosk.cafe.overview import Overview, create_app
+    from cafe.overview import Overview, create_app
 
     overview = Overview(settings.mqtt, settings.data_dir)
     app = create_app(overview, settings.lang)

@@ -45,7 +45,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from kiosk.benchmarks import Figure
+from bench import Figure
 from vision.detect_backends import AprilTagBackend, ArucoBackend
 from vision.detection import Detector, DetectorConfig, read_image, to_grey
 from vision.incremental import IncrementalConfig, IncrementalDetector
@@ -64,7 +64,7 @@ from vision.synthetic import (
 )
 
 SUITE = "vision"
-PHOTOS = Path(__file__).resolve().parents[2] / ".." / "shared" / "testdata" / "apriltag-photos"
+PHOTOS = Path(__file__).resolve().parents[1] / ".." / "shared" / "testdata" / "apriltag-photos"
 MAPPING = PHOTOS / "mapping_feb_2014"
 SIZES = ((1280, 720), (1920, 1080))
 EFFECTS = Effects(noise=3.0, blur=0.6)

@@ -11,7 +11,7 @@ from typing import Any
 
 from engine.core import Move, offers
 from engine.core.offers import sample
-from kiosk.cafe.publisher import Publisher
+from kiosk.mqtt.publisher import Publisher
 from kiosk.seats import PlayerSeat
 from kiosk.settings import MqttSettings
 from kiosk.store import Store

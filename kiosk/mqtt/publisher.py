@@ -28,8 +28,8 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from engine.core import Text
-from kiosk.cafe.outbox import OUTBOX_FILE, Outbox
-from kiosk.cafe.topics import (
+from kiosk.mqtt.outbox import OUTBOX_FILE, Outbox
+from kiosk.mqtt.topics import (
     EVENTS,
     OFFLINE,
     ONLINE,

@@ -17,13 +17,13 @@ import time
 from pathlib import Path
 
 import firmware_bridge.firmware as firmware_pkg
+from bench import Figure
 from firmware_bridge.devices import LedController
 from firmware_bridge.emulator import Emulator, Faults
 from firmware_bridge.errors import CommandTimeout
 from firmware_bridge.firmware import protocol as P
 from firmware_bridge.link import Link, LinkStatus
 from firmware_bridge.state import Effect
-from kiosk.benchmarks import Figure
 
 SUITE = "serial"
 
