@@ -28,7 +28,7 @@ from engine.greenwood.catalogue import catalogue
 from engine.greenwood.offers import greenwood_offers
 from engine.greenwood.phases import PHASES, ROUNDS, RULES, solo_band
 from engine.greenwood.picture import picture as submarines
-from engine.greenwood.state import Player, Table
+from engine.greenwood.state import GreenwoodData, Player
 from engine.greenwood.texts import EVENT_TEXTS, OPTION_TEXTS, OUTCOME_TEXTS, event_line
 from engine.greenwood.view import view as greenwood_view
 
@@ -72,7 +72,7 @@ class Greenwood(Game):
             order, rng = rng.shuffled(range(count))
             threats = order[:THREATS_IN_PLAY]
         hikers = frozenset({0}) if options.mode == "clan" else frozenset()
-        table = Table(tuple(Player(hikers=hikers) for _ in range(options.players)), threats)
+        table = GreenwoodData(tuple(Player(hikers=hikers) for _ in range(options.players)), threats)
         if options.start_seat is not None:
             return table, rng, options.start_seat
         seat, rng = rng.choice(range(options.players))

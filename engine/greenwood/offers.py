@@ -24,7 +24,7 @@ from engine.greenwood import rules
 from engine.greenwood.board import Cell, Cells, neighbours, turn
 from engine.greenwood.catalogue import KNOWLEDGE, Catalogue, Layout, catalogue, parse_reward
 from engine.greenwood.moves import SPIRIT
-from engine.greenwood.state import ORDINARY_PLACES, Player, Table
+from engine.greenwood.state import ORDINARY_PLACES, GreenwoodData, Player
 from engine.greenwood.texts import (
     CHOICE_TEXTS,
     DUSK_EFFECT_NAMES,
@@ -51,7 +51,7 @@ OTHER_REWARDS = ("energy", "spy", "aurora", "strength", "pathfinding", "slot", "
 """The other rewards of ``greenwood.gain``, one unit each (tap again for more)."""
 
 
-def greenwood_offers(state: State[Table], seat: Seat) -> list[Offer]:
+def greenwood_offers(state: State[GreenwoodData], seat: Seat) -> list[Offer]:
     """The Greenwood moves ``seat`` may make in this phase, with their choices (see module)."""
     phase = state.flow.phase
     player = state.data.players[seat]
@@ -75,7 +75,7 @@ def greenwood_offers(state: State[Table], seat: Seat) -> list[Offer]:
 # --- per phase -------------------------------------------------------------------------------
 
 
-def _dusk(state: State[Table], seat: Seat, p: Player) -> Iterator[Offer]:
+def _dusk(state: State[GreenwoodData], seat: Seat, p: Player) -> Iterator[Offer]:
     """§三.2: the marker, then the four effects."""
     effects = tuple(Choice(e, t) for e, t in DUSK_EFFECT_NAMES.items())
     yield _offer("greenwood.dusk_marker", seat, _pick("effect", effects))
@@ -103,7 +103,7 @@ def _departure(seat: Seat, p: Player) -> Iterator[Offer]:
     yield _offer("greenwood.cast_spell", seat, _pick("spell", spells))
 
 
-def _night(state: State[Table], seat: Seat, p: Player) -> Iterator[Offer]:
+def _night(state: State[GreenwoodData], seat: Seat, p: Player) -> Iterator[Offer]:
     """§三.4–§三.12, §四.1: a token, then what it does."""
     own = (*_ordinary(p), Choice(SPIRIT, CHOICE_TEXTS["spirit"]))
     yield _offer("greenwood.use_energy", seat, _pick("companion", own))
@@ -127,7 +127,7 @@ def _night(state: State[Table], seat: Seat, p: Player) -> Iterator[Offer]:
     yield _offer("greenwood.swap_knowledge", seat, _pick("old", colours), _pick("new", colours))
 
 
-def _any_time(state: State[Table], seat: Seat, p: Player) -> Iterator[Offer]:
+def _any_time(state: State[GreenwoodData], seat: Seat, p: Player) -> Iterator[Offer]:
     """What a card or tile may give in any phase: rewards, knowledge; a piece to place."""
     points = tuple(Choice(f"vp:{n}", _reward_label(f"vp:{n}")) for n in POINTS)
     yield _offer("greenwood.gain", seat, _pick("reward", points), label=OFFER_TEXTS["gain.points"])
@@ -152,7 +152,7 @@ def _any_time(state: State[Table], seat: Seat, p: Player) -> Iterator[Offer]:
 # --- the piece to place (§三.10) ---------------------------------------------------------------
 
 
-def place_offer(state: State[Table], seat: Seat, piece: str) -> Offer:
+def place_offer(state: State[GreenwoodData], seat: Seat, piece: str) -> Offer:
     """The camera's fallback: the awaited piece on any cells of the board it fits inside and on
     free cells, every rotation (and flip) once; ``legal()`` greys the start cell, unusable
     cells and a piece that touches nothing. Cells are listed row by row (row, then column)."""
@@ -209,7 +209,7 @@ def _fits(layout: Layout, covered: Cells, cells: tuple[Cell, ...]) -> bool:
 
 
 def _without_dead_ends(
-    state: State[Table], seat: Seat, offer: Offer, layout: Layout
+    state: State[GreenwoodData], seat: Seat, offer: Offer, layout: Layout
 ) -> Offer | None:
     """The offer without the choices after which a piece could no longer go in (§三.10).
 
@@ -239,7 +239,7 @@ def _without_dead_ends(
     return dataclasses.replace(offer, fields=(first, *offer.fields[1:]))
 
 
-def _dead_end(state: State[Table], seat: Seat, move: Move) -> bool | None:
+def _dead_end(state: State[GreenwoodData], seat: Seat, move: Move) -> bool | None:
     """None if ``move`` is refused; else whether it leaves a piece no cell can take."""
     if not rules.check(state, move):
         return None
@@ -275,14 +275,14 @@ def _ordinary(p: Player) -> tuple[Choice, ...]:
     return tuple(Choice(n, CHOICE_TEXTS["companion"].format(n=n + 1)) for n in sorted(p.companions))
 
 
-def _spy_owners(state: State[Table], seat: Seat) -> list[Seat | None]:
+def _spy_owners(state: State[GreenwoodData], seat: Seat) -> list[Seat | None]:
     """Whom a spy may copy: every other player, or the solo virtual opponent (§三.6, §四.18)."""
     if state.players == 1:
         return [None]
     return [(seat + k) % state.players for k in range(1, state.players)]
 
 
-def _spy_offer(state: State[Table], seat: Seat, owner: Seat | None) -> Offer:
+def _spy_offer(state: State[GreenwoodData], seat: Seat, owner: Seat | None) -> Offer:
     """§三.6: one offer per owner; its companions are those on that board (shown ones, solo)."""
     if owner is None:
         name = CHOICE_TEXTS["virtual_owner"]
@@ -303,7 +303,7 @@ def _spy_offer(state: State[Table], seat: Seat, owner: Seat | None) -> Offer:
     )
 
 
-def _threat_label(table: Table, index: int) -> Text:
+def _threat_label(table: GreenwoodData, index: int) -> Text:
     threat = catalogue().threats[table.threats[index]]
     reward = Text(
         "、".join(_reward_label(r).zh for r in threat.protection),

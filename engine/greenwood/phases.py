@@ -16,7 +16,7 @@ from engine.greenwood.moves import (
     ThreatRevealed,
     VirtualCompanionsRevealed,
 )
-from engine.greenwood.state import Player, Table
+from engine.greenwood.state import GreenwoodData, Player
 
 RULES = "greenwood.zh.md"
 ROUNDS = 3
@@ -52,7 +52,7 @@ def solo_band(score: int) -> tuple[int, Text]:
     raise AssertionError("unreachable")
 
 
-def _players(state: State[Table], change: Any) -> State[Table]:
+def _players(state: State[GreenwoodData], change: Any) -> State[GreenwoodData]:
     table = state.data
     return replace(state, data=replace(table, players=tuple(change(p) for p in table.players)))
 
@@ -62,11 +62,13 @@ def _after_dawn(state: State[Any]) -> str:
     return "upkeep" if state.flow.round < ROUNDS else "scoring"
 
 
-def _dusk_begins(state: State[Table]) -> tuple[State[Table], tuple[Event, ...]]:
+def _dusk_begins(state: State[GreenwoodData]) -> tuple[State[GreenwoodData], tuple[Event, ...]]:
     return _players(state, lambda p: replace(p, dusk_done=frozenset())), ()
 
 
-def _departure_begins(state: State[Table]) -> tuple[State[Table], tuple[Event, ...]]:
+def _departure_begins(
+    state: State[GreenwoodData],
+) -> tuple[State[GreenwoodData], tuple[Event, ...]]:
     """§三.3: one choice per aurora held now; aurora gained during departure waits. A player
     with no aurora skips the phase (没有极光的玩家跳过本阶段): done without a ``pass``."""
     state = _players(state, lambda p: replace(p, departure_left=p.aurora))
@@ -77,7 +79,7 @@ def _departure_begins(state: State[Table]) -> tuple[State[Table], tuple[Event, .
     return state, tuple(events)
 
 
-def _night_begins(state: State[Table]) -> tuple[State[Table], tuple[Event, ...]]:
+def _night_begins(state: State[GreenwoodData]) -> tuple[State[GreenwoodData], tuple[Event, ...]]:
     """§四.18: in a solo game the virtual opponent shows 1, 2, 3 companions in rounds 1, 2, 3."""
     if state.players != 1:
         return state, ()
@@ -87,7 +89,7 @@ def _night_begins(state: State[Table]) -> tuple[State[Table], tuple[Event, ...]]
     )
 
 
-def _night_ends(state: State[Table]) -> tuple[State[Table], tuple[Event, ...]]:
+def _night_ends(state: State[GreenwoodData]) -> tuple[State[GreenwoodData], tuple[Event, ...]]:
     """§四.18: the virtual opponent's companions are discarded; no turn (nor hike) is in
     progress."""
     data = replace(
@@ -97,7 +99,7 @@ def _night_ends(state: State[Table]) -> tuple[State[Table], tuple[Event, ...]]:
     return _players(state, lambda p: replace(p, forest=None)), ()
 
 
-def _dawn_begins(state: State[Table]) -> tuple[State[Table], tuple[Event, ...]]:
+def _dawn_begins(state: State[GreenwoodData]) -> tuple[State[GreenwoodData], tuple[Event, ...]]:
     """§三.14: 1 point per unused energy token and per unused spy token."""
     events: list[Event] = []
     players = []
@@ -109,7 +111,7 @@ def _dawn_begins(state: State[Table]) -> tuple[State[Table], tuple[Event, ...]]:
     return replace(state, data=replace(state.data, players=tuple(players))), tuple(events)
 
 
-def _upkeep_begins(state: State[Table]) -> tuple[State[Table], tuple[Event, ...]]:
+def _upkeep_begins(state: State[GreenwoodData]) -> tuple[State[GreenwoodData], tuple[Event, ...]]:
     """§三.15 step 1 takes every energy and spy token back; step 3 reveals two threats."""
 
     def recall(p: Player) -> Player:
@@ -126,7 +128,7 @@ def _upkeep_begins(state: State[Table]) -> tuple[State[Table], tuple[Event, ...]
     return replace(state, data=replace(table, revealed=revealed)), events
 
 
-def _scoring_begins(state: State[Table]) -> tuple[State[Table], tuple[Event, ...]]:
+def _scoring_begins(state: State[GreenwoodData]) -> tuple[State[GreenwoodData], tuple[Event, ...]]:
     """§五: the points are on the score track already; announce them (and the solo band)."""
     players = state.data.players
     events: list[Event] = [

@@ -17,7 +17,7 @@ from engine.core import Move, State, Text
 from engine.greenwood.board import Cell
 from engine.greenwood.catalogue import Layout, catalogue
 from engine.greenwood.moves import Place
-from engine.greenwood.state import Player, Table
+from engine.greenwood.state import GreenwoodData, Player
 from engine.greenwood.texts import (
     area_name,
     creature_name,
@@ -121,7 +121,7 @@ def refused_marks(layout: Layout, refused: Move | None) -> list[dict[str, Any]]:
 
 def picture(state: State[Any], lang: str, refused: Move | None = None) -> dict[str, Any]:
     """Every seat's submarine, and a legend of the kinds and marks drawn (``Game.picture``)."""
-    table: Table = state.data
+    table: GreenwoodData = state.data
     layout = catalogue().layouts[state.options.layout]
     boards = [board(layout, seat, p, lang) for seat, p in enumerate(table.players)]
     if isinstance(refused, Place) and 0 <= refused.seat < len(boards):

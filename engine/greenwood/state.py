@@ -102,7 +102,7 @@ class Player:
 
 
 @dataclass(frozen=True)
-class Table:
+class GreenwoodData:
     """Greenwood's data in the core State: the players and the shared table."""
 
     players: tuple[Player, ...]
@@ -116,7 +116,7 @@ class Table:
     turn: tuple[Seat, int] | None = None
     """(seat, move count) of the night turn in progress: its token is used (§三.4)."""
 
-    def with_player(self, seat: Seat, player: Player) -> Table:
+    def with_player(self, seat: Seat, player: Player) -> GreenwoodData:
         """The table with one player replaced."""
         players = list(self.players)
         players[seat] = player

@@ -7,7 +7,7 @@ from typing import Any
 
 from engine.core import State, Text
 from engine.greenwood.catalogue import catalogue
-from engine.greenwood.state import Table
+from engine.greenwood.state import GreenwoodData
 from engine.greenwood.texts import LAYOUT_NAMES, knowledge_list, listed, threat_name, trigger_name
 
 STRIP = ("points", "energy", "spies", "aurora", "knowledge", "rescued")
@@ -26,11 +26,11 @@ VIEW_LABELS: dict[str, Text] = {
 """The view's labels (lower case in English, as the strip has always shown them)."""
 
 
-def view(state: State[Table], lang: str) -> dict[str, Any]:
+def view(state: State[GreenwoodData], lang: str) -> dict[str, Any]:
     """The layout, the revealed threats and a short strip per player, points first."""
     tr = (lambda t: t.zh) if lang == "zh" else (lambda t: t.en)
     cat = catalogue()
-    table: Table = state.data
+    table: GreenwoodData = state.data
     revealed = [cat.threats[i] for i in table.threats[: table.revealed]]
     threats = listed(
         Text(

@@ -36,7 +36,7 @@ from engine.greenwood.board import Cell, turn
 from engine.greenwood.catalogue import Layout, Shape, catalogue
 from engine.greenwood.moves import Place
 from engine.greenwood.rules.placement import check_placement
-from engine.greenwood.state import Table
+from engine.greenwood.state import GreenwoodData as Table
 from engine.greenwood.texts import piece_name
 from vision.calibration import BoardLayout, TableCalibration
 from vision.detection import Detection, Detector, read_image

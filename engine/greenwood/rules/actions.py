@@ -97,10 +97,10 @@ from engine.greenwood.state import (
     OVERFLOW_VP,
     PROTECTION_TOKENS,
     SPIRIT_SPY_PLACES,
+    GreenwoodData,
     Pending,
     Placed,
     Player,
-    Table,
 )
 from engine.greenwood.texts import (
     DUSK_EFFECT_NAMES,
@@ -112,16 +112,16 @@ from engine.greenwood.texts import (
     piece_name,
 )
 
-Effect = tuple[Player, Table]
+Effect = tuple[Player, GreenwoodData]
 """What a move's effect returns: the mover's new data and the table (other players may change)."""
 
 
-def _night_turn(state: State[Table], seat: Seat) -> bool:
+def _night_turn(state: State[GreenwoodData], seat: Seat) -> bool:
     """Whether ``seat`` used a token this turn and no one has acted since (§三.4)."""
     return state.data.turn == (seat, state.moves)
 
 
-def check(state: State[Table], move: Move) -> Verdict:
+def check(state: State[GreenwoodData], move: Move) -> Verdict:
     """The Greenwood checks of a move the core already allows in this phase and turn."""
     seat = move.seat
     assert seat is not None
@@ -133,7 +133,7 @@ def check(state: State[Table], move: Move) -> Verdict:
     return checker(state, player, move) if checker else ACCEPTED
 
 
-def check_pass(state: State[Table], move: Pass | EndTurn) -> Verdict:
+def check_pass(state: State[GreenwoodData], move: Pass | EndTurn) -> Verdict:
     """Greenwood's rules for ending a turn or a phase (§三.4, §三.10)."""
     player = state.data.players[move.seat]
     if player.awaiting is not None:
@@ -147,7 +147,7 @@ def check_pass(state: State[Table], move: Pass | EndTurn) -> Verdict:
     return ACCEPTED
 
 
-def play(state: State[Table], move: Move) -> tuple[State[Table], tuple[Event, ...]]:
+def play(state: State[GreenwoodData], move: Move) -> tuple[State[GreenwoodData], tuple[Event, ...]]:
     """The effects of a legal Greenwood move."""
     seat = move.seat
     assert seat is not None
@@ -169,7 +169,7 @@ def departure_over(p: Player) -> bool:
     return p.departure_left <= 0 and p.awaiting is None
 
 
-def pass_for(state: State[Table], seat: Seat, events: list[Event]) -> State[Table]:
+def pass_for(state: State[GreenwoodData], seat: Seat, events: list[Event]) -> State[GreenwoodData]:
     """The seat is done with the phase without a ``pass`` of its own (announced as one)."""
     if seat in state.flow.done:
         return state
@@ -180,7 +180,7 @@ def pass_for(state: State[Table], seat: Seat, events: list[Event]) -> State[Tabl
 # --- dusk ------------------------------------------------------------------------------------
 
 
-def _check_marker(state: State[Table], p: Player, m: PlaceDuskMarker) -> Verdict:
+def _check_marker(state: State[GreenwoodData], p: Player, m: PlaceDuskMarker) -> Verdict:
     if p.marker_round == state.flow.round:
         return MARKER_PLACED.reject()
     if state.flow.round > 1 and p.marker == m.effect:
@@ -188,7 +188,7 @@ def _check_marker(state: State[Table], p: Player, m: PlaceDuskMarker) -> Verdict
     return ACCEPTED
 
 
-def _dusk_effect(state: State[Table], p: Player, effect: str) -> Verdict:
+def _dusk_effect(state: State[GreenwoodData], p: Player, effect: str) -> Verdict:
     if p.marker_round != state.flow.round:
         return MARKER_FIRST.reject()
     if p.marker == effect:
@@ -198,7 +198,7 @@ def _dusk_effect(state: State[Table], p: Player, effect: str) -> Verdict:
     return ACCEPTED
 
 
-def _check_recruit(state: State[Table], p: Player, m: Recruit) -> Verdict:
+def _check_recruit(state: State[GreenwoodData], p: Player, m: Recruit) -> Verdict:
     verdict = _dusk_effect(state, p, "recruit")
     if not verdict:
         return verdict
@@ -209,14 +209,14 @@ def _check_recruit(state: State[Table], p: Player, m: Recruit) -> Verdict:
     return ACCEPTED
 
 
-def _check_aurora(state: State[Table], p: Player, m: GainAurora) -> Verdict:
+def _check_aurora(state: State[GreenwoodData], p: Player, m: GainAurora) -> Verdict:
     verdict = _dusk_effect(state, p, "aurora")
     if verdict and p.aurora >= MAX_AURORA:
         return AURORA_FULL.reject()
     return verdict
 
 
-def _check_protect(state: State[Table], p: Player, m: Protect) -> Verdict:
+def _check_protect(state: State[GreenwoodData], p: Player, m: Protect) -> Verdict:
     verdict = _dusk_effect(state, p, "protect")
     if not verdict:
         return verdict
@@ -233,11 +233,11 @@ def _check_protect(state: State[Table], p: Player, m: Protect) -> Verdict:
     return ACCEPTED
 
 
-def _check_strengthen(state: State[Table], p: Player, m: Strengthen) -> Verdict:
+def _check_strengthen(state: State[GreenwoodData], p: Player, m: Strengthen) -> Verdict:
     return _dusk_effect(state, p, "strengthen")
 
 
-def _marker(state: State[Table], p: Player, m: PlaceDuskMarker, ev: list[Event]) -> Effect:
+def _marker(state: State[GreenwoodData], p: Player, m: PlaceDuskMarker, ev: list[Event]) -> Effect:
     ev.append(DuskMarkerPlaced(m.seat, m.effect))
     return replace(p, marker=m.effect, marker_round=state.flow.round), state.data
 
@@ -246,16 +246,16 @@ def _done(p: Player, effect: str) -> Player:
     return replace(p, dusk_done=p.dusk_done | {effect})
 
 
-def _recruit(state: State[Table], p: Player, m: Recruit, ev: list[Event]) -> Effect:
+def _recruit(state: State[GreenwoodData], p: Player, m: Recruit, ev: list[Event]) -> Effect:
     p = replace(p, companions=p.companions | {m.place}, hikers=p.hikers - {m.place})
     return _done(p, "recruit"), state.data
 
 
-def _aurora(state: State[Table], p: Player, m: GainAurora, ev: list[Event]) -> Effect:
+def _aurora(state: State[GreenwoodData], p: Player, m: GainAurora, ev: list[Event]) -> Effect:
     return _resolve(_done(p, "aurora"), m.seat, [("dusk: gain aurora", "aurora")], ev), state.data
 
 
-def _protect(state: State[Table], p: Player, m: Protect, ev: list[Event]) -> Effect:
+def _protect(state: State[GreenwoodData], p: Player, m: Protect, ev: list[Event]) -> Effect:
     kept = tuple(t for t in p.protections if t != m.move_from)
     p = _done(replace(p, protections=(*kept, m.threat)), "protect")
     threat = catalogue().threats[state.data.threats[m.threat]]
@@ -263,7 +263,7 @@ def _protect(state: State[Table], p: Player, m: Protect, ev: list[Event]) -> Eff
     return _resolve(p, m.seat, items, ev), state.data
 
 
-def _strengthen(state: State[Table], p: Player, m: Strengthen, ev: list[Event]) -> Effect:
+def _strengthen(state: State[GreenwoodData], p: Player, m: Strengthen, ev: list[Event]) -> Effect:
     p = _done(p, "strengthen")
     return _resolve(p, m.seat, [("dusk: strengthen", "strength")], ev), state.data
 
@@ -271,7 +271,7 @@ def _strengthen(state: State[Table], p: Player, m: Strengthen, ev: list[Event]) 
 # --- departure -------------------------------------------------------------------------------
 
 
-def _check_remove_hiker(state: State[Table], p: Player, m: RemoveHiker) -> Verdict:
+def _check_remove_hiker(state: State[GreenwoodData], p: Player, m: RemoveHiker) -> Verdict:
     if p.departure_left <= 0:
         return NO_AURORA_LEFT.reject()
     if m.companion not in p.hikers:
@@ -279,16 +279,18 @@ def _check_remove_hiker(state: State[Table], p: Player, m: RemoveHiker) -> Verdi
     return ACCEPTED
 
 
-def _check_spell(state: State[Table], p: Player, m: CastSpell) -> Verdict:
+def _check_spell(state: State[GreenwoodData], p: Player, m: CastSpell) -> Verdict:
     return NO_AURORA_LEFT.reject() if p.departure_left <= 0 else ACCEPTED
 
 
-def _remove_hiker(state: State[Table], p: Player, m: RemoveHiker, ev: list[Event]) -> Effect:
+def _remove_hiker(
+    state: State[GreenwoodData], p: Player, m: RemoveHiker, ev: list[Event]
+) -> Effect:
     p = replace(p, hikers=p.hikers - {m.companion}, departure_left=p.departure_left - 1)
     return p, state.data
 
 
-def _spell(state: State[Table], p: Player, m: CastSpell, ev: list[Event]) -> Effect:
+def _spell(state: State[GreenwoodData], p: Player, m: CastSpell, ev: list[Event]) -> Effect:
     p = replace(p, departure_left=p.departure_left - 1)
     reward = "vp:1" if m.spell == "request_aid" else "pathfinding"
     return _resolve(p, m.seat, [(f"spell: {m.spell}", reward)], ev), state.data
@@ -297,7 +299,7 @@ def _spell(state: State[Table], p: Player, m: CastSpell, ev: list[Event]) -> Eff
 # --- night tokens ----------------------------------------------------------------------------
 
 
-def _token_ok(state: State[Table], seat: Seat) -> Verdict:
+def _token_ok(state: State[GreenwoodData], seat: Seat) -> Verdict:
     return ONE_TOKEN.reject() if _night_turn(state, seat) else ACCEPTED
 
 
@@ -317,7 +319,7 @@ def _own_free(p: Player, companion: int, spirit_ok: bool) -> Verdict:
     return ACCEPTED
 
 
-def _check_energy(state: State[Table], p: Player, m: UseEnergy) -> Verdict:
+def _check_energy(state: State[GreenwoodData], p: Player, m: UseEnergy) -> Verdict:
     verdict = _token_ok(state, m.seat)
     if not verdict:
         return verdict
@@ -326,7 +328,7 @@ def _check_energy(state: State[Table], p: Player, m: UseEnergy) -> Verdict:
     return _own_free(p, m.companion, spirit_ok=True)
 
 
-def _check_hike(state: State[Table], p: Player, m: Hike) -> Verdict:
+def _check_hike(state: State[GreenwoodData], p: Player, m: Hike) -> Verdict:
     verdict = _token_ok(state, m.seat)
     if not verdict:
         return verdict
@@ -335,7 +337,7 @@ def _check_hike(state: State[Table], p: Player, m: Hike) -> Verdict:
     return _own_free(p, m.companion, spirit_ok=False)
 
 
-def _check_spy(state: State[Table], p: Player, m: UseSpy) -> Verdict:
+def _check_spy(state: State[GreenwoodData], p: Player, m: UseSpy) -> Verdict:
     verdict = _token_ok(state, m.seat)
     if not verdict:
         return verdict
@@ -363,19 +365,19 @@ def _check_spy(state: State[Table], p: Player, m: UseSpy) -> Verdict:
     return ALREADY_SPIED.reject() if m.companion in owner.spied else ACCEPTED
 
 
-def _energy(state: State[Table], p: Player, m: UseEnergy, ev: list[Event]) -> Effect:
+def _energy(state: State[GreenwoodData], p: Player, m: UseEnergy, ev: list[Event]) -> Effect:
     ev.append(TokenUsed(m.seat, "energy", m.seat, m.companion))
     p = replace(p, energised=p.energised | {m.companion}, swap_ready=False, forest=None)
     return replace(p, spirit_ready=m.companion == SPIRIT), state.data
 
 
-def _hike(state: State[Table], p: Player, m: Hike, ev: list[Event]) -> Effect:
+def _hike(state: State[GreenwoodData], p: Player, m: Hike, ev: list[Event]) -> Effect:
     ev.append(TokenUsed(m.seat, "hike", m.seat, m.companion))
     p = replace(p, hikers=p.hikers | {m.companion}, swap_ready=False, spirit_ready=False)
     return replace(p, forest=()), state.data  # §三.7: one forest action ahead
 
 
-def _spy(state: State[Table], p: Player, m: UseSpy, ev: list[Event]) -> Effect:
+def _spy(state: State[GreenwoodData], p: Player, m: UseSpy, ev: list[Event]) -> Effect:
     ev.append(TokenUsed(m.seat, "spy", m.owner, m.companion))
     table = state.data
     p = replace(p, spies_out=p.spies_out + 1, swap_ready=False, forest=None)
@@ -397,13 +399,13 @@ def _spy(state: State[Table], p: Player, m: UseSpy, ev: list[Event]) -> Effect:
 # --- what a turn does ------------------------------------------------------------------------
 
 
-def _in_turn(state: State[Table], seat: Seat) -> Verdict:
+def _in_turn(state: State[GreenwoodData], seat: Seat) -> Verdict:
     if state.flow.phase == "night" and not _night_turn(state, seat):
         return TOKEN_FIRST.reject()
     return ACCEPTED
 
 
-def _check_gain(state: State[Table], p: Player, m: Gain) -> Verdict:
+def _check_gain(state: State[GreenwoodData], p: Player, m: Gain) -> Verdict:
     try:
         kind, amount = parse_reward(m.reward)
     except GreenwoodDataError:
@@ -415,7 +417,7 @@ def _check_gain(state: State[Table], p: Player, m: Gain) -> Verdict:
     return _in_turn(state, m.seat)
 
 
-def _forest(state: State[Table], p: Player, action: str) -> Verdict:
+def _forest(state: State[GreenwoodData], p: Player, action: str) -> Verdict:
     """§三.7: a hike ends in one forest action; its learning action learns twice at most
     (§三.8). Turns of other tokens are not limited here: companion abilities the engine does
     not read may learn or rescue."""
@@ -428,14 +430,14 @@ def _forest(state: State[Table], p: Player, action: str) -> Verdict:
     return ACCEPTED
 
 
-def _forest_done(state: State[Table], p: Player, action: str) -> Player:
+def _forest_done(state: State[GreenwoodData], p: Player, action: str) -> Player:
     """Record the forest action a hike took (night only)."""
     if state.flow.phase != "night" or p.forest is None:
         return p
     return replace(p, forest=(*p.forest, action))
 
 
-def _check_learn(state: State[Table], p: Player, m: Learn) -> Verdict:
+def _check_learn(state: State[GreenwoodData], p: Player, m: Learn) -> Verdict:
     if m.discard is not None and m.discard not in p.knowledge:
         return NOT_HELD.reject(knowledge=_colour(m.discard))
     if m.discard is None and len(p.knowledge) >= p.slots:
@@ -443,7 +445,7 @@ def _check_learn(state: State[Table], p: Player, m: Learn) -> Verdict:
     return _in_turn(state, m.seat) and _forest(state, p, "learn")
 
 
-def _check_rescue(state: State[Table], p: Player, m: Rescue) -> Verdict:
+def _check_rescue(state: State[GreenwoodData], p: Player, m: Rescue) -> Verdict:
     cat = catalogue()
     creature = cat.creatures.get(m.creature)
     if creature is None:
@@ -461,11 +463,11 @@ def _check_rescue(state: State[Table], p: Player, m: Rescue) -> Verdict:
     return _in_turn(state, m.seat) and _forest(state, p, "rescue")
 
 
-def _check_take_wisp(state: State[Table], p: Player, m: TakeWisp) -> Verdict:
+def _check_take_wisp(state: State[GreenwoodData], p: Player, m: TakeWisp) -> Verdict:
     return _in_turn(state, m.seat) and _forest(state, p, "wisp")
 
 
-def _check_swap(state: State[Table], p: Player, m: SwapKnowledge) -> Verdict:
+def _check_swap(state: State[GreenwoodData], p: Player, m: SwapKnowledge) -> Verdict:
     if not p.swap_ready:
         return NO_SWAP.reject()
     if m.old not in p.knowledge:
@@ -473,20 +475,20 @@ def _check_swap(state: State[Table], p: Player, m: SwapKnowledge) -> Verdict:
     return _in_turn(state, m.seat)
 
 
-def _check_spirit(state: State[Table], p: Player, m: SpiritAbility) -> Verdict:
+def _check_spirit(state: State[GreenwoodData], p: Player, m: SpiritAbility) -> Verdict:
     if not p.spirit_ready:
         return NO_SPIRIT_TOKEN.reject()
     return _in_turn(state, m.seat)
 
 
-def _spirit(state: State[Table], p: Player, m: SpiritAbility, ev: list[Event]) -> Effect:
+def _spirit(state: State[GreenwoodData], p: Player, m: SpiritAbility, ev: list[Event]) -> Effect:
     p = replace(p, spirit_ready=False)
     if m.ability == "journey":  # a card and a longer move: one forest action follows as moves
         return replace(p, forest=()), state.data
     return _resolve(p, m.seat, [("spirit: draw three", "vp:2")], ev), state.data
 
 
-def _check_place(state: State[Table], p: Player, m: Place) -> Verdict:
+def _check_place(state: State[GreenwoodData], p: Player, m: Place) -> Verdict:
     awaiting = p.awaiting
     if awaiting is None:
         return NOTHING_TO_PLACE.reject()
@@ -507,11 +509,11 @@ def _cost(cat: Catalogue, name: str) -> tuple[str, ...]:
     return creature.cost + (cat.large_extra if creature.deck == "B" else ())
 
 
-def _gain(state: State[Table], p: Player, m: Gain, ev: list[Event]) -> Effect:
+def _gain(state: State[GreenwoodData], p: Player, m: Gain, ev: list[Event]) -> Effect:
     return _resolve(p, m.seat, [("card", m.reward)], ev), state.data
 
 
-def _learn(state: State[Table], p: Player, m: Learn, ev: list[Event]) -> Effect:
+def _learn(state: State[GreenwoodData], p: Player, m: Learn, ev: list[Event]) -> Effect:
     held = list(p.knowledge)
     if m.discard is not None:
         held.remove(m.discard)
@@ -520,7 +522,7 @@ def _learn(state: State[Table], p: Player, m: Learn, ev: list[Event]) -> Effect:
     return p, state.data
 
 
-def _rescue(state: State[Table], p: Player, m: Rescue, ev: list[Event]) -> Effect:
+def _rescue(state: State[GreenwoodData], p: Player, m: Rescue, ev: list[Event]) -> Effect:
     cat = catalogue()
     creature = cat.creatures[m.creature]
     held = list(p.knowledge)
@@ -536,12 +538,12 @@ def _rescue(state: State[Table], p: Player, m: Rescue, ev: list[Event]) -> Effec
     return _resolve(p, m.seat, items, ev), state.data
 
 
-def _take_wisp(state: State[Table], p: Player, m: TakeWisp, ev: list[Event]) -> Effect:
+def _take_wisp(state: State[GreenwoodData], p: Player, m: TakeWisp, ev: list[Event]) -> Effect:
     p = replace(_forest_done(state, p, "wisp"), swap_ready=True)
     return _resolve(p, m.seat, [("wisp action", "place:wisp")], ev), state.data
 
 
-def _swap(state: State[Table], p: Player, m: SwapKnowledge, ev: list[Event]) -> Effect:
+def _swap(state: State[GreenwoodData], p: Player, m: SwapKnowledge, ev: list[Event]) -> Effect:
     held = list(p.knowledge)
     held[held.index(m.old)] = m.new
     p = replace(p, knowledge=tuple(held), swap_ready=False)
@@ -549,7 +551,7 @@ def _swap(state: State[Table], p: Player, m: SwapKnowledge, ev: list[Event]) -> 
     return p, state.data
 
 
-def _place(state: State[Table], p: Player, m: Place, ev: list[Event]) -> Effect:
+def _place(state: State[GreenwoodData], p: Player, m: Place, ev: list[Event]) -> Effect:
     cat = catalogue()
     layout = cat.layouts[state.options.layout]
     cells = frozenset(m.cells)
