@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.core import Advance, NothingToUndoError, Pass
+from engine.core import Advance, NothingToUndoError, Pass, Session, find_game, flow
 from kiosk.seats import PlayerSeat
 from kiosk.store import (
     MIGRATIONS,
@@ -48,6 +48,60 @@ def test_a_game_resumes_exactly_by_replaying_its_log(tmp_path: Path) -> None:
         assert resumed.name == "friday"
         assert resumed.session.state == expected
         assert resumed.session.moves == dusk_moves()
+
+
+def log_rows(path: Path) -> int:
+    """How many log entries another connection sees committed in the file."""
+    conn = sqlite3.connect(path)
+    try:
+        return int(conn.execute("SELECT count(*) FROM log").fetchone()[0])
+    finally:
+        conn.close()
+
+
+def test_a_move_is_checked_once_then_written_then_applied_unchecked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "games.sqlite"
+    checks: list[object] = []
+    legal = flow.legal
+
+    def counted(game: object, state: object, move: object) -> object:
+        checks.append(move)
+        return legal(game, state, move)  # type: ignore[arg-type]
+
+    written_when_applied: list[int] = []
+    push = Session.push
+
+    def watched(session: Session, move: object) -> object:
+        written_when_applied.append(log_rows(path))
+        return push(session, move)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(flow, "legal", counted)
+    monkeypatch.setattr(Session, "push", watched)
+    with Store.open(path) as store:
+        saved = store.new_game("g", "greenwood", OPTIONS, seed=3)
+        for number, move in enumerate(dusk_moves(), start=1):
+            checks.clear()
+            assert saved.submit(move).accepted
+            assert checks == [move]  # one legality check, not one per layer
+            assert written_when_applied[-1] == number  # committed before it was applied
+        checks.clear()
+        assert not saved.submit(Pass(seat=1)).accepted
+        assert checks == [Pass(seat=1)]
+    assert log_rows(path) == len(dusk_moves())  # the refused move was never written
+
+
+def test_the_saved_game_gives_the_results_and_events_of_the_engine(tmp_path: Path) -> None:
+    moves = [Pass(seat=1), *dusk_moves()[:2], Advance(), *dusk_moves()[2:], Pass(seat=0)]
+    session = Session(find_game("greenwood"), OPTIONS, seed=3)
+    with Store.open(tmp_path / "games.sqlite") as store:
+        saved = store.new_game("g", "greenwood", OPTIONS, seed=3)
+        for move in moves:
+            assert saved.submit(move) == session.submit(move)
+        assert saved.session.state == session.state
+        assert saved.undo() == session.undo() and saved.redo() == session.redo()
+        assert saved.session.state == session.state
 
 
 def test_undo_and_redo_are_saved_too(tmp_path: Path) -> None:
