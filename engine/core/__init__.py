@@ -3,6 +3,7 @@
 Pure: no I/O, no clock, randomness only from the seed in the state.
 """
 
+from engine.core.checklist import SetupCheck
 from engine.core.errors import (
     EngineError,
     FlowError,
@@ -73,6 +74,7 @@ __all__ = [
     "Seat",
     "SeatOffers",
     "Session",
+    "SetupCheck",
     "State",
     "Step",
     "Text",

@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 
 from pydantic import TypeAdapter, ValidationError
 
+from engine.core.checklist import ANCHOR_CHECK, BY_EYE, SetupCheck
 from engine.core.errors import GameConfigError, UnknownGameError
 from engine.core.forms import Offer
 from engine.core.phases import END, Phase, TurnOrder
@@ -79,6 +80,13 @@ class Game:
     outcome_texts: ClassVar[dict[str, Text]] = {}
     """What the end screen says for each outcome reason code (``greenwood.tie_most_rescued``:
     "tie broken by most rescued creatures"); ``{seats}`` is the winners, named."""
+    setup_checks: ClassVar[tuple[SetupCheck, ...]] = ()
+    """The game's own lines of the set-up checklist, between the anchors and what is checked by
+    eye (``checklist``)."""
+
+    def checklist(self) -> tuple[SetupCheck, ...]:
+        """The set-up checklist: the table's anchors, the game's own lines, the rest by eye."""
+        return (ANCHOR_CHECK, *self.setup_checks, BY_EYE)
 
     def setup(self, options: Any, rng: Rng) -> tuple[Any, Rng, Seat]:
         """The game's own data, the advanced Rng, and the start seat. Default: no data, seat 0."""

@@ -25,6 +25,7 @@ from engine.core import (
     Phase,
     Rng,
     Seat,
+    SetupCheck,
     State,
     Text,
     Verdict,
@@ -65,6 +66,28 @@ class DontStarveOptions(Options):
     structures: tuple[str, ...] | str | None = None
 
 
+SETUP_CHECKS = (
+    SetupCheck("round_board", Text("回合板", "The round board"), "round board"),
+    SetupCheck(
+        "characters",
+        Text("每位玩家的角色棋子", "Each player's character figure"),
+        "character",
+        per_player=True,
+    ),
+    SetupCheck(
+        "map",
+        Text(
+            "剧本卡上的地图板块(摄像头只数块数,布局请目测对照剧本卡)",
+            "The scenario card's map tiles (the camera counts them; compare the "
+            "layout with the card by eye)",
+        ),
+        "map tile",
+        None,
+    ),
+)
+"""Don't Starve's lines of the set-up checklist (§游戏设置): the camera counts the map's tiles."""
+
+
 class DontStarve(Game):
     """Don't Starve: The Board Game, 1–4 players co-operating for at most six rounds."""
 
@@ -76,6 +99,7 @@ class DontStarve(Game):
     event_texts: ClassVar[dict[str, Text]] = EVENT_TEXTS
     option_texts: ClassVar[dict[str, Text]] = setup_texts()
     outcome_texts: ClassVar[dict[str, Text]] = OUTCOME_TEXTS
+    setup_checks: ClassVar[tuple[SetupCheck, ...]] = SETUP_CHECKS
     start_seat_passes: ClassVar[bool] = False
     rounds: ClassVar[int | None] = ROUNDS
 

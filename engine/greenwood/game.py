@@ -19,6 +19,7 @@ from engine.core import (
     Phase,
     Rng,
     Seat,
+    SetupCheck,
     State,
     Text,
     Verdict,
@@ -50,6 +51,27 @@ class GreenwoodOptions(Options):
     """Use threats 1–5 in order instead of five random ones (§一.3 教学威胁顺序)."""
 
 
+SETUP_CHECKS = (
+    SetupCheck(
+        "submarines",
+        Text("每位玩家一块潜艇板", "A submarine board for each player"),
+        "submarine board",
+        per_player=True,
+    ),
+    SetupCheck(
+        "player_boards",
+        Text("每位玩家一块玩家板", "A player board for each player"),
+        "player board",
+        per_player=True,
+    ),
+    SetupCheck(
+        "creatures",
+        Text("被解救生物板块和鬼火标记放在手边", "Rescued creature tiles and wisps within reach"),
+    ),
+)
+"""Greenwood's lines of the set-up checklist (§一): the camera finds each player's boards."""
+
+
 class Greenwood(Game):
     """Greenwood: 1–4 players, three nights of dusk → departure → night → dawn."""
 
@@ -62,6 +84,7 @@ class Greenwood(Game):
     rounds: ClassVar[int | None] = ROUNDS
     option_texts: ClassVar[dict[str, Text]] = OPTION_TEXTS
     outcome_texts: ClassVar[dict[str, Text]] = OUTCOME_TEXTS
+    setup_checks: ClassVar[tuple[SetupCheck, ...]] = SETUP_CHECKS
 
     def setup(self, options: Any, rng: Rng) -> tuple[Any, Rng, Seat]:
         """Threats (§一.3), the players' tokens (§一.6, §一.8) and the start player (§一.10)."""

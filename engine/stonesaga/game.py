@@ -22,6 +22,7 @@ from engine.core import (
     Phase,
     Rng,
     Seat,
+    SetupCheck,
     State,
     Text,
     Verdict,
@@ -83,6 +84,18 @@ class StonesagaOptions(Options):
     log: dict[str, Any] | None = None
 
 
+SETUP_CHECKS = (
+    SetupCheck("draw_pad", Text("抽取垫", "The draw pad"), "draw pad"),
+    SetupCheck(
+        "trays",
+        Text("地形板块托盘(摄像头只数个数)", "The terrain trays (the camera counts them)"),
+        "terrain tray",
+        None,
+    ),
+)
+"""Stonesaga's lines of the set-up checklist (§开局设置): the camera counts the trays."""
+
+
 class Stonesaga(Game):
     """Stonesaga: 1–4 players, a co-operative session of a campaign."""
 
@@ -94,6 +107,7 @@ class Stonesaga(Game):
     event_texts: ClassVar[dict[str, Text]] = EVENT_TEXTS
     option_texts: ClassVar[dict[str, Text]] = option_texts()
     outcome_texts: ClassVar[dict[str, Text]] = OUTCOME_TEXTS
+    setup_checks: ClassVar[tuple[SetupCheck, ...]] = SETUP_CHECKS
     start_seat_passes: ClassVar[bool] = False
 
     def parse_options(self, raw: Options | dict[str, Any] | None) -> Options:

@@ -5,13 +5,12 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
-from dataclasses import dataclass
 from functools import cache
 from typing import Any, Literal
 
 from fastapi import APIRouter, HTTPException, Request
 
-from engine.core import EngineError, Text, move_from_dict
+from engine.core import EngineError, Text, find_game, move_from_dict
 from engine.core.game import available_games
 from engine.core.text import Language
 from kiosk.deps import PairingDep, SettingsDep, TableDep, is_local
@@ -183,94 +182,21 @@ def _label(texts: dict[str, Text], key: str, lang: str, value: Any = None) -> st
     return key.replace("_", " ").capitalize()
 
 
-@dataclass(frozen=True)
-class Check:
-    """One line of a game's set-up checklist: what players lay out, and the registry group
-    (``vision/tags``) whose tags the camera looks for; ``group`` None: checked by eye."""
-
-    key: str
-    text: Text
-    group: str | None = None
-    need: int | None = 1
-    """How many distinct pieces of the group must be seen; None: any number (the camera
-    counts them, players judge the layout)."""
-    per_player: bool = False
-    """One per player: ``need`` is then the number of players."""
-
-
-ANCHOR_CHECK = Check(
-    "anchors", Text("桌角的 4 个定位标记", "The 4 table anchors at the corners"), "table anchor", 4
-)
-BY_EYE = Check(
-    "rest", Text("其余配件按规则书的设置摆好", "Everything else laid out as the rule book's set-up")
-)
-CHECKS: dict[str, tuple[Check, ...]] = {
-    "greenwood": (
-        Check(
-            "submarines",
-            Text("每位玩家一块潜艇板", "A submarine board for each player"),
-            "submarine board",
-            per_player=True,
-        ),
-        Check(
-            "player_boards",
-            Text("每位玩家一块玩家板", "A player board for each player"),
-            "player board",
-            per_player=True,
-        ),
-        Check(
-            "creatures",
-            Text(
-                "被解救生物板块和鬼火标记放在手边", "Rescued creature tiles and wisps within reach"
-            ),
-        ),
-    ),
-    "dont_starve": (
-        Check("round_board", Text("回合板", "The round board"), "round board"),
-        Check(
-            "characters",
-            Text("每位玩家的角色棋子", "Each player's character figure"),
-            "character",
-            per_player=True,
-        ),
-        Check(
-            "map",
-            Text(
-                "剧本卡上的地图板块(摄像头只数块数,布局请目测对照剧本卡)",
-                "The scenario card's map tiles (the camera counts them; compare the "
-                "layout with the card by eye)",
-            ),
-            "map tile",
-            None,
-        ),
-    ),
-    "stonesaga": (
-        Check("draw_pad", Text("抽取垫", "The draw pad"), "draw pad"),
-        Check(
-            "trays",
-            Text("地形板块托盘(摄像头只数个数)", "The terrain trays (the camera counts them)"),
-            "terrain tray",
-            None,
-        ),
-    ),
-}
-"""Each game's checklist after the anchors; every game ends with ``BY_EYE``."""
-
-
 @cache
 def _registry() -> Any:
     return load_registry()
 
 
 def checklist(game: str, lang: str) -> list[dict[str, Any]]:
-    """The set-up checklist of ``game`` in ``lang``: each line's label, and for what the camera
-    can confirm the tags it looks for (tag id → which piece) and how many pieces it needs."""
+    """The set-up checklist of ``game`` in ``lang`` (``Game.checklist``): each line's label,
+    and for what the camera can confirm the tags the registry gives it (tag id → which piece)
+    and how many pieces it needs."""
     try:
         registry = _registry()
     except VisionError:
         registry = None
     out = []
-    for check in (ANCHOR_CHECK, *CHECKS.get(game, ()), BY_EYE):
+    for check in find_game(game).checklist():
         tags: dict[str, int] | None = None
         if check.group is not None and registry is not None:
             entries = [e for e in registry.entries.values() if e.name == check.group]
