@@ -2,10 +2,10 @@
 
 No game of the three reaches 100,000 moves (random walks end after 2–150 moves; undo and redo
 lengthen the log but not the game), so the long games are the benchmark's never-ending counting
-game (bench.engine). Opening is timed as the kiosk does it: ``Store.open`` +
+game (bench.counter). Opening is timed as the kiosk does it: ``Store.open`` +
 ``Store.load`` + ``Table(saved)`` (which rebuilds the screen's memory). "without snapshots" is
 the save with its snapshots deleted (what every resume was before schema 3); "with snapshots" has
-its newest snapshot 128 entries before the end, half the cadence (``SNAPSHOT_EVERY``).
+its newest snapshot 128 entries before the end, half the cadence (``kiosk.store.SNAPSHOT_EVERY``).
 """
 
 from __future__ import annotations
