@@ -23,7 +23,6 @@ DIFFICULTIES: tuple[str, ...] = ("classic", "survival", "nightmare")
 SYMBOLS: tuple[str, ...] = ("wet", "overheat", "cold")
 STORM = "storm"
 WORLD_EVENTS: tuple[str, ...] = ("spoil_all", "regrow", "monster_refresh")
-STATS: tuple[str, ...] = ("health", "hunger", "sanity")
 
 
 @dataclass(frozen=True)

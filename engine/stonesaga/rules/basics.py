@@ -85,11 +85,6 @@ def change_die(value: int, change: int) -> int:
     return min(6, max(1, value + change))
 
 
-def heroic_chain_complete(raw: Sequence[int]) -> bool:
-    """§奋力一搏: a test's dice are complete when the last die rolled is not a 6."""
-    return bool(raw) and raw[-1] != 6
-
-
 CREATION_DICE = 5
 
 
