@@ -4,6 +4,7 @@ appends their log entries and snapshots."""
 
 from __future__ import annotations
 
+import builtins
 import json
 import logging
 import sqlite3
@@ -410,7 +411,7 @@ class Store:
             log.warning("snapshot %d of game %d ignored: %s", seq, game_id, exc)
             return None
 
-    def list(self) -> list[SaveInfo]:
+    def list(self) -> builtins.list[SaveInfo]:
         """Every saved game, the latest first."""
         rows = self._conn.execute(
             "SELECT g.name, g.game, g.updated_at, COUNT(l.seq) FROM games g"
@@ -419,7 +420,7 @@ class Store:
         )
         return [SaveInfo(*row) for row in rows]
 
-    def append_moves(self, name: str, moves: list[Move]) -> None:
+    def append_moves(self, name: str, moves: builtins.list[Move]) -> None:
         """Log many moves of a game in one transaction without checking or applying them (to
         set up long saves for benchmarks and tests); they are chained like any entry."""
         conn = self._conn

@@ -14,9 +14,11 @@ from engine.core import (
     Result,
     Session,
     apply_unchecked,
+    flow,
     start,
 )
 from engine.core import session as session_module
+from engine.core.vocabulary import MoveRejected
 
 GAME = Toy()
 
@@ -82,7 +84,8 @@ def test_a_refused_move_changes_nothing_and_says_why() -> None:
     result = session.submit(Take(seat=1))
     assert not result.accepted and session.state == before and session.moves == []
     (event,) = result.events
-    assert event.type == "move_rejected" and event.code == "core.not_your_turn"
+    assert isinstance(event, MoveRejected) and event.type == "move_rejected"
+    assert event.code == "core.not_your_turn"
     assert event.message_zh and event.message_en
 
 
@@ -106,7 +109,7 @@ def test_push_applies_without_checking_and_gives_the_events_submit_gives() -> No
 
 def test_push_does_not_check(monkeypatch) -> None:
     session = Session(GAME, {"players": 3}, seed=5)
-    monkeypatch.setattr(session_module.flow, "legal", _no_check)
+    monkeypatch.setattr(flow, "legal", _no_check)
     session.push(Take(seat=0))
     assert session.moves == [Take(seat=0)]
     with pytest.raises(AssertionError, match="checked"):
