@@ -219,8 +219,13 @@ def run(quick: bool = False) -> list[Figure]:
             _progress(f"throughput: {TABLES} tables × {moves_each} moves")
             before = receiver.count()
             began = time.perf_counter()
+
+            def play(sim: Any) -> None:
+                for _ in range(moves_each):
+                    _move(sim)
+
             with ThreadPoolExecutor(8) as pool:
-                list(pool.map(lambda s: [_move(s) for _ in range(moves_each)], sims))
+                list(pool.map(play, sims))
             made = TABLES * moves_each  # each move (or new game) is one event
             _wait(lambda: receiver.count() - before >= made, 120, "every event at the receiver")
             seconds = time.perf_counter() - began

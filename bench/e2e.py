@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 
 import httpx
+import numpy as np
 import uvicorn
 
 from bench import Figure, live_events
@@ -151,7 +152,7 @@ class _Clock:
         self.index = 0
         self.start = time.perf_counter()
 
-    def frame(self, image) -> Frame:  # type: ignore[no-untyped-def]
+    def frame(self, image: np.ndarray) -> Frame:
         due = self.start + self.index / FPS
         time.sleep(max(0.0, due - time.perf_counter()))
         frame = Frame(image, self.index * 1000 / FPS, self.index)

@@ -443,7 +443,7 @@ def _recall() -> list[Figure]:
 def _tag_free_frames() -> list[np.ndarray]:
     """Frames with no tag in them: noise, blocky noise (tag-like squares), an empty table."""
     rng = np.random.default_rng(5)
-    frames = [rng.integers(0, 256, (720, 1280), dtype=np.uint8)]
+    frames: list[np.ndarray] = [rng.integers(0, 256, (720, 1280), dtype=np.uint8)]
     for cells in ((45, 80), (90, 160), (180, 320)):
         blocks = rng.integers(0, 2, cells, dtype=np.uint8) * 255
         frames.append(cv2.resize(blocks, (1280, 720), interpolation=cv2.INTER_NEAREST))
@@ -479,11 +479,11 @@ def look_alike(
         )
     renderer = SessionRenderer(camera)
     frames = 90 if quick else 300
-    for name, make in pipelines.items():
+    for name, make_pipeline in pipelines.items():
         reported: set[int] = set()
         added = 0
         for table in tables:
-            pipeline, stabiliser = make(), Stabiliser()
+            pipeline, stabiliser = make_pipeline(), Stabiliser()
             for i in range(frames):
                 found = pipeline.detect(renderer.render(table, HARD, seed=i).image)
                 reported |= {d.id for d in found}
@@ -534,7 +534,7 @@ def session(quick: bool, pipelines: dict[str, PipelineFactory]) -> list[Figure]:
 
     def scene(i: int) -> tuple[Table, Effects]:
         now = i * frame_ms
-        hands = ()
+        hands: tuple[Hand, ...] = ()
         for start, tag_id, moved in passes:
             if start <= now < start + 1000:
                 c = place[tag_id]
@@ -615,10 +615,7 @@ def limit_costs(quick: bool, pipelines: dict[str, PipelineFactory]) -> list[Figu
     changing = [renderer.render(t, EFFECTS, seed=i).image for i, t in enumerate(layouts)]
     steps: dict[str, Callable[[int], object]] = {"fused": lambda i: fused.detect(changing[i % 3])}
     for label, build in pipelines.items():
-        each, stable = build(), Stabiliser()
-        steps[label] = lambda i, each=each, stable=stable: stable.update(
-            each.detect(changing[i % 3]), i * FRAME_MS
-        )
+        steps[label] = _stabilised_step(build(), Stabiliser(), changing)
     ms = _medians_ms(steps, 6 if quick else 15)
     others = "; ".join(
         f"{label} {ms[label] / ms['fused']:.2f}" for label in pipelines if label != name
@@ -635,3 +632,14 @@ def limit_costs(quick: bool, pipelines: dict[str, PipelineFactory]) -> list[Figu
             f"≤ 1.1; a new layout every frame; {others}",
         ),
     ]
+
+
+def _stabilised_step(
+    pipeline: IncrementalDetector, stabiliser: Stabiliser, frames: list[np.ndarray]
+) -> Callable[[int], object]:
+    """One timed step: frame ``i`` of ``frames`` through the pipeline and the stabiliser."""
+
+    def step(i: int) -> object:
+        return stabiliser.update(pipeline.detect(frames[i % len(frames)]), i * FRAME_MS)
+
+    return step

@@ -17,6 +17,7 @@ from typing import Any
 
 from engine.core import EngineError, Game, Text, find_game
 from engine.core.game import available_games
+from engine.core.text import Language
 from kiosk.seats import PlayerSeat
 from kiosk.store import Store, StoreError
 
@@ -127,7 +128,7 @@ def allowed(
     return ok
 
 
-def summary(log: dict[str, Any], lang: str) -> list[str]:
+def summary(log: dict[str, Any], lang: Language) -> list[str]:
     """Lines that tell players which campaign this is: where it stands and who lives on."""
     roster = [h for h in log.get("roster", []) if isinstance(h, dict)]
     legend = [bool(h.get("legend")) or h.get("age") == "dead" for h in roster]

@@ -33,7 +33,7 @@ import resource
 import socket
 import threading
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -41,9 +41,11 @@ from urllib.parse import urlsplit
 
 import h11
 from fastapi import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from engine.core import Text
+from engine.core.text import Language
 from kiosk.pairing import PAIRING_HEADER, Pairing, TooManyTriesError
 
 if TYPE_CHECKING:
@@ -51,11 +53,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("tablesight.kiosk")
 
-Scope = dict[str, Any]
-Message = dict[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:;"
@@ -276,7 +273,9 @@ class Busy:
         "sticker sheets": "贴纸页",
     }
 
-    def __init__(self, slots: int, wait_s: float = 1.0, lang: Callable[[], str] = lambda: "en"):
+    def __init__(
+        self, slots: int, wait_s: float = 1.0, lang: Callable[[], Language] = lambda: "en"
+    ):
         self.slots, self.wait_s, self.lang = slots, wait_s, lang
         self._semaphore = threading.BoundedSemaphore(slots)
 
@@ -361,7 +360,7 @@ class Door:
 
     def say(self, text: Text) -> str:
         """``text`` in the kiosk's language."""
-        return text.in_(self.settings.lang)  # type: ignore[arg-type]
+        return text.in_(self.settings.lang)
 
     def privileged(self, client: str | None) -> bool:
         """This machine, or a phone that sent the right pairing code."""

@@ -13,6 +13,7 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 PAIRING_HEADER = "X-Pairing-Code"
 FREE_TRIES = 5
@@ -106,7 +107,7 @@ class Pairing:
         return client in self._paired
 
     @staticmethod
-    def _remember(table: OrderedDict[str, object], key: str, value: object) -> None:
+    def _remember(table: OrderedDict[str, Any], key: str, value: Any) -> None:
         table[key] = value
         table.move_to_end(key)
         while len(table) > MAX_DEVICES:

@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from engine.core import Text
+from engine.core.text import Language
 
 
 @dataclass(frozen=True)
@@ -43,9 +44,9 @@ class PlayerSeat:
     name: str | None
     colour: str
 
-    def shown(self, seat: int, lang: str) -> str:
+    def shown(self, seat: int, lang: Language) -> str:
         """How the screen names this seat: the chosen name, else "1号玩家" / "Player 1"."""
-        return self.name or Text("{n}号玩家", "Player {n}").format(n=seat + 1).in_(lang)  # type: ignore[arg-type]
+        return self.name or Text("{n}号玩家", "Player {n}").format(n=seat + 1).in_(lang)
 
 
 def default_seats(players: int) -> list[PlayerSeat]:
@@ -79,7 +80,7 @@ def seats_json(seats: list[PlayerSeat]) -> list[dict[str, Any]]:
     return [asdict(s) for s in seats]
 
 
-def seat_status(seats: list[PlayerSeat], lang: str) -> list[dict[str, Any]]:
+def seat_status(seats: list[PlayerSeat], lang: Language) -> list[dict[str, Any]]:
     """Seats as the screen draws them: number, name, colour name and hex."""
     return [
         {
@@ -87,7 +88,7 @@ def seat_status(seats: list[PlayerSeat], lang: str) -> list[dict[str, Any]]:
             "name": s.shown(i, lang),
             "chosen": s.name,
             "colour": s.colour,
-            "colour_name": COLOURS[s.colour].name.in_(lang),  # type: ignore[arg-type]
+            "colour_name": COLOURS[s.colour].name.in_(lang),
             "hex": COLOURS[s.colour].hex,
         }
         for i, s in enumerate(seats)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+from collections.abc import Set as AbstractSet
 from pathlib import Path
 from typing import Any
 
@@ -259,7 +260,7 @@ def load_settings(config: Path | None = None, **flags: Any) -> Settings:
         raise SettingsError(f"settings file {path} does not exist")
     if path is None and default_config_file().is_file():
         path = default_config_file()
-    cls = Settings
+    cls: type[Settings] = Settings
     if path is not None:
         config_with_file = SettingsConfigDict(**{**Settings.model_config, "toml_file": path})
         cls = type("Settings", (Settings,), {"model_config": config_with_file})
@@ -310,7 +311,7 @@ def save_kiosk_changes(settings: Settings) -> Path:
     return path
 
 
-def apply_kiosk_changes(settings: Settings, given: set[str] = frozenset()) -> str | None:
+def apply_kiosk_changes(settings: Settings, given: AbstractSet[str] = frozenset()) -> str | None:
     """Apply the settings page's saved values, except the keys in ``given`` (set by a flag or
     an environment variable, which win). Returns a problem to tell the user, or None."""
     path = settings.data_dir / KIOSK_FILE

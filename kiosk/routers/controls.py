@@ -107,16 +107,16 @@ class SettingsBody(Strict):
     stability: StabilityBody | None = None
 
 
-def verdict_answer(v: Verdict, lang: str) -> dict[str, Any]:
+def verdict_answer(v: Verdict, lang: Language) -> dict[str, Any]:
     """The answer to a move: accepted or not, the reason code, the message and the rule."""
     return {"accepted": v.ok, "code": v.code, "message": v.message.in_(lang), "rule": v.rule}
 
 
-def kept_answer(v: Verdict, lang: str) -> dict[str, Any]:
+def kept_answer(v: Verdict, lang: Language) -> dict[str, Any]:
     """``verdict_answer``, but 503 with the reason when the move could not be saved (the saves
     are read-only, the disk is full): it was refused and nothing changed."""
     if v.code == NOT_KEPT_CODE:
-        raise HTTPException(503, v.message.in_(lang))  # type: ignore[arg-type]
+        raise HTTPException(503, v.message.in_(lang))
     return verdict_answer(v, lang)
 
 
@@ -146,7 +146,7 @@ def undo(table: TableDep, settings: SettingsDep) -> dict[str, Any]:
     except NothingToUndoError as exc:
         raise HTTPException(409, str(exc)) from None
     except SaveNotKeptError as exc:  # read-only saves, a full disk: nothing was changed
-        raise HTTPException(503, exc.text.in_(settings.lang)) from None  # type: ignore[arg-type]
+        raise HTTPException(503, exc.text.in_(settings.lang)) from None
     return {"undone": True, "moves": len(table.saved.session.moves)}
 
 
