@@ -6,9 +6,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.core import find_game
+from engine.core.offers import checked
 from engine.greenwood.board import turn
 from engine.greenwood.catalogue import catalogue
 from engine.greenwood.moves import Place
+from engine.greenwood.offers import place_offer
 from engine.greenwood.state import Placed
 
 CAT = catalogue()
@@ -83,6 +86,42 @@ def test_a_placement_is_accepted_exactly_when_every_rule_of_3_10_holds(
     assert verdict.ok == (verdict.code == "ok")
     if not verdict.ok:
         assert verdict.rule == "greenwood.zh.md §三.10"
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    layout=st.integers(0, 3),
+    pieces=st.lists(st.sampled_from(SHAPES), min_size=1, max_size=6),
+    data=st.data(),
+)
+def test_placements_the_console_offers_as_legal_are_accepted_and_cover_their_cells(
+    gw, layout, pieces, data
+) -> None:
+    """§三.10 from the accepting side (the property above could pass on refusals alone): each
+    piece is laid on cells drawn from the legal options of the console's placement offer, the
+    plain rules agree it may lie there, the driver accepts it and the cells are then covered.
+    When no option is legal, the plain rules agree that the piece fits nowhere."""
+    game = find_game("greenwood")
+    lay_ = CAT.layouts[layout]
+    state = dusk_state(gw, layout)
+    accepted = 0
+    for piece in pieces:
+        state = gw.with_player(state, 0, pending=(("test", f"place:{piece}"),))
+        covered = state.data.players[0].covered
+        offer = checked(game, state, place_offer(state, 0, piece))
+        options = [o for o in offer.options if o.verdict.ok]
+        if not options:
+            assert accepted, "the first piece always fits over the start cell"
+            everywhere = (frozenset(map(tuple, c.value)) for c in offer.fields[0].choices)
+            assert all(expected_reason(lay_, covered, cells) != "ok" for cells in everywhere)
+            break
+        move = offer.build(data.draw(st.sampled_from(options)).values)
+        assert isinstance(move, Place)
+        assert expected_reason(lay_, covered, frozenset(move.cells)) == "ok"
+        state, _ = gw.apply(state, move)
+        assert state.data.players[0].covered == covered | frozenset(move.cells)
+        accepted += 1
+    assert accepted
 
 
 @pytest.mark.parametrize(

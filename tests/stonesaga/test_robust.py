@@ -5,11 +5,12 @@ from __future__ import annotations
 import dataclasses
 import typing
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from stonesaga_play import Play
+from stonesaga_play import Play, create
 
-from engine.core import apply, legal
+from engine.core import IllegalMoveError, Pass, Session, apply, legal
 from engine.core.records import move_types
 from engine.stonesaga import STONESAGA
 
@@ -34,13 +35,23 @@ def plausible(cls):
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.sampled_from([c for _, c in MOVES]).flatmap(plausible), max_size=12))
 def test_random_moves_get_verdicts_and_refusals_change_nothing(moves) -> None:
-    """DESIGN.md: a bad input gets a clear message and changes nothing."""
+    """DESIGN.md: a bad input gets a clear message and changes nothing: after a refusal the
+    session's state is the one before and its log holds the same moves; ``apply`` raises."""
     play = Play(2, [0, 1, 1])
     play.edit(0, pack=(("clay:raw", 2), ("water", 1), ("wood:raw", 1)), tile="102")
+    session = Session(STONESAGA, {"players": 2})
+    setup = [*(create(seat, f"C{n}") for n, seat in enumerate([0, 1, 1])), Pass(0), Pass(1)]
+    session.resume(setup, [], play.state)
     for move in moves:
-        verdict = legal(STONESAGA, play.state, move)
+        before, count = session.state, len(session.moves)
+        verdict = legal(STONESAGA, before, move)
+        result = session.submit(move)
+        assert result.verdict == verdict
         if verdict.ok:
-            play.state, _ = apply(STONESAGA, play.state, move)
+            assert len(session.moves) == count + 1 and session.moves[-1] == move
         else:
             assert verdict.code.startswith(("stonesaga.", "core."))
             assert verdict.message.zh and verdict.message.en
+            assert session.state == before and len(session.moves) == count
+            with pytest.raises(IllegalMoveError):
+                apply(STONESAGA, before, move)
