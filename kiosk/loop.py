@@ -128,7 +128,7 @@ class TableLoop:
             detections,
             frame.timestamp_ms,
             looked_regions(self._detector),
-            kept=getattr(self._detector, "last_kept", ()),
+            kept=self._detector.last_kept,
         )
         if self.on_frame is not None:
             self.on_frame(frame, detections)
@@ -141,9 +141,7 @@ class TableLoop:
             return []
         state = self.table.saved.session.state
         out = self._reader.observe(observations, state)
-        layout_seen = getattr(self._reader, "layout_seen", None)  # a map the players lay
-        if layout_seen is not None:
-            self.table.show_layout(layout_seen(state))
+        self.table.show_layout(self._reader.layout_seen(state))  # a map the players lay
         prompts = [(p.code, p.message) for p in out if isinstance(p, Prompt)]
         accepted = False
         for item in out:
@@ -181,7 +179,7 @@ class TableLoop:
         if self._reader is None or self._reader_for != game:
             try:
                 self._reader = table_reader(game, self.registry, self.calibration, known)
-            except (VisionError, EngineError, ModuleNotFoundError) as exc:
+            except (VisionError, EngineError) as exc:  # ReaderNotFoundError is a VisionError
                 text = Text(
                     f"摄像头暂时无法读取本游戏:{exc}", f"The camera cannot read the game yet: {exc}"
                 )

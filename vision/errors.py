@@ -19,3 +19,7 @@ class CalibrationError(VisionError, ValueError):
 
 class RegistryError(VisionError, ValueError):
     """A tag registry file is malformed or uses an id twice."""
+
+
+class ReaderNotFoundError(VisionError, LookupError):
+    """No reader turns the table of this game into moves (``vision.readers.find_reader``)."""

@@ -32,8 +32,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from vision.detection import Detection
+from vision.detection import Detection, Detector
 from vision.errors import VisionError
+from vision.incremental import IncrementalDetector
 
 Box = tuple[int, int, int, int]  # x0, y0, x1, y1 (exclusive), as the incremental detector's
 Reason = Literal["rarely_found", "bits_corrected", "low_margin"]
@@ -216,15 +217,14 @@ def monitor_for(owner: object) -> HealthMonitor:
         return monitor
 
 
-def looked_regions(detector: object) -> list[Box] | None:
+def looked_regions(detector: Detector | IncrementalDetector) -> list[Box] | None:
     """Where an incremental detector looked in its last call: None for the whole frame (also
     for a plain detector), its regions for a partial call, [] when the frame was unchanged."""
-    mode = getattr(detector, "last_mode", "full")
-    if mode == "unchanged":
+    if not isinstance(detector, IncrementalDetector) or detector.last_mode == "full":
+        return None
+    if detector.last_mode == "unchanged":
         return []
-    if mode == "partial":
-        return list(getattr(detector, "last_regions", []))
-    return None
+    return list(detector.last_regions)
 
 
 KINDS_ZH = {

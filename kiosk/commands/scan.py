@@ -9,7 +9,6 @@ and the others are still read; the exit status is then 2.
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import sys
 from pathlib import Path
@@ -41,7 +40,8 @@ def scan(args: argparse.Namespace, settings: Settings) -> int:
     import cv2
 
     from engine.core import EngineError, find_game
-    from vision.errors import VisionError
+    from vision.errors import ReaderNotFoundError, VisionError
+    from vision.readers import find_reader
     from vision.sources import check_image_file
 
     try:
@@ -49,11 +49,9 @@ def scan(args: argparse.Namespace, settings: Settings) -> int:
     except EngineError as exc:
         raise CommandError(str(exc)) from None
     try:
-        reader = importlib.import_module(f"vision.readers.{game.name}")
-    except ModuleNotFoundError as exc:
-        if exc.name not in (f"vision.readers.{game.name}", "vision.readers"):
-            raise
-        raise CommandError(f"the {game.name} reader is not available yet") from None
+        reader = find_reader(game.name)
+    except ReaderNotFoundError as exc:
+        raise CommandError(str(exc)) from None
     status = 0
     for path in args.images:
         try:

@@ -7,7 +7,6 @@ viewer): a kiosk that nobody looks at spends no time on detection.
 from __future__ import annotations
 
 import functools
-import importlib
 import tempfile
 import threading
 import time
@@ -33,8 +32,9 @@ from vision.calibration import (
     draw_calibration,
 )
 from vision.detection import Detection, Detector
-from vision.errors import VisionError
+from vision.errors import ReaderNotFoundError, VisionError
 from vision.health import describe, monitor_for, sticker_label
+from vision.readers import find_reader
 from vision.registry import ANCHORS, GAMES, load_registry
 from vision.sheets import write_sheets
 from vision.sources import ResilientSource, open_source
@@ -245,11 +245,9 @@ def reading(
 def _read(image: np.ndarray, game: str, lang: str) -> dict[str, Any]:
     """The reader of ``game`` on ``image``, as ``reading`` answers it."""
     try:
-        reader = importlib.import_module(f"vision.readers.{game}")
-    except ModuleNotFoundError as exc:
-        if exc.name not in (f"vision.readers.{game}", "vision.readers"):
-            raise
-        return {"game": game, "available": False, "text": f"the {game} reader is not available yet"}
+        reader = find_reader(game)
+    except ReaderNotFoundError as exc:
+        return {"game": game, "available": False, "text": str(exc)}
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "frame.png"
         cv2.imwrite(str(path), image)
@@ -257,9 +255,8 @@ def _read(image: np.ndarray, game: str, lang: str) -> dict[str, Any]:
             result = reader.scan(path, lang)
         except (VisionError, EngineError) as exc:
             return {"game": game, "available": True, "text": str(exc).replace(str(path), "frame")}
-    # A reader may word its result for players (names, no reason codes) apart from `scan`'s.
-    describe = getattr(reader, "describe_for_players", reader.describe)
-    return {"game": game, "available": True, "text": describe(result, lang)}
+    # Worded for players (names, no reason codes), apart from `tablesight scan`'s wording.
+    return {"game": game, "available": True, "text": reader.for_players(result, lang)}
 
 
 @router.post("/api/calibrate", dependencies=[Control])

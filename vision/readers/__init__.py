@@ -1,49 +1,87 @@
 """Per-game readers: from steady table observations to engine moves, one module per game.
 
 Each ``vision.readers.<game>`` module provides ``scan(image_path, lang) -> dict`` and
-``describe(result, lang) -> str`` for ``tablesight scan``, and, for the table loop,
+``describe(result, lang) -> str`` for ``tablesight scan`` (and, where the players' wording
+differs, ``describe_for_players`` for the camera page), and, for the table loop,
 ``table_reader(registry, calibration, detections) -> Reader``: an object whose
 ``observe(observations, state)`` returns, in order, the moves to submit and the
-:class:`Prompt` s to show the players; a reader of a map the players lay (Don't Starve) also has
-``layout_seen(state)``: what is wrong with the layout in view, as (reason code, place) pairs,
-which the table screen draws on the expected layout. :func:`table_reader` finds a game's factory
-by name.
+:class:`Prompt` s to show the players; a reader of a map the players lay (Don't Starve) also
+overrides ``layout_seen(state)``: what is wrong with the layout in view, as (reason code, place)
+pairs, which the table screen draws on the expected layout (:class:`Reader` declares both).
+
+:data:`READERS` holds the three games' readers by game name; :func:`find_reader` looks one up
+and :func:`table_reader` builds a game's table reader.
 """
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
 
-from engine.core import Move, State, Text
 from vision.calibration import TableCalibration
 from vision.detection import Detection
+from vision.errors import ReaderNotFoundError
+from vision.readers import dont_starve, greenwood, stonesaga
+from vision.readers.base import LayoutSeen, Prompt, Reader
 from vision.registry import Registry
-from vision.stabiliser import Observation
+
+Result = dict[str, Any]
+"""What a reader's ``scan`` makes of one image (JSON-ready; ``tablesight scan --json``)."""
+Scan = Callable[[Path, str], Result]
+Describe = Callable[[Result, str], str]
+TableReaderFactory = Callable[[Registry, TableCalibration, Sequence[Detection]], Reader]
 
 
 @dataclass(frozen=True)
-class Prompt:
-    """Something the players must do or know before the camera can submit a move (shown on the
-    kiosk in both languages), with a stable code; ``seat`` and ``tile`` say whose and where
-    when the reader knows."""
+class GameReader:
+    """One game's reader, as the registry holds it.
 
-    code: str
-    message: Text
-    seat: int | None = None
-    tile: str | None = None
+    ``scan(image_path, lang)`` reads one photo; ``describe(result, lang)`` words its result for
+    ``tablesight scan`` (with reason codes); ``describe_for_players`` words it for the camera
+    page (names, no codes), ``describe`` when the game has no wording of its own for players;
+    ``table_reader(registry, calibration, detections)`` builds the table loop's reader.
+    """
+
+    game: str
+    scan: Scan
+    describe: Describe
+    table_reader: TableReaderFactory
+    describe_for_players: Describe | None = None
+
+    def for_players(self, result: Result, lang: str) -> str:
+        """``result`` worded for the players at the table."""
+        return (self.describe_for_players or self.describe)(result, lang)
 
 
-class Reader(Protocol):
-    """What the table loop feeds: one batch of stabiliser observations and the engine state."""
+READERS: Mapping[str, GameReader] = MappingProxyType(
+    {
+        "dont_starve": GameReader(
+            "dont_starve", dont_starve.scan, dont_starve.describe, dont_starve.table_reader
+        ),
+        "greenwood": GameReader(
+            "greenwood",
+            greenwood.scan,
+            greenwood.describe,
+            greenwood.table_reader,
+            describe_for_players=greenwood.describe_for_players,
+        ),
+        "stonesaga": GameReader(
+            "stonesaga", stonesaga.scan, stonesaga.describe, stonesaga.table_reader
+        ),
+    }
+)
+"""The games' readers by game name (``engine.core.find_game``'s names)."""
 
-    def observe(
-        self, observations: Iterable[Observation], state: State[Any]
-    ) -> list[Move | Prompt]:
-        """The moves to submit and the prompts to show, in order."""
-        ...
+
+def find_reader(game: str) -> GameReader:
+    """The reader of ``game``; :class:`ReaderNotFoundError` for a game without one."""
+    try:
+        return READERS[game]
+    except KeyError:
+        raise ReaderNotFoundError(f"the {game} reader is not available yet") from None
 
 
 def table_reader(
@@ -52,10 +90,19 @@ def table_reader(
     calibration: TableCalibration,
     detections: Sequence[Detection] = (),
 ) -> Reader:
-    """The table loop's reader of ``game`` (``vision.readers.<game>.table_reader``).
+    """The table loop's reader of ``game`` (its :attr:`GameReader.table_reader`).
 
     ``detections`` are those of a first frame, for readers that locate a board once.
     """
-    module = importlib.import_module(f"vision.readers.{game}")
-    factory = module.table_reader
-    return factory(registry, calibration, detections)  # type: ignore[no-any-return]
+    return find_reader(game).table_reader(registry, calibration, detections)
+
+
+__all__ = [
+    "READERS",
+    "GameReader",
+    "LayoutSeen",
+    "Prompt",
+    "Reader",
+    "find_reader",
+    "table_reader",
+]

@@ -40,7 +40,7 @@ from engine.dont_starve.state import DSData
 from vision.calibration import TableCalibration, calibrate_table
 from vision.detection import Detection, Detector, read_image
 from vision.errors import CalibrationError, VisionError
-from vision.readers import Prompt
+from vision.readers.base import LayoutSeen, Prompt, Reader
 from vision.registry import Registry, TagEntry, load_registry
 from vision.stabiliser import Observation
 
@@ -367,7 +367,7 @@ def describe(result: dict[str, Any], lang: str) -> str:
 
 
 @dataclass
-class DontStarveReader:
+class DontStarveReader(Reader):
     """Keeps the tags in view from stabiliser observations and turns figure moves into moves.
 
     ``observe(observations, state)`` returns, in order, the moves to submit and the prompts
@@ -427,7 +427,7 @@ class DontStarveReader:
                 out.append(said)
         return out
 
-    def layout_seen(self, state: State[Any]) -> list[tuple[str, str | None]]:
+    def layout_seen(self, state: State[Any]) -> LayoutSeen:
         """What is wrong with the layout in view, as (reason code, place) pairs: tiles missing
         from their places or laid wrong (a face-up tile is no problem once the game is under
         way, §移动); empty when the map is as the scenario lays it."""

@@ -36,11 +36,11 @@ from engine.greenwood.board import Cell, turn
 from engine.greenwood.catalogue import Layout, Shape, catalogue
 from engine.greenwood.moves import Place
 from engine.greenwood.rules.placement import check_placement
-from engine.greenwood.state import GreenwoodData as Table
+from engine.greenwood.state import GreenwoodData
 from engine.greenwood.texts import piece_name
 from vision.calibration import BoardLayout, TableCalibration
 from vision.detection import Detection, Detector, read_image
-from vision.readers import Prompt
+from vision.readers.base import Prompt, Reader
 from vision.registry import TAGS_DIR, Registry, load_registry
 from vision.stabiliser import Observation
 
@@ -325,7 +325,7 @@ def _describe(result: dict[str, Any], lang: str, with_codes: bool) -> str:
 
 
 @dataclass
-class SubmarineReader:
+class SubmarineReader(Reader):
     """Turns steady observations of submarine boards and pieces into placement moves.
 
     Call :meth:`update` with each batch of stabiliser observations (table millimetres) and the
@@ -345,7 +345,9 @@ class SubmarineReader:
         self._subs = submarines(self.registry)
         self._shapes = piece_shapes(self.registry)
 
-    def update(self, observations: Iterable[Observation], state: State[Table]) -> list[Proposal]:
+    def update(
+        self, observations: Iterable[Observation], state: State[GreenwoodData]
+    ) -> list[Proposal]:
         """What the players did, as proposals; only pieces that were added or moved are read."""
         changed: set[int] = set()
         board_moved = False
@@ -372,7 +374,7 @@ class SubmarineReader:
         return out
 
     def observe(
-        self, observations: Iterable[Observation], state: State[Table]
+        self, observations: Iterable[Observation], state: State[GreenwoodData]
     ) -> list[Move | Prompt]:
         """The :class:`vision.readers.Reader` interface: :meth:`update`'s proposals as the
         moves to submit and the prompts to show."""
@@ -384,7 +386,7 @@ class SubmarineReader:
                 out.append(Prompt(p.prompt.code, p.prompt.message, p.seat))
         return out
 
-    def _learn_accepted(self, state: State[Table]) -> None:
+    def _learn_accepted(self, state: State[GreenwoodData]) -> None:
         """Proposed placements the engine accepted bind their piece to its cells; a binding
         whose placement is no longer in the state (undone) is let go."""
 
@@ -401,7 +403,7 @@ class SubmarineReader:
             if not in_state(seat, cells):
                 del self._bound[tag]
 
-    def _frames(self, state: State[Table]) -> dict[int, tuple[Submarine, FloatArray]]:
+    def _frames(self, state: State[GreenwoodData]) -> dict[int, tuple[Submarine, FloatArray]]:
         """Seat → (board face, table-mm → board-mm map) for the boards in view."""
         faces: dict[int, tuple[Submarine, dict[int, tuple[float, float, float]]]] = {}
         for tag, pose in self._poses.items():
@@ -416,7 +418,7 @@ class SubmarineReader:
         }
 
     def _read(
-        self, tag: int, frames: dict[int, tuple[Submarine, FloatArray]], state: State[Table]
+        self, tag: int, frames: dict[int, tuple[Submarine, FloatArray]], state: State[GreenwoodData]
     ) -> Proposal | None:
         x, y, angle = self._poses[tag]
         for seat, (sub, to_board) in frames.items():

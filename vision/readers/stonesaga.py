@@ -38,7 +38,7 @@ from engine.stonesaga.state import OverlayPlacement, TilePlacement, ValleyRecord
 from vision.calibration import BoardPose, TableCalibration, calibrate_table, locate_board
 from vision.detection import Detection, Detector, read_image
 from vision.errors import CalibrationError, VisionError
-from vision.readers import Prompt
+from vision.readers.base import Prompt, Reader
 from vision.registry import TAGS_DIR, Registry, TagEntry, load_registry
 from vision.stabiliser import Observation, Stabiliser, StabiliserConfig
 
@@ -109,7 +109,7 @@ NOT_MINING = Prompt(
 
 
 @dataclass
-class DrawPadReader:
+class DrawPadReader(Reader):
     """The table loop's reader for mining draws.
 
     ``observe(observations, state)`` takes one batch of stabiliser observations (table mm) and
