@@ -7,7 +7,7 @@ are the move's own JSON values (the field kinds: ``engine/core/offers.py``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -105,9 +105,9 @@ class Offer:
     def build(
         self,
         values: Sequence[Any] = (),
-        numbers: dict[str, int] | None = None,
-        faces: dict[str, Sequence[int]] | None = None,
-        counts: dict[str, Sequence[int]] | None = None,
+        numbers: Mapping[str, int] | None = None,
+        faces: Mapping[str, Sequence[int]] | None = None,
+        counts: Mapping[str, Sequence[int]] | None = None,
     ) -> Move:
         """The concrete move: ``values`` for the pick fields in order, ``numbers`` by field
         name (default: each field's default), ``faces`` the index of each die's face by dice
@@ -119,9 +119,9 @@ class Offer:
     def _data(
         self,
         values: Sequence[Any],
-        numbers: dict[str, int],
-        faces: dict[str, Sequence[int]],
-        counts: dict[str, Sequence[int]] | None = None,
+        numbers: Mapping[str, int],
+        faces: Mapping[str, Sequence[int]],
+        counts: Mapping[str, Sequence[int]] | None = None,
     ) -> dict[str, Any]:
         """The move as JSON data (``type``, ``seat``, every field the offer sets)."""
         data: dict[str, Any] = {"type": self.move, "seat": self.seat, **self.fixed}

@@ -192,6 +192,11 @@ class Game:
         """Validated setup options from a dataclass or plain data; GameConfigError if invalid."""
         if isinstance(raw, self.options_type):
             options = raw
+        elif isinstance(raw, Options):
+            raise GameConfigError(
+                f"{self.name} takes {self.options_type.__name__} or plain data,"
+                f" not {type(raw).__name__}"
+            )
         else:
             unknown = sorted(set(raw or {}) - {f.name for f in fields(self.options_type)})
             if unknown:

@@ -265,7 +265,7 @@ def _maker(move_type: str) -> Callable[[dict[str, Any]], Move]:
 def _canonical(picks: Sequence[Field], values: Sequence[Any]) -> list[Any]:
     """Pick values as JSON, the cells of a ``cells`` field in board order (any order names the
     same cells: the camera may list them differently)."""
-    out = _plain(list(values))
+    out: list[Any] = _plain(list(values))
     for index, f in enumerate(picks):
         if f.kind == "cells" and isinstance(out[index], list):
             out[index] = sorted(out[index], key=json.dumps)

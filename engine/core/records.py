@@ -20,10 +20,10 @@ True
 
 from __future__ import annotations
 
+import builtins
 import dataclasses
 import json
-from functools import cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from pydantic import TypeAdapter, ValidationError
 
@@ -37,7 +37,7 @@ class Record:
     """Common base of moves and events; subclasses are frozen dataclasses."""
 
     type: ClassVar[str]
-    _registry: ClassVar[dict[str, type[Record]]]
+    _registry: ClassVar[dict[str, builtins.type[Record]]]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -81,12 +81,20 @@ class Event(Record):
     _registry: ClassVar[dict[str, type[Record]]] = {}
 
 
-@cache
+_ADAPTERS: dict[type, TypeAdapter[Any]] = {}
+
+R = TypeVar("R", bound=Record)
+
+
 def _adapter(cls: type) -> TypeAdapter[Any]:
-    return TypeAdapter(cls)
+    """The pydantic adapter of one record class, made once."""
+    adapter = _ADAPTERS.get(cls)
+    if adapter is None:
+        adapter = _ADAPTERS[cls] = TypeAdapter(cls)
+    return adapter
 
 
-def _from_dict(base: type[Record], data: Any, what: str) -> Any:
+def _from_dict(base: type[R], data: Any, what: str) -> R:
     if not isinstance(data, dict):
         raise InvalidMoveError(f"a {what} must be a JSON object, not {type(data).__name__}")
     name = data.get("type")
@@ -94,11 +102,14 @@ def _from_dict(base: type[Record], data: Any, what: str) -> Any:
     if cls is None:
         raise InvalidMoveError(f"unknown {what} type {name!r}")
     fields = {k: v for k, v in data.items() if k != "type"}
-    unknown = sorted(set(fields) - {f.name for f in dataclasses.fields(cls)})  # type: ignore[arg-type]
+    known: set[str] = (
+        {f.name for f in dataclasses.fields(cls)} if dataclasses.is_dataclass(cls) else set()
+    )
+    unknown = sorted(set(fields) - known)
     if unknown:
         raise InvalidMoveError(f"{what} {name!r} has no field {unknown[0]!r}")
     try:
-        return _adapter(cls).validate_json(json.dumps(fields), strict=True)
+        record = _adapter(cls).validate_json(json.dumps(fields), strict=True)
     except RecursionError:
         raise InvalidMoveError(f"{what} {name!r}: nested too deeply") from None
     except ValidationError as exc:
@@ -106,6 +117,8 @@ def _from_dict(base: type[Record], data: Any, what: str) -> Any:
             f"{'.'.join(str(p) for p in e['loc']) or name}: {e['msg']}" for e in exc.errors()
         )
         raise InvalidMoveError(f"{what} {name!r}: {problems}") from None
+    assert isinstance(record, base)  # the registry holds only subclasses of its base
+    return record
 
 
 def move_from_dict(data: Any) -> Move:
