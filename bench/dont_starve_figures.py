@@ -19,7 +19,7 @@ from engine.core import Advance, Pass, Session, find_game
 from engine.dont_starve.catalogue import catalogue
 from vision.readers.dont_starve import scan
 from vision.registry import load_registry
-from vision.synthetic import Camera, Component, Table, render
+from vision.synthetic import Camera, Component, SyntheticTable, render
 
 SUITE = "dont_starve"
 
@@ -56,7 +56,7 @@ def _layout_image(folder: Path) -> Path:
         comps.append(Component(tags[(number, face)], x, y, 0, 25, body_mm=(106, 106)))
     camera = Camera.overhead(1280, 720, height_mm=950, over_mm=(450, 300), tilt_deg=3)
     path = folder / "layout.png"
-    cv2.imwrite(str(path), render(Table(tuple(comps)), camera).image)
+    cv2.imwrite(str(path), render(SyntheticTable(tuple(comps)), camera).image)
     return path
 
 

@@ -38,7 +38,7 @@ from kiosk.settings import load_settings
 from kiosk.table import open_table
 from vision.registry import load_registry
 from vision.sources import Frame
-from vision.synthetic import Camera, Component, Table, render
+from vision.synthetic import Camera, Component, SyntheticTable, render
 
 SUITE = "e2e"
 FPS = 30.0
@@ -72,7 +72,8 @@ def _frames() -> list:
     still += [Component(tag, x, y, 0, 20) for tag, x, y in BOARD_TAGS]
     camera = Camera.overhead(1280, 720, height_mm=850)
     return [
-        render(Table((*still, Component(DOMINO, x, y, 0, 14))), camera).image for x, y in PLACES
+        render(SyntheticTable((*still, Component(DOMINO, x, y, 0, 14))), camera).image
+        for x, y in PLACES
     ]
 
 

@@ -58,7 +58,7 @@ from vision.synthetic import (
     Effects,
     Hand,
     SessionRenderer,
-    Table,
+    SyntheticTable,
     render,
     scattered_table,
 )
@@ -120,7 +120,7 @@ def pixels_per_mm(camera: Camera) -> float:
     return camera.fx / -camera.position_mm[2]
 
 
-def sticker_table(tag_mm: float, camera: Camera, seed: int, count: int = 32) -> Table:
+def sticker_table(tag_mm: float, camera: Camera, seed: int, count: int = 32) -> SyntheticTable:
     """``count`` stickers of ``tag_mm`` in a jittered grid over what the camera sees, turned
     at random, ids from 100."""
     rng = np.random.default_rng(seed)
@@ -140,10 +140,10 @@ def sticker_table(tag_mm: float, camera: Camera, seed: int, count: int = 32) -> 
                 tag_mm=tag_mm,
             )
         )
-    return Table(tuple(components))
+    return SyntheticTable(tuple(components))
 
 
-def decoy_table(camera: Camera, seed: int, count: int = 32) -> Table:
+def decoy_table(camera: Camera, seed: int, count: int = 32) -> SyntheticTable:
     """Look-alike print and no tag: every kind of `Decoy`, 8 to 30 mm, turned at random."""
     rng = np.random.default_rng(seed)
     half_h = camera.height / 2 / pixels_per_mm(camera)
@@ -162,7 +162,7 @@ def decoy_table(camera: Camera, seed: int, count: int = 32) -> Table:
                 seed=seed * 1000 + i,
             )
         )
-    return Table(decoys=tuple(decoys))
+    return SyntheticTable(decoys=tuple(decoys))
 
 
 def default_detectors() -> dict[str, DetectorFactory]:
@@ -268,8 +268,8 @@ def over_time_recall(quick: bool, pipelines: dict[str, PipelineFactory]) -> list
             for seed in range(1 if quick else 2):
                 table = sticker_table(tag_mm, camera, seed + 10)
 
-                def frame(i: int, table: Table = table, seed: int = seed) -> np.ndarray:
-                    layout = table if i >= appear else Table()
+                def frame(i: int, table: SyntheticTable = table, seed: int = seed) -> np.ndarray:
+                    layout = table if i >= appear else SyntheticTable()
                     return renderer.render(layout, HARD, seed=seed * 1000 + i).image
 
                 pipeline = make()
@@ -447,7 +447,7 @@ def _tag_free_frames() -> list[np.ndarray]:
     for cells in ((45, 80), (90, 160), (180, 320)):
         blocks = rng.integers(0, 2, cells, dtype=np.uint8) * 255
         frames.append(cv2.resize(blocks, (1280, 720), interpolation=cv2.INTER_NEAREST))
-    frames.append(render(Table(), Camera.overhead(), Effects(noise=4.0), seed=1).image)
+    frames.append(render(SyntheticTable(), Camera.overhead(), Effects(noise=4.0), seed=1).image)
     return frames
 
 
@@ -500,7 +500,7 @@ def look_alike(
     return figures
 
 
-def session_table(camera: Camera) -> Table:
+def session_table(camera: Camera) -> SyntheticTable:
     """The long session's table: 24 stickers of 12-22 mm and 8 look-alike prints."""
     rng = np.random.default_rng(3)
     stickers = sticker_table(12, camera, 3, count=32).components
@@ -509,7 +509,7 @@ def session_table(camera: Camera) -> Table:
         for c in stickers[:24]
     )
     decoys = decoy_table(camera, 3, count=32).decoys[24:]
-    return Table(components, decoys=decoys)
+    return SyntheticTable(components, decoys=decoys)
 
 
 def session(quick: bool, pipelines: dict[str, PipelineFactory]) -> list[Figure]:
@@ -532,7 +532,7 @@ def session(quick: bool, pipelines: dict[str, PipelineFactory]) -> list[Figure]:
         passes.append((start, tag.tag_id, moved))
     moves: list[tuple[float, int, tuple[float, float, float]]] = []
 
-    def scene(i: int) -> tuple[Table, Effects]:
+    def scene(i: int) -> tuple[SyntheticTable, Effects]:
         now = i * frame_ms
         hands: tuple[Hand, ...] = ()
         for start, tag_id, moved in passes:
@@ -548,7 +548,9 @@ def session(quick: bool, pipelines: dict[str, PipelineFactory]) -> list[Figure]:
                         tag_id, c.x_mm + dx, c.y_mm + dy, c.rotation_deg + turn, c.tag_mm
                     )
                     moves.append((now, tag_id, (dx, dy, turn)))
-        layout = Table(tuple(place[c.tag_id] for c in table.components), decoys=table.decoys)
+        layout = SyntheticTable(
+            tuple(place[c.tag_id] for c in table.components), decoys=table.decoys
+        )
         flicker = float(rng.uniform(0.9, 1.0))
         return layout, replace(HARD, hands=hands, exposure=flicker)
 

@@ -40,7 +40,7 @@ from vision.synthetic import (
     Component,
     Effects,
     Rendering,
-    Table,
+    SyntheticTable,
     render,
     scattered_table,
 )
@@ -508,7 +508,7 @@ def _short(exc: Exception, path: Path) -> str:
     return str(exc).removeprefix(f"{path}: ")
 
 
-Script: TypeAlias = Callable[[int], tuple[Table, Effects]]
+Script: TypeAlias = Callable[[int], tuple[SyntheticTable, Effects]]
 
 
 class SyntheticSource:
@@ -551,12 +551,12 @@ class SyntheticSource:
         """Nothing to close."""
 
 
-def default_table(seed: int = 0) -> Table:
+def default_table(seed: int = 0) -> SyntheticTable:
     """The registry's four calibration anchors in their places and 40 Greenwood tags."""
     anchors = load_registry([], anchors=True).anchors()
     scattered = scattered_table(40, seed=seed, first_id=100, margin_mm=80)
     stuck = tuple(Component(a.tag_id, a.x_mm, a.y_mm, 0, a.size_mm) for a in anchors.values())
-    return Table(stuck + scattered.components)
+    return SyntheticTable(stuck + scattered.components)
 
 
 @dataclass

@@ -11,7 +11,7 @@ every tag that is wholly in the frame and not covered by a hand. Corners are in 
 order (AprilTag's lb, rb, rt, lt), which on the ``cv2.aruco`` bitmap as printed here is its
 top-right, top-left, bottom-left, bottom-right corner; the bitmap's top edge is thus corners 0-1.
 
->>> table = Table(components=(Component(tag_id=3, x_mm=450, y_mm=300),))
+>>> table = SyntheticTable(components=(Component(tag_id=3, x_mm=450, y_mm=300),))
 >>> shot = render(table, Camera.overhead())
 >>> shot.image.shape, [t.tag_id for t in shot.truth]
 ((720, 1280, 3), [3])
@@ -256,7 +256,7 @@ class Camera:
 
 
 @dataclass(frozen=True)
-class Table:
+class SyntheticTable:
     """The scene: the table's size and colour, the components on it, and print that is no
     tag (`Decoy`)."""
 
@@ -309,7 +309,7 @@ def tag_bitmap(tag_id: int, quiet_cells: float = 2.0) -> Image:
 
 
 def render(
-    table: Table,
+    table: SyntheticTable,
     camera: Camera,
     effects: Effects | None = None,
     *,
@@ -364,10 +364,12 @@ class SessionRenderer:
     def __init__(self, camera: Camera, *, layouts: int = 4) -> None:
         self.camera = camera
         self._layouts = layouts
-        self._tables: dict[Table, Image] = {}
+        self._tables: dict[SyntheticTable, Image] = {}
         self._light: dict[tuple[object, ...], tuple[FloatArray, FloatArray]] = {}
 
-    def render(self, table: Table, effects: Effects | None = None, *, seed: int = 0) -> Rendering:
+    def render(
+        self, table: SyntheticTable, effects: Effects | None = None, *, seed: int = 0
+    ) -> Rendering:
         """One grey frame of ``table`` with ``effects`` (noise drawn from ``seed``)."""
         fx = effects or Effects()
         base = self._tables.get(table)
@@ -499,7 +501,7 @@ def _draw_hand(canvas: Image, mask: Image, h_table: FloatArray, hand: Hand) -> N
 
 
 def _truth(
-    table: Table, camera: Camera, hand_mask: Image | None
+    table: SyntheticTable, camera: Camera, hand_mask: Image | None
 ) -> tuple[tuple[TagTruth, ...], tuple[int, ...]]:
     visible, hidden = [], []
     h = camera.table_homography()
@@ -580,7 +582,7 @@ def scattered_table(
     tag_mm: tuple[float, float] = (20.0, 30.0),
     first_id: int = 0,
     margin_mm: float = 40.0,
-) -> Table:
+) -> SyntheticTable:
     """A table with ``count`` tags (ids from ``first_id``) on a jittered grid, randomly turned."""
     rng = np.random.default_rng(seed)
     w, h = size_mm[0] - 2 * margin_mm, size_mm[1] - 2 * margin_mm
@@ -604,4 +606,4 @@ def scattered_table(
                 tag_mm=size,
             )
         )
-    return Table(components=tuple(components), size_mm=size_mm)
+    return SyntheticTable(components=tuple(components), size_mm=size_mm)

@@ -28,7 +28,7 @@ from engine.core import EngineError, Move, Text, find_game, move_from_dict
 from vision.errors import VisionError
 from vision.registry import Registry, load_registry
 from vision.sources import Frame, SourceEndedError
-from vision.synthetic import Camera, Component, Effects, Hand, Rendering, Table, render
+from vision.synthetic import Camera, Component, Effects, Hand, Rendering, SyntheticTable, render
 
 log = logging.getLogger("tablesight.simulation")
 
@@ -275,7 +275,7 @@ class Simulation:
     def _render(self) -> Any:
         key = (tuple(sorted(self.components.items())), self._hands)
         if self._cache is None or self._cache[0] != key:
-            table = Table(tuple(self.components[k] for k in sorted(self.components)))
+            table = SyntheticTable(tuple(self.components[k] for k in sorted(self.components)))
             self._cache = (key, render(table, self.camera, Effects(hands=self._hands)))
         self.last = self._cache[1]
         return self._cache[1].image

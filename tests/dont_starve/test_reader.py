@@ -20,7 +20,7 @@ from vision.detection import Detector
 from vision.readers.dont_starve import DontStarveReader, Prompt, components, scan
 from vision.registry import load_registry
 from vision.stabiliser import Stabiliser
-from vision.synthetic import Camera, Component, Effects, Table, render
+from vision.synthetic import Camera, Component, Effects, SyntheticTable, render
 
 REGISTRY = load_registry()
 SCENARIO = catalogue().scenarios["a_new_beginning"]
@@ -93,7 +93,7 @@ class Scene:
         return tuple(comps)
 
     def image(self):
-        return render(Table(self.components()), CAMERA).image
+        return render(SyntheticTable(self.components()), CAMERA).image
 
 
 def read(scene: Scene, tmp_path: Path) -> dict:
@@ -129,7 +129,7 @@ def test_a_map_turned_on_the_table_is_read_from_the_portals_square(tmp_path) -> 
         for c in scene.components()
     ]
     path = tmp_path / "turned.png"
-    cv2.imwrite(str(path), render(Table(tuple(comps)), CAMERA).image)
+    cv2.imwrite(str(path), render(SyntheticTable(tuple(comps)), CAMERA).image)
     assert codes(scan(path, "en")) == [("not_square", dealt()["C"], "C")]
 
 
@@ -173,7 +173,7 @@ def test_a_noisy_blurred_jpeg_frame_reads_the_same(tmp_path) -> None:
     scene = Scene(moved={"G": (0.0, 2 * HALF)})
     fx = Effects(blur=0.8, noise=4, uneven_light=0.3, glare=0.4, jpeg_quality=80)
     path = tmp_path / "noisy.png"
-    cv2.imwrite(str(path), render(Table(scene.components()), CAMERA, fx, seed=3).image)
+    cv2.imwrite(str(path), render(SyntheticTable(scene.components()), CAMERA, fx, seed=3).image)
     assert codes(scan(path, "en")) == [("misplaced", dealt()["G"], None), ("missing", None, "G")]
 
 
@@ -198,7 +198,7 @@ def test_tablesight_scan_prints_grid_adjacency_and_verdicts(tmp_path, capsys) ->
     assert main(["--lang", "en", "scan", "dont-starve", str(path)]) == 0  # the spelling
     assert "Place G has no tile" in capsys.readouterr().out
     empty = tmp_path / "empty.png"
-    cv2.imwrite(str(empty), render(Table(()), CAMERA).image)
+    cv2.imwrite(str(empty), render(SyntheticTable(()), CAMERA).image)
     assert main(["scan", "dont_starve", str(empty)]) == 2
     assert "no Don't Starve map tile" in capsys.readouterr().err
 

@@ -12,7 +12,7 @@ from serving import start_server
 
 from kiosk.rig import find_camera
 from vision.registry import load_registry
-from vision.synthetic import Camera, Component, Table, render
+from vision.synthetic import Camera, Component, SyntheticTable, render
 
 WAIT_S = 30.0  # a bound on the wait for the first frame, not a timing check
 
@@ -28,7 +28,9 @@ def test_a_configured_camera_and_a_missing_controller_are_reported_at_start(
     frames = tmp_path / "frames"
     frames.mkdir()
     anchors = load_registry([], anchors=True).anchors().values()
-    table = Table(tuple(Component(a.tag_id, a.x_mm, a.y_mm, 0, a.size_mm) for a in anchors))
+    table = SyntheticTable(
+        tuple(Component(a.tag_id, a.x_mm, a.y_mm, 0, a.size_mm) for a in anchors)
+    )
     cv2.imwrite(str(frames / "table.png"), render(table, Camera.overhead(960, 540)).image)
     env = {
         "TABLESIGHT_CAMERA__SOURCE": f"folder:{frames}",

@@ -19,7 +19,7 @@ from vision.detection import Detector
 from vision.readers.greenwood import SubmarineReader, piece_shapes
 from vision.registry import load_registry
 from vision.stabiliser import Observation, Stabiliser, StabiliserConfig
-from vision.synthetic import Camera, Component, Effects, Table, render
+from vision.synthetic import Camera, Component, Effects, SyntheticTable, render
 
 REGISTRY = load_registry()
 BOARDS = {b.name: b for b in REGISTRY.boards["greenwood"]}
@@ -58,7 +58,7 @@ def piece(tag: int, cell: tuple[int, int], turn: float = 0, nudge=(0.0, 0.0)) ->
 
 
 def photo(tmp_path: Path, *components: Component) -> Path:
-    shot = render(Table(components), CAMERA, Effects(blur=0.6, noise=3), seed=3)
+    shot = render(SyntheticTable(components), CAMERA, Effects(blur=0.6, noise=3), seed=3)
     path = tmp_path / "table.png"
     cv2.imwrite(str(path), shot.image)
     return path
@@ -111,7 +111,7 @@ class Camcorder:
         self.clock = 0.0
 
     def show(self, state, *components: Component, frames: int = 3) -> list:
-        shot = render(Table(components), CAMERA, Effects(noise=2), seed=int(self.clock))
+        shot = render(SyntheticTable(components), CAMERA, Effects(noise=2), seed=int(self.clock))
         found = REGISTRY.known(DETECTOR.detect(shot.image))
         proposals = []
         self.seen: list[tuple[str, int]] = []

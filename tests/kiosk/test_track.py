@@ -20,7 +20,7 @@ from pythonosc.osc_message import OscMessage
 from vision.calibration import calibrate_table
 from vision.detection import Detector
 from vision.registry import load_registry
-from vision.synthetic import Camera, Component, Effects, Rendering, Table, render
+from vision.synthetic import Camera, Component, Effects, Rendering, SyntheticTable, render
 
 TABLESIGHT = Path(sys.executable).with_name("tablesight")
 CAMERA = Camera.overhead(960, 540, height_mm=1000)
@@ -31,10 +31,10 @@ MOVES = Component(153, 700, 150, 45, 30)  # slid 60 mm to the right after frame 
 BEFORE, AFTER = 5, 20  # frames of each scene; the folder plays at 10 frames a second
 
 
-def scene(after: bool) -> Table:
+def scene(after: bool) -> SyntheticTable:
     anchors = tuple(Component(a.tag_id, a.x_mm, a.y_mm, 0, a.size_mm) for a in ANCHORS.values())
     moved = Component(153, 760, 150, 45, 30) if after else MOVES
-    return Table(anchors + STAY + ((moved,) if after else (GOES, moved)))
+    return SyntheticTable(anchors + STAY + ((moved,) if after else (GOES, moved)))
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 
 from vision.registry import load_registry
-from vision.synthetic import Camera, Component, Table
+from vision.synthetic import Camera, Component, SyntheticTable
 
 REGISTRY = load_registry()
 CAMERA = Camera.overhead(1280, 720, tilt_deg=5, yaw_deg=4, height_mm=900, over_mm=(450, 200))
@@ -78,6 +78,6 @@ def overlay(copy: int, at: tuple[float, float]) -> Component:
     return Component(492 + copy, *at, 0, 15, body_mm=(24, 24), colour=(120, 120, 200))
 
 
-def table(*components: Component) -> Table:
+def table(*components: Component) -> SyntheticTable:
     """A table with the anchors and these components."""
-    return Table((*anchors(), *components))
+    return SyntheticTable((*anchors(), *components))

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import cv2
 import numpy as np
 
-from vision.synthetic import Camera, Component, Effects, Table, TagTruth, render
+from vision.synthetic import Camera, Component, Effects, SyntheticTable, TagTruth, render
 
 
 def erase(image: np.ndarray, truth: TagTruth, cells: list[tuple[int, int]], fade: float):
@@ -24,9 +24,11 @@ def erase(image: np.ndarray, truth: TagTruth, cells: list[tuple[int, int]], fade
     return np.clip(image * (1 - mask) + 235 * mask, 0, 255).astype(np.uint8)
 
 
-def still_table(ids: tuple[int, ...], tag_mm: float = 16) -> Table:
+def still_table(ids: tuple[int, ...], tag_mm: float = 16) -> SyntheticTable:
     """The tags ``ids`` in a row across the table, each turned a little more."""
-    return Table(tuple(Component(t, 200 + 120 * i, 300, 15 * i, tag_mm) for i, t in enumerate(ids)))
+    return SyntheticTable(
+        tuple(Component(t, 200 + 120 * i, 300, 15 * i, tag_mm) for i, t in enumerate(ids))
+    )
 
 
 def worn_frames(

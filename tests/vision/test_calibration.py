@@ -22,7 +22,7 @@ from vision.calibration import (
 from vision.detection import Detector
 from vision.errors import CalibrationError
 from vision.registry import load_registry
-from vision.synthetic import Camera, Component, Effects, Hand, Table, render
+from vision.synthetic import Camera, Component, Effects, Hand, SyntheticTable, render
 
 ANCHORS = load_registry().anchors()
 CAMERA = Camera.overhead(1280, 720, tilt_deg=5, yaw_deg=4, height_mm=900, over_mm=(450, 200))
@@ -46,7 +46,7 @@ PIECES = (
 
 
 def shot_of(components, effects: Effects | None = None):
-    shot = render(Table(components), CAMERA, effects)
+    shot = render(SyntheticTable(components), CAMERA, effects)
     return shot, DETECTOR.detect(shot.image)
 
 

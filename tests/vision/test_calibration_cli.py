@@ -11,7 +11,7 @@ import pytest
 from kiosk.cli import main
 from vision.calibration import TableCalibration
 from vision.registry import load_registry
-from vision.synthetic import Camera, Component, Table, render
+from vision.synthetic import Camera, Component, SyntheticTable, render
 
 CAMERA = Camera.overhead(1280, 720, tilt_deg=5, yaw_deg=4, height_mm=900, over_mm=(450, 200))
 ANCHORS = load_registry().anchors()
@@ -25,7 +25,7 @@ def photo(path: Path, without: tuple[int, ...] = ()) -> Path:
         if a.tag_id not in without
     ]
     parts += [Component(150, 300, 250, 20, 20), Component(151, 600, 350, 70, 14)]
-    cv2.imwrite(str(path), render(Table(tuple(parts)), CAMERA).image)
+    cv2.imwrite(str(path), render(SyntheticTable(tuple(parts)), CAMERA).image)
     return path
 
 
@@ -93,7 +93,7 @@ def test_a_camera_frame_without_anchors_lists_all_four(tmp_path: Path, capsys) -
     shots = tmp_path / "shots"
     shots.mkdir()
     parts = (Component(150, 300, 250, 20, 20), Component(151, 600, 350, 70, 14))
-    cv2.imwrite(str(shots / "a.png"), render(Table(parts), CAMERA).image)
+    cv2.imwrite(str(shots / "a.png"), render(SyntheticTable(parts), CAMERA).image)
     status = main(["--data-dir", str(tmp_path), "calibrate", "--source", f"folder:{shots}"])
     captured = capsys.readouterr()
     assert status == 2

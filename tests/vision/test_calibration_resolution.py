@@ -19,14 +19,14 @@ from vision.calibration import (
 )
 from vision.detection import Detector
 from vision.registry import load_registry
-from vision.synthetic import Camera, Component, Table, render
+from vision.synthetic import Camera, Component, SyntheticTable, render
 
 ANCHORS = load_registry().anchors()
 
 
 def table_photo(camera: Camera) -> np.ndarray:
     parts = [Component(a.tag_id, a.x_mm, a.y_mm, 0, a.size_mm) for a in ANCHORS.values()]
-    return render(Table(tuple(parts)), camera).image
+    return render(SyntheticTable(tuple(parts)), camera).image
 
 
 def shortest_millimetre_px(camera: Camera, x: float, y: float) -> float:

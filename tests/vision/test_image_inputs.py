@@ -25,7 +25,7 @@ from vision.sources import (
     check_image_file,
     image_file_size,
 )
-from vision.synthetic import Camera, Table, render, scattered_table
+from vision.synthetic import Camera, SyntheticTable, render, scattered_table
 
 TABLESIGHT = Path(sys.executable).with_name("tablesight")
 WAIT_S = 60.0  # a bound on waiting for a server's frames, not a speed requirement
@@ -157,7 +157,7 @@ def test_a_folder_source_skips_unusable_files_and_reads_the_others(tmp_path: Pat
     (folder / "b-broken.png").write_bytes(b"\x89PNG\r\n\x1a\n" + b"\0" * 40)
     png_declaring(folder / "c-bomb.png", 100_000, 100_000)
     shot = scattered_table(3, seed=2).components
-    rendering = render(Table(shot), Camera.overhead(640, 360, height_mm=700))
+    rendering = render(SyntheticTable(shot), Camera.overhead(640, 360, height_mm=700))
     cv2.imwrite(str(folder / "d-good.png"), rendering.image)
     source = FolderSource(SourceConfig("folder", path=folder))
     source.open()
@@ -179,7 +179,7 @@ def test_a_running_kiosk_keeps_reading_a_folder_with_bad_files(tmp_path: Path) -
     pfm.write_bytes(b"Pf\n0 0\n-1.0\n")
     png_declaring(folder / "3-bomb.png", 100_000, 100_000)
     table = scattered_table(4, seed=3, first_id=100)
-    rendering = render(Table(table.components), Camera.overhead(960, 540, height_mm=800))
+    rendering = render(SyntheticTable(table.components), Camera.overhead(960, 540, height_mm=800))
     cv2.imwrite(str(folder / "4-good.png"), rendering.image)
     truth = {t.tag_id for t in rendering.truth}
     server = start_server(tmp_path / "data", env={"TABLESIGHT_CAMERA__SOURCE": f"folder:{folder}"})

@@ -23,7 +23,7 @@ from vision.sources import (
     VideoFileSource,
     open_source,
 )
-from vision.synthetic import Camera, Effects, Table, render, scattered_table
+from vision.synthetic import Camera, Effects, SyntheticTable, render, scattered_table
 
 
 def write_frames(folder: Path, count: int) -> list[set[int]]:
@@ -184,7 +184,7 @@ def test_backoff_doubles_up_to_its_ceiling() -> None:
 
 
 def test_an_empty_table_renders_for_a_smoke_frame() -> None:
-    source = SyntheticSource(lambda i: (Table(), Effects()), Camera.overhead(320, 240))
+    source = SyntheticSource(lambda i: (SyntheticTable(), Effects()), Camera.overhead(320, 240))
     assert source.read().image.shape == (240, 320, 3)
 
 

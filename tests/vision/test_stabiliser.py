@@ -12,7 +12,7 @@ from vision.detection import Detector
 from vision.registry import load_registry
 from vision.sources import SyntheticSource, default_table
 from vision.stabiliser import Observation, Stabiliser, StabiliserConfig, StabiliserError
-from vision.synthetic import Camera, Component, Effects, Hand, Table, render
+from vision.synthetic import Camera, Component, Effects, Hand, SyntheticTable, render
 
 CAMERA = Camera.overhead(960, 540)
 PIXELS_TO_TABLE = np.linalg.inv(CAMERA.table_homography())
@@ -21,7 +21,7 @@ DETECTOR = Detector()
 
 
 def play(
-    scene: Callable[[int], tuple[Table, Effects]],
+    scene: Callable[[int], tuple[SyntheticTable, Effects]],
     frames: int,
     stabiliser: Stabiliser | None = None,
 ) -> tuple[Stabiliser, list[list[Observation]], list]:
@@ -48,7 +48,7 @@ PIECES = (
 
 
 def test_tags_are_added_once_after_being_steady_at_their_true_place() -> None:
-    stabiliser, per_frame, _ = play(lambda i: (Table(PIECES), Effects(noise=3)), 6)
+    stabiliser, per_frame, _ = play(lambda i: (SyntheticTable(PIECES), Effects(noise=3)), 6)
     assert kinds(per_frame) == [(2, "add", 11), (2, "add", 12)]
     added = {o.tag_id: o for o in per_frame[2]}
     for comp in PIECES:
@@ -62,19 +62,19 @@ def test_a_jittering_tag_never_produces_an_update() -> None:
     rng = np.random.default_rng(7)
     wobble = rng.uniform(-1.2, 1.2, (20, 3))
 
-    def scene(i: int) -> tuple[Table, Effects]:
+    def scene(i: int) -> tuple[SyntheticTable, Effects]:
         dx, dy, turn = wobble[i]
         piece = Component(tag_id=21, x_mm=450 + dx, y_mm=300 + dy, rotation_deg=40 + 2 * turn)
-        return Table((piece,)), Effects(noise=4, blur=0.6)
+        return SyntheticTable((piece,)), Effects(noise=4, blur=0.6)
 
     _, per_frame, _ = play(scene, 20)
     assert kinds(per_frame) == [(2, "add", 21)]
 
 
 def test_a_real_move_gives_exactly_one_update_at_the_new_place() -> None:
-    def scene(i: int) -> tuple[Table, Effects]:
+    def scene(i: int) -> tuple[SyntheticTable, Effects]:
         x = 300 + min(max(i - 5, 0), 5) * 20  # rests, slides 100 mm over 5 frames, rests
-        return Table((Component(tag_id=31, x_mm=x, y_mm=300),)), Effects(noise=2)
+        return SyntheticTable((Component(tag_id=31, x_mm=x, y_mm=300),)), Effects(noise=2)
 
     _, per_frame, _ = play(scene, 16)
     assert kinds(per_frame) == [(2, "add", 31), (12, "update", 31)]
@@ -84,11 +84,11 @@ def test_a_real_move_gives_exactly_one_update_at_the_new_place() -> None:
 
 
 def test_a_hand_passing_over_the_table_removes_nothing() -> None:
-    def scene(i: int) -> tuple[Table, Effects]:
+    def scene(i: int) -> tuple[SyntheticTable, Effects]:
         hands = ()
         if 5 <= i < 13:  # the hand sweeps over both pieces for 0.8 s
             hands = (Hand(x_mm=200 + 60 * (i - 5), y_mm=300, arm_to_mm=(450, 800)),)
-        return Table(PIECES), Effects(hands=hands)
+        return SyntheticTable(PIECES), Effects(hands=hands)
 
     stabiliser, per_frame, shots = play(scene, 18)
     hidden = {tag for shot in shots for tag in shot.hidden}
@@ -100,8 +100,8 @@ def test_a_hand_passing_over_the_table_removes_nothing() -> None:
 def test_a_tag_taken_away_is_removed_only_after_the_absence_threshold() -> None:
     config = StabiliserConfig(remove_frames=5, remove_ms=800)
 
-    def scene(i: int) -> tuple[Table, Effects]:
-        return Table(PIECES if i < 4 else PIECES[:1]), Effects()
+    def scene(i: int) -> tuple[SyntheticTable, Effects]:
+        return SyntheticTable(PIECES if i < 4 else PIECES[:1]), Effects()
 
     stabiliser, per_frame, _ = play(scene, 14, Stabiliser(config, PIXELS_TO_TABLE))
     # last seen at frame 3 (300 ms): 5 missed frames by frame 8, 800 ms by frame 11
@@ -115,7 +115,7 @@ def test_the_same_id_twice_is_flagged_once_and_not_guessed() -> None:
         Component(tag_id=41, x_mm=650, y_mm=300),
         Component(tag_id=42, x_mm=450, y_mm=150),
     )
-    _, per_frame, _ = play(lambda i: (Table(twins), Effects()), 5)
+    _, per_frame, _ = play(lambda i: (SyntheticTable(twins), Effects()), 5)
     assert kinds(per_frame) == [(0, "duplicate", 41), (2, "add", 42)]
     flagged = per_frame[0][0]
     assert [round(x, -1) for x, _ in sorted(flagged.places)] == [250, 650]
@@ -123,7 +123,7 @@ def test_the_same_id_twice_is_flagged_once_and_not_guessed() -> None:
 
 def test_a_brief_flicker_before_adding_restarts_the_count() -> None:
     stabiliser = Stabiliser(StabiliserConfig(add_frames=3, add_ms=0))
-    seen = DETECTOR.detect(render(Table(PIECES[:1]), CAMERA).image)
+    seen = DETECTOR.detect(render(SyntheticTable(PIECES[:1]), CAMERA).image)
     out = [stabiliser.update(d, t) for t, d in enumerate([seen, seen, [], seen, seen, seen])]
     assert [len(o) for o in out] == [0, 0, 0, 0, 0, 1]
 
@@ -147,7 +147,7 @@ def test_settings_out_of_range_are_refused(settings: dict) -> None:
 def test_source_to_observations_through_calibration_and_registry() -> None:
     stray = Component(tag_id=580, x_mm=450, y_mm=520, tag_mm=20)  # no game uses 580
     table = default_table(seed=3)
-    scene = Table((*table.components, stray))
+    scene = SyntheticTable((*table.components, stray))
     source = SyntheticSource(lambda i: (scene, Effects(noise=2)), fps=10)
     registry = load_registry()
     frame = source.read()

@@ -12,7 +12,7 @@ from vision.synthetic import (
     Effects,
     Hand,
     SyntheticError,
-    Table,
+    SyntheticTable,
     render,
     scattered_table,
 )
@@ -35,7 +35,7 @@ def corner_errors(rendering, detections) -> dict[int, float]:
 
 @pytest.mark.parametrize("rotation", [0.0, 33.0, 90.0, 211.0])
 def test_found_at_the_ground_truth_corners_in_every_turn(rotation: float) -> None:
-    table = Table(
+    table = SyntheticTable(
         components=(
             Component(tag_id=5, x_mm=450, y_mm=300, rotation_deg=rotation, tag_mm=25),
             Component(tag_id=300, x_mm=150, y_mm=120, rotation_deg=rotation, tag_mm=14),
@@ -82,7 +82,7 @@ def test_imperfections_change_the_pixels_but_tags_stay_readable() -> None:
 
 
 def test_glare_brightens_its_spot() -> None:
-    table = Table()
+    table = SyntheticTable()
     plain = render(table, Camera.overhead())
     glare = render(table, Camera.overhead(), Effects(glare=0.8, glare_at=(0.5, 0.5)))
     centre = (slice(350, 370), slice(630, 650))
@@ -102,7 +102,7 @@ def test_same_seed_same_noise_other_seed_other_noise() -> None:
 
 
 def test_a_hand_hides_the_tags_under_it_from_truth_and_detector() -> None:
-    table = Table(
+    table = SyntheticTable(
         components=(
             Component(tag_id=1, x_mm=300, y_mm=300),
             Component(tag_id=2, x_mm=600, y_mm=300),
@@ -118,7 +118,7 @@ def test_a_hand_hides_the_tags_under_it_from_truth_and_detector() -> None:
 def test_a_tag_cut_by_the_frame_edge_is_not_in_the_truth() -> None:
     camera = Camera.overhead()
     edge_x = 450 - 800 * np.tan(np.radians(33))  # table x of the frame's left edge
-    table = Table(components=(Component(tag_id=9, x_mm=edge_x, y_mm=300),))
+    table = SyntheticTable(components=(Component(tag_id=9, x_mm=edge_x, y_mm=300),))
     shot = render(table, camera)
     assert shot.truth == ()
     assert shot.hidden == (9,)
@@ -146,7 +146,7 @@ def test_look_alike_print_is_drawn_and_is_no_tag() -> None:
         Decoy(kind, x_mm=150 + 200 * i, y_mm=300, size_mm=40, rotation_deg=15 * i, seed=i)
         for i, kind in enumerate(DECOY_KINDS)
     )
-    shot = render(Table(decoys=decoys), Camera.overhead(), Effects(noise=2))
+    shot = render(SyntheticTable(decoys=decoys), Camera.overhead(), Effects(noise=2))
     grey = shot.image.mean(axis=2)
     camera = Camera.overhead()
     for decoy in decoys:
@@ -175,7 +175,7 @@ def test_the_session_renderer_gives_renders_truth_and_its_grey(tmp_path) -> None
 
 
 def test_exposure_scales_the_light() -> None:
-    table = Table((Component(tag_id=3, x_mm=450, y_mm=300),))
+    table = SyntheticTable((Component(tag_id=3, x_mm=450, y_mm=300),))
     bright = render(table, Camera.overhead(), Effects(exposure=1.0)).image.astype(float)
     dim = render(table, Camera.overhead(), Effects(exposure=0.5)).image.astype(float)
     assert dim.mean() == pytest.approx(bright.mean() / 2, rel=0.02)

@@ -15,7 +15,7 @@ from bench.vision import HARD, decoy_table, rig_camera, sticker_table
 from vision.detection import Detector
 from vision.incremental import IncrementalConfig, IncrementalDetector
 from vision.stabiliser import Stabiliser
-from vision.synthetic import Hand, SessionRenderer, Table
+from vision.synthetic import Hand, SessionRenderer, SyntheticTable
 
 CAMERA = rig_camera(1280, 720)
 FRAME_MS = 1000 / 30
@@ -113,7 +113,7 @@ def test_a_flickering_lamp_loses_nothing_and_adds_nothing(renderer, detector):
 def test_a_sticker_taken_away_is_not_kept(renderer, detector):
     table = sticker_table(12, CAMERA, 8, count=16)
     gone = table.components[5].tag_id
-    without = Table(tuple(c for c in table.components if c.tag_id != gone))
+    without = SyntheticTable(tuple(c for c in table.components if c.tag_id != gone))
     incremental = IncrementalDetector(detector)
     for i in range(10):
         read = ids(incremental.detect(renderer.render(table, HARD, seed=i).image))
