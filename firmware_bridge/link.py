@@ -51,7 +51,7 @@ class LinkStatus(StrEnum):
 
 @dataclass(frozen=True)
 class DeviceEvent:
-    """An unsolicited EVENT from the controller (a button press, a self-test result)."""
+    """An unsolicited EVENT from the controller (a button press on it)."""
 
     kind: int
     index: int

@@ -398,10 +398,6 @@ def _sides(quads: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     return np.linalg.norm(quads - np.roll(quads, 1, axis=1), axis=2).mean(axis=1)
 
 
-def _side(quad: npt.NDArray[np.float64]) -> float:
-    return float(_sides(np.asarray(quad, dtype=np.float64)[None])[0])
-
-
 def _inside(
     quads: list[npt.NDArray[np.float64]] | list[Corners], width: int, height: int, margin: float
 ) -> npt.NDArray[np.bool_]:

@@ -86,7 +86,7 @@ class Device:
         self.send(P.RESET, P.pack_reset(reason, self.capabilities()))
 
     def emit_event(self, kind, index, value):
-        """Send an EVENT (a button press, a self-test result); resent until acknowledged."""
+        """Send an EVENT (a button press); resent until acknowledged."""
         self.seq = self.seq % 0xFFFF + 1
         data = P.encode_frame(P.EVENT, self.seq, P.pack_event(kind, index, value))
         self.hw.write(data)

@@ -94,7 +94,6 @@ MAX_TRACK_ENTRIES = (MAX_PAYLOAD - 2) // LED_SIZE
 
 # EVENT kinds.
 EV_BUTTON = 1
-EV_SELF_TEST = 2
 
 # RESET reasons.
 RESET_POWER_ON = 1
@@ -494,7 +493,7 @@ def unpack_nack(payload):
 
 
 def pack_event(kind, index, value):
-    """EVENT payload: kind (button, self-test), index (which button), value (pressed, result)."""
+    """EVENT payload: kind (``EV_BUTTON``), index (which button), value (1: pressed)."""
     for v in (kind, index, value):
         if not 0 <= v <= 255:
             raise PayloadError("EVENT fields are single bytes", E_OUT_OF_RANGE)
