@@ -37,8 +37,8 @@ class MoveTo(Move):
     main: bool = False
     biome: str | None = None
 
-    @property  # type: ignore[override]
-    def ends_turn(self) -> bool:
+    @property
+    def ends_turn(self) -> bool:  # type: ignore[override]  # the core reads it per move
         """The optional move keeps the turn; a move as the main action ends it."""
         return self.main
 

@@ -332,7 +332,8 @@ def _helpers(data: DSData, seat: Seat, done: frozenset[Seat]) -> Field | None:
     tile); each of the others alone, greyed with the reason. None: one character plays."""
     where = places(data)
     tile = data.char(seat).tile or ""
-    able, unable = [], []
+    able: list[Seat] = []
+    unable: list[Seat] = []
     for s, h in enumerate(data.characters):
         if s == seat:
             continue
@@ -420,9 +421,9 @@ def _trades(data: DSData, seat: Seat) -> Iterator[Offer]:
     partner = next((s for s in range(len(data.characters)) if s != seat), None)
     if partner is None:
         return
-    value = [{"giver": seat, "receiver": partner, "kind": "basic", "count": 1}]
+    transfer = [{"giver": seat, "receiver": partner, "kind": "basic", "count": 1}]
     label = T("给出{what}", "give {what}").format(what=count_of(1, "basic"))
-    field = Field("transfers", T("交换", "exchange"), choices=(Choice(value, label),))
+    field = Field("transfers", T("交换", "exchange"), choices=(Choice(transfer, label),))
     offer_label = T("与{who}交易", "Trade with {who}").format(who=name(data, partner))
     yield Offer(Trade.type, seat, offer_label, fields=(field,))
 
@@ -503,10 +504,10 @@ def _discard(data: DSData, seat: Seat) -> Iterator[Offer]:
         label = T("弃置{what}", "Discard {what}").format(what=KIND_NAMES[kind])
         yield Offer(Discard.type, seat, label, {"kind": kind}, (count,))
     if not held:
-        kind = Field(
+        kinds = Field(
             "kind", T("种类", "kind"), choices=tuple(Choice(k, KIND_NAMES[k]) for k in KINDS)
         )
-        yield Offer(Discard.type, seat, T("弃置", "Discard"), fields=(kind,))
+        yield Offer(Discard.type, seat, T("弃置", "Discard"), fields=(kinds,))
 
 
 def _eat(data: DSData, seat: Seat) -> Iterator[Offer]:

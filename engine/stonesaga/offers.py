@@ -847,7 +847,7 @@ def _keep(seat: Seat, index: int, char: Character) -> Offer:
     if len(lots) > MAX_KEEP_CHOICES:
         lots = [tuple(held[:5]), *((m,) for m in sorted(set(held))), ()]
     none = T("不保留", "nothing")
-    items = [((), none)]
+    items: list[tuple[Any, Text]] = [((), none)]
     if char.items:
         items.append((list(char.items[:5]), listed(char.items[:5], item_name, none)))
     return Offer(

@@ -11,6 +11,7 @@ from dataclasses import replace
 from engine.core import (
     END,
     Event,
+    Move,
     Phase,
     State,
     Step,
@@ -53,20 +54,19 @@ def _after_day(state: State[Data]) -> str:
     return "save" if state.data.result is not None else "night_1"
 
 
-DAY_MOVES = frozenset(
-    cls.type
-    for cls in (
-        *ACTIONS,
-        mv.DrawOre,
-        mv.FinishMining,
-        mv.FishingRoll,
-        mv.CallTest,
-        mv.Roll,
-        mv.Effect,
-        mv.Give,
-        mv.EndChallenge,
-    )
+DAY_CLASSES: tuple[type[Move], ...] = (
+    *ACTIONS,
+    mv.DrawOre,
+    mv.FinishMining,
+    mv.FishingRoll,
+    mv.CallTest,
+    mv.Roll,
+    mv.Effect,
+    mv.Give,
+    mv.EndChallenge,
 )
+"""The moves of the day: its actions, and what continues or closes one (a draw, a test)."""
+DAY_MOVES = frozenset(cls.type for cls in DAY_CLASSES)
 
 BEHEMOTH_STEPS = (
     Step("aim", Text("确定目标", "Aim"), rule("巨兽.1")),

@@ -141,7 +141,7 @@ def _apply_interact(state: S, seat: Seat, move: Interact) -> tuple[S, Events]:
         mined = dict(state.data.mined)
         mined[tile] = mined.get(tile, 0) + 1
         state = with_data(state, replace(state.data, mined=tuple(sorted(mined.items()))))
-    dice = ("character",) if move.roll else ()
+    dice: tuple[str, ...] = ("character",) if move.roll else ()
     if hostile_here(state.data, tile):
         dice += ("monster",)
     if dice:

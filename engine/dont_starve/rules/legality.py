@@ -97,10 +97,11 @@ def _legal_interact(data: DSData, seat: Seat, move: Interact) -> Verdict:
         if not 0 <= move.essence <= data.essence:
             return R.NO_ESSENCE.reject(cost=move.essence, have=data.essence)
     card = data.location(tile)
-    if move.target == "location" and card is None:
-        return R.NO_LOCATION.reject(tile=tile)
-    if move.target == "location" and dict(data.mined).get(tile, 0) >= catalogue().mining[card]:
-        return R.MINED_OUT.reject(tile=tile)
+    if move.target == "location":
+        if card is None:
+            return R.NO_LOCATION.reject(tile=tile)
+        if dict(data.mined).get(tile, 0) >= catalogue().mining[card]:
+            return R.MINED_OUT.reject(tile=tile)
     return ACCEPTED
 
 

@@ -398,7 +398,14 @@ def campaign_log(state: State[Data]) -> dict[str, Any] | None:
         values = dict(char.attributes)
         age = char.age if char.alive else "dead"
         hero = st.LogCharacter(
-            char.name, char.trait, *(values[a] for a in ATTRIBUTES), age, not char.alive
+            char.name,
+            char.trait,
+            strength=values["strength"],
+            dexterity=values["dexterity"],
+            faith=values["faith"],
+            perception=values["perception"],
+            age=age,
+            legend=not char.alive,
         )
         if char.name in names:
             roster[names.index(char.name)] = hero

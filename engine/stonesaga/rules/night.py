@@ -171,7 +171,8 @@ def _night_recover(state: State[Data]) -> tuple[Data, Events]:
 
 def _night_hunger(state: State[Data]) -> tuple[Data, Events]:
     """§夜晚阶段.3: fed and watered → degrade a malady; neither → a light injury."""
-    data, events = state.data, []
+    data = state.data
+    events: list[Event] = []
     for index, char in enumerate(data.characters):
         if not char.alive:
             continue
@@ -191,7 +192,8 @@ def _night_hunger(state: State[Data]) -> tuple[Data, Events]:
 
 def _night_decay(state: State[Data]) -> tuple[Data, Events]:
     """§夜晚阶段.5: perishables spoil; depletion markers and fires degrade one level."""
-    data, events = state.data, []
+    data = state.data
+    events: list[Event] = []
     for index, char in enumerate(data.characters):
         pack, _ = basics.spoil(char.pack)
         before, after = dict(char.pack), dict(pack)
