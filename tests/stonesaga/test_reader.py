@@ -23,7 +23,7 @@ from vision.calibration import calibrate_table
 from vision.detection import Detector
 from vision.readers import stonesaga as reader
 from vision.stabiliser import Stabiliser, StabiliserConfig
-from vision.synthetic import Effects, Hand, render
+from vision.synthetic import Effects, Hand, SyntheticTable, render
 
 DETECTOR = Detector()
 TRAY_1 = (400.0, 300.0, 3.0)
@@ -110,7 +110,7 @@ def test_scan_asks_for_the_omen_face_and_names_no_bag_for_clay_with_cloud_stone(
 
 def test_scan_without_the_anchors_says_which_are_missing(tmp_path: Path, capsys) -> None:
     """A bad input gets a clear message (DESIGN.md): exit 2, no traceback."""
-    shot = render(sc.Table(sc.pad()), sc.CAMERA, seed=1)
+    shot = render(SyntheticTable(sc.pad()), sc.CAMERA, seed=1)
     path = tmp_path / "no_anchors.png"
     cv2.imwrite(str(path), shot.image)
     assert main(["scan", "stonesaga", str(path), "--json"]) == 2
