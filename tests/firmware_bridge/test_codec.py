@@ -82,16 +82,57 @@ def test_every_truncation_is_detected(
     assert len(results) == 1 and isinstance(results[0], P.FrameError)
 
 
-@given(st.binary(max_size=600))
-def test_garbage_never_raises_and_never_yields_a_frame_unless_it_checks(data: bytes) -> None:
-    for item in P.Deframer().feed(data):
-        assert isinstance(item, P.Frame | P.FrameError)
-    for chunk in data.split(P.DELIMITER):
+frame_fields = st.tuples(msg_types, seqs, st.binary(max_size=40))
+noise = st.one_of(
+    st.binary(min_size=1, max_size=80),  # line noise, delimiters included
+    st.binary(max_size=60).map(P.cobs_encode),  # well-formed COBS: short, or a CRC by chance
+    st.tuples(frame_fields, st.data()).map(lambda t: _damaged(P.encode_frame(*t[0])[:-1], t[1])),
+)
+
+
+def _damaged(wire: bytes, data: st.DataObject) -> bytes:
+    """A real frame (without its delimiter) with one byte changed to another non-zero one."""
+    at = data.draw(st.integers(0, len(wire) - 1), label="position")
+    value = data.draw(st.integers(1, 255).filter(lambda v: v != wire[at]), label="new byte")
+    return wire[:at] + bytes([value]) + wire[at + 1 :]
+
+
+@given(
+    st.lists(st.tuples(st.none() | noise, frame_fields), max_size=6),
+    st.none() | noise,
+    st.integers(1, 64),
+)
+def test_garbage_never_raises_and_never_yields_a_frame_unless_it_checks(
+    parts: list[tuple[bytes | None, tuple[int, int, bytes]]], tail: bytes | None, chunk: int
+) -> None:
+    """Noise, well-formed COBS with a wrong CRC and damaged frames, between real frames: the
+    deframer yields exactly the frames that were encoded, in order (a frame whose checksum or
+    length does not check is an error item, never a frame), and raises nothing."""
+    sent = [P.Frame(*fields) for _, fields in parts]
+    stream = b"".join(
+        (junk + P.DELIMITER if junk else b"") + P.encode_frame(*fields) for junk, fields in parts
+    )
+    stream += (tail + P.DELIMITER) if tail else b""
+    deframer = P.Deframer()
+    out = []
+    for i in range(0, len(stream), chunk):
+        out += deframer.feed(stream[i : i + chunk])
+    frames = [x for x in out if isinstance(x, P.Frame)]
+    assert all(isinstance(x, P.FrameError) for x in out if not isinstance(x, P.Frame))
+    assert frames == sent
+    junk = [j for j, _ in parts if j] + ([tail] if tail else [])
+    pieces = [p for j in junk for p in j.split(P.DELIMITER) if p]  # noise may hold delimiters
+    assert len(out) == len(sent) + len(pieces)  # every piece of junk reported once, to be NACKed
+    for chunk_bytes in stream.split(P.DELIMITER):
+        if not chunk_bytes:
+            continue
         try:
-            P.decode_frame(chunk)
+            frame = P.decode_frame(chunk_bytes)
         except P.FrameError as exc:
             assert isinstance(exc, P.BridgeError) and isinstance(exc, ValueError)
             assert exc.code in P.ERROR_NAMES
+        else:
+            assert frame in sent
 
 
 UNPACKERS = [
