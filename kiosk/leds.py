@@ -1,22 +1,27 @@
-"""What the LED dice trays and the round-track strip show for the table's status (pure mapping).
+"""What the LED dice trays and the round-track strip show (pure mapping of ``TrackFacts``).
+
+The LEDs read the engine's state and the table's facts (``track_facts``), never the screen's
+words: the round and the rounds, the phases' code names and the current one, the acting seat,
+the seats' colours, the dice pool, and the game's track marks.
 
 The round track, from LED 0: one LED per round (past rounds dim, the current one pulsing), one
 LED for the game's accent (day or night, when its ``view`` gives ``{"track": {"accent": ...}}``),
 then one LED per phase of the round (past phases dim, the current one lit in the active player's
-colour, the one chosen at set-up (``status["seats"][i]["colour"]``, a key of
-``kiosk.seats.COLOURS``) or else ``SEAT_COLOURS``; white when nobody in particular acts). A
-coming round the game marks (``{"track": {"mark_round": n}}``, the storm in Don't Starve) blinks
-in the mark colour. What does not fit the strip is left out, phases first. Open-ended games
-(``rounds`` None) show the rounds played so far. ``track_legend`` says what each LED stands for,
-from the same layout.
+colour, the one chosen at set-up (a key of ``kiosk.seats.COLOURS``) or else ``SEAT_COLOURS``;
+white when nobody in particular acts). A coming round the game marks (``{"track":
+{"mark_round": n}}``, the storm in Don't Starve) blinks in the mark colour. What does not fit the
+strip is left out, phases first. Open-ended games (``rounds`` None) show the rounds played so
+far. ``track_legend`` says what each LED stands for, from the same layout.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from firmware_bridge.state import Effect, Led
+from kiosk.presenter.facts import TableFacts
 from kiosk.seats import COLOURS
 
 Colour = tuple[int, int, int]
@@ -47,6 +52,48 @@ OFF = Led((0, 0, 0), Effect.OFF)
 PULSE_MS = 1200
 
 
+@dataclass(frozen=True)
+class TrackFacts:
+    """What the trays and the round track show, from the engine's state and the table's
+    facts (``track_facts``)."""
+
+    round: int
+    rounds: int | None
+    """None: an open-ended game."""
+    phases: tuple[str, ...]
+    """The phases' code names, in the round's order."""
+    phase: str
+    """The current phase's code name."""
+    acting: int | None = None
+    """The seat (from 0) to act, None when nobody in particular acts."""
+    colours: tuple[str, ...] = ()
+    """Each seat's colour (a key of ``kiosk.seats.COLOURS``)."""
+    dice: tuple[str, ...] = ()
+    """The dice pool to roll, in order."""
+    accent: str | None = None
+    """The game's accent (``day``, ``night``), from its view's ``track``."""
+    mark_round: int | None = None
+    """A coming round the game marks, from its view's ``track``."""
+
+
+def track_facts(facts: TableFacts) -> TrackFacts:
+    """The LEDs' facts of the table at one change: its game's state, seats and dice pool."""
+    game, state = facts.game, facts.state
+    track = game.view(state, "en").get("track") or {}  # codes and numbers, never words
+    accent, mark = track.get("accent"), track.get("mark_round")
+    return TrackFacts(
+        round=state.flow.round,
+        rounds=game.rounds,
+        phases=tuple(p.name for p in game.phases),
+        phase=state.flow.phase,
+        acting=state.flow.current,
+        colours=tuple(seat.colour for seat in facts.seats),
+        dice=tuple(facts.dice["dice"]) if facts.dice is not None else (),
+        accent=accent if isinstance(accent, str) else None,
+        mark_round=mark if isinstance(mark, int) else None,
+    )
+
+
 def die_colour(name: str) -> Colour:
     """The tray colour of a die: a fixed one for known dice, else one from the palette."""
     if name in DIE_COLOURS:
@@ -60,59 +107,56 @@ def tray_leds(dice: Sequence[str], trays: int, slots: int) -> list[list[Led]]:
     return [lit[i * slots : (i + 1) * slots] for i in range(trays)]
 
 
-def track_leds(status: Mapping[str, Any], length: int) -> list[Led]:
-    """The round track for a table status (``Table.status``) on a strip of ``length`` LEDs."""
-    return [led for led, _ in _track(status, length)]
+def track_leds(track: TrackFacts, length: int) -> list[Led]:
+    """The round track on a strip of ``length`` LEDs."""
+    return [led for led, _ in _track(track, length)]
 
 
-def track_legend(status: Mapping[str, Any], length: int) -> list[dict[str, Any]]:
+def track_legend(track: TrackFacts, length: int) -> list[dict[str, Any]]:
     """What each LED of ``track_leds`` stands for, in the same order: ``{"kind": "round",
     "round": n, "state": "past" | "current" | "coming" | "mark"}``, ``{"kind": "accent",
     "accent": "day" | "night" | None}``, ``{"kind": "phase", "phase": name, "state": "past" |
     "current" | "coming", "seat": the active seat from 0 or None}``; the LEDs after them are
     ``{"kind": "unused"}``."""
-    roles = [role for _, role in _track(status, length)]
+    roles = [role for _, role in _track(track, length)]
     return roles + [{"kind": "unused"}] * (length - len(roles))
 
 
-def seat_colour(status: Mapping[str, Any], seat: int) -> Colour:
+def seat_colour(track: TrackFacts, seat: int) -> Colour:
     """The LED colour of a seat (from 0): the colour chosen at set-up, else ``SEAT_COLOURS``."""
-    seats = status.get("seats") or ()
-    chosen = seats[seat].get("colour") if seat < len(seats) else None
+    chosen = track.colours[seat] if seat < len(track.colours) else None
     if chosen in COLOURS:
         return COLOURS[chosen].led
     return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
 
 
-def _track(status: Mapping[str, Any], length: int) -> list[tuple[Led, dict[str, Any]]]:
-    current_round = max(int(status["round"]), 1)
-    rounds = int(status.get("rounds") or current_round)
-    track = (status.get("view") or {}).get("track") or {}
-    mark = track.get("mark_round")
+def _track(track: TrackFacts, length: int) -> list[tuple[Led, dict[str, Any]]]:
+    current_round = max(track.round, 1)
+    rounds = track.rounds or current_round
+    mark = track.mark_round
     leds = []
     for r in range(1, rounds + 1):
         if r == current_round:
             leds.append((Led(TRACK_COLOUR, Effect.PULSE, PULSE_MS), "current"))
-        elif isinstance(mark, int) and r == mark and current_round < mark:
+        elif mark is not None and r == mark and current_round < mark:
             leds.append((Led(MARK_COLOUR, Effect.BLINK, PULSE_MS), "mark"))
         elif r < current_round:
             leds.append((Led(DONE_COLOUR), "past"))
         else:
             leds.append((OFF, "coming"))
     out = [(led, {"kind": "round", "round": r, "state": st}) for r, (led, st) in enumerate(leds, 1)]
-    accent = track.get("accent")
+    accent = track.accent
     shown = accent if accent in ACCENT_COLOURS else None
-    out.append((Led(ACCENT_COLOURS[accent]) if shown else OFF, {"kind": "accent", "accent": shown}))
-    names = [p["name"] for p in status.get("phases") or ()]
-    phase = (status.get("phase") or {}).get("name")
-    if phase in names and len(out) + len(names) <= length:
-        now = names.index(phase)
-        player = status.get("current_player")
-        seat = player - 1 if player else None
-        colour = PHASE_COLOUR if seat is None else seat_colour(status, seat)
+    lit = Led(ACCENT_COLOURS[accent]) if shown and accent else OFF
+    out.append((lit, {"kind": "accent", "accent": shown}))
+    names = list(track.phases)
+    if track.phase in names and len(out) + len(names) <= length:
+        now = names.index(track.phase)
+        seat = track.acting
+        colour = PHASE_COLOUR if seat is None else seat_colour(track, seat)
         for i, name in enumerate(names):
             state = "past" if i < now else "current" if i == now else "coming"
             led = Led(DONE_COLOUR) if i < now else Led(colour) if i == now else OFF
-            role = {"kind": "phase", "phase": name, "state": state}
+            role: dict[str, Any] = {"kind": "phase", "phase": name, "state": state}
             out.append((led, {**role, "seat": seat} if i == now else role))
     return out[:length]

@@ -36,7 +36,7 @@ from hardware.panel import ControlPanel
 from hardware.pins import MockPinsWarning, choose_pin_factory, on_raspberry_pi
 from kiosk.app import create_app
 from kiosk.errors import CommandError
-from kiosk.leds import track_leds, tray_leds
+from kiosk.leds import track_facts, track_leds, tray_leds
 from kiosk.loop import TableLoop, load_calibration, wait_until
 from kiosk.routers.camera import CALIBRATION_FILE
 from kiosk.settings import Settings, apply_kiosk_changes
@@ -85,16 +85,16 @@ def serve(args: argparse.Namespace, settings: Settings) -> int:
     url = f"http://{host}:{settings.port}/"
     lang = settings.lang
     if host == "0.0.0.0":
-        say(KIOSK_LAN.format(url=url, path=store.path).in_(lang))  # type: ignore[arg-type]
+        say(KIOSK_LAN.format(url=url, path=store.path).in_(lang))
     else:
-        say(KIOSK_ON.format(url=url, path=store.path).in_(lang))  # type: ignore[arg-type]
+        say(KIOSK_ON.format(url=url, path=store.path).in_(lang))
     if host not in ("127.0.0.1", "::1", "localhost"):
-        say(PAIRING.format(code=app.state.pairing.code).in_(lang))  # type: ignore[arg-type]
+        say(PAIRING.format(code=app.state.pairing.code).in_(lang))
     # Ctrl-C stops the kiosk cleanly whatever the parent left SIGINT as: uvicorn restores this
     # handler after its graceful shutdown and raises the signal again, which uvicorn.run absorbs.
     signal.signal(signal.SIGINT, signal.default_int_handler)
     # The door's connection cap, request timeout and keep-alive (kiosk.guard).
-    options = {"log_level": "warning", "timeout_graceful_shutdown": 2}
+    options: dict[str, Any] = {"log_level": "warning", "timeout_graceful_shutdown": 2}
     options.update(app.state.door.uvicorn_options())
     try:
         uvicorn.run(app, host=host, port=settings.port, **options)
@@ -102,7 +102,7 @@ def serve(args: argparse.Namespace, settings: Settings) -> int:
         if publisher is not None:
             publisher.stop()
     stopped = STOPPED if store.cannot_keep is None else STOPPED_UNSAVED
-    say(stopped.in_(settings.lang))  # type: ignore[arg-type]
+    say(stopped.in_(settings.lang))
     return 0
 
 
@@ -118,7 +118,7 @@ def _publisher(settings: Settings, table: Table) -> Any:
     say(
         MQTT_ON.format(
             url=str(publisher.address), table=publisher.name, waiting=publisher.waiting()
-        ).in_(settings.lang)  # type: ignore[arg-type]
+        ).in_(settings.lang)
     )
     return publisher
 
@@ -196,7 +196,7 @@ class TableHardware:
         """Open the panel, the controller and the camera; mirror the table on them; start the
         table loop (or the simulated session); print what was found."""
         self.table = table = app.state.table
-        self.save_line = None
+        self.save_line: Text | None = None
         self._start_notices = list(table.notices)
         self._open_panel(table)
         self._open_controller(table)
@@ -220,7 +220,7 @@ class TableHardware:
         ):
             found = find_camera()
             if found is None:
-                say(NO_CAMERA.in_(self.settings.lang))  # type: ignore[arg-type]
+                say(NO_CAMERA.in_(self.settings.lang))
             else:  # the report's camera line names it
                 camera = camera.model_copy(update={"source": found})
         self.camera = camera
@@ -266,7 +266,7 @@ class TableHardware:
         if not self._frame_seen:
             self._frame_seen = True
             height, width = frame.image.shape[:2]
-            say(FIRST_FRAME.format(size=f"{width}×{height}").in_(self.settings.lang))  # type: ignore[arg-type]
+            say(FIRST_FRAME.format(size=f"{width}×{height}").in_(self.settings.lang))
         feed.publish(frame.image, found)
 
     def _simulation(self, table: Table, registry: Any) -> Simulation:
@@ -314,7 +314,7 @@ class TableHardware:
 
     def _narrate(self, table: Table, text: Text) -> None:
         """A line of the scripted session: on stderr in the kiosk's language and in the log."""
-        say(text.in_(self.settings.lang))  # type: ignore[arg-type]
+        say(text.in_(self.settings.lang))
         table.narrate(text)
 
     def _new_simulated_game(self, table: Table, script: Any) -> None:
@@ -344,7 +344,7 @@ class TableHardware:
             for t in ([self.save_line] if self.save_line is not None else self._start_notices)
         ]
         for text in (self._camera_line(), self._controller_line(), self._gpio_line()):
-            lines.append(text.in_(self.settings.lang))  # type: ignore[arg-type]
+            lines.append(text.in_(self.settings.lang))
         return lines
 
     def _camera_line(self) -> Text:
@@ -499,16 +499,16 @@ class TableHardware:
             self.panel.play(pattern)
 
     def _mirror(self, table: Table) -> None:
-        """Show the dice pool on the trays and the round on the track."""
+        """Show the dice pool on the trays and the round on the track (from the table's facts,
+        never from the screen's words)."""
         if self.leds is None:
             return
-        status = table.status("en")
-        dice = (status["dice"] or {}).get("dice", [])
+        track = track_facts(table.facts())
         caps = self.leds.link.capabilities
         slots, trays = (caps.slots_per_tray, caps.trays) if caps else (8, 2)
-        for index, leds in enumerate(tray_leds(dice, trays, slots)):
+        for index, leds in enumerate(tray_leds(track.dice, trays, slots)):
             self.leds.tray(index).show(leds)
-        self.leds.track.show(track_leds(status, caps.track_leds if caps else 24))
+        self.leds.track.show(track_leds(track, caps.track_leds if caps else 24))
         self.leds.set_brightness(round(self.settings.brightness * 255 / 100))
 
     def close_controller(self) -> None:

@@ -232,8 +232,8 @@ class Printer:
         """Where the game stands after the replay (not printed with --json)."""
         if self.as_json:
             return
-        from kiosk.screen import the_end
-        from kiosk.seats import default_seats, seat_status
+        from kiosk.presenter import seat_views, the_end
+        from kiosk.seats import default_seats
 
         flow, state = session.state.flow, session.state
         where = f"round {flow.round}, phase {flow.phase}"
@@ -241,9 +241,9 @@ class Printer:
             where += f", player {flow.current + 1} to act"
         if state.outcome is not None:
             game = session.game
-            seats = seat_status(default_seats(state.players), self.lang)
+            seats = seat_views(default_seats(state.players), (), self.lang)
             end = the_end(game, state.outcome, seats, game.scores(state), (), self.lang)
-            where = f"game over: {end['title']} {end['why']}".rstrip()
-            if end["scores"]:
-                where += " (" + ", ".join(f"{r['name']} {r['score']}" for r in end["scores"]) + ")"
+            where = f"game over: {end.title} {end.why}".rstrip()
+            if end.scores:
+                where += " (" + ", ".join(f"{r.name} {r.score}" for r in end.scores) + ")"
         print(f"after {len(session.moves)} accepted moves: {where}")

@@ -120,97 +120,83 @@ def screen_link(settings: Settings) -> str | None:
 
 
 def summary(table: Table, name: str, link: str | None, dropped: int) -> dict[str, Any]:
-    """The table's state summary, in both languages (the retained ``state`` message)."""
-    zh, en, session, scores = _consistent(table)
+    """The table's state summary, in both languages (the retained ``state`` message): two
+    snapshots of one change (``Presenter.pair``)."""
+    zh, en, facts = table.presenter.pair()
+    try:
+        scores = facts.game.scores(facts.state)
+    except Exception:  # a game's score hook must not stop the publisher
+        log.exception("%s: scores failed", facts.game.name)
+        scores = None
     players = [
         {
-            "seat": z["seat"] + 1,
-            "name": both(z["name"], e["name"]),
-            "colour": e["colour"],
-            "colour_name": both(z["colour_name"], e["colour_name"]),
-            "hex": e["hex"],
+            "seat": z.seat + 1,
+            "name": both(z.name, e.name),
+            "colour": e.colour,
+            "colour_name": both(z.colour_name, e.colour_name),
+            "hex": e.hex,
             "score": None if scores is None or i >= len(scores) else scores[i],
         }
-        for i, (z, e) in enumerate(zip(zh["seats"], en["seats"], strict=False))
+        for i, (z, e) in enumerate(zip(zh.seats, en.seats, strict=False))
     ]
     turn = None
-    current = en["current_player"]
-    if current is not None and en["order"] != "simultaneous" and current <= len(players):
+    current = en.current_player
+    if current is not None and en.order != "simultaneous" and current <= len(players):
         turn = {"seat": current, "name": players[current - 1]["name"]}
     alerts: list[dict[str, Any]] = []
-    if en["refusal"] is not None and zh["refusal"] is not None:
-        rz, re_ = zh["refusal"], en["refusal"]
+    if en.refusal is not None and zh.refusal is not None:
+        rz, re_ = zh.refusal, en.refusal
         alerts.append(
             {
                 "kind": "refused",
-                "who": both(rz["who"], re_["who"]),
-                "what": both(rz["what"], re_["what"]),
-                "why": both(rz["why"], re_["why"]),
+                "who": both(rz.who, re_.who),
+                "what": both(rz.what, re_.what),
+                "why": both(rz.why, re_.why),
             }
         )
     for link_name in ("camera", "controller"):
-        state = en["links"].get(link_name, {})
-        if state.get("state") == "lost":
-            alerts.append({"kind": f"{link_name}_lost", "detail": state.get("detail", "")})
+        state = en.links.get(link_name)
+        if state is not None and state.state == "lost":
+            alerts.append({"kind": f"{link_name}_lost", "detail": state.detail})
     end = None
-    outcome = session.state.outcome
-    if outcome is not None and en["end"] is not None and zh["end"] is not None:
+    outcome = facts.state.outcome
+    if outcome is not None and en.end is not None and zh.end is not None:
         winners = [players[s]["name"] for s in outcome.winners if s < len(players)]
         end = {
             "result": outcome.result,
-            "title": both(zh["end"]["title"], en["end"]["title"]),
-            "why": both(zh["end"]["why"], en["end"]["why"]),
+            "title": both(zh.end.title, en.end.title),
+            "why": both(zh.end.why, en.end.why),
             "winners": winners,
         }
         alerts.append({"kind": "ended", "title": end["title"], "winners": winners})
     step = None
-    if en["step"] is not None and zh["step"] is not None:
+    if en.step is not None and zh.step is not None:
         step = {
-            "title": both(zh["step"]["title"], en["step"]["title"]),
-            "index": en["step"]["index"],
-            "of": en["step"]["of"],
+            "title": both(zh.step.title, en.step.title),
+            "index": en.step.index,
+            "of": en.step.of,
         }
     return {
         "v": PAYLOAD_VERSION,
         "table": name,
-        "game": en["game"],
-        "title": both(zh["title"], en["title"]),
-        "save": en["save"],
-        "round": en["round"],
-        "rounds": en["rounds"],
-        "phase": {
-            "name": en["phase"]["name"],
-            "title": both(zh["phase"]["title"], en["phase"]["title"]),
-        },
+        "game": en.game,
+        "title": both(zh.title, en.title),
+        "save": en.save,
+        "round": en.round,
+        "rounds": en.rounds,
+        "phase": {"name": en.phase.name, "title": both(zh.phase.title, en.phase.title)},
         "step": step,
-        "order": en["order"],
+        "order": en.order,
         "turn": turn,
-        "next": both(zh["next"], en["next"]),
+        "next": both(zh.next, en.next),
         "players": players,
-        "moves": en["moves"],
-        "links": {k: v["state"] for k, v in en["links"].items()},
+        "moves": en.moves,
+        "links": {k: v.state for k, v in en.links.items()},
         "alerts": alerts,
         "end": end,
         "url": link,
         "dropped": dropped,
     }
-
-
-def _consistent(table: Table) -> tuple[dict[str, Any], dict[str, Any], Any, Any]:
-    """The table's status in both languages, its session and scores, all of one moment (the
-    table may change between two calls, from another thread: then they are taken again)."""
-    for _ in range(10):
-        seq = table.seq
-        zh, en = table.status("zh"), table.status("en")
-        session = table.saved.session
-        try:
-            scores = session.game.scores(session.state)
-        except Exception:  # a game's score hook must not stop the publisher
-            log.exception("%s: scores failed", session.game.name)
-            scores = None
-        if zh["seq"] == en["seq"] == seq == table.seq:
-            break
-    return zh, en, session, scores
 
 
 class Publisher:
@@ -425,7 +411,8 @@ class Publisher:
                 # as the screen's log says it: who, what was tried, why
                 data = {**data, "why": change.verdict.message}
             try:
-                text = both(table.describe(data, "zh"), table.describe(data, "en"))
+                presenter = table.presenter
+                text = both(presenter.describe(data, "zh"), presenter.describe(data, "en"))
             except Exception:  # a sentence the game cannot make never loses the event
                 text = None
             payload["events"].append({**plain(data), "text": text})

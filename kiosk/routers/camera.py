@@ -192,7 +192,7 @@ def camera_state(
     feed.wanted()
     _, found, size = feed.latest()
     return {
-        "link": table.status("en")["links"]["camera"],
+        "link": table.link("camera").to_json(),
         "size": list(size),
         "frames": feed.frames,
         "detections": [d.as_json() for d in found],

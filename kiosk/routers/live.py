@@ -1,9 +1,12 @@
 """Live updates over server-sent events: a full snapshot on every (re)connect, then changes.
 
 Each message carries the table's sequence number. A ``snapshot`` replaces everything the page
-knows; a ``change`` lists only the top-level fields of the status that differ from the last
-message this viewer got. The browser's EventSource reconnects by itself (``retry``), and the page
-also reopens the stream if it was closed for good.
+knows; a ``change`` lists only the top-level fields of the status that differ from the previous
+snapshot (``kiosk.presenter``: built and diffed once, the same ``change`` for every viewer),
+with this viewer's own fields (``lang``, ``settings``, ``control``) when they changed. A viewer
+that fell behind (it missed a snapshot of its language) gets a ``snapshot`` again. The
+browser's EventSource reconnects by itself (``retry``), and the page also reopens the stream if
+it was closed for good.
 
 Streams to devices that are neither this machine nor a paired phone are capped at
 ``http.max_viewers`` (``kiosk.guard.Door``): beyond, 503 with a message and Retry-After.
@@ -22,7 +25,8 @@ from fastapi.responses import StreamingResponse
 from engine.core.text import Language
 from kiosk.deps import PairingDep, SettingsDep, TableDep, is_local
 from kiosk.guard import TOO_MANY_VIEWERS, VIEWERS_RETRY_S
-from kiosk.routers.status import snapshot
+from kiosk.presenter import Frame
+from kiosk.routers.status import viewer_extras
 from kiosk.table import Change
 
 router = APIRouter(tags=["live"])
@@ -33,8 +37,28 @@ RETRY_MS = 1000
 
 def sse(kind: str, data: dict[str, Any], seq: int) -> bytes:
     """One server-sent event."""
-    body = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return sse_text(kind, json.dumps(data, ensure_ascii=False, separators=(",", ":")), seq)
+
+
+def sse_text(kind: str, body: str, seq: int) -> bytes:
+    """One server-sent event of a JSON text."""
     return f"event: {kind}\nid: {seq}\ndata: {body}\n\n".encode()
+
+
+def message(
+    frame: Frame, last: int | None, extras: dict[str, Any], last_extras: dict[str, Any]
+) -> bytes | None:
+    """What a viewer that last got ``last`` (None: nothing yet) and ``last_extras`` is sent
+    for ``frame``: the frame's own ``change`` when it follows ``last``, else a ``snapshot``;
+    None when there is nothing new."""
+    changed = {k: v for k, v in extras.items() if last_extras.get(k) != v}
+    if last is not None and frame.seq == last and not changed:
+        return None
+    if last is None or frame.base != last:
+        return sse_text("snapshot", frame.body(extra=extras), frame.seq)
+    if not changed:
+        return sse_text("change", frame.change_body, frame.seq)
+    return sse_text("change", frame.body(frame.changed, changed), frame.seq)
 
 
 class ViewerStream(StreamingResponse):
@@ -84,9 +108,13 @@ async def live(
 
     async def stream() -> AsyncIterator[bytes]:
         remove = table.listen(on_change)
+        shown: Language = lang or settings.lang
         try:
-            last = snapshot(table, settings, pairing, local, lang or settings.lang)
-            yield f"retry: {RETRY_MS}\n\n".encode() + sse("snapshot", last, last["seq"])
+            frame = table.presenter.frame(shown)
+            extras = viewer_extras(settings, pairing, local, shown)
+            first = message(frame, None, extras, {})
+            yield f"retry: {RETRY_MS}\n\n".encode() + (first or b"")
+            last, last_extras = frame.seq, extras
             while True:
                 try:
                     await asyncio.wait_for(wake.wait(), KEEPALIVE_S)
@@ -94,10 +122,12 @@ async def live(
                     yield b": keepalive\n\n"
                     continue
                 wake.clear()
-                now = snapshot(table, settings, pairing, local, lang or settings.lang)
-                changed = {k: v for k, v in now.items() if last.get(k) != v}
-                last = now
-                yield sse("change", changed, now["seq"])
+                frame = table.presenter.frame(shown)
+                extras = viewer_extras(settings, pairing, local, shown)
+                sent = message(frame, last, extras, last_extras)
+                if sent is not None:
+                    last, last_extras = frame.seq, extras
+                    yield sent
         finally:
             remove()
 

@@ -25,23 +25,35 @@ from vision.registry import load_registry
 router = APIRouter(tags=["status"])
 
 
-def snapshot(
-    table: Table, settings: Settings, pairing: Pairing, local: bool, lang: str
+def viewer_extras(
+    settings: Settings, pairing: Pairing, local: bool, lang: Language
 ) -> dict[str, Any]:
-    """The status in ``lang`` plus what this viewer may see: the pairing code on the kiosk only."""
-    status = table.status(lang)
-    status["lang"] = lang
-    status["settings"] = {
-        "lang": settings.lang,
-        "brightness": settings.brightness,
-        "sound": settings.sound,
+    """What one viewer sees beside the shared snapshot: its language, the kiosk's settings,
+    and whether it is the kiosk (the pairing code on the kiosk's own screen only)."""
+    return {
+        "lang": lang,
+        "settings": {
+            "lang": settings.lang,
+            "brightness": settings.brightness,
+            "sound": settings.sound,
+        },
+        "control": {
+            "local": local,
+            "lan": settings.bind_host not in ("127.0.0.1", "::1", "localhost"),
+            "code": pairing.code if local else None,
+        },
     }
-    status["control"] = {
-        "local": local,
-        "lan": settings.bind_host not in ("127.0.0.1", "::1", "localhost"),
-        "code": pairing.code if local else None,
+
+
+def snapshot(
+    table: Table, settings: Settings, pairing: Pairing, local: bool, lang: Language
+) -> dict[str, Any]:
+    """The presenter's snapshot in ``lang`` as JSON plus what this viewer may see
+    (``viewer_extras``)."""
+    return {
+        **table.presenter.snapshot(lang).to_json(),
+        **viewer_extras(settings, pairing, local, lang),
     }
-    return status
 
 
 @router.get("/healthz")
@@ -68,7 +80,7 @@ def offers(table: TableDep, settings: SettingsDep, lang: Language | None = None)
     """What each seat may do now (the players' console), in ``lang``: groups of offers, the
     acting seat first; each offer's options carry the rules' verdict (docs/kiosk.md).
     Anyone may read it; moves are made through ``POST /api/move``."""
-    return table.console(lang or settings.lang)
+    return table.presenter.snapshot(lang or settings.lang).console.to_json()
 
 
 @router.post("/api/check")

@@ -1,9 +1,9 @@
 """The tray view's data: the LED state the controller is kept showing, its link, and what each
-tray and each track LED stands for (from the table's status, through ``kiosk.leds``)."""
+tray and each track LED stands for (the legend from the table's facts through ``kiosk.leds``,
+the words from the presenter's snapshot)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -12,7 +12,8 @@ from engine.core.text import Language
 from firmware_bridge.errors import BridgeError
 from firmware_bridge.state import Led
 from kiosk.deps import SettingsDep, TableDep
-from kiosk.leds import track_legend
+from kiosk.leds import track_facts, track_legend
+from kiosk.presenter import Snapshot, thaw
 
 router = APIRouter(prefix="/api", tags=["tray"])
 
@@ -30,20 +31,21 @@ def tray(
     sentence saying what and why, and each die of the pool with the console's name for it when
     the table is asked for those dice), ``legend`` (``kiosk.leds.track_legend``, one entry per
     track LED) and the status's ``seats``, ``phases``, ``round`` and ``rounds``."""
-    status = table.status(lang or settings.lang)
-    link = status["links"]["controller"]
+    facts = table.facts()
+    snapshot = table.presenter.snapshot(lang or settings.lang)
+    link = facts.links["controller"].to_json()
     leds = getattr(request.app.state, "leds", None)
     labels = {
-        "dice": dice_labels(status),
-        "seats": status["seats"],
-        "phases": status["phases"],
-        "round": status["round"],
-        "rounds": status["rounds"],
+        "dice": dice_labels(snapshot),
+        "seats": thaw(snapshot.seats),
+        "phases": thaw(snapshot.phases),
+        "round": snapshot.round,
+        "rounds": snapshot.rounds,
     }
     if leds is None:
         return {"connected": False, "link": link, "trays": [], "track": [], **labels}
     answer = {"connected": True, "link": link, **leds.view(), **labels}
-    answer["legend"] = track_legend(status, len(answer["track"]))
+    answer["legend"] = track_legend(track_facts(facts), len(answer["track"]))
     if leds.emulator is not None:
         try:
             state = leds.emulator.state
@@ -57,28 +59,28 @@ def tray(
     return answer
 
 
-def dice_labels(status: Mapping[str, Any]) -> dict[str, Any] | None:
+def dice_labels(snapshot: Snapshot) -> dict[str, Any] | None:
     """The dice pool for the trays: ``seat`` (from 0, None for the whole table), ``text`` and
     ``dice``: ``{"name", "label"}`` per die in pool order, ``label`` being the console's name for
     it (its dice field for this pool: the same dice, else as many) or None."""
-    pool = status.get("dice")
-    if not pool or not pool.get("dice"):
+    pool = snapshot.dice
+    if pool is None or not pool.dice:
         return None
-    names = list(pool["dice"])
+    names = list(pool.dice)
     fields = [
         (offer.get("seat"), field)
-        for group in (status.get("console") or {}).get("groups", ())
-        for offer in group.get("offers", ())
+        for group in snapshot.console.groups
+        for offer in group.offers
         for field in offer.get("fields") or ()
         if field.get("kind") == "dice" and len(field.get("dice") or ()) == len(names)
     ]
     fields.sort(  # the roller's own field, with the pool's dice by name, first
-        key=lambda sf: (sf[0] != pool.get("seat"), [d["name"] for d in sf[1]["dice"]] != names)
+        key=lambda sf: (sf[0] != pool.seat, [d["name"] for d in sf[1]["dice"]] != names)
     )
     labels = [d["label"] for d in fields[0][1]["dice"]] if fields else [None] * len(names)
     return {
-        "seat": pool.get("seat"),
-        "text": pool.get("text", ""),
+        "seat": pool.seat,
+        "text": pool.text,
         "dice": [{"name": n, "label": label} for n, label in zip(names, labels, strict=True)],
     }
 

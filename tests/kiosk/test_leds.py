@@ -1,6 +1,8 @@
-"""The round track and the dice trays for a table status (kiosk/leds.py)."""
+"""The round track and the dice trays for the table's facts (kiosk/leds.py: ``TrackFacts``)."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from firmware_bridge.state import Effect, Led
 from kiosk.leds import (
@@ -11,24 +13,32 @@ from kiosk.leds import (
     PHASE_COLOUR,
     SEAT_COLOURS,
     TRACK_COLOUR,
+    TrackFacts,
+    track_facts,
     track_leds,
     track_legend,
     tray_leds,
 )
 from kiosk.seats import COLOURS
 
-PHASES = [{"name": n} for n in ("dusk", "departure", "night", "dawn", "upkeep", "scoring")]
+PHASES = ("dusk", "departure", "night", "dawn", "upkeep", "scoring")
 
 
-def status(round_: int, rounds: int | None, phase: str, player: int | None = None, view=None):
-    return {
-        "round": round_,
-        "rounds": rounds,
-        "phases": PHASES,
-        "phase": {"name": phase},
-        "current_player": player,
-        "view": view or {},
-    }
+def status(
+    round_: int, rounds: int | None, phase: str, player: int | None = None, view=None
+) -> TrackFacts:
+    """The LEDs' facts of a table: ``player`` from 1 (None: nobody in particular acts),
+    ``view`` the game's view (its ``track``)."""
+    track = (view or {}).get("track") or {}
+    return TrackFacts(
+        round=round_,
+        rounds=rounds,
+        phases=PHASES,
+        phase=phase,
+        acting=None if player is None else player - 1,
+        accent=track.get("accent"),
+        mark_round=track.get("mark_round"),
+    )
 
 
 def lit(leds: list[Led]) -> dict[int, tuple]:
@@ -61,12 +71,9 @@ def test_a_phase_nobody_in_particular_plays_is_white_and_the_accent_shows_day_or
 
 def test_the_active_player_is_lit_in_the_colour_chosen_at_set_up() -> None:
     """Issue 13: player 2 chose purple, so the phase LED is purple, not the default blue."""
-    chosen = {
-        **status(2, 3, "night", player=2),
-        "seats": [{"colour": "orange"}, {"colour": "purple"}],
-    }
+    chosen = replace(status(2, 3, "night", player=2), colours=("orange", "purple"))
     assert lit(track_leds(chosen, 24))[6] == (COLOURS["purple"].led, Effect.SOLID)
-    unknown = {**chosen, "seats": [{"colour": "orange"}, {"colour": "mauve"}]}
+    unknown = replace(chosen, colours=("orange", "mauve"))
     assert lit(track_leds(unknown, 24))[6] == (SEAT_COLOURS[1], Effect.SOLID)  # falls back
 
 
@@ -84,7 +91,7 @@ def test_the_legend_names_every_led_of_the_same_layout() -> None:
         "coming",
     ]
     assert legend[6] == {"kind": "accent", "accent": "day"}
-    assert [r["phase"] for r in legend[7:13]] == [p["name"] for p in PHASES]
+    assert [r["phase"] for r in legend[7:13]] == list(PHASES)
     assert legend[9] == {"kind": "phase", "phase": "night", "state": "current", "seat": 0}
     assert legend[13:] == [{"kind": "unused"}] * 11
     leds = track_leds(st, 24)
@@ -122,3 +129,39 @@ def test_a_coming_round_the_game_marks_blinks_until_it_comes() -> None:
     assert lit(track_leds(status(2, 6, "dawn", view=view), 24))[3] == (MARK_COLOUR, Effect.BLINK)
     now = lit(track_leds(status(4, 6, "dawn", view=view), 24))
     assert now[3] == (TRACK_COLOUR, Effect.PULSE)  # the storm has come: it is this round
+
+
+def test_the_leds_follow_the_engine_and_the_table_never_the_screen_words(tmp_path) -> None:
+    """Issue 23: the LEDs read the state and the table's facts: the phases' code names, the
+    acting seat, the seats' colours, the game's track marks and the dice pool announced (Don't
+    Starve's example game, up to its first fight)."""
+    import json
+    from pathlib import Path
+
+    from engine.core import move_from_dict
+    from kiosk.store import Store
+    from kiosk.table import Table
+
+    lines = Path(__file__).parents[2].joinpath("docs/examples/dont_starve.jsonl").read_text()
+    head, *moves = [json.loads(line) for line in lines.splitlines()]
+    setup = dict(head["setup"])
+    store = Store.open(tmp_path / "t.db")
+    table = Table(store.new_game("leds", "dont_starve", setup, head["seed"]))
+    facts = track_facts(table.facts())
+    state = table.saved.session.state
+    assert facts.phases == tuple(p.name for p in table.saved.game.phases)
+    assert (facts.phase, facts.acting, facts.round) == (
+        state.flow.phase,
+        state.flow.current,
+        state.flow.round,
+    )
+    assert facts.colours == tuple(s.colour for s in table.saved.seats)
+    assert facts.accent in ACCENT_COLOURS and isinstance(facts.mark_round, int)  # day, storm
+    assert facts.dice == ()
+    for move in moves:
+        assert table.submit(move_from_dict(move)).accepted
+        if table.facts().dice is not None:
+            break
+    pool = table.facts().dice
+    assert pool is not None and pool["dice"]
+    assert track_facts(table.facts()).dice == tuple(pool["dice"])

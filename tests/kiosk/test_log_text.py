@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.core import find_game
-from kiosk.table import describe
+from kiosk.presenter import describe
 
 
 def test_a_game_event_is_a_sentence_in_both_languages() -> None:

@@ -1,0 +1,324 @@
+"""From the table's facts to one snapshot in one language (pure but for the labels' memory
+and the log of a game whose picture fails)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, MutableMapping, Sequence
+from typing import Any
+
+from engine.core import Game, Move, State, Text, offers
+from engine.core.text import Language
+from kiosk.presenter.facts import Event, TableFacts
+from kiosk.presenter.snapshot import (
+    Chart,
+    Console,
+    ConsoleGroup,
+    Dice,
+    End,
+    LinkView,
+    LogLine,
+    OutcomeView,
+    PhaseNow,
+    PhaseOfGame,
+    Prompt,
+    Refusal,
+    ScoreRow,
+    SeatView,
+    Series,
+    Snapshot,
+    StepNow,
+    freeze,
+)
+from kiosk.presenter.words import (
+    A_MOVE,
+    FINISHED,
+    FIX,
+    SOMEONE,
+    TABLE_NAME,
+    WE_LOST,
+    WE_WON,
+    WIN_MANY,
+    WIN_ONE,
+    describe,
+    joined,
+    named,
+    named_offer,
+    rule_citation,
+    seat_name,
+    short,
+    what_now,
+)
+from kiosk.seats import COLOURS, PlayerSeat
+
+log = logging.getLogger("tablesight.presenter")
+
+SHOWN_EVENTS = 12
+"""How many of the table's recent events the log on the screen shows."""
+
+Labels = MutableMapping[str, Text]
+"""Each move type's label as the console last offered it (to name a refused or undone move)."""
+Consoles = MutableMapping[Language, tuple[State[Any], tuple[PlayerSeat, ...], Console]]
+"""The last console built in each language, kept while the state and the seats are the same
+(a change of a link or a prompt does not ask the rules again)."""
+
+
+def seat_views(
+    seats: Sequence[PlayerSeat], names: Sequence[str], lang: Language
+) -> tuple[SeatView, ...]:
+    """Seats as the screen draws them: number, name (``names``, else the seat's own), colour."""
+    return tuple(
+        SeatView(
+            seat=i,
+            name=names[i] if i < len(names) else s.shown(i, lang),
+            chosen=s.name,
+            colour=s.colour,
+            colour_name=COLOURS[s.colour].name.in_(lang),
+            hex=COLOURS[s.colour].hex,
+        )
+        for i, s in enumerate(seats)
+    )
+
+
+def seat_names(
+    view: Mapping[str, Any], seats: Sequence[PlayerSeat], lang: Language
+) -> tuple[str, ...]:
+    """How the screen names each seat: the player's name, with the game's character (the
+    ``players`` of the game's ``view``)."""
+    characters = {p.get("seat"): p.get("name") for p in view.get("players") or ()}
+    return tuple(seat_name(s, characters.get(s), lang, seats) for s in range(len(seats)))
+
+
+def console(
+    game: Game,
+    state: State[Any],
+    moves: int,
+    seats: Sequence[PlayerSeat],
+    names: Sequence[str],
+    lang: Language,
+    labels: Labels,
+) -> Console:
+    """What each seat may do now, as the console draws it: groups of offers in ``lang``, the
+    acting seat first (``engine.core.offers``); notes each offer's label in ``labels``."""
+    groups = []
+    for group in offers(game, state):
+        for offer in group.offers:
+            labels[offer.move] = offer.label
+        seat = group.seat
+        groups.append(
+            ConsoleGroup(
+                seat=seat,
+                name=TABLE_NAME.in_(lang) if seat is None else names[seat],
+                hex=None if seat is None else COLOURS[seats[seat].colour].hex,
+                acting=group.acting,
+                offers=tuple(freeze(named_offer(o.to_dict(lang), names)) for o in group.offers),
+            )
+        )
+    return Console(moves=moves, groups=tuple(groups))
+
+
+def log_line(
+    event: Event, facts: TableFacts, names: Sequence[str], lang: Language, labels: Labels
+) -> str:
+    """One line of the log for an event (as plain data), players named as at the table."""
+    text = event.get("text")
+    if isinstance(text, Text):  # a line said as it is (the narration)
+        return text.in_(lang)
+    game = facts.game
+    own = game.event_text(dict(event), lang, facts.state)
+    if own is not None:
+        return named(own, names)
+    params: dict[str, Any] = dict(event)
+    seat = event.get("seat")
+    if isinstance(seat, int) and 0 <= seat < len(names):
+        params["who"] = names[seat]
+        params["player"] = seat + 1
+    else:
+        params["who"] = TABLE_NAME.in_(lang)
+    if "move" in event:
+        label = labels.get(str(event["move"]))
+        params["what"] = short(label.in_(lang)) if label else A_MOVE.in_(lang)
+    why = event.get("why")
+    if isinstance(why, Text):
+        params["why"] = why.in_(lang)
+    return describe(params, game, lang)
+
+
+def refusal(
+    refused: tuple[Move, Any], names: Sequence[str], lang: Language, labels: Labels
+) -> Refusal:
+    """The banner of a refused move: whose, what was tried, why, and what to do."""
+    move, verdict = refused
+    label = labels.get(move.type)
+    who = TABLE_NAME.in_(lang) if move.seat is None else None
+    if move.seat is not None and move.seat < len(names):
+        who = names[move.seat]
+    what = named(label.in_(lang), names) if label else None
+    return Refusal(
+        who=who or SOMEONE.in_(lang),
+        what=short(what) if what else A_MOVE.in_(lang),
+        why=named(verdict.message.in_(lang), names),
+        rule=rule_citation(verdict.rule, lang),
+        todo=FIX.in_(lang),
+    )
+
+
+def the_end(
+    game: Game,
+    outcome: Any,
+    seats: Sequence[SeatView],
+    scores: Sequence[int] | None,
+    history: Sequence[tuple[int, Sequence[int]]],
+    lang: Language,
+) -> End:
+    """The end screen: a title naming the winners, why, the scores and the per-round chart."""
+    winners = [seats[s].name for s in outcome.winners if s < len(seats)]
+    everyone = len(outcome.winners) == len(seats) and len(seats) > 1
+    if outcome.result == "loss":
+        title = WE_LOST
+    elif outcome.result in ("win", "shared_win") and winners:
+        if everyone and scores is None:
+            title = WE_WON
+        else:
+            title = WIN_ONE if len(winners) == 1 else WIN_MANY
+    else:
+        title = FINISHED
+    why = game.outcome_texts.get(outcome.reason)
+    names = joined(winners, lang)
+    rows: tuple[ScoreRow, ...] | None = None
+    chart: Chart | None = None
+    if scores is not None:
+        rows = tuple(
+            sorted(
+                (
+                    ScoreRow(**_seat_fields(seats[s]), score=score, winner=s in outcome.winners)
+                    for s, score in enumerate(scores)
+                    if s < len(seats)
+                ),
+                key=lambda r: -r.score,
+            )
+        )
+        if history:
+            chart = Chart(
+                rounds=tuple(r for r, _ in history),
+                series=tuple(
+                    Series(**_seat_fields(seats[s]), points=tuple(list(p)[s] for _, p in history))
+                    for s in range(min(len(seats), len(scores)))
+                ),
+            )
+    return End(
+        result=outcome.result,
+        title=title.in_(lang).format(names=names),
+        why=why.in_(lang).format(seats=names) if why else "",
+        scores=rows,
+        chart=chart,
+    )
+
+
+def _seat_fields(seat: SeatView) -> dict[str, Any]:
+    return {
+        "seat": seat.seat,
+        "name": seat.name,
+        "chosen": seat.chosen,
+        "colour": seat.colour,
+        "colour_name": seat.colour_name,
+        "hex": seat.hex,
+    }
+
+
+def build(
+    facts: TableFacts, lang: Language, labels: Labels, consoles: Consoles | None = None
+) -> Snapshot:
+    """The snapshot of ``facts`` in ``lang``. ``labels`` is the presenter's memory of the
+    offers' labels: this console's are noted before a refused move or the log is named;
+    ``consoles`` the last console of each language, reused while the state is the same."""
+    game, state = facts.game, facts.state
+    flow = state.flow
+    phase = game.phase(flow.phase)
+    step = phase.steps[flow.step] if flow.step < len(phase.steps) else None
+    view = game.view(state, lang)
+    names = seat_names(view, facts.seats, lang)
+    seats = seat_views(facts.seats, names, lang)
+    kept = consoles.get(lang) if consoles is not None else None
+    if kept is not None and kept[0] is state and kept[1] == facts.seats:
+        offered = kept[2]
+    else:
+        offered = console(game, state, facts.moves, facts.seats, names, lang, labels)
+        if consoles is not None:
+            consoles[lang] = (state, facts.seats, offered)
+    banner = None if facts.refused is None else refusal(facts.refused, names, lang, labels)
+    outcome = state.outcome
+    end = None
+    if outcome is not None:
+        end = the_end(game, outcome, seats, game.scores(state), facts.rounds, lang)
+    dice = None
+    if facts.dice is not None:
+        dice = Dice(
+            seat=facts.dice["seat"],
+            dice=tuple(facts.dice["dice"]),
+            text=log_line(facts.dice, facts, names, lang, labels),
+        )
+    return Snapshot(
+        seq=facts.seq,
+        game=game.name,
+        title=game.title.in_(lang),
+        save=facts.save,
+        players=state.players,
+        seats=seats,
+        round=flow.round,
+        rounds=game.rounds,
+        phases=tuple(PhaseOfGame(p.name, p.title.in_(lang), len(p.steps)) for p in game.phases),
+        phase=PhaseNow(
+            name=phase.name,
+            title=phase.title.in_(lang),
+            rule=phase.rule,
+            guide=None if phase.guide is None else phase.guide.in_(lang),
+        ),
+        step=None
+        if step is None
+        else StepNow(step.name, step.title.in_(lang), flow.step + 1, len(phase.steps)),
+        order=phase.order.value,
+        current_player=None if flow.current is None else flow.current + 1,
+        start_player=flow.start_seat + 1,
+        passed_players=tuple(sorted(seat + 1 for seat in flow.done)),
+        moves=facts.moves,
+        can_undo=facts.moves > 0,
+        outcome=None
+        if outcome is None
+        else OutcomeView(outcome.result, tuple(outcome.winners), outcome.reason),
+        end=end,
+        next=what_now(
+            [(g.name, g.offers) for g in offered.groups],
+            lang,
+            over=outcome is not None,
+            refused=banner is not None,
+            campaign=outcome is not None and game.campaign_log(state) is not None,
+        ),
+        refusal=banner,
+        view=freeze(view),
+        picture=freeze(_picture(facts, lang)),
+        dice=dice,
+        recent=tuple(
+            LogLine(str(e["type"]), log_line(e, facts, names, lang, labels))
+            for e in facts.recent[-SHOWN_EVENTS:]
+        )[::-1],
+        links={k: LinkView(v.state, v.detail) for k, v in facts.links.items()},
+        menu=facts.menu_open,
+        prompts=tuple(Prompt(code, t.in_(lang), t.zh, t.en) for code, t in facts.prompts),
+        notices=tuple(n.in_(lang) for n in facts.notices),
+        console=offered,
+    )
+
+
+def _picture(facts: TableFacts, lang: Language) -> dict[str, Any] | None:
+    """The game's picture of the board; a game whose picture fails loses the picture, never
+    the screen (the service log has the error)."""
+    refused = facts.refused[0] if facts.refused else None
+    try:
+        picture: dict[str, Any] | None = facts.game.picture(
+            facts.state, lang, refused, list(facts.layout_seen)
+        )
+    except Exception:
+        log.exception("%s: the picture of the board failed", facts.game.name)
+        return None
+    return picture

@@ -1,0 +1,73 @@
+"""The table's facts, as the presenter and the LEDs read them: one immutable copy taken under
+the table's lock (``Table.facts()``), so that everything built from it is of one moment.
+
+The engine's ``State`` is immutable already; the rest (links, prompts, the log's events, the
+dice pool, the rounds' scores, notices) is copied into tuples and read-only mappings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+from engine.core import Game, Move, State, Text, Verdict
+from kiosk.seats import PlayerSeat
+
+LINK_STATES = ("ok", "simulated", "lost", "not_connected")
+"""What a link (camera, LED controller) can be: working, simulated, lost, never connected."""
+
+
+@dataclass(frozen=True)
+class Link:
+    """The state of one link the table depends on (one of ``LINK_STATES``), with a short
+    detail for the screen."""
+
+    state: str = "not_connected"
+    detail: str = ""
+
+    def to_json(self) -> dict[str, str]:
+        """As the status shows it: ``{"state", "detail"}``."""
+        return {"state": self.state, "detail": self.detail}
+
+
+Event = Mapping[str, Any]
+"""One event of the log as plain, read-only data (``Event.to_dict()``; a narration line is
+``{"type": "narration", "text": Text}``; a refusal ``{"type": "move_rejected", "move",
+"seat", "why": Text}``)."""
+
+
+def frozen_event(data: Mapping[str, Any]) -> Event:
+    """A read-only copy of an event's data."""
+    return MappingProxyType(dict(data))
+
+
+@dataclass(frozen=True)
+class TableFacts:
+    """What the table knows at one change (``seq``): the game and its state, and the facts of
+    the table around it. Nothing here is worded for the screen but what the table was given in
+    both languages (prompts, notices, narration)."""
+
+    seq: int
+    game: Game
+    state: State[Any]
+    save: str
+    moves: int
+    """How many moves the saved game holds (``can_undo`` when any)."""
+    seats: tuple[PlayerSeat, ...]
+    links: Mapping[str, Link]
+    menu_open: bool
+    prompts: tuple[tuple[str, Text], ...]
+    """What the camera asks of the players: (code, message)."""
+    layout_seen: tuple[tuple[str, str | None], ...]
+    """What the camera finds wrong with the map laid on the table (reason code, place)."""
+    refused: tuple[Move, Verdict] | None
+    """The last refused move, while nothing has been accepted or undone since."""
+    recent: tuple[Event, ...]
+    """The log's latest events, oldest first."""
+    dice: Event | None
+    """The dice pool announced in this phase (``DicePoolAnnounced.to_dict()``), or None."""
+    rounds: tuple[tuple[int, tuple[int, ...]], ...]
+    """The scores at the end of each round played (round, scores per seat)."""
+    notices: tuple[Text, ...]

@@ -1,0 +1,264 @@
+"""The table's snapshot: one typed, immutable value per change and language.
+
+Every screen reads it (``/api/status``, the live stream, the café publisher, the tray page);
+``Snapshot.to_json()`` is the status's JSON, documented in docs/kiosk.md ("Snapshot"). What a
+game draws itself (``view``, ``picture``, the console's offers) is the game's own JSON, kept
+read-only here (mappings are ``MappingProxyType``, lists are tuples): ``thaw`` gives it back
+as plain JSON.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+Json = Any
+"""A game's own JSON, frozen (``freeze``): read-only mappings, tuples for lists."""
+
+
+def freeze(value: Any) -> Json:
+    """A read-only deep copy of plain JSON data (dicts → ``MappingProxyType``, lists → tuples)."""
+    if isinstance(value, Mapping):
+        return MappingProxyType({str(k): freeze(v) for k, v in value.items()})
+    if isinstance(value, list | tuple):
+        return tuple(freeze(v) for v in value)
+    return value
+
+
+def thaw(value: Any) -> Any:
+    """Plain JSON data (dicts and lists) of a snapshot's part: a frozen value or a dataclass
+    of the snapshot, fields in their order."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: thaw(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, Mapping):
+        return {k: thaw(v) for k, v in value.items()}
+    if isinstance(value, tuple | list):
+        return [thaw(v) for v in value]
+    return value
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """A seat as the screen draws it."""
+
+    seat: int
+    """From 0."""
+    name: str
+    """How the screen names it: the player's name, with the game's character."""
+    chosen: str | None
+    """The name the player gave at set-up, or None."""
+    colour: str
+    """A key of ``kiosk.seats.COLOURS``."""
+    colour_name: str
+    hex: str
+
+
+@dataclass(frozen=True)
+class PhaseOfGame:
+    """One phase of the game's round (``phases``)."""
+
+    name: str
+    title: str
+    steps: int
+
+
+@dataclass(frozen=True)
+class PhaseNow:
+    """The current phase: its code name, title, rule reference and the game's guide to it."""
+
+    name: str
+    title: str
+    rule: str | None
+    guide: str | None
+    """What the players do in this phase, in a sentence or two (``Phase.guide``), or None."""
+
+
+@dataclass(frozen=True)
+class StepNow:
+    """The current step of a phase that has steps."""
+
+    name: str
+    title: str
+    index: int
+    """From 1."""
+    of: int
+
+
+@dataclass(frozen=True)
+class OutcomeView:
+    """How the game ended (``engine.core.Outcome``)."""
+
+    result: str
+    winners: tuple[int, ...]
+    reason: str
+
+
+@dataclass(frozen=True)
+class ScoreRow:
+    """A seat's final score on the end screen (the seat's fields, its score, whether it won)."""
+
+    seat: int
+    name: str
+    chosen: str | None
+    colour: str
+    colour_name: str
+    hex: str
+    score: int
+    winner: bool
+
+
+@dataclass(frozen=True)
+class Series:
+    """A seat's points round by round on the end screen's chart."""
+
+    seat: int
+    name: str
+    chosen: str | None
+    colour: str
+    colour_name: str
+    hex: str
+    points: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Chart:
+    """The scores of each round played."""
+
+    rounds: tuple[int, ...]
+    series: tuple[Series, ...]
+
+
+@dataclass(frozen=True)
+class End:
+    """The end screen: a title naming the winners, why, the scores and the per-round chart."""
+
+    result: str
+    title: str
+    why: str
+    scores: tuple[ScoreRow, ...] | None
+    chart: Chart | None
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """The banner of a refused move: whose, what was tried, why, the rule, and what to do."""
+
+    who: str
+    what: str
+    why: str
+    rule: str | None
+    todo: str
+
+
+@dataclass(frozen=True)
+class Dice:
+    """The dice pool to roll: whose (``seat`` from 0, None: the whole table), the dice, the
+    log's sentence for it."""
+
+    seat: int | None
+    dice: tuple[str, ...]
+    text: str
+
+
+@dataclass(frozen=True)
+class LogLine:
+    """One line of the log: the event's type and its sentence."""
+
+    type: str
+    text: str
+
+
+@dataclass(frozen=True)
+class LinkView:
+    """A link's state (``ok``, ``simulated``, ``lost``, ``not_connected``) and detail."""
+
+    state: str
+    detail: str
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """What the camera asks of the players: a code, the message in this language and both."""
+
+    code: str
+    message: str
+    zh: str
+    en: str
+
+
+@dataclass(frozen=True)
+class ConsoleGroup:
+    """What one seat (None: the whole table) may do now."""
+
+    seat: int | None
+    name: str
+    hex: str | None
+    acting: bool
+    offers: tuple[Json, ...]
+    """The game's offers as JSON (``Offer.to_dict``), seats named as on the screen."""
+
+
+@dataclass(frozen=True)
+class Console:
+    """The players' console: the saved game's number of moves and the groups of offers, the
+    acting seat first (``GET /api/offers``)."""
+
+    moves: int
+    groups: tuple[ConsoleGroup, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """As ``GET /api/offers`` answers."""
+        return thaw(self)  # type: ignore[no-any-return]
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Where the game is, in one language, at one change of the table (``seq``)."""
+
+    seq: int
+    game: str
+    title: str
+    save: str
+    players: int
+    seats: tuple[SeatView, ...]
+    round: int
+    rounds: int | None
+    phases: tuple[PhaseOfGame, ...]
+    phase: PhaseNow
+    step: StepNow | None
+    order: str
+    current_player: int | None
+    """The acting seat from 1, or None."""
+    start_player: int
+    passed_players: tuple[int, ...]
+    """Seats from 1 that are done with this phase."""
+    moves: int
+    can_undo: bool
+    outcome: OutcomeView | None
+    end: End | None
+    next: str
+    """The one line of what to do now."""
+    refusal: Refusal | None
+    view: Json
+    """The game's own view (``Game.view``)."""
+    picture: Json
+    """The game's picture of the board (``Game.picture``), or None."""
+    dice: Dice | None
+    recent: tuple[LogLine, ...]
+    """The log, newest first."""
+    links: Mapping[str, LinkView]
+    menu: bool
+    prompts: tuple[Prompt, ...]
+    notices: tuple[str, ...]
+    console: Console
+
+    def to_json(self) -> dict[str, Any]:
+        """The status as JSON (plain dicts and lists, fresh at every call)."""
+        return {f.name: thaw(getattr(self, f.name)) for f in FIELDS}
+
+
+FIELDS = dataclasses.fields(Snapshot)
+"""The snapshot's fields in order: the top-level keys of its JSON."""
