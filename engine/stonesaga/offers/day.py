@@ -1,25 +1,14 @@
-"""Stonesaga's offers for the players' console (DESIGN.md "Offers"; docs/stonesaga.md).
-
-``offers(state, seat)`` lists the moves a seat may make now as templates whose choices come from
-the state: the seat's characters, the tiles next to them, the features and resources at hand.
-The core checks every option with ``legal()`` and greys the refused ones with their reason, so
-choices the rules forbid right now are listed where a player would look for them (a feature of
-the tile that needs more energy, a neighbour behind an impassable edge).
-
-Dice the players roll at the table are entered through ``dice`` fields, one ``Die`` per die the
-tray lit: the five creation dice (``creation_roll``), a test's die and each heroic-effort die
-(``roll``), the mourning die (``mourn``). Each offer keeps its option product small: moves with
-several free choices are split into one offer per character (or per assignment).
-"""
+"""Stonesaga's offers of the day (and of night step 7's tests): rolls, tests, card effects, the
+characters' actions, outposts, exchanges, aid, processing, gifts, mining and the end of the
+challenge."""
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from engine.core import Choice, Die, Face, Field, Offer, Seat, State, Text
+from engine.core import Choice, Field, Offer, Seat, Text
 from engine.stonesaga import campaign as camp
 from engine.stonesaga import moves as mv
 from engine.stonesaga.catalogue import (
@@ -33,331 +22,34 @@ from engine.stonesaga.catalogue import (
     SEVERITIES,
     STONES,
     TOOLS,
-    TRAITS,
     WATER_FEATURES,
     names,
-    region,
     resource_data,
     valley,
 )
-from engine.stonesaga.rules.basics import CREATION_MINIMUM, health_length, incapacitated, party_full
-from engine.stonesaga.rules.interval import ruins_due
-from engine.stonesaga.state import Character, OverlayPlacement, Saga, TilePlacement, ValleyRecord
+from engine.stonesaga.offers.fields import (
+    MAX_AMOUNT,
+    MAX_KINDS,
+    MODIFIERS,
+    OUTPOST_ENERGY,
+    T,
+    _attributes,
+    _character_field,
+    _greyed,
+    _number,
+    _pick,
+    _with,
+    d6,
+)
+from engine.stonesaga.rules.basics import health_length, incapacitated
+from engine.stonesaga.state import Character, Saga
 from engine.stonesaga.texts import (
     character_name,
-    item_name,
     listed,
     malady_name,
     resource_name,
     tile_label,
-    tile_name,
-    tile_slot,
 )
-
-T = Text
-PIPS = "⚀⚁⚂⚃⚄⚅"
-NAME_CHOICES = 2
-"""How many free character names a create offer lists (the first ones of the names list)."""
-OUTPOST_ENERGY = 4
-"""§建前哨: the outpost's 4 energy, shared among the characters on the tile."""
-MAX_KINDS = 4
-"""How many kinds of resource held a pick lists (exchange, craft, process), in pack order, so
-that a full pack does not multiply an offer's options."""
-MAX_AMOUNT = 5
-"""The most energy or resources one recorded effect moves (a card rarely gives more)."""
-MODIFIERS = (-5, 5)
-"""Bounds of a test's modifier (text, trait and item +/−) and of a change to a die."""
-
-
-def d6(target: str, label: Text) -> Die:
-    """A plain d6 whose face n adds n to the move's ``target`` field."""
-    return Die(
-        "d6",
-        label,
-        tuple(
-            Face(T(f"{n}点", f"{n} pip{'s' if n > 1 else ''}"), PIPS[n - 1], ((target, n),))
-            for n in range(1, 7)
-        ),
-    )
-
-
-def _pick(name: str, label: Text, choices: Iterable[tuple[Any, Text]]) -> Field:
-    return Field(name, label, choices=tuple(Choice(v, t) for v, t in choices))
-
-
-def _number(name: str, label: Text, low: int, high: int, default: int | None = None) -> Field:
-    value = low if default is None else default
-    return Field(name, label, "number", low=low, high=high, default=value)
-
-
-def _attributes(names_: Iterable[str] = ATTRIBUTES) -> Field:
-    return _pick("attribute", T("属性", "Attribute"), ((a, ATTRIBUTES[a]) for a in names_))
-
-
-def _character_field(chars: Sequence[tuple[int, Character]], name: str = "character") -> Field:
-    return _pick(name, T("角色", "Character"), ((i, character_name(c.name)) for i, c in chars))
-
-
-def _greyed(offer: Offer) -> Offer:
-    """The offer with each pick narrowed to its first choice, when every option would be
-    refused for one reason (the turn's action is used, an outpost stands): one option carries
-    that reason, the console greys the offer with it, and no ``legal()`` is spent on the rest."""
-    fields = tuple(
-        dataclasses.replace(f, choices=f.choices[:1]) if f.kind == "pick" else f
-        for f in offer.fields
-    )
-    return dataclasses.replace(offer, fields=fields)
-
-
-def _with(label: Text, char: Character) -> Text:
-    name = character_name(char.name)
-    return T(f"{label.zh}:{name.zh}", f"{label.en}: {name.en}")
-
-
-# --- the offers, by phase -------------------------------------------------------------------
-
-
-def offers(state: State[Any], seat: Seat) -> list[Offer]:
-    """Every Stonesaga move this seat may make in the current phase, as console offers."""
-    phase = state.flow.phase
-    data: Saga = state.data
-    own = [(i, c) for i, c in enumerate(data.characters) if c.seat == seat and c.alive]
-    if phase == "interval":
-        return _interval(data, seat)
-    if phase == "creation":
-        return _creation(state, seat)
-    if phase == "mourning":
-        return _mourning(data, seat)
-    if phase == "save":
-        return [*(_keep(seat, i, c) for i, c in own), _record(data, seat)]
-    if phase not in ("day", "night_7"):
-        return []
-    if data.test is not None:  # only the die of the test in progress, and what cards did
-        if data.test.seat == seat:
-            return [_roll(seat), *_effects(data, seat, own)]
-        return _night_cards(seat, own) if phase == "night_7" and own else []
-    if not own:  # every character of the seat is dead: the challenge may still end
-        return [_end_challenge(seat)] if phase == "day" else []
-    tests = [*_tests(data, seat, own), *_effects(data, seat, own)]
-    if phase == "night_7":
-        return [*_night_cards(seat, own), *tests]
-    mine = data.mining
-    if mine is not None and mine.seat == seat and state.flow.current == seat:
-        return [*_mining(data, seat), *_effects(data, seat, own)]
-    fishing = [_fishing(seat)] if data.fishing is not None and data.fishing[0] == seat else []
-    actions = _actions(data, seat, own)
-    if data.acted and state.flow.current == seat:  # §白天阶段: one action per turn
-        actions = [_greyed(o) for o in actions]
-    actions += _gifts(data, seat, own)
-    return [*fishing, *actions, *tests, _end_challenge(seat)]
-
-
-def _creation(state: State[Any], seat: Seat) -> list[Offer]:
-    """§创造角色: roll five dice (again while they sum to less than 14), then one offer per way
-    of assigning the four kept dice to the attributes; or a character of the Log."""
-    data: Saga = state.data
-    dice = tuple(d6(f"d{k}", T(f"第{k}颗骰", f"die {k}")) for k in range(1, 6))
-    out = [
-        Offer(
-            mv.CreationRoll.type,
-            seat,
-            T("掷五颗骰(创造角色)", "Roll five dice (new character)"),
-            fields=(Field("dice", T("五颗骰", "Five dice"), "dice", dice=dice),),
-        )
-    ]
-    taken = {c.name for c in data.characters} | {h.name for h in data.roster}
-    heirs = _relics(data)
-    free = [(n, t) for n, t in names("characters") if n not in taken][:NAME_CHOICES]
-    rolls = data.rolls(seat)
-    if rolls and free:
-        last = rolls[-1]
-        kept = sorted(last)[1:]
-        ways = sorted(set(itertools.permutations(kept)), reverse=True)
-        having = [c.seat for c in data.characters]
-        grey = sum(last) < CREATION_MINIMUM or party_full(having, state.players, data.party, seat)
-        if grey:  # roll again, or no mantle board left for this seat
-            ways = ways[:1]
-        for way in ways:
-            pairs = [(ATTRIBUTES[a], v) for a, v in zip(ATTRIBUTES, way, strict=True)]
-            label = T(
-                "创造角色:" + " ".join(f"{t.zh}{v}" for t, v in pairs),
-                "Create a character: " + ", ".join(f"{t.en} {v}" for t, v in pairs),
-            )
-            fixed = {"rolls": [list(r) for r in rolls], **dict(zip(ATTRIBUTES, way, strict=True))}
-            traits = _pick("trait", T("特质", "Trait"), TRAITS.items())
-            offer = Offer(
-                mv.CreateCharacter.type,
-                seat,
-                label,
-                fixed,
-                (_pick("name", T("名字", "Name"), free), traits, *heirs),
-            )
-            out.append(_greyed(offer) if grey else offer)
-    roster = data.roster
-    if roster:
-        out.append(
-            Offer(
-                mv.ChooseCharacter.type,
-                seat,
-                T("选择《日志》里的角色", "Choose a character of the Log"),
-                fields=(
-                    _pick(
-                        "name",
-                        T("角色", "Character"),
-                        ((h.name, character_name(h.name)) for h in roster),
-                    ),
-                    *heirs,
-                ),
-            )
-        )
-    return out
-
-
-def _relics(data: Saga) -> tuple[Field, ...]:
-    """§角色死亡与传说 遗物 局间死亡: whose relics the new character takes (none, or one of
-    the characters who died between sessions and left some); no field when none did."""
-    if not data.relics:
-        return ()
-    none = T("不接遗物", "no relics")
-    return (
-        _pick(
-            "inherits",
-            T("接过遗物", "Takes the relics of"),
-            (("", none), *((r.name, character_name(r.name)) for r in data.relics)),
-        ),
-    )
-
-
-def _interval(data: Saga, seat: Seat) -> list[Offer]:
-    """§间隔与变老, §废墟与迁移前哨, §开局设置.7: between sessions, any player enters the
-    mourning d6 of each character who died of old age, moves an outpost free, and the camera
-    checks the rebuilt valley (the Log's map as the fallback)."""
-    out = []
-    for index in data.old_age:
-        hero = data.roster[index]
-        below = [a for a, v in hero.attributes if v < 6]
-        attrs = _pick(
-            "attribute",
-            T("结果5及以上时永久+1的属性", "Attribute raised on 5 or more"),
-            (
-                (a, T(f"{ATTRIBUTES[a].zh}({v})", f"{ATTRIBUTES[a].en} ({v})"))
-                for a, v in hero.attributes
-            )
-            if below
-            else (("", T("没有低于6的属性", "no attribute below 6")),),
-        )
-        label = T("哀悼骰(年老+2)", "Mourning die (+2 for old age)")
-        if data.interval != "generation":
-            label = T("哀悼骰", "Mourning die")
-        die = Field("dice", label, "dice", dice=(d6("roll", label),))
-        out.append(
-            Offer(
-                mv.Mourn.type,
-                seat,
-                T(
-                    f"哀悼局间死去的{character_name(hero.name).zh}",
-                    f"Mourn {character_name(hero.name).en}, who died between sessions",
-                ),
-                {"legend": index},
-                (attrs, die),
-            )
-        )
-    if ruins_due(data):
-        for tile, state in data.tiles:
-            if state.outpost:
-                out.append(
-                    Offer(
-                        mv.RuinOutpost.type,
-                        seat,
-                        T(
-                            f"新纪元:把{tile_name(tile).zh}的前哨变成废墟",
-                            f"New epoch: turn the outpost on {tile_name(tile).en} into a ruin",
-                        ),
-                        {"tile": tile},
-                    )
-                )
-    if data.free_moves > 0:
-        tiles = valley()[1]
-        for tile, state in data.tiles:
-            if not state.outpost or tile in data.moved:
-                continue
-            out.append(
-                Offer(
-                    mv.MoveOutpost.type,
-                    seat,
-                    T(
-                        f"局间免费迁移{tile_name(tile).zh}的前哨",
-                        f"Move the outpost on {tile_name(tile).en} (free between sessions)",
-                    ),
-                    {"tile": tile},
-                    (
-                        _pick(
-                            "to",
-                            T("迁到", "To"),
-                            (
-                                (n, tile_label(n, data.tile(n).explored))
-                                for n in tiles[tile].neighbours
-                            ),
-                        ),
-                    ),
-                )
-            )
-    if data.valley_record is not None or not data.rebuilt:
-        record = data.valley_record or valley_now(data)
-        choice = mv.RebuildValley(seat, record).to_dict()["record"]
-        out.append(
-            Offer(
-                mv.RebuildValley.type,
-                seat,
-                T("按《日志》的地图重建山谷", "Rebuild the valley from the Log's map"),
-                fields=(
-                    _pick(
-                        "record",
-                        T("摄像头看到的山谷", "The valley the camera sees"),
-                        ((choice, T("《日志》里的地图", "the map in the Log")),),
-                    ),
-                ),
-                camera=True,
-            )
-        )
-    return out
-
-
-def _mourning(data: Saga, seat: Seat) -> list[Offer]:
-    """§夜晚阶段.1, §角色死亡与传说.1: the mourning d6 of each of the seat's dead characters and
-    the attribute a 5–6 raises (attributes already at 6 greyed)."""
-    out = []
-    for index in data.mourning:
-        char = data.characters[index]
-        if char.seat != seat:
-            continue
-        below = [a for a, v in char.attributes if v < 6]
-        attrs = _pick(
-            "attribute",
-            T("掷出5–6时永久+1的属性", "Attribute raised on a 5–6"),
-            (
-                (a, T(f"{ATTRIBUTES[a].zh}({v})", f"{ATTRIBUTES[a].en} ({v})"))
-                for a, v in char.attributes
-            )
-            if below
-            else (("", T("没有低于6的属性", "no attribute below 6")),),
-        )
-        die = Field(
-            "dice",
-            T("哀悼骰", "Mourning die"),
-            "dice",
-            dice=(d6("roll", T("哀悼骰", "mourning die")),),
-        )
-        out.append(
-            Offer(
-                mv.Mourn.type,
-                seat,
-                _with(T("哀悼", "Mourn"), char),
-                {"legend": index},
-                (attrs, die),
-            )
-        )
-    return out
 
 
 def _roll(seat: Seat) -> Offer:
@@ -801,97 +493,3 @@ def _mining(data: Saga, seat: Seat) -> list[Offer]:
     ]
 
 
-def _night_cards(seat: Seat, own: list[tuple[int, Character]]) -> list[Offer]:
-    """§夜晚阶段.7: a card met, or a calm night (a minor boost when energy is full)."""
-    who = _character_field(own)
-    omen = _pick("omen", T("卡底的预兆", "Omen at the bottom"), OMENS.items())
-    boost = _pick(
-        "boost",
-        T("精力已满时的微幅增益", "Minor boost if energy is full"),
-        (("", T("精力未满", "energy not full")), *ATTRIBUTES.items()),
-    )
-    return [
-        Offer(
-            mv.NightCard.type,
-            seat,
-            T("夜晚卡:满足条件", "Night card: condition met"),
-            {"met": True},
-            (who, omen),
-        ),
-        Offer(
-            mv.NightCard.type,
-            seat,
-            T("夜晚卡:静夜", "Night card: a calm night"),
-            {"met": False},
-            (who, omen, boost),
-        ),
-    ]
-
-
-MAX_KEEP_CHOICES = 40
-
-
-def _keep(seat: Seat, index: int, char: Character) -> Offer:
-    """§局间保留与存档: which materials (and items) a character keeps, at most 5 of each."""
-    materials = resource_data()["materials"]
-    held = sorted(
-        name
-        for key, n in char.pack
-        if (name := key.partition(":")[0]) in materials
-        for _ in range(n)
-    )
-    lots = sorted(
-        {lot for size in range(6) for lot in itertools.combinations(held, size)},
-        key=lambda lot: (-len(lot), lot),
-    )
-    if len(lots) > MAX_KEEP_CHOICES:
-        lots = [tuple(held[:5]), *((m,) for m in sorted(set(held))), ()]
-    none = T("不保留", "nothing")
-    items: list[tuple[Any, Text]] = [((), none)]
-    if char.items:
-        items.append((list(char.items[:5]), listed(char.items[:5], item_name, none)))
-    return Offer(
-        mv.Keep.type,
-        seat,
-        _with(T("保留物资", "Keep for the next session"), char),
-        {"character": index},
-        (
-            _pick(
-                "materials",
-                T("材料", "Materials"),
-                ((list(lot), listed(lot, resource_name, none)) for lot in lots),
-            ),
-            _pick("items", T("物品", "Items"), items),
-        ),
-    )
-
-
-def valley_now(data: Saga) -> ValleyRecord:
-    """The valley as it lies: the starting layout with each tile's face, outposts and ruins."""
-    placed: list[TilePlacement] = []
-    overlays: list[OverlayPlacement] = []
-    for tile_id in valley()[1]:
-        tray, slot = tile_slot(tile_id)
-        state = data.tile(tile_id)
-        placed.append(TilePlacement(tile_id, tray, slot, 0, state.explored))
-        if state.outpost:
-            built = sum(o.overlay.startswith("outpost") for o in overlays)
-            overlays.append(OverlayPlacement(f"outpost {built + 1}", tile_id))
-        if state.ruin:
-            overlays.append(OverlayPlacement("ruin", tile_id, 1))
-    return ValleyRecord(region(), tuple(placed), tuple(overlays))
-
-
-def _record(data: Saga, seat: Seat) -> Offer:
-    """§局间保留与存档 记录地图: read by the camera; the fallback records the valley as it lies."""
-    records = [(valley_now(data), T("山谷现状(未转动)", "the valley as it lies (no rotation)"))]
-    if data.valley_record is not None and data.valley_record != records[0][0]:
-        records.append((data.valley_record, T("已记录的地图", "the map recorded")))
-    choices = ((mv.RecordValley(seat, r).to_dict()["record"], t) for r, t in records)
-    return Offer(
-        mv.RecordValley.type,
-        seat,
-        T("记录山谷地图", "Record the valley map"),
-        fields=(_pick("record", T("地图", "Map"), choices),),
-        camera=True,
-    )
