@@ -5,6 +5,10 @@ event.
 Every refusal (``rules/``) and every console label (``offers.py``) names things through the
 functions here, so that the Chinese shows 灰烬、木材、地块102 where the move carries ``Ash``,
 ``wood``, ``102``. The name tables themselves are in ``catalogue.py`` and ``data/names.toml``.
+
+Over 800 lines on purpose: it is the game's catalogue of what players read, kept as one file so
+that a translator or a reviewer of the wording reads every Chinese and English line in one place
+(as the other games' ``texts.py``).
 """
 
 from __future__ import annotations
