@@ -1,5 +1,6 @@
 """The HTML pages: one frame (``kiosk/templates/base.html``) for every page, through Jinja2;
-each page is then drawn by its own script from the API (``kiosk/static``)."""
+each page is then drawn by its own script from the API (``kiosk/static``), in the words of the
+server's catalogue (``kiosk.words``), which the frame carries."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
 from kiosk.deps import SettingsDep
+from kiosk.words import page_words
 
 KIOSK = Path(__file__).resolve().parent.parent
 STATIC = KIOSK / "static"
@@ -28,12 +30,18 @@ PAGES = {
 }
 """Each page's path → its template and the scripts it loads after ``common.js``."""
 
+WORDS_JSON = page_words()
+"""The pages' words, both languages (``kiosk.words``), put in every page's frame."""
+
 
 def _page(name: str, scripts: tuple[str, ...]) -> Callable[[Request, SettingsDep], HTMLResponse]:
     def page(request: Request, settings: SettingsDep) -> HTMLResponse:
         lang = request.query_params.get("lang") or settings.lang
         return TEMPLATES.TemplateResponse(
-            request, name, {"scripts": scripts, "lang": lang}, media_type="text/html; charset=utf-8"
+            request,
+            name,
+            {"scripts": scripts, "lang": lang, "words": WORDS_JSON},
+            media_type="text/html; charset=utf-8",
         )
 
     page.__doc__ = f"The page {name}."

@@ -1,0 +1,215 @@
+"""The words of the kiosk's pages: one catalogue, in both languages, read by the server.
+
+Every label the pages (``kiosk/static/*.js``, ``kiosk/templates/*.html``) show is looked up here
+by key: ``Kiosk.t("round", {n: 3})`` in a script, ``data-t="undo"`` on an element. The pages get
+the whole catalogue, both languages (a page switches language without reloading), as JSON in
+their frame (``base.html``: ``<script id="words" type="application/json">``), from
+:func:`page_words`. A key a page uses that is not here fails ``tests/kiosk/test_words.py``; in a
+browser it logs an error and shows nothing (never the key). ``{name}`` placeholders are filled
+by the page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+
+from engine.core import Text
+from engine.core.text import Language
+
+LANGUAGES: tuple[Language, ...] = ("zh", "en")
+
+WORDS: Mapping[str, Text] = MappingProxyType(
+    {
+        "round": Text("第 {n} 轮", "Round {n}"),
+        "roundOf": Text("第 {n} / {of} 轮", "Round {n} of {of}"),
+        "step": Text("第 {i}/{of} 步:{t}", "Step {i}/{of}: {t}"),
+        "player": Text("轮到 {n} 号玩家", "Player {n} to act"),
+        "playerNamed": Text("轮到{name}({n} 号玩家)", "{name} (player {n}) to act"),
+        "table": Text("全体玩家", "The whole table"),
+        "free": Text("任一玩家可行动", "Any player may act"),
+        "everyone": Text("所有玩家同时行动", "Everyone acts at once"),
+        "passed": Text("已结束:{list}", "Done: {list}"),
+        "dice": Text("骰池", "Dice pool"),
+        "noDice": Text("现在不用掷骰", "No dice to roll now"),
+        "verdicts": Text("判定", "Verdicts"),
+        "prompts": Text("请注意", "Please"),
+        "log": Text("记录", "Log"),
+        "camera": Text("摄像头", "Camera"),
+        "controller": Text("灯光控制器", "LED controller"),
+        "ok": Text("正常", "ok"),
+        "simulated": Text("模拟", "simulated"),
+        "lost": Text("断开", "lost"),
+        "not_connected": Text("未连接", "not connected"),
+        "live": Text("已连接", "live"),
+        "reconnecting": Text("重新连接中…", "reconnecting…"),
+        "advance": Text("确认 / 下一步", "Confirm / next"),
+        "undo": Text("撤销", "Undo"),
+        "menu": Text("菜单", "Menu"),
+        "setup": Text("新游戏", "New game"),
+        "settings": Text("设置", "Settings"),
+        "tray": Text("骰盘", "Dice trays"),
+        "cameraPage": Text("摄像头画面", "Camera view"),
+        "calibrate": Text("校准", "Calibrate"),
+        "sheets": Text("贴纸", "Stickers"),
+        "pairing": Text("配对码", "Pairing code"),
+        "pairHint": Text("在手机上输入此码即可操作", "enter it on a phone to control the table"),
+        "pairAsk": Text(
+            "输入桌旁屏幕上的配对码", "Enter the pairing code shown on the table's screen"
+        ),
+        "over": Text("游戏结束", "Game over"),
+        "moves": Text("已记录 {n} 步", "{n} moves saved"),
+        "accepted": Text("已接受", "accepted"),
+        "rejected": Text("不允许", "not allowed"),
+        "close": Text("关闭", "Close"),
+        "back": Text("返回", "Back"),
+        "save": Text("保存", "Save"),
+        "start": Text("开始", "Start"),
+        "players": Text("玩家人数", "Players"),
+        "game": Text("游戏", "Game"),
+        "name": Text("存档名(可不填)", "Save name (optional)"),
+        "language": Text("语言", "Language"),
+        "brightness": Text("亮度", "Brightness"),
+        "sound": Text("声音", "Sound"),
+        "addMs": Text("出现多久才算放下(毫秒)", "Seen this long to count as placed (ms)"),
+        "removeMs": Text("消失多久才算拿走(毫秒)", "Gone this long to count as removed (ms)"),
+        "saved": Text("已保存", "Saved"),
+        "error": Text("出错", "Error"),
+        "phases": Text("阶段", "Phases"),
+        "notConnected": Text("控制器:未连接", "controller: not connected"),
+        "calibrateNow": Text("现在校准", "Calibrate now"),
+        "anchors": Text("定位标记", "Anchors"),
+        "reprojection": Text("重投影误差", "Reprojection error"),
+        "tags": Text("画面中的标记", "Tags in view"),
+        "reading": Text("规则读取结果", "What the game's reader sees"),
+        "download": Text("下载", "Download"),
+        "console": Text("现在可以做的", "What you can do now"),
+        "toAct": Text("轮到此玩家", "to act"),
+        "mayAct": Text("可以行动", "may act"),
+        "cameraFallback": Text(
+            "摄像头读不到时,手动输入", "if the camera cannot read it, enter it here"
+        ),
+        "doIt": Text("确定", "Do it"),
+        "cancel": Text("取消", "Cancel"),
+        "chooseEach": Text("请先选好每一项", "Choose each item first"),
+        "diceAsk": Text("骰子掷出了什么?", "What did the dice show?"),
+        "placements": Text("可放的位置:{n} 种", "{n} ways to place it"),
+        "tapCells": Text("在格子上点出放的位置", "Tap the cells where the piece lies"),
+        "nothingNow": Text("现在没有可做的行动", "Nothing to do right now"),
+        "gameIsOver": Text(
+            "游戏已结束。可在菜单中开始新游戏。", "The game is over. Start a new one from the menu."
+        ),
+        "sent": Text("已提交", "Sent"),
+        "die": Text("第 {n} 颗", "die {n}"),
+        "noPlacement": Text("这些格子不是一种放法", "These cells are not a way to place it"),
+        "countSome": Text("请用 + 数出要交换的东西", "Count what changes hands with +"),
+        "saveName": Text("存档", "Saved as"),
+        "points": Text("{n} 分", "{n} points"),
+        "chart": Text("每轮分数", "Points after each round"),
+        "printPdf": Text("打印版", "to print"),
+        "printSvg": Text("矢量图", "vector"),
+        # setup page
+        "stepGame": Text("游戏", "Game"),
+        "stepPlayers": Text("玩家", "Players"),
+        "stepOptions": Text("选项", "Options"),
+        "stepCheck": Text("摆放检查", "Table check"),
+        "stepCampaign": Text("战役", "Campaign"),
+        "askCampaign": Text(
+            "开始新战役,还是接着上次的战役?", "A new campaign, or the next session of yours?"
+        ),
+        "newCampaign": Text("新战役", "A new campaign"),
+        "newCampaignSub": Text(
+            "从第一纪元开始,创造新角色", "From the first epoch, with new characters"
+        ),
+        "nextSession": Text("接着上次:下一局", "Go on: the next session"),
+        "noNextChallenge": Text(
+            "这个战役已没有可选的挑战卡", "No challenge card can follow in this campaign"
+        ),
+        "askGame": Text("玩哪个游戏?", "Which game?"),
+        "askSeats": Text(
+            "每位玩家的名字(可不填)和颜色", "Each player's name (optional) and colour"
+        ),
+        "askOptions": Text("剧本和选项", "Scenario and options"),
+        "askCheck": Text(
+            "按清单摆好桌面,摄像头会确认", "Lay out the table as listed; the camera confirms it"
+        ),
+        "playersRange": Text("{min}–{max} 人", "{min}–{max} players"),
+        "seatN": Text("{n}号玩家", "Player {n}"),
+        "namePlaceholder": Text("{n}号玩家", "Player {n}"),
+        "nameTooLong": Text(
+            "{who}的名字太长:最多 {max} 个字(现在 {len} 个)",
+            "{who}: the name is too long, at most {max} characters (now {len})",
+        ),
+        "colourTakenBy": Text("已被{who}选用", "taken by {who}"),
+        "next": Text("下一步", "Next"),
+        "nextTo": Text("下一步:{step}", "Next: {step}"),
+        "prev": Text("上一步", "Back"),
+        "startGame": Text("开始游戏", "Start the game"),
+        "yes": Text("是", "Yes"),
+        "no": Text("否", "No"),
+        "notSet": Text("不指定", "Not set"),
+        "pickedNth": Text("第 {n} 个", "no. {n}"),
+        "chooseGame": Text("请先选一个游戏", "Choose a game first"),
+        "starting": Text("正在开始…", "Starting…"),
+        "camOk": Text("摄像头已确认", "seen by the camera"),
+        "camMissing": Text(
+            "摄像头还没看到(看到 {seen}/{need})",
+            "not seen by the camera yet ({seen} of {need} seen)",
+        ),
+        "camCount": Text("摄像头看到 {seen} 个,请目测核对", "the camera sees {seen}; check by eye"),
+        "byEye": Text("摄像头查不了,请目测核对", "the camera cannot check this: check by eye"),
+        "camWaiting": Text(
+            "摄像头还没有画面:全部请目测核对", "No camera picture yet: check everything by eye"
+        ),
+        "camLive": Text(
+            "摄像头画面正常,清单会自动更新", "The camera is watching; the list updates by itself"
+        ),
+        "camOff": Text("摄像头{state}:全部请目测核对", "Camera {state}: check everything by eye"),
+        "stillMissing": Text(
+            "还缺:{list}。也可以先开始,开始后再补。",
+            "Still missing: {list}. You may start anyway and lay them out after.",
+        ),
+        "allSeen": Text("摄像头能查的都已确认。", "All the camera can check is seen."),
+        "sumPlayers": Text("{n} 位玩家", "{n} players"),
+        "startFailed": Text("没能开始:{why}", "Could not start: {why}"),
+        # tray page
+        "trayHeading": Text("骰盘:谁掷什么骰子,为什么", "Dice trays: who rolls what, and why"),
+        "trayN": Text("骰盘 {n}", "Tray {n}"),
+        "trayWhose": Text("{who}的骰子({n} 颗)", "{who}'s dice ({n})"),
+        "trayEmpty": Text("空着", "empty"),
+        "traySeat": Text("{n}号玩家", "Player {n}"),
+        "trackHeading": Text("轮次灯带:每颗灯代表什么", "Round track: what each LED stands for"),
+        "die_d6": Text("六面骰", "d6"),
+        "die_monster": Text("怪物骰", "monster die"),
+        "die_character": Text("角色骰", "character die"),
+        "die_skill": Text("技能骰", "skill die"),
+        "die_weather": Text("天气骰", "weather die"),
+        "ledN": Text("灯 {n}", "LED {n}"),
+        "ledRange": Text("灯 {a}–{b}", "LEDs {a}–{b}"),
+        "roundNow": Text("第 {n} 轮:现在(闪动)", "Round {n}: now (pulsing)"),
+        "roundNowOf": Text("第 {n} / {of} 轮:现在(闪动)", "Round {n} of {of}: now (pulsing)"),
+        "roundsPast": Text("已过的轮(暗)", "rounds played (dim)"),
+        "roundsComing": Text("还没到的轮(不亮)", "rounds to come (off)"),
+        "roundMark": Text("风暴在第 {n} 轮来临(闪烁)", "the storm comes in round {n} (blinking)"),
+        "accentNow": Text("昼夜:现在是{name}", "day or night: now {name}"),
+        "accent_day": Text("白天(橙)", "day (amber)"),
+        "accent_night": Text("黑夜(蓝紫)", "night (violet)"),
+        "accentNone": Text("本游戏不分昼夜(不亮)", "this game has no day and night (off)"),
+        "ledsUnused": Text("不用(不亮)", "not used (off)"),
+        "phasePast": Text("已过(暗)", "done (dim)"),
+        "phaseNowSeat": Text("现在,{who}的颜色({colour})", "now, in {who}'s colour ({colour})"),
+        "phaseNowAll": Text("现在,全体(白色)", "now, the whole table (white)"),
+        "phasesNoRoom": Text("灯带放不下各阶段", "the phases do not fit on the strip"),
+        "group_round": Text("轮次", "Rounds"),
+        "group_phase": Text("阶段", "Phases"),
+        "group_accent": Text("昼夜", "Day"),
+        "group_unused": Text("不用", "Unused"),
+        "group_other": Text("其他", "Other"),
+    }
+)
+"""Each word of the pages by key: Chinese and English."""
+
+
+def page_words() -> dict[str, dict[str, str]]:
+    """The catalogue as the pages read it: ``{"zh": {key: text, …}, "en": {…}}``."""
+    return {lang: {key: text.in_(lang) for key, text in WORDS.items()} for lang in LANGUAGES}
