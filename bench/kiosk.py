@@ -2,9 +2,12 @@
 
 Update latency is from the moment a move is posted (it is then checked, saved to SQLite with
 ``synchronous=FULL`` and announced) to the moment a server-sent-events client has the change;
-it is measured with one viewer and with many. Page load is the HTML, its scripts and style and
-the first live snapshot over HTTP, and, when Chromium is installed, a real browser from
-navigation to the phase drawn on the screen. Figures are percentiles of repeated runs.
+it is measured with one viewer and with many, the emulated LED controller and (when Mosquitto
+is installed) the café publisher on. For the 10 viewers, the bench also counts the snapshots
+the presenter built per language for those changes (``GET /api/live/stats``; the goal is one
+per change and language in use: the viewers' English, the publisher's Chinese and English).
+Page load is the HTML, its scripts and style and the first live snapshot over HTTP, and, when
+Chromium is installed, a real browser from navigation to the phase drawn on the screen. Figures are percentiles of repeated runs.
 
 Under load (issue #14): ``/healthz`` latency alone, with hundreds of idle connections open, and
 while 20 sticker-sheet PDFs are asked for at once (how many were drawn, answered from the cache
@@ -29,6 +32,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -42,7 +46,11 @@ def run(quick: bool) -> list[Figure]:
     """Measure and return the figures (``quick``: fewer repetitions)."""
     loads, updates = (10, 30) if quick else (50, 200)
     figures: list[Figure] = []
-    with tempfile.TemporaryDirectory() as tmp, serving(Path(tmp)) as url:
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        _broker(Path(tmp)) as mqtt,
+        serving(Path(tmp), mqtt) as url,
+    ):
         figures += _percentiles(
             "page load, HTTP (html + assets + first snapshot)",
             [_http_load(url) for _ in range(loads)],
@@ -57,11 +65,51 @@ def run(quick: bool) -> list[Figure]:
                 file=sys.stderr,
             )
         for viewers in (1, 10):
-            samples = _update_latency(url, viewers, updates)
+            before = httpx.get(f"{url}/api/live/stats", timeout=10).json()
+            samples, changes = _update_latency(url, viewers, updates)
             label = "viewer" if viewers == 1 else "viewers (the last to see it)"
             figures += _percentiles(f"update latency, {viewers} {label}", samples, "ms")
+            if viewers == 10:
+                after = httpx.get(f"{url}/api/live/stats", timeout=10).json()
+                figures += _builds(before, after, changes, mqtt is not None)
         figures += _under_load(url, quick)
     return figures
+
+
+def _builds(
+    before: dict[str, Any], after: dict[str, Any], changes: int, publisher: bool
+) -> list[Figure]:
+    """The snapshots built per language for ``changes`` changes (from the presenter's stats)."""
+    on = "10 viewers, LEDs" + (", café publisher" if publisher else "; no Mosquitto: no publisher")
+    figures = [Figure(SUITE, "changes watched by 10 viewers", changes, "count", on)]
+    for lang in sorted(after["builds"]):
+        built = after["builds"][lang] - before["builds"].get(lang, 0)
+        figures.append(
+            Figure(
+                SUITE,
+                f"snapshots built for them, {lang}",
+                built,
+                "count",
+                f"goal: {changes} (one per change)",
+            )
+        )
+    return figures
+
+
+@contextmanager
+def _broker(folder: Path) -> Iterator[str | None]:
+    """A Mosquitto broker for the café publisher (its URL), or None when it is not installed."""
+    from cafe.broker import Mosquitto, mosquitto_path
+
+    if mosquitto_path() is None:
+        print("bench kiosk: Mosquitto not installed; the café publisher is off", file=sys.stderr)
+        yield None
+        return
+    broker = Mosquitto(folder / "mosquitto").start()
+    try:
+        yield broker.url
+    finally:
+        broker.stop()
 
 
 def _under_load(url: str, quick: bool) -> list[Figure]:
@@ -243,8 +291,9 @@ def _percentiles(name: str, samples_s: list[float], unit: str) -> list[Figure]:
 
 
 @contextmanager
-def serving(data_dir: Path) -> Iterator[str]:
-    """A `tablesight run` child process on a free port; yields its URL."""
+def serving(data_dir: Path, mqtt: str | None = None) -> Iterator[str]:
+    """A `tablesight run` child process on a free port (reporting to the MQTT broker ``mqtt``
+    when given); yields its URL."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -261,6 +310,8 @@ def serving(data_dir: Path) -> Iterator[str]:
         str(port),
     ]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path), "TABLESIGHT_SIMULATION": "false"}
+    if mqtt is not None:
+        env["TABLESIGHT_MQTT__URL"] = mqtt
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     url = f"http://127.0.0.1:{port}"
     try:
@@ -325,17 +376,20 @@ def _browser_loads(url: str, count: int) -> list[float]:
     return samples
 
 
-def _update_latency(url: str, viewers: int, count: int) -> list[float]:
-    """Post a pass then an undo, ``count`` times; time each pass until every viewer has it."""
+def _update_latency(url: str, viewers: int, count: int) -> tuple[list[float], int]:
+    """Post a pass then an undo, ``count`` times; time each pass until every viewer has it.
+    Returns the samples and how many changes the table made meanwhile."""
     seen: queue.Queue[tuple[int, float]] = queue.Queue()
     ready = threading.Barrier(viewers + 1)
     stop = threading.Event()
 
     def watch(index: int) -> None:
+        first = True
         for kind, data in live_events(url):
-            if kind == "snapshot":
+            if kind == "snapshot" and first:
+                first = False
                 ready.wait()
-            elif json.loads(data).get("passed_players") == [1]:
+            elif json.loads(data).get("passed_players") == [1]:  # a change, or a new snapshot
                 seen.put((index, time.perf_counter()))
             if stop.is_set():
                 return
@@ -346,6 +400,7 @@ def _update_latency(url: str, viewers: int, count: int) -> list[float]:
     ready.wait(timeout=30)
     samples = []
     with httpx.Client(base_url=url, timeout=10) as http:
+        start_seq = http.get("/api/status").json()["seq"]
         for _ in range(count):
             started = time.perf_counter()
             http.post("/api/move", json={"type": "pass", "seat": 0}).raise_for_status()
@@ -354,6 +409,7 @@ def _update_latency(url: str, viewers: int, count: int) -> list[float]:
             http.post("/api/undo").raise_for_status()
         stop.set()
         http.post("/api/menu", json={"open": False})  # one more event wakes the watchers to stop
+        changes = http.get("/api/status").json()["seq"] - start_seq
     for t in threads:
         t.join(timeout=5)
-    return samples
+    return samples, changes

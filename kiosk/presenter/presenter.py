@@ -57,7 +57,11 @@ class Frame:
 
 def make_frame(snapshot: Snapshot, before: Frame | None) -> Frame:
     """The frame of ``snapshot``, diffed against ``before`` (the previous one of its language)."""
-    texts = {f.name: encode(thaw(getattr(snapshot, f.name))) for f in FIELDS}
+    texts = {}
+    for f in FIELDS:  # a part kept from the previous snapshot (the console) is not encoded again
+        value = getattr(snapshot, f.name)
+        same = before is not None and getattr(before.snapshot, f.name) is value
+        texts[f.name] = before.fields[f.name] if same and before else encode(thaw(value))
     if before is None:
         return Frame(snapshot, texts, None, tuple(texts))
     changed = tuple(k for k, text in texts.items() if before.fields.get(k) != text)

@@ -19,24 +19,37 @@ Json = Any
 """A game's own JSON, frozen (``freeze``): read-only mappings, tuples for lists."""
 
 
+_SCALARS = (str, int, float, bool, type(None))
+
+
 def freeze(value: Any) -> Json:
     """A read-only deep copy of plain JSON data (dicts → ``MappingProxyType``, lists → tuples)."""
-    if isinstance(value, Mapping):
-        return MappingProxyType({str(k): freeze(v) for k, v in value.items()})
-    if isinstance(value, list | tuple):
-        return tuple(freeze(v) for v in value)
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind is dict or isinstance(value, Mapping):
+        return MappingProxyType(
+            {str(k): v if type(v) in _SCALARS else freeze(v) for k, v in value.items()}
+        )
+    if kind is list or kind is tuple or isinstance(value, list | tuple):
+        return tuple(v if type(v) in _SCALARS else freeze(v) for v in value)
     return value
 
 
 def thaw(value: Any) -> Any:
     """Plain JSON data (dicts and lists) of a snapshot's part: a frozen value or a dataclass
     of the snapshot, fields in their order."""
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind is MappingProxyType or kind is dict:
+        return {k: v if type(v) in _SCALARS else thaw(v) for k, v in value.items()}
+    if kind is tuple or kind is list:
+        return [v if type(v) in _SCALARS else thaw(v) for v in value]
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: thaw(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, Mapping):
         return {k: thaw(v) for k, v in value.items()}
-    if isinstance(value, tuple | list):
-        return [thaw(v) for v in value]
     return value
 
 

@@ -77,6 +77,14 @@ class ViewerStream(StreamingResponse):
                 self.counted_by = None
 
 
+@router.get("/api/live/stats")
+def live_stats(table: TableDep) -> dict[str, Any]:
+    """What the presenter did since the service started (counts only, safe to show anyone):
+    ``builds``, the snapshots built per language, and ``latest``, the newest ``seq`` built in
+    each (``tablesight bench kiosk`` reads it)."""
+    return table.presenter.stats()
+
+
 @router.get("/api/live")
 async def live(
     request: Request,
