@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import os
 import pty
 import random
@@ -355,8 +356,10 @@ class Emulator:
             calls, self._calls = self._calls, []
             if self._action is not None:
                 return None
+        device = self._device
+        assert device is not None  # only the running device's own loop reads its line
         for fn in calls:
-            fn(self._device)
+            fn(device)
         stalled = self._stalled_until - time.monotonic()
         if stalled > 0:
             ready, _, _ = select.select([self._wake_r], [], [], min(stalled, timeout_ms / 1000))
@@ -469,13 +472,18 @@ def main(argv: list[str] | None = None) -> int:
         seen = 0
         try:
             while True:
-                emulator.wait_for(lambda n=seen: len(emulator.history) > n, 1.0)
+                emulator.wait_for(functools.partial(_grown, emulator, seen), 1.0)
                 if args.show and len(emulator.history) > seen:
                     seen = len(emulator.history)
                     print(describe(emulator.state), flush=True)
         except KeyboardInterrupt:
             pass
     return 0
+
+
+def _grown(emulator: Emulator, seen: int) -> bool:
+    """Whether the emulator's LED history has grown past ``seen`` states."""
+    return len(emulator.history) > seen
 
 
 def _stop(signum: int, frame: object) -> None:

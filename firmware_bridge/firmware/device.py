@@ -15,7 +15,7 @@ See ``hw_pico.py`` (the real board) and ``hw_unix.py`` (the MicroPython unix por
 try:
     from . import protocol as P
 except ImportError:  # on the board, and under the unix port, files sit side by side
-    import protocol as P
+    import protocol as P  # type: ignore[no-redef]  # the same module, found as MicroPython does
 
 FIRMWARE_VERSION = (1, 0, 0)
 RENDER_MS = 20

@@ -111,7 +111,8 @@ try:  # CPython: codec errors are also ValueErrors.
         """Something received or asked for does not fit the protocol."""
 
 except TypeError:  # MicroPython allows a single native exception base.
-    _BadValue = BridgeError
+    # mypy sees CPython only, where this branch never runs.
+    _BadValue = BridgeError  # type: ignore[misc, assignment]
 
 
 class FrameError(_BadValue):
@@ -273,7 +274,7 @@ class Deframer:
 
     def feed(self, data):
         """Add received bytes; return the frames (or frame errors) they completed."""
-        results = []
+        results = []  # type: list[Frame | FrameError]
         data = bytes(data)
         start = 0
         while True:
