@@ -7,7 +7,8 @@ is installed) the café publisher on. For the 10 viewers, the bench also counts 
 the presenter built per language for those changes (``GET /api/live/stats``; the goal is one
 per change and language in use: the viewers' English, the publisher's Chinese and English).
 Page load is the HTML, its scripts and style and the first live snapshot over HTTP, and, when
-Chromium is installed, a real browser from navigation to the phase drawn on the screen. Figures are percentiles of repeated runs.
+Chromium is installed, a real browser from navigation to the phase drawn on the screen.
+Figures are percentiles of repeated runs.
 
 Under load (issue #14): ``/healthz`` latency alone, with hundreds of idle connections open, and
 while 20 sticker-sheet PDFs are asked for at once (how many were drawn, answered from the cache
