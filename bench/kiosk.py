@@ -191,7 +191,7 @@ def _sheet_burst(url: str, count: int) -> tuple[list[float], dict[int, int]]:
     threads = [threading.Thread(target=fetch, daemon=True) for _ in range(count)]
     for t in threads:
         t.start()
-    samples = []
+    samples: list[float] = []
     with httpx.Client(base_url=url, timeout=10) as http:
         while any(t.is_alive() for t in threads) or len(samples) < 5:
             started = time.perf_counter()
