@@ -73,7 +73,7 @@ class TableCalibration:
     @property
     def image_to_table(self) -> FloatArray:
         """The homography from pixels to table millimetres."""
-        return np.linalg.inv(self.table_to_image)
+        return np.linalg.inv(self.table_to_image).astype(np.float64, copy=False)
 
     def to_table(self, points_px: FloatArray) -> FloatArray:
         """Pixels (N×2) to table millimetres."""
@@ -248,6 +248,7 @@ def calibrate_table(
     h, _ = cv2.findHomography(mm, px, 0)
     if h is None or not np.all(np.isfinite(h)) or abs(np.linalg.det(h)) < 1e-12:
         raise CalibrationError("the anchors do not span a plane: are they all on one line?")
+    h = np.asarray(h, dtype=np.float64)
     error = float(np.sqrt(np.mean(np.sum((apply_homography(h, mm) - px) ** 2, axis=1))))
     return TableCalibration(h / h[2, 2], image_size, report.found, error)
 

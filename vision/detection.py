@@ -310,9 +310,9 @@ def to_grey(image: npt.NDArray[np.uint8]) -> Image:
     if image.ndim == 3 and image.shape[2] == 1:
         image = image[:, :, 0]
     if image.ndim == 3 and image.shape[2] == 3:
-        image = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        image = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), dtype=np.uint8)
     elif image.ndim == 3 and image.shape[2] == 4:
-        image = cv2.cvtColor(image, cv2.COLOR_BGRA2GRAY)
+        image = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGRA2GRAY), dtype=np.uint8)
     if image.ndim != 2:
         raise VisionError(f"an image must be grey or BGR, not of shape {image.shape}")
     return np.ascontiguousarray(image)
@@ -331,7 +331,7 @@ def read_image(path: Path | str) -> Image:
     image = cv2.imdecode(data, cv2.IMREAD_COLOR)
     if image is None or image.size == 0:
         raise ImageReadError(f"{path}: not an image OpenCV can read")
-    return image
+    return np.asarray(image, dtype=np.uint8)
 
 
 def duplicates(detections: list[Detection]) -> list[tuple[str, int]]:
@@ -372,7 +372,7 @@ def _fuse(raw: list[RawDetection], min_margin: float) -> tuple[list[Detection], 
                     family=best.family,
                     id=best.id,
                     corners=tuple(map(tuple, best.corners.tolist())),  # type: ignore[arg-type]
-                    center=tuple(best.center.tolist()),  # type: ignore[arg-type]
+                    center=tuple(best.center.tolist()),
                     decision_margin=best.decision_margin,
                     hamming=best.hamming,
                 )

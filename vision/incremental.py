@@ -410,7 +410,7 @@ class IncrementalDetector:
             family=best.family,
             id=best.id,
             corners=tuple(map(tuple, corners.tolist())),  # type: ignore[arg-type]
-            center=tuple((best.center + offset).tolist()),  # type: ignore[arg-type]
+            center=tuple((best.center + offset).tolist()),
             decision_margin=best.decision_margin,
             hamming=0,
         )
@@ -428,7 +428,11 @@ def _changed_boxes(
     changed: npt.NDArray[np.bool_], cell: tuple[float, float], pad: int, width: int, height: int
 ) -> list[Box]:
     """Bounding boxes, in frame pixels and grown by ``pad``, of the changed cells."""
-    count, _, stats, _ = cv2.connectedComponentsWithStats(changed.astype(np.uint8), 8)
+    # OpenCV's stubs take dtype[integer | floating], which numpy's invariant dtype makes a
+    # uint8 array miss: the call is right.
+    count, _, stats, _ = cv2.connectedComponentsWithStats(  # type: ignore[call-overload]
+        changed.astype(np.uint8), 8
+    )
     cell_w, cell_h = cell
     boxes = []
     for x, y, w, h, _area in stats[1:count].tolist():

@@ -16,7 +16,8 @@ Image = npt.NDArray[np.uint8]
 
 def local_contrast(grey: Image, clip_limit: float = 2.0, tile: int = 8) -> Image:
     """CLAHE: contrast equalised in ``tile`` × ``tile`` cells, for glare and uneven light."""
-    return cv2.createCLAHE(clipLimit=clip_limit, tileGridSize=(tile, tile)).apply(grey)
+    clahe = cv2.createCLAHE(clipLimit=clip_limit, tileGridSize=(tile, tile))
+    return np.asarray(clahe.apply(grey), dtype=np.uint8)
 
 
 @dataclass(frozen=True)

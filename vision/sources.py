@@ -297,7 +297,7 @@ class CameraSource:
         if not ok or image is None:
             raise SourceLostError(f"{self.name}: the camera stopped giving frames")
         self._index += 1
-        return Frame(image, time.monotonic() * 1000, self._index - 1)
+        return Frame(np.asarray(image, dtype=np.uint8), time.monotonic() * 1000, self._index - 1)
 
     def close(self) -> None:
         """Release the camera."""
@@ -423,7 +423,7 @@ class VideoFileSource:
                 raise SourceEndedError(f"{self.name}: end of the video")
         self._index += 1
         stamp = self._played_ms + (self._index - 1) * 1000 / self._fps
-        return Frame(image, stamp, self._index - 1)
+        return Frame(np.asarray(image, dtype=np.uint8), stamp, self._index - 1)
 
     def close(self) -> None:
         """Release the file."""

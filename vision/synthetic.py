@@ -305,7 +305,8 @@ def tag_bitmap(tag_id: int, quiet_cells: float = 2.0) -> Image:
     dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_APRILTAG_36h11)
     marker = cv2.aruco.generateImageMarker(dictionary, tag_id, TAG_CELLS * _CELL_PX)
     pad = round(quiet_cells * _CELL_PX)
-    return cv2.copyMakeBorder(marker, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=255)
+    border = cv2.copyMakeBorder(marker, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=255)
+    return np.asarray(border, dtype=np.uint8)
 
 
 def render(
@@ -345,8 +346,9 @@ def render(
         for hand in effects.hands:
             _draw_hand(canvas, hand_mask, h_table, hand)
         size = (camera.width, camera.height)
-        small_mask = cv2.resize(hand_mask, size, interpolation=cv2.INTER_AREA)
+        small_mask = np.asarray(cv2.resize(hand_mask, size, interpolation=cv2.INTER_AREA), np.uint8)
     image = cv2.resize(canvas, (camera.width, camera.height), interpolation=cv2.INTER_AREA)
+    image = np.asarray(image, dtype=np.uint8)
     truth, hidden = _truth(table, camera, small_mask)
     image = _apply_effects(image, effects, np.random.default_rng(seed))
     return Rendering(image, truth, hidden)
@@ -374,7 +376,8 @@ class SessionRenderer:
         fx = effects or Effects()
         base = self._tables.get(table)
         if base is None:
-            base = cv2.cvtColor(render(table, self.camera).image, cv2.COLOR_BGR2GRAY)
+            grey = cv2.cvtColor(render(table, self.camera).image, cv2.COLOR_BGR2GRAY)
+            base = np.asarray(grey, dtype=np.uint8)
             if len(self._tables) >= self._layouts:
                 self._tables.pop(next(iter(self._tables)))
             self._tables[table] = base
@@ -394,9 +397,12 @@ class SessionRenderer:
         if fx.exposure != 1.0:  # the lamp, glare included
             out *= np.float32(fx.exposure)
         if fx.blur > 0:
-            out = cv2.GaussianBlur(out, (0, 0), fx.blur)
+            out = np.asarray(cv2.GaussianBlur(out, (0, 0), fx.blur), dtype=np.float32)
         if fx.motion_blur > 1:
-            out = cv2.filter2D(out, -1, _motion_kernel(fx.motion_blur, fx.motion_angle_deg))
+            out = np.asarray(
+                cv2.filter2D(out, -1, _motion_kernel(fx.motion_blur, fx.motion_angle_deg)),
+                np.float32,
+            )
         if fx.noise > 0:
             rng = np.random.default_rng(seed)
             out += rng.standard_normal(out.shape, dtype=np.float32) * np.float32(fx.noise)
@@ -552,9 +558,11 @@ def _apply_effects(image: Image, fx: Effects, rng: np.random.Generator) -> Image
     if fx.exposure != 1.0:  # the lamp, glare included
         out *= np.float32(fx.exposure)
     if fx.blur > 0:
-        out = cv2.GaussianBlur(out, (0, 0), fx.blur)
+        out = np.asarray(cv2.GaussianBlur(out, (0, 0), fx.blur), dtype=np.float32)
     if fx.motion_blur > 1:
-        out = cv2.filter2D(out, -1, _motion_kernel(fx.motion_blur, fx.motion_angle_deg))
+        out = np.asarray(
+            cv2.filter2D(out, -1, _motion_kernel(fx.motion_blur, fx.motion_angle_deg)), np.float32
+        )
     if fx.noise > 0:
         out += rng.standard_normal(out.shape, dtype=np.float32) * np.float32(fx.noise)
     result = np.clip(out, 0, 255).astype(np.uint8)
