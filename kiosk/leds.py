@@ -5,11 +5,11 @@ words: the round and the rounds, the phases' code names and the current one, the
 the seats' colours, the dice pool, and the game's track marks.
 
 The round track, from LED 0: one LED per round (past rounds dim, the current one pulsing), one
-LED for the game's accent (day or night, when its ``view`` gives ``{"track": {"accent": ...}}``),
+LED for the game's accent (day or night, from its ``Game.track_marks``),
 then one LED per phase of the round (past phases dim, the current one lit in the active player's
 colour, the one chosen at set-up (a key of ``kiosk.seats.COLOURS``) or else ``SEAT_COLOURS``;
-white when nobody in particular acts). A coming round the game marks (``{"track":
-{"mark_round": n}}``, the storm in Don't Starve) blinks in the mark colour. What does not fit the
+white when nobody in particular acts). A coming round the game marks (``TrackMarks.mark_round``,
+the storm in Don't Starve) blinks in the mark colour. What does not fit the
 strip is left out, phases first. Open-ended games (``rounds`` None) show the rounds played so
 far. ``track_legend`` says what each LED stands for, from the same layout.
 """
@@ -79,8 +79,7 @@ class TrackFacts:
 def track_facts(facts: TableFacts) -> TrackFacts:
     """The LEDs' facts of the table at one change: its game's state, seats and dice pool."""
     game, state = facts.game, facts.state
-    track = game.view(state, "en").get("track") or {}  # codes and numbers, never words
-    accent, mark = track.get("accent"), track.get("mark_round")
+    marks = game.track_marks(state)
     return TrackFacts(
         round=state.flow.round,
         rounds=game.rounds,
@@ -89,8 +88,8 @@ def track_facts(facts: TableFacts) -> TrackFacts:
         acting=state.flow.current,
         colours=tuple(seat.colour for seat in facts.seats),
         dice=tuple(facts.dice["dice"]) if facts.dice is not None else (),
-        accent=accent if isinstance(accent, str) else None,
-        mark_round=mark if isinstance(mark, int) else None,
+        accent=marks.accent,
+        mark_round=marks.mark_round,
     )
 
 

@@ -36,7 +36,7 @@ from engine.core.records import (
 )
 from engine.core.rng import Rng
 from engine.core.session import Result, Session
-from engine.core.state import Flow, Outcome, State
+from engine.core.state import Flow, Outcome, State, TrackMarks
 from engine.core.text import ACCEPTED, Reason, Text, Verdict
 from engine.core.vocabulary import Advance, DicePoolAnnounced, EndTurn, Pass
 
@@ -78,6 +78,7 @@ __all__ = [
     "State",
     "Step",
     "Text",
+    "TrackMarks",
     "TurnOrder",
     "UnknownGameError",
     "Verdict",

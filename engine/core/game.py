@@ -15,7 +15,7 @@ from engine.core.forms import Offer
 from engine.core.phases import END, Phase, TurnOrder
 from engine.core.records import Event, Move, Seat
 from engine.core.rng import Rng
-from engine.core.state import Outcome, State
+from engine.core.state import Outcome, State, TrackMarks
 from engine.core.text import ACCEPTED, Text, Verdict
 
 GAME_MODULES = {
@@ -126,13 +126,16 @@ class Game:
         """What the kiosk shows of the game's own data, as plain JSON (default: nothing).
 
         Shape: ``{"summary": [[label, value], ...], "players": [{"seat": 0, "name": ...,
-        "fields": [[label, value], ...]}, ...],
-        "track": {"accent": "day" | "night", "mark_round": n}}``;
-        labels in ``lang``; every key is optional. The kiosk draws it generically, so a game
-        appears on the screen without kiosk changes; ``track.accent`` lights the round track's
-        accent LED and ``track.mark_round`` blinks a coming round (Don't Starve: the storm).
+        "fields": [[label, value], ...]}, ...]}``; labels in ``lang``; every key is optional.
+        The kiosk draws it generically, so a game appears on the screen without kiosk changes.
         """
         return {}
+
+    def track_marks(self, state: State[Any]) -> TrackMarks:
+        """What the round track's LEDs mark for this state, as codes: the accent (day or
+        night) and a coming round to blink (default: neither). The LEDs read this, never the
+        screen's wording."""
+        return TrackMarks()
 
     def event_text(
         self, event: dict[str, Any], lang: str, state: State[Any] | None = None

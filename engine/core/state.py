@@ -26,6 +26,16 @@ class Flow:
 
 
 @dataclass(frozen=True)
+class TrackMarks:
+    """What a game marks on the round track's LEDs, as codes (never words): the accent of the
+    moment (``"day"`` or ``"night"``, None when the game has none) and a coming round to blink
+    (Don't Starve's storm; None when none)."""
+
+    accent: str | None = None
+    mark_round: int | None = None
+
+
+@dataclass(frozen=True)
 class Outcome:
     """How a game ended: ``result`` is win, loss, shared_win or finished; reason is a code."""
 

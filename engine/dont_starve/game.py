@@ -28,6 +28,7 @@ from engine.core import (
     SetupCheck,
     State,
     Text,
+    TrackMarks,
     Verdict,
 )
 from engine.dont_starve import reasons as R
@@ -240,6 +241,11 @@ class DontStarve(Game):
         (essence with a base camp, the result once decided), and a short strip per character
         (``view.py``)."""
         return game_view(state, lang)
+
+    def track_marks(self, state: State[Any]) -> TrackMarks:
+        """Day or night on the accent LED, and the storm's round blinking until it comes."""
+        data: DSData = state.data
+        return TrackMarks(accent=data.time, mark_round=data.storm_after + 1)
 
 
 def _names(value: tuple[str, ...] | str | None, *, spaces: bool = True) -> tuple[str, ...]:

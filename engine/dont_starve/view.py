@@ -68,8 +68,7 @@ def view(state: State[Any], lang: str) -> dict[str, Any]:
         }
         for seat, c in enumerate(data.characters)
     ]
-    track = {"accent": data.time, "mark_round": data.storm_after + 1}  # the storm's round
-    return {"summary": summary, "players": players, "track": track}
+    return {"summary": summary, "players": players}
 
 
 def _strip(data: DSData, c: Character, tr: Any) -> list[list[Any]]:

@@ -256,7 +256,7 @@ def test_the_round_track_shows_day_or_night() -> None:
     game = find_game("dont_starve")
     session = Session(game, {"players": 1})
     data = session.state.data
-    track = game.view(session.state, "en")["track"]
-    assert track == {"accent": data.time, "mark_round": data.storm_after + 1}
+    marks = game.track_marks(session.state)
+    assert (marks.accent, marks.mark_round) == (data.time, data.storm_after + 1)
     assert data.time in ("day", "night")
     assert data.past_storm is False or data.storm_after == 0  # round 1: before the storm round
