@@ -78,18 +78,3 @@ def parse_seats(raw: Any, players: int) -> list[PlayerSeat]:
 def seats_json(seats: list[PlayerSeat]) -> list[dict[str, Any]]:
     """Seats as stored (plain data)."""
     return [asdict(s) for s in seats]
-
-
-def seat_status(seats: list[PlayerSeat], lang: Language) -> list[dict[str, Any]]:
-    """Seats as the screen draws them: number, name, colour name and hex."""
-    return [
-        {
-            "seat": i,
-            "name": s.shown(i, lang),
-            "chosen": s.name,
-            "colour": s.colour,
-            "colour_name": COLOURS[s.colour].name.in_(lang),
-            "hex": COLOURS[s.colour].hex,
-        }
-        for i, s in enumerate(seats)
-    ]
