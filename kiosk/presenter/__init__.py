@@ -3,7 +3,7 @@ snapshot per change and language (``Snapshot``), and its diff, built once for ev
 
 - ``facts``: ``TableFacts``, the immutable copy of the table's facts the presenter reads.
 - ``snapshot``: the snapshot's types and its JSON (docs/kiosk.md, "Snapshot").
-- ``words``: every sentence of the table screen (what to do now, a refusal, the log).
+- ``sentences``: every sentence of the table screen (what to do now, a refusal, the log).
 - ``build``: facts → snapshot, in one language.
 - ``presenter``: ``Presenter``, which keeps the snapshots by (seq, language) and their diffs.
 """
@@ -12,7 +12,7 @@ from kiosk.presenter.build import SHOWN_EVENTS, build, seat_views, the_end
 from kiosk.presenter.facts import LINK_STATES, Link, TableFacts, frozen_event
 from kiosk.presenter.presenter import Frame, Presenter
 from kiosk.presenter.snapshot import Console, Snapshot, freeze, thaw
-from kiosk.presenter.words import describe
+from kiosk.presenter.sentences import describe
 
 __all__ = [
     "LINK_STATES",

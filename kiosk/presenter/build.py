@@ -30,7 +30,7 @@ from kiosk.presenter.snapshot import (
     StepNow,
     freeze,
 )
-from kiosk.presenter.words import (
+from kiosk.presenter.sentences import (
     A_MOVE,
     FINISHED,
     FIX,
