@@ -10,6 +10,25 @@ from typing import Any
 from engine.core import Game, Move, State, Text, offers
 from engine.core.text import Language
 from kiosk.presenter.facts import Event, TableFacts
+from kiosk.presenter.sentences import (
+    A_MOVE,
+    FINISHED,
+    FIX,
+    SOMEONE,
+    TABLE_NAME,
+    WE_LOST,
+    WE_WON,
+    WIN_MANY,
+    WIN_ONE,
+    describe,
+    joined,
+    named,
+    named_offer,
+    rule_citation,
+    seat_name,
+    short,
+    what_now,
+)
 from kiosk.presenter.snapshot import (
     Chart,
     Console,
@@ -29,25 +48,6 @@ from kiosk.presenter.snapshot import (
     Snapshot,
     StepNow,
     freeze,
-)
-from kiosk.presenter.sentences import (
-    A_MOVE,
-    FINISHED,
-    FIX,
-    SOMEONE,
-    TABLE_NAME,
-    WE_LOST,
-    WE_WON,
-    WIN_MANY,
-    WIN_ONE,
-    describe,
-    joined,
-    named,
-    named_offer,
-    rule_citation,
-    seat_name,
-    short,
-    what_now,
 )
 from kiosk.seats import COLOURS, PlayerSeat
 
