@@ -245,10 +245,10 @@ def calibrate_table(
     by_id = {d.id: d for d in detections if d.id in report.found}
     mm = np.vstack([anchors[t].corners_mm() for t in report.found])
     px = np.vstack([np.asarray(by_id[t].corners, float) for t in report.found])
-    h, _ = cv2.findHomography(mm, px, 0)
-    if h is None or not np.all(np.isfinite(h)) or abs(np.linalg.det(h)) < 1e-12:
+    fitted, _ = cv2.findHomography(mm, px, 0)
+    if fitted is None or not np.all(np.isfinite(fitted)) or abs(np.linalg.det(fitted)) < 1e-12:
         raise CalibrationError("the anchors do not span a plane: are they all on one line?")
-    h = np.asarray(h, dtype=np.float64)
+    h = np.asarray(fitted, dtype=np.float64)
     error = float(np.sqrt(np.mean(np.sum((apply_homography(h, mm) - px) ** 2, axis=1))))
     return TableCalibration(h / h[2, 2], image_size, report.found, error)
 
@@ -361,7 +361,10 @@ def draw_calibration(
     """A copy of ``image`` with the tags outlined (anchors in green, others in blue, with ids),
     the table's millimetre grid when calibrated, and (``caption``) the missing anchors listed
     in English; a page in another language says that in its own words instead."""
-    out = image.copy() if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    if image.ndim == 3:
+        out = image.copy()
+    else:
+        out = np.asarray(cv2.cvtColor(image, cv2.COLOR_GRAY2BGR), dtype=np.uint8)
     scale = max(out.shape[1] / 1280, 0.5)
     font, thick = cv2.FONT_HERSHEY_SIMPLEX, max(1, round(2 * scale))
     if calibration is not None:

@@ -216,7 +216,7 @@ class Detector:
         kept, self.conflicts = _fuse(raw, c.min_decision_margin)
         inside = _inside([d.corners for d in kept], width, height, c.edge_margin)
         kept = [d for d, ok in zip(kept, inside, strict=True) if ok]
-        read = _same_place(candidates, [np.asarray(d.corners) for d in kept]).any(axis=1)
+        read = _at_any(candidates, [np.asarray(d.corners) for d in kept])
         self.candidates = [q for q, done in zip(candidates, read, strict=True) if not done]
         return sorted(kept, key=_sort_key)
 
@@ -233,7 +233,7 @@ class Detector:
             and d.decision_margin >= self.config.min_decision_margin
             and (d.source == _MAIN or d.hamming == 0)
         ]
-        covered = _same_place(candidates, decoded).any(axis=1)
+        covered = _at_any(candidates, decoded)
         fresh = [q for q, done in zip(candidates, covered, strict=True) if not done]
         fresh.sort(key=lambda q: -cv2.contourArea(q.astype(np.float32)))
         for quad in fresh[: self.config.max_candidates]:
@@ -391,6 +391,13 @@ def _same_place(
     side_a, side_b = _sides(qa), _sides(qb)
     distance = np.linalg.norm(qa.mean(axis=1)[:, None] - qb.mean(axis=1)[None], axis=2)
     return distance < np.minimum(side_a[:, None], side_b[None]) / 2
+
+
+def _at_any(
+    a: list[npt.NDArray[np.float64]], b: list[npt.NDArray[np.float64]]
+) -> npt.NDArray[np.bool_]:
+    """For each quad of ``a``, whether one of ``b`` is the same tag (`_same_place`)."""
+    return np.any(_same_place(a, b), axis=1)
 
 
 def _sides(quads: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:

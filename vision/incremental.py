@@ -42,6 +42,7 @@ from vision.detection import (
     Corners,
     Detection,
     Detector,
+    _at_any,
     _inside,
     _same_place,
     _sort_key,
@@ -266,7 +267,7 @@ class IncrementalDetector:
             return
         now = [np.asarray(d.corners) for d in self._detections]
         exact = [d for d in previous if d.hamming == 0]
-        again = _same_place([np.asarray(d.corners) for d in exact], now).any(axis=1)
+        again = _at_any([np.asarray(d.corners) for d in exact], now)
         held = []
         for d, found in zip(exact, again, strict=True):
             if found:
@@ -292,7 +293,7 @@ class IncrementalDetector:
             return
         places = [np.asarray(d.corners) for d in self._detections]
         quads = [np.asarray(lost.detection.corners) for lost in self._lost]
-        taken = _same_place(quads, places).any(axis=1)
+        taken = _at_any(quads, places)
         back: list[Detection] = []
         waiting, checked = [], []  # looked at in turns, at most _RESTORE_CHECKS a frame
         checks = 0
@@ -357,11 +358,7 @@ class IncrementalDetector:
         """Start averaging the crops of the quads that are neither read nor watched yet."""
         height, width = grey.shape
         places = [np.asarray(d.corners) for d in self._detections] + [s.quad for s in self._spots]
-        quads = [
-            q
-            for q, old in zip(quads, _same_place(quads, places).any(axis=1), strict=True)
-            if not old
-        ]
+        quads = [q for q, old in zip(quads, _at_any(quads, places), strict=True) if not old]
         quads.sort(key=lambda q: -cv2.contourArea(q.astype(np.float32)))
         same = _same_place(quads, quads)
         taken = np.zeros(len(quads), dtype=bool)

@@ -66,7 +66,7 @@ def sharpened(crop: Crop, amount: float = 1.5, sigma: float = 1.0) -> Crop:
     strong defocus)."""
     blurred = cv2.GaussianBlur(crop.image, (0, 0), sigma * crop.scale)
     image = cv2.addWeighted(crop.image, 1 + amount, blurred, -amount, 0)
-    return Crop(image, crop.x0, crop.y0, crop.scale)
+    return Crop(np.asarray(image, dtype=np.uint8), crop.x0, crop.y0, crop.scale)
 
 
 def deblurred(crop: Crop, sigma: float = 1.0, noise: float = 0.03) -> Crop:
@@ -87,7 +87,7 @@ def deblurred(crop: Crop, sigma: float = 1.0, noise: float = 0.03) -> Crop:
 def contrasted(crop: Crop) -> Crop:
     """The crop with local contrast equalised (CLAHE on 4 × 4 tiles): a tag half in glare."""
     image = cv2.createCLAHE(clipLimit=2.0, tileGridSize=(4, 4)).apply(crop.image)
-    return Crop(image, crop.x0, crop.y0, crop.scale)
+    return Crop(np.asarray(image, dtype=np.uint8), crop.x0, crop.y0, crop.scale)
 
 
 def binarised(crop: Crop) -> Crop:
@@ -95,4 +95,4 @@ def binarised(crop: Crop) -> Crop:
     decodes a tag whose contrast the frame-wide threshold got wrong (glare, shade)."""
     _, binary = cv2.threshold(crop.image, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     soft = cv2.GaussianBlur(binary, (0, 0), crop.scale / 2)
-    return Crop(soft, crop.x0, crop.y0, crop.scale)
+    return Crop(np.asarray(soft, dtype=np.uint8), crop.x0, crop.y0, crop.scale)

@@ -198,10 +198,10 @@ def _expand(g: dict[str, Any], game: str, family: str) -> tuple[list[TagEntry], 
     last = first + count * len(faces) * per_face - 1
     if first < 0 or last > MAX_ID[family]:
         raise ValueError(f"ids {first}-{last} do not fit {family} (0-{MAX_ID[family]})")
-    positions = [tuple(map(float, p)) for p in g.get("positions_mm", [])]
+    positions = [_pair(p, "positions_mm") for p in g.get("positions_mm", [])]
     if positions and len(positions) != count:
         raise ValueError(f"positions_mm has {len(positions)} places for {count} components")
-    places = [tuple(map(float, p)) for p in g.get("tag_places_mm", [])]
+    places = [_pair(p, "tag_places_mm") for p in g.get("tag_places_mm", [])]
     if places and len(places) != per_face:
         raise ValueError(f"tag_places_mm has {len(places)} places for {per_face} tags a face")
     shown = _item_labels(g, count)
@@ -224,7 +224,7 @@ def _expand(g: dict[str, Any], game: str, family: str) -> tuple[list[TagEntry], 
                         tag_mm,
                         str(g.get("source", "")),
                         g.get("placeholder"),
-                        positions[item - 1] if positions else None,  # type: ignore[arg-type]
+                        positions[item - 1] if positions else None,
                         *shown[item - 1],
                     )
                 )
@@ -256,11 +256,18 @@ def _grid(g: dict[str, Any] | None) -> Grid | None:
     if g is None:
         return None
     return Grid(
-        tuple(map(float, g["origin_mm"])),  # type: ignore[arg-type]
-        tuple(map(float, g["cell_mm"])),  # type: ignore[arg-type]
+        _pair(g["origin_mm"], "origin_mm"),
+        _pair(g["cell_mm"], "cell_mm"),
         int(g["cols"]),
         int(g["rows"]),
     )
+
+
+def _pair(value: Any, field: str) -> tuple[float, float]:
+    """An [x, y] of the data file as two floats; ValueError unless it has two values."""
+    if len(value) != 2:
+        raise ValueError(f"{field} takes [x, y] pairs, not {value!r}")
+    return float(value[0]), float(value[1])
 
 
 def _reason(exc: Exception) -> str:

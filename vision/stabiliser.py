@@ -158,9 +158,9 @@ class Stabiliser:
         for key in sorted(set(by_key) | set(self._tracks)):
             if key in duplicates:
                 continue  # flagged: this frame says nothing about where the tag is
-            poses = by_key.get(key)
-            if poses:
-                out.extend(self._seen(key, poses[0], timestamp_ms))
+            seen = by_key.get(key)
+            if seen:
+                out.extend(self._seen(key, seen[0], timestamp_ms))
             else:
                 out.extend(self._missed(key, timestamp_ms))
         return out

@@ -31,6 +31,7 @@ import numpy.typing as npt
 from vision.errors import VisionError
 
 FloatArray: TypeAlias = npt.NDArray[np.float64]
+Float32Array: TypeAlias = npt.NDArray[np.float32]
 Image: TypeAlias = npt.NDArray[np.uint8]
 
 #: Cells across a tag36h11 black square (6 data cells and a one-cell black border).
@@ -347,8 +348,8 @@ def render(
             _draw_hand(canvas, hand_mask, h_table, hand)
         size = (camera.width, camera.height)
         small_mask = np.asarray(cv2.resize(hand_mask, size, interpolation=cv2.INTER_AREA), np.uint8)
-    image = cv2.resize(canvas, (camera.width, camera.height), interpolation=cv2.INTER_AREA)
-    image = np.asarray(image, dtype=np.uint8)
+    shrunk = cv2.resize(canvas, (camera.width, camera.height), interpolation=cv2.INTER_AREA)
+    image = np.asarray(shrunk, dtype=np.uint8)
     truth, hidden = _truth(table, camera, small_mask)
     image = _apply_effects(image, effects, np.random.default_rng(seed))
     return Rendering(image, truth, hidden)
@@ -367,7 +368,7 @@ class SessionRenderer:
         self.camera = camera
         self._layouts = layouts
         self._tables: dict[SyntheticTable, Image] = {}
-        self._light: dict[tuple[object, ...], tuple[FloatArray, FloatArray]] = {}
+        self._light: dict[tuple[object, ...], tuple[Float32Array, Float32Array]] = {}
 
     def render(
         self, table: SyntheticTable, effects: Effects | None = None, *, seed: int = 0
@@ -410,10 +411,12 @@ class SessionRenderer:
         if fx.jpeg_quality is not None:
             quality = [cv2.IMWRITE_JPEG_QUALITY, int(fx.jpeg_quality)]
             _ok, data = cv2.imencode(".jpg", result, quality)
-            result = cv2.imdecode(data, cv2.IMREAD_GRAYSCALE)
+            decoded = cv2.imdecode(data, cv2.IMREAD_GRAYSCALE)
+            assert decoded is not None  # OpenCV's own JPEG, just encoded
+            result = np.asarray(decoded, dtype=np.uint8)
         return Rendering(result, truth, hidden)
 
-    def _light_maps(self, fx: Effects) -> tuple[FloatArray, FloatArray]:
+    def _light_maps(self, fx: Effects) -> tuple[Float32Array, Float32Array]:
         key = (fx.uneven_light, fx.glare, fx.glare_at, fx.glare_radius)
         maps = self._light.get(key)
         if maps is None:
@@ -568,11 +571,13 @@ def _apply_effects(image: Image, fx: Effects, rng: np.random.Generator) -> Image
     result = np.clip(out, 0, 255).astype(np.uint8)
     if fx.jpeg_quality is not None:
         _ok, data = cv2.imencode(".jpg", result, [cv2.IMWRITE_JPEG_QUALITY, int(fx.jpeg_quality)])
-        result = cv2.imdecode(data, cv2.IMREAD_COLOR)
+        decoded = cv2.imdecode(data, cv2.IMREAD_COLOR)
+        assert decoded is not None  # OpenCV's own JPEG, just encoded
+        result = np.asarray(decoded, dtype=np.uint8)
     return result
 
 
-def _motion_kernel(length: float, angle_deg: float) -> npt.NDArray[np.float32]:
+def _motion_kernel(length: float, angle_deg: float) -> Float32Array:
     size = math.ceil(length) | 1
     kernel = np.zeros((size, size), np.float32)
     c = (size - 1) / 2

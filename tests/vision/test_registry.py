@@ -93,6 +93,11 @@ def test_an_anchor_id_reused_by_a_game_is_named(tmp_path: Path) -> None:
             '[[group]]\nname = "x"\nkind = "token"\nfirst_id = 580\ncount = 9\ntag_mm = 10\n',
             "do not fit tag36h11",
         ),
+        (
+            '[[group]]\nname = "b"\nkind = "board"\nfirst_id = 1\ncount = 1\ntag_mm = 10\n'
+            "tag_places_mm = [[15, 15, 0]]\n",
+            r"tag_places_mm takes \[x, y\] pairs",
+        ),
     ],
 )
 def test_a_malformed_file_says_where_and_why(tmp_path: Path, text: str, reason: str) -> None:
