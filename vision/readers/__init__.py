@@ -21,6 +21,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from engine.core.text import Language
 from vision.calibration import TableCalibration
 from vision.detection import Detection
 from vision.errors import ReaderNotFoundError
@@ -30,8 +31,8 @@ from vision.registry import Registry
 
 Result = dict[str, Any]
 """What a reader's ``scan`` makes of one image (JSON-ready; ``tablesight scan --json``)."""
-Scan = Callable[[Path, str], Result]
-Describe = Callable[[Result, str], str]
+Scan = Callable[[Path, Language], Result]
+Describe = Callable[[Result, Language], str]
 TableReaderFactory = Callable[[Registry, TableCalibration, Sequence[Detection]], Reader]
 
 
@@ -51,7 +52,7 @@ class GameReader:
     table_reader: TableReaderFactory
     describe_for_players: Describe | None = None
 
-    def for_players(self, result: Result, lang: str) -> str:
+    def for_players(self, result: Result, lang: Language) -> str:
         """``result`` worded for the players at the table."""
         return (self.describe_for_players or self.describe)(result, lang)
 

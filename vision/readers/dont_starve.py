@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from engine.core import Move, State, Text, find_game, legal
+from engine.core.text import Language
 from engine.dont_starve.board import adjacency
 from engine.dont_starve.catalogue import PORTAL, Scenario, catalogue
 from engine.dont_starve.game import CHARACTERS
@@ -274,7 +275,7 @@ def tag_poses(detections: list[Detection], to_table: Any) -> list[tuple[int, Pos
     return out
 
 
-def scan(image_path: Path, lang: str) -> dict[str, Any]:
+def scan(image_path: Path, lang: Language) -> dict[str, Any]:
     """Read one picture of the table: the grid, the adjacency and the verdicts, as JSON data."""
     image = read_image(image_path)
     detections = Detector().detect(image)
@@ -310,7 +311,7 @@ def _portal_scale(detections: list[Detection], registry: Registry) -> Any:
     return lambda pts: np.asarray(pts, float) * scale
 
 
-def report_json(report: LayoutReport, lang: str) -> dict[str, Any]:
+def report_json(report: LayoutReport, lang: Language) -> dict[str, Any]:
     """A layout report as plain JSON data, messages in ``lang``."""
     return {
         "scenario": report.scenario,
@@ -335,13 +336,13 @@ def report_json(report: LayoutReport, lang: str) -> dict[str, Any]:
                 "tile": p.tile,
                 "slot": p.slot,
                 "message": p.message.in_(lang),
-            }  # type: ignore[arg-type]
+            }
             for p in report.problems
         ],
     }
 
 
-def describe(result: dict[str, Any], lang: str) -> str:
+def describe(result: dict[str, Any], lang: Language) -> str:
     """The scan result for people: the layout's verdicts, then tiles and adjacency."""
     zh = lang == "zh"
     sc = catalogue().scenarios[result["scenario"]]

@@ -32,6 +32,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.core import ACCEPTED, Move, Reason, State, Text, Verdict
+from engine.core.text import Language
 from engine.greenwood.board import Cell, turn
 from engine.greenwood.catalogue import Layout, Shape, catalogue
 from engine.greenwood.moves import Place
@@ -203,7 +204,7 @@ def _pixel_pose(
     return (float(centre[0]), float(centre[1])), math.degrees(math.atan2(d[0], -d[1])) % 360
 
 
-def scan(image_path: Path, lang: str, *, registry: Registry | None = None) -> dict[str, Any]:
+def scan(image_path: Path, lang: Language, *, registry: Registry | None = None) -> dict[str, Any]:
     """Read one photo: per submarine board in view, its pieces, their cells and verdicts."""
     registry = registry or load_registry()
     image = read_image(image_path)
@@ -263,7 +264,7 @@ def _piece_json(r: Reading, verdict: Verdict | None) -> dict[str, Any]:
 BOARD_NAME = re.compile(r"submarine board (\d+) (front|back)")
 
 
-def board_name(name: str, lang: str) -> str:
+def board_name(name: str, lang: Language) -> str:
     """A submarine board as players say it: 潜艇版图1正面 / submarine board 1, front."""
     match = BOARD_NAME.fullmatch(name)
     if match is None:
@@ -273,18 +274,18 @@ def board_name(name: str, lang: str) -> str:
     return f"潜艇版图{n}{side[0]}" if lang == "zh" else f"submarine board {n}, {side[1]}"
 
 
-def describe(result: dict[str, Any], lang: str) -> str:
+def describe(result: dict[str, Any], lang: Language) -> str:
     """The scan result for people, one line per board and per piece (the reason code of a
     refusal after it, in brackets, for whoever debugs a reader: ``with_codes``)."""
     return _describe(result, lang, with_codes=True)
 
 
-def describe_for_players(result: dict[str, Any], lang: str) -> str:
+def describe_for_players(result: dict[str, Any], lang: Language) -> str:
     """The scan result as the kiosk's camera page shows it: names only, no reason codes."""
     return _describe(result, lang, with_codes=False)
 
 
-def _describe(result: dict[str, Any], lang: str, with_codes: bool) -> str:
+def _describe(result: dict[str, Any], lang: Language, with_codes: bool) -> str:
     en = lang != "zh"
     lines = []
     for b in result["boards"]:

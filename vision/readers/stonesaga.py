@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from engine.core import Game, Move, State, Text, apply, find_game, legal
+from engine.core.text import Language
 from engine.stonesaga import campaign as camp
 from engine.stonesaga.catalogue import MINING_FEATURES, OMENS, STONES, bag, mining, region
 from engine.stonesaga.moves import DrawOre, FinishMining
@@ -253,7 +254,11 @@ def read_valley(
     for s in (s for s in seen if s.entry.name == "terrain tile"):
         tile_id = str(int(settings["tile_id_base"]) + s.entry.item)
         place = next(
-            ((n, p.cell_at(s.x_mm, s.y_mm)) for n, p in trays.items() if p.cell_at(s.x_mm, s.y_mm)),
+            (
+                (n, cell)
+                for n, p in trays.items()
+                if (cell := p.cell_at(s.x_mm, s.y_mm)) is not None
+            ),
             None,
         )
         if place is None:
@@ -286,7 +291,7 @@ def read_valley(
     return record, problems
 
 
-def placement_guide(record: ValleyRecord, lang: str = "en") -> list[str]:
+def placement_guide(record: ValleyRecord, lang: Language = "en") -> list[str]:
     """Where each recorded tile and overlay goes, one line each, for rebuilding the valley."""
     lines = []
     for t in record.tiles:
@@ -317,7 +322,7 @@ def features_for(tokens: Sequence[tuple[str, str | None]]) -> list[str]:
     return [f for f in MINING_FEATURES if all(bag(f).get(s, 0) >= n for s, n in counts.items())]
 
 
-def scan(image_path: Path, lang: str) -> dict[str, Any]:
+def scan(image_path: Path, lang: Language) -> dict[str, Any]:
     """Read one overhead photo: the ore tokens on the draw pad and the valley in the trays.
 
     Needs the four calibration anchors in view (CalibrationError names a missing one).
@@ -335,14 +340,15 @@ def scan(image_path: Path, lang: str) -> dict[str, Any]:
         pad = None
     if pad is not None:
         tokens = []
+        ores: list[tuple[str, str | None]] = []
         for s in seen:
             ore = ore_of(s.entry)
             if ore is not None and pad.contains(s.x_mm, s.y_mm):
                 tokens.append({"tag": s.entry.tag_id, "stone": ore[0], "omen": ore[1]})
-        pairs = [(t["stone"], t["omen"]) for t in tokens]
-        result["pad"] = {"tokens": tokens, "features": features_for(pairs)}
-        if any(t["omen"] is None for t in tokens):
-            result["problems"].append(TURN_TOKEN.message.in_("zh" if lang == "zh" else "en"))
+                ores.append(ore)
+        result["pad"] = {"tokens": tokens, "features": features_for(ores)}
+        if any(omen is None for _, omen in ores):
+            result["problems"].append(TURN_TOKEN.message.in_(lang))
     try:
         record, problems = read_valley(detections, calibration, registry, region())
     except ReaderError:
@@ -355,7 +361,7 @@ def scan(image_path: Path, lang: str) -> dict[str, Any]:
     return result
 
 
-def describe(result: dict[str, Any], lang: str) -> str:
+def describe(result: dict[str, Any], lang: Language) -> str:
     """The scan result for people, in the kiosk language."""
     zh = lang == "zh"
     lines: list[str] = []
