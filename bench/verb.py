@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kiosk.errors import CommandError
+from kiosk.errors import CommandError, check_output_file
 
 if TYPE_CHECKING:
     from bench import Figure
@@ -52,20 +52,6 @@ def bench(args: argparse.Namespace, settings: Settings) -> int:
         except OSError as exc:
             raise CommandError(f"--json: cannot write {args.json}: {exc.strerror}") from None
     return 0 if figures else 2
-
-
-def check_output_file(path: Path, flag: str) -> None:
-    """CommandError (one line) unless ``path`` can be written as a file: not a folder, in a
-    folder that exists (not under a file)."""
-    if path.is_dir():
-        raise CommandError(f"{flag}: {path} is a folder; give a file name in it")
-    for above in path.parents:
-        if above.exists():
-            if not above.is_dir():
-                raise CommandError(f"{flag}: {above} is a file, not a folder")
-            break
-    if not path.parent.is_dir():
-        raise CommandError(f"{flag}: there is no folder {path.parent}")
 
 
 def format_table(figures: list[Figure]) -> str:

@@ -40,7 +40,7 @@ def tags(args: argparse.Namespace, settings: Settings) -> int:
             args.game = find_game(args.game).name
         except EngineError as exc:
             raise CommandError(f"{exc}, or {ANCHORS} for the calibration anchors") from None
-    from bench.verb import check_output_file
+    from kiosk.errors import check_output_file
 
     check_output_file(args.out, "--out")
     try:
