@@ -21,6 +21,7 @@ from kiosk.errors import CommandError
 if TYPE_CHECKING:
     from engine.core import Session
     from engine.core.records import Event
+    from engine.core.text import Language
     from kiosk.settings import Settings
 
 
@@ -193,7 +194,7 @@ def _start(
 class Printer:
     """Prints each step of the replay, for people or as JSON lines."""
 
-    def __init__(self, as_json: bool, lang: str) -> None:
+    def __init__(self, as_json: bool, lang: Language) -> None:
         self.as_json, self.lang = as_json, lang
 
     def _emit(self, data: dict[str, Any]) -> None:

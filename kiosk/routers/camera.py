@@ -242,7 +242,7 @@ def reading(
     return answer
 
 
-def _read(image: np.ndarray, game: str, lang: str) -> dict[str, Any]:
+def _read(image: np.ndarray, game: str, lang: Language) -> dict[str, Any]:
     """The reader of ``game`` on ``image``, as ``reading`` answers it."""
     try:
         reader = find_reader(game)
