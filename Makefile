@@ -27,6 +27,7 @@ run: $(RUN_STAMP)
 
 test: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 	$(BIN)/python -m pytest
 
 bench: $(RUN_STAMP)
