@@ -172,6 +172,19 @@ WORDS: Mapping[str, Text] = MappingProxyType(
         "allSeen": Text("摄像头能查的都已确认。", "All the camera can check is seen."),
         "sumPlayers": Text("{n} 位玩家", "{n} players"),
         "startFailed": Text("没能开始:{why}", "Could not start: {why}"),
+        # camera page: how well each sticker reads
+        "healthHeading": Text("贴纸状态", "Sticker health"),
+        "healthNone": Text("画面中还没有贴纸", "No sticker in view yet"),
+        "healthWatching": Text("观察中…", "watching…"),
+        "healthGood": Text("读得清楚", "reads well"),
+        "healthWeak": Text("读得不稳", "reads poorly"),
+        "healthAllGood": Text(
+            "画面中的 {n} 张贴纸都读得清楚", "All {n} stickers in view read well"
+        ),
+        "healthSomeWeak": Text("{weak} / {n} 张贴纸读得不稳", "{weak} of {n} stickers read poorly"),
+        "healthShare": Text("认出 {share}", "found {share}"),
+        "healthMargin": Text("余量 {margin}", "margin {margin}"),
+        "healthBits": Text("纠正 {bits} 位", "{bits} bits corrected"),
         # tray page
         "trayHeading": Text("骰盘:谁掷什么骰子,为什么", "Dice trays: who rolls what, and why"),
         "trayN": Text("骰盘 {n}", "Tray {n}"),

@@ -4,41 +4,26 @@
 
 let sheetNames = {}; // each sticker sheet's name in the screen's language
 
-// The sticker-health words of this page, in both languages (common.js holds the shared ones).
-const HEALTH = {
-  zh: {
-    heading: "贴纸状态", none: "画面中还没有贴纸", watching: "观察中…", good: "读得清楚", weak: "读得不稳",
-    allGood: "画面中的 {n} 张贴纸都读得清楚", someWeak: "{weak} / {n} 张贴纸读得不稳",
-    share: "认出 {share}", margin: "余量 {margin}", bits: "纠正 {bits} 位",
-  },
-  en: {
-    heading: "Sticker health", none: "No sticker in view yet", watching: "watching…", good: "reads well", weak: "reads poorly",
-    allGood: "All {n} stickers in view read well", someWeak: "{weak} of {n} stickers read poorly",
-    share: "found {share}", margin: "margin {margin}", bits: "{bits} bits corrected",
-  },
-};
-
-function hw(key, params = {}) {
-  const words = HEALTH[Kiosk.lang] || HEALTH.en;
-  return words[key].replace(/\{(\w+)\}/g, (_, name) => String(params[name] ?? ""));
-}
+// A sticker's verdict, by the state the page's style sheet shows it in (data-state).
+const VERDICT = { weak: "healthWeak", good: "healthGood", watching: "healthWatching" };
 
 function showHealth(stickers) {
   const weak = stickers.filter((s) => s.weak);
   const summary = document.getElementById("health-summary");
-  if (!stickers.length) summary.textContent = hw("none");
-  else summary.textContent = weak.length ? hw("someWeak", { weak: weak.length, n: stickers.length }) : hw("allGood", { n: stickers.length });
+  if (!stickers.length) summary.textContent = Kiosk.t("healthNone");
+  else if (weak.length) summary.textContent = Kiosk.t("healthSomeWeak", { weak: weak.length, n: stickers.length });
+  else summary.textContent = Kiosk.t("healthAllGood", { n: stickers.length });
   document.getElementById("health-weak").replaceChildren(...weak.map((s) =>
     Kiosk.el("li", { "data-id": String(s.id) }, Kiosk.el("strong", { text: s.line }), Kiosk.el("span", { text: s.why.join(" · ") }))));
   document.getElementById("health-all").replaceChildren(...stickers.map((s) => {
     const state = s.weak ? "weak" : s.judged ? "good" : "watching";
     const figures = [
-      hw("share", { share: `${Math.round(s.share * 100)}%` }),
-      hw("margin", { margin: s.margin === null ? "—" : Math.round(s.margin) }),
-      hw("bits", { bits: s.corrected_bits === null ? "—" : Number(s.corrected_bits.toFixed(1)) }),
+      Kiosk.t("healthShare", { share: `${Math.round(s.share * 100)}%` }),
+      Kiosk.t("healthMargin", { margin: s.margin === null ? "—" : Math.round(s.margin) }),
+      Kiosk.t("healthBits", { bits: s.corrected_bits === null ? "—" : Number(s.corrected_bits.toFixed(1)) }),
     ].flatMap((text, i) => [i ? " · " : "", Kiosk.el("span", { class: "figure", text })]);
     return Kiosk.el("div", { class: "sticker", "data-state": state, "data-id": String(s.id) },
-      Kiosk.el("b", { text: s.label }), Kiosk.el("small", {}, ...figures), Kiosk.el("small", { class: "verdict", text: hw(state) }));
+      Kiosk.el("b", { text: s.label }), Kiosk.el("small", {}, ...figures), Kiosk.el("small", { class: "verdict", text: Kiosk.t(VERDICT[state]) }));
   }));
 }
 
@@ -70,7 +55,7 @@ async function sheets() {
 }
 
 function translateHealth() {
-  for (const node of document.querySelectorAll("[data-health]")) node.textContent = hw(node.dataset.health);
+  document.getElementById("health-heading").textContent = Kiosk.t("healthHeading");
 }
 
 document.addEventListener("DOMContentLoaded", () => {

@@ -76,6 +76,9 @@ DYNAMIC = {
     ),
     ("table.js", "link.state"): link_states,
     ("camera.js", "cam.link.state"): link_states,
+    ("camera.js", "VERDICT[state]"): lambda: set(
+        re.findall(r'"(\w+)"', re.search(r"const VERDICT = \{([^}]*)\}", _js("camera.js"))[1])
+    ),
     ("setup.js", "cam.link.state"): link_states,
     ("tray.js", "tray.link.state"): link_states,
     ("setup.js", "STEP_WORD[STEPS[at + 1]]"): lambda: set(
@@ -168,6 +171,9 @@ def test_the_scan_finds_the_pages_words_and_every_kind_of_use() -> None:
     for key in ("round", "undo", "tray", "toAct", "mayAct", "lost", "die_monster", "die_d6"):
         assert key in used, key  # a literal, a data-t, a heading, a ternary, a dynamic key
     assert {"accent_day", "accent_night", "group_round", "group_unused"} <= set(used)
+    camera = {key for key, where in used.items() if any(w.startswith("camera.js") for w in where)}
+    assert {"healthHeading", "healthNone", "healthAllGood", "healthBits"} <= camera
+    assert {"healthWeak", "healthGood", "healthWatching"} <= camera  # VERDICT[state]
     assert {"ok", "simulated", "lost", "not_connected"} <= link_states()
 
 
@@ -191,7 +197,9 @@ def test_the_pages_keep_no_word_list_of_their_own_and_never_show_a_missing_key()
     common = _js("common.js")
     assert "?? key" not in common and "|| key" not in common
     assert re.search(r'const WORDS = JSON\.parse\(document\.getElementById\("words"\)', common)
-    assert not re.search(r"\b(zh|en):\s*\{", common)  # no catalogue of its own
+    for path in sorted(STATIC.glob("*.js")):
+        text = path.read_text()
+        assert not re.search(r"\b(zh|en):\s*\{", text), f"{path.name} keeps words of its own"
 
 
 def test_every_page_carries_the_servers_catalogue(tmp_path: Path) -> None:
