@@ -132,7 +132,7 @@ def colours(lang: Language = "en") -> dict[str, Any]:
 
 
 def describe_options(
-    options_type: type, texts: dict[str, Text] | None = None, lang: str = "en"
+    options_type: type, texts: dict[str, Text] | None = None, lang: Language = "en"
 ) -> list[dict[str, Any]]:
     """The fields of a game's options dataclass as set-up fields, named in ``lang`` from the
     game's ``option_texts``: name, label, kind, default, choices (each a value and its label).
@@ -185,10 +185,10 @@ def _named_values(texts: dict[str, Text], field: str, kind: str) -> list[Any]:
     return values if kind in ("text", "list", "int") else []
 
 
-def _label(texts: dict[str, Text], key: str, lang: str, value: Any = None) -> str:
+def _label(texts: dict[str, Text], key: str, lang: Language, value: Any = None) -> str:
     """What players read for an option or value: the game's text, else a humanised key."""
     if key in texts:
-        return texts[key].in_(lang)  # type: ignore[arg-type]
+        return texts[key].in_(lang)
     if value is not None:
         return str(value).replace("_", " ")
     return key.replace("_", " ").capitalize()
@@ -199,7 +199,7 @@ def _registry() -> Any:
     return load_registry()
 
 
-def checklist(game: str, lang: str) -> list[dict[str, Any]]:
+def checklist(game: str, lang: Language) -> list[dict[str, Any]]:
     """The set-up checklist of ``game`` in ``lang`` (``Game.checklist``): each line's label,
     and for what the camera can confirm the tags the registry gives it (tag id → which piece)
     and how many pieces it needs."""
@@ -217,7 +217,7 @@ def checklist(game: str, lang: str) -> list[dict[str, Any]]:
         out.append(
             {
                 "key": check.key,
-                "label": check.text.in_(lang),  # type: ignore[arg-type]
+                "label": check.text.in_(lang),
                 "camera": tags is not None,
                 "tags": tags,
                 "need": check.need,
