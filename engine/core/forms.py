@@ -15,6 +15,29 @@ from engine.core.records import Move, Seat, move_from_dict
 from engine.core.text import Language, Text, Verdict
 
 FieldKind = Literal["pick", "cells", "number", "dice", "tally"]
+OfferKind = Literal["dice", "main", "free", "card_effect", "camera", "core", "final"]
+"""Where the console puts an offer, decided by the game (in this order on the screen):
+
+- ``dice``: the dice the table just rolled, to be entered now;
+- ``main``: the game's main actions, in the words of the rules;
+- ``free``: free actions the rules name (eat, reroll), after the main ones;
+- ``card_effect``: what a card or an ability says (gain, lose, "a card says so"), behind one
+  "card effect…" entry that the console opens;
+- ``camera``: a move the camera normally reads, offered as its fallback;
+- ``core``: the core's own moves (end the turn, done with the phase, confirm);
+- ``final``: a move that ends a scenario, a challenge or the session: its own row at the end of
+  the seat's moves, made only by a second touch (``Offer.confirm`` says what the first asks).
+"""
+OFFER_KINDS: tuple[OfferKind, ...] = (
+    "dice",
+    "main",
+    "free",
+    "card_effect",
+    "camera",
+    "core",
+    "final",
+)
+"""The kinds in the console's order."""
 
 
 @dataclass(frozen=True)
@@ -86,6 +109,23 @@ class Offer:
     camera: bool = False
     """A move the camera normally reads, offered as a fallback."""
     options: tuple[Option, ...] = ()
+    kind: OfferKind | None = None
+    """Where the console puts it (``OfferKind``); None: ``camera`` if the camera reads it,
+    else ``main``."""
+    confirm: Text | None = None
+    """For a ``final`` offer: what the button says after the first touch ("touch again to end
+    the scenario"); the second touch makes the move."""
+
+    def __post_init__(self) -> None:
+        if self.group == "final" and self.confirm is None:
+            raise ValueError(f"{self.move}: a final offer says what its second touch does")
+
+    @property
+    def group(self) -> OfferKind:
+        """The offer's kind, its default filled in."""
+        if self.kind is not None:
+            return self.kind
+        return "camera" if self.camera else "main"
 
     @property
     def picks(self) -> tuple[Field, ...]:
@@ -148,6 +188,8 @@ class Offer:
             "seat": self.seat,
             "label": self.label.in_(lang),
             "camera": self.camera,
+            "kind": self.group,
+            "confirm": None if self.confirm is None else self.confirm.in_(lang),
             "fixed": self.fixed,
             "fields": [_field_dict(f, lang) for f in self.fields],
             "options": [

@@ -2,9 +2,12 @@
 
 For a state, each seat that may act gets *offers*: move templates whose fields carry their
 choices, drawn from the state by the game (``Game.offers``), or the bounds of a number, or the
-dice the players rolled. The core adds its own moves (confirm, end the turn, pass) and checks
+dice the players rolled. The core adds its own moves (confirm, end the turn, pass;
+``kind="core"``) unless the game offers them itself, named as its rules name them (Don't
+Starve's ``pass`` in the action phase is "end my turn": the activation token flips), and checks
 every concrete option with the game's ``legal()``: a refused option keeps its verdict, so the
-console can grey it with the reason instead of letting players find out by trying.
+console can grey it with the reason instead of letting players find out by trying. Each offer
+has a kind (``engine.core.forms.OfferKind``) that says where the console puts it.
 
 Field kinds:
 
@@ -53,6 +56,9 @@ CORE_LABELS = {
     "pass": Text("本阶段结束", "Done for this phase"),
 }
 """The console's labels of the core's own moves."""
+CORE_SEAT_MOVES = frozenset({"end_turn", "pass"})
+"""The core's moves of a seat: a game that offers one of them itself (with its own label) for
+a seat offers all the core moves that seat gets; the core then adds none of its own."""
 
 
 @dataclass(frozen=True)
@@ -108,10 +114,11 @@ def offers(game: Game, state: State[Any]) -> tuple[SeatOffers, ...]:
     phase = game.phase(state.flow.phase) if state.outcome is None else None
     for seat in acting_seats(game, state):
         drafts: list[Offer] = list(game.offers(state, seat))
-        turns = phase is not None and phase.order in (TurnOrder.CLOCKWISE, TurnOrder.FREE)
-        if turns and state.flow.current == seat:
-            drafts.append(Offer("end_turn", seat, CORE_LABELS["end_turn"]))
-        drafts.append(Offer("pass", seat, CORE_LABELS["pass"]))
+        if not any(d.move in CORE_SEAT_MOVES for d in drafts):  # else the game named its own
+            turns = phase is not None and phase.order in (TurnOrder.CLOCKWISE, TurnOrder.FREE)
+            if turns and state.flow.current == seat:
+                drafts.append(Offer("end_turn", seat, CORE_LABELS["end_turn"], kind="core"))
+            drafts.append(Offer("pass", seat, CORE_LABELS["pass"], kind="core"))
         out.append(
             SeatOffers(
                 seat, state.flow.current == seat, tuple(checked(game, state, d) for d in drafts)
@@ -122,7 +129,8 @@ def offers(game: Game, state: State[Any]) -> tuple[SeatOffers, ...]:
         if free:
             out.append(SeatOffers(seat, False, tuple(checked(game, state, d) for d in free)))
     if phase is not None and phase.order is TurnOrder.TABLE:
-        advance = checked(game, state, Offer("advance", None, CORE_LABELS["advance"]))
+        confirm = Offer("advance", None, CORE_LABELS["advance"], kind="core")
+        advance = checked(game, state, confirm)
         out.append(SeatOffers(None, True, (advance,)))
     return tuple(out)
 

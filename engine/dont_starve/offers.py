@@ -14,6 +14,12 @@ By phase (docs/dont_starve.md, "The console"):
 - shadow: the free actions, and the shadow creature's attack as monster dice.
 - daily needs: the free actions and light; weather: the free actions and protect.
 
+Where the console puts each (``Offer.kind``): the dice just rolled first, then the main
+actions (§行动: move, explore, interact, fight, trade, another action; in the upkeep phases light
+and protect), the free actions the rules name (eat, reroll, essence), what a card says (gain,
+discard, lose, the bottom card, no roll) behind one entry, the end of the turn (§结束回合: the
+activation token flips) or of the phase, and the end of the scenario in a row of its own.
+
 The dice are entered face by face (never rolled here): the character die and the monster dice
 with the faces of ``data/dice.toml`` (the rule text names the symbols, not how many of each).
 """
@@ -29,6 +35,7 @@ from itertools import combinations
 from typing import Any
 
 from engine.core import Choice, Die, Face, Field, Offer, Seat, State, Text
+from engine.core.vocabulary import Pass
 from engine.dont_starve.board import adjacent
 from engine.dont_starve.catalogue import BIOMES, catalogue
 from engine.dont_starve.common import places, scenario_of
@@ -70,6 +77,11 @@ FOOD_MAX = 6
 LIGHT_MAX = 3
 SEAT_PHASES = ("action", "shadow", "daily_needs", "weather")
 """The phases in which characters act (the others are the table's: confirm)."""
+END_TURN = Text("结束回合(激活指示物翻至未激活面)", "End my turn (activation token to inactive)")
+"""§结束回合: the core's ``pass`` in the action phase: the character flips its activation
+token and is done until the action dial turns (the phase ends when the dial reaches 0)."""
+DONE_WITH_PHASE = Text("本阶段结束", "Done with this phase")
+"""The core's ``pass`` in the shadow, daily needs and weather phases."""
 
 _FACES = {
     "value": (Text("数值", "value"), "#", ()),
@@ -88,15 +100,22 @@ S = State[DSData]
 
 
 def seat_offers(state: S, seat: Seat) -> list[Offer]:
-    """Everything one seat may do now in Don't Starve (the core adds end turn and pass)."""
-    data, phase = state.data, state.flow.phase
-    if phase not in SEAT_PHASES:
+    """Everything one seat may do now in Don't Starve, the end of its turn (or of the phase)
+    included: a turn ends only by flipping the activation token (§结束回合), so the core's
+    ``end_turn``, which would keep the character active, is not offered."""
+    if state.flow.phase not in SEAT_PHASES:
         return []
+    label = END_TURN if state.flow.phase == "action" else DONE_WITH_PHASE
+    return [*_seat_offers(state, seat), Offer(Pass.type, seat, label, kind="core")]
+
+
+def _seat_offers(state: S, seat: Seat) -> list[Offer]:
+    data, phase = state.data, state.flow.phase
     out: list[Offer] = []
     if data.fight is not None and seat == data.fight.initiator:
         out += _rolls(data, seat)  # even if the initiator fell: the others' dice are still read
     if data.char(seat).defeated:  # §角色复活: waits for a meat effigy; a card may still end it
-        return [*out, _act(data, seat), _scenario_end(seat)] if phase == "action" else out
+        return [*out, _act(data, seat), *_scenario_end(seat)] if phase == "action" else out
     if data.fight is not None:
         out += [_focus(data, seat), *_eat(data, seat), _lose(data, seat)]
         return out
@@ -111,10 +130,9 @@ def seat_offers(state: S, seat: Seat) -> list[Offer]:
         out.append(_act(data, seat))
     if phase == "action":
         if data.structures:
-            out.append(
-                Offer(GainEssence.type, seat, T("花1点理智换3点精华", "1 sanity for 3 essence"))
-            )
-        out.append(_scenario_end(seat))
+            label = T("花1点理智换3点精华", "1 sanity for 3 essence")
+            out.append(Offer(GainEssence.type, seat, label, kind="free"))
+        out += _scenario_end(seat)
         out += _hostility(data, seat)
     if phase == "shadow":
         out += _shadow_attack(data, seat)
@@ -256,7 +274,8 @@ def _rolls(data: DSData, seat: Seat) -> Iterator[Offer]:
                 "dice",
                 dice=(d.character, *(monster,) * n),
             )
-            yield Offer(Roll.type, seat, label.format(who=who), {"fighter": fighter}, (faces,))
+            label = label.format(who=who)
+            yield Offer(Roll.type, seat, label, {"fighter": fighter}, (faces,), kind="dice")
 
 
 # --- the action phase ----------------------------------------------------------------------
@@ -281,7 +300,7 @@ def _moves(data: DSData, seat: Seat) -> Iterator[Offer]:
     label = T("移动(主要行动)", "Move (main action)") if fixed else T("移动", "Move")
     if up:
         to = Field("to", T("移到", "to"), choices=up)
-        yield Offer(MoveTo.type, seat, label, fixed, (to,), camera=True)
+        yield Offer(MoveTo.type, seat, label, fixed, (to,), camera=True, kind="main")
     if down:
         biomes = (
             Choice(None, T("(未读取)随机抽取", "(not read) draw at random")),
@@ -292,7 +311,7 @@ def _moves(data: DSData, seat: Seat) -> Iterator[Offer]:
             Field("biome", T("翻开后的生态域", "biome turned up"), choices=biomes),
         )
         label = T("{move}并翻开板块", "{move} and turn the tile over").format(move=label)
-        yield Offer(MoveTo.type, seat, label, fixed, fields, camera=True)
+        yield Offer(MoveTo.type, seat, label, fixed, fields, camera=True, kind="main")
 
 
 def _explore(data: DSData, seat: Seat) -> Iterator[Offer]:
@@ -302,7 +321,7 @@ def _explore(data: DSData, seat: Seat) -> Iterator[Offer]:
     tile = tile_name(data, data.char(seat).tile or "P")
     yield Offer(Explore.type, seat, T("探索 {tile}", "Explore {tile}").format(tile=tile))
     label = T("探索 {tile}(抽牌库底)", "Explore {tile} (bottom card)").format(tile=tile)
-    yield Offer(Explore.type, seat, label, {"bottom": True})
+    yield Offer(Explore.type, seat, label, {"bottom": True}, kind="card_effect")
 
 
 def _interact(data: DSData, seat: Seat) -> Iterator[Offer]:
@@ -320,7 +339,7 @@ def _interact(data: DSData, seat: Seat) -> Iterator[Offer]:
         ),
     )
     label = T("互动(不投骰)", "Interact (no roll)")
-    yield Offer(Interact.type, seat, label, {"roll": False}, (target,))
+    yield Offer(Interact.type, seat, label, {"roll": False}, (target,), kind="card_effect")
     if data.structures:
         cost = _number("essence", T("精华花费", "essence cost"), 0, data.essence)
         label = T("与建筑卡互动", "Use a structure")
@@ -454,14 +473,26 @@ def _act(data: DSData, seat: Seat) -> Offer:
     return Offer(Act.type, seat, T("其他主要行动", "Another main action"), fields=(field,))
 
 
-def _scenario_end(seat: Seat) -> Offer:
-    """§胜利与失败: a scenario card says the scenario is won, or lost."""
-    result = Field(
-        "result",
-        T("剧本卡宣布", "the scenario card says"),
-        choices=(Choice("win", T("胜利", "won")), Choice("lose", T("失败", "lost"))),
-    )
-    return Offer(ScenarioEnd.type, seat, T("剧本结束", "Scenario over"), fields=(result,))
+SCENARIO_ENDS = {
+    "win": (
+        T("剧本卡宣布:胜利", "The scenario card says: won"),
+        T("再按一次:以胜利结束剧本", "Touch again to end the scenario: won"),
+    ),
+    "lose": (
+        T("剧本卡宣布:失败", "The scenario card says: lost"),
+        T("再按一次:以失败结束剧本", "Touch again to end the scenario: lost"),
+    ),
+}
+"""§胜利与失败: the two ends of a scenario, and what their button asks after the first touch."""
+
+
+def _scenario_end(seat: Seat) -> list[Offer]:
+    """§胜利与失败: a scenario card says the scenario is won, or lost: the game ends, so each is
+    a ``final`` offer of its own (no picker: the second touch makes it)."""
+    return [
+        Offer(ScenarioEnd.type, seat, label, {"result": result}, kind="final", confirm=again)
+        for result, (label, again) in SCENARIO_ENDS.items()
+    ]
 
 
 # --- free actions and the upkeep phases -----------------------------------------------------
@@ -489,10 +520,11 @@ def _gain(data: DSData, seat: Seat) -> Iterator[Offer]:
         room = _number("count", T("数量", "how many"), 1, max(1, RESOURCE_LIMIT - c.resources))
         label = T("获得资源{whom}", "Gain resources{whom}").format(whom=whom)
         whose = {} if for_seat is None else {"for_seat": for_seat}
-        yield Offer(Gain.type, seat, label, whose, (kind, room))
+        yield Offer(Gain.type, seat, label, whose, (kind, room), kind="card_effect")
         cards = _number("count", T("数量", "how many"), 1, max(1, ITEM_LIMIT - c.item))
         label = T("获得物品卡{whom}", "Gain item cards{whom}").format(whom=whom)
-        yield Offer(Gain.type, seat, label, {"kind": "item", **whose}, (cards,))
+        fixed = {"kind": "item", **whose}
+        yield Offer(Gain.type, seat, label, fixed, (cards,), kind="card_effect")
 
 
 def _discard(data: DSData, seat: Seat) -> Iterator[Offer]:
@@ -502,12 +534,13 @@ def _discard(data: DSData, seat: Seat) -> Iterator[Offer]:
     for kind in held:
         count = _number("count", T("数量", "how many"), 1, getattr(c, kind))
         label = T("弃置{what}", "Discard {what}").format(what=KIND_NAMES[kind])
-        yield Offer(Discard.type, seat, label, {"kind": kind}, (count,))
+        yield Offer(Discard.type, seat, label, {"kind": kind}, (count,), kind="card_effect")
     if not held:
         kinds = Field(
             "kind", T("种类", "kind"), choices=tuple(Choice(k, KIND_NAMES[k]) for k in KINDS)
         )
-        yield Offer(Discard.type, seat, T("弃置", "Discard"), fields=(kinds,))
+        label = T("弃置", "Discard")
+        yield Offer(Discard.type, seat, label, fields=(kinds,), kind="card_effect")
 
 
 def _eat(data: DSData, seat: Seat) -> Iterator[Offer]:
@@ -526,7 +559,8 @@ def _eat(data: DSData, seat: Seat) -> Iterator[Offer]:
         _number("sanity", T("恢复理智", "sanity"), 0, FOOD_MAX),
     )
     whom = _for_seats(data, seat, T("谁吃", "eaten by"))
-    yield Offer(Eat.type, seat, T("消耗食物", "Eat food"), fields=(kind, whom, *stats))
+    label = T("消耗食物", "Eat food")
+    yield Offer(Eat.type, seat, label, fields=(kind, whom, *stats), kind="free")
 
 
 def _lose(data: DSData, seat: Seat) -> Offer:
@@ -543,6 +577,7 @@ def _lose(data: DSData, seat: Seat) -> Offer:
         seat,
         T("失去属性(卡牌效果)", "Lose stats (a card says so)"),
         fields=(whom, *stats),
+        kind="card_effect",
     )
 
 
@@ -558,7 +593,11 @@ def _focus(data: DSData, seat: Seat) -> Offer:
         choices=(Choice(None, T("自己的", "one's own")), *others),
     )
     return Offer(
-        SpendFocus.type, seat, T("花费专注点重掷", "Spend focus to reroll"), fields=(whose,)
+        SpendFocus.type,
+        seat,
+        T("花费专注点重掷", "Spend focus to reroll"),
+        fields=(whose,),
+        kind="free",
     )
 
 
@@ -573,7 +612,7 @@ def _dice_losses(
         what=label, n=damage
     )
     fixed = {} if owner == seat else {"for_seat": owner}
-    return Offer(Lose.type, seat, label, fixed, (faces,))
+    return Offer(Lose.type, seat, label, fixed, (faces,), kind="dice")
 
 
 def _hostility(data: DSData, seat: Seat) -> Iterator[Offer]:

@@ -452,8 +452,21 @@ def _dial(e: dict[str, Any]) -> Text:
     return Text(f"行动轮盘转到{e['value']}({time.zh})", f"Action dial at {e['value']} ({time.en})")
 
 
+def _passed(e: dict[str, Any]) -> Text:
+    """The core's ``seat_passed``: in the action phase a turn's end (§结束回合: the activation
+    token flips, after a main action or without one), in the others a seat done with it."""
+    who = player(e["seat"])
+    if e.get("phase") == "action":
+        return Text(
+            f"{who.zh}的回合结束:激活指示物翻至未激活面",
+            f"{who.en}'s turn is over: activation token flipped to inactive",
+        )
+    return Text(f"{who.zh}完成本阶段", f"{who.en} is done with this phase")
+
+
 EVENT_LINES: dict[str, Any] = {
     "dice_pool_announced": _dice_line,
+    "seat_passed": _passed,
     "dont_starve.dial_set": _dial,
     "dont_starve.needs_tile_removed": _needs_removed,
     "dont_starve.weather_drawn": _weather_drawn,

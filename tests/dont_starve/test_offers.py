@@ -359,5 +359,52 @@ def test_a_defeated_character_is_told_why_it_cannot_act(play) -> None:
     mine = {o.move: o for o in _offer(p.state, "dont_starve.act", 1)}
     assert mine["dont_starve.act"].refusal.code == "dont_starve.defeated"
     assert not _offer(p.state, MoveTo.type, 1)
-    (end,) = _offer(p.state, "dont_starve.scenario_end", 1)
-    assert end.ok
+    ends = _offer(p.state, "dont_starve.scenario_end", 1)
+    assert [e.fixed["result"] for e in ends] == ["win", "lose"]
+    assert all(e.ok and e.kind == "final" for e in ends)
+
+
+def test_a_turn_ends_by_flipping_the_token_and_the_log_says_so(play) -> None:
+    """dont-starve.zh.md §结束回合: 完成回合后,该角色将其激活指示物翻至"未激活"面 — the action
+    phase's one way to end a turn is "end my turn" (the core's ``pass``; no ``end_turn`` that
+    would keep the character active); the phase ends only when the dial reaches 0 (§结束回合
+    B). In the shadow, daily needs and weather phases the same move is "done with this phase".
+    The log line says what happened: the turn ended, not the phase."""
+    p = play(players=2)
+    p.do(MoveTo(seat=0, to="E"))  # the optional move: the turn is open
+    own = [o for o in _open(p.state)[0].offers if o.move in ("pass", "end_turn")]
+    assert [(o.move, o.label.zh, o.group) for o in own] == [
+        ("pass", "结束回合(激活指示物翻至未激活面)", "core")
+    ]
+    events = p.do(Explore(seat=0))  # a main action flips the token by itself
+    line = GAME.event_text(p.events_of("seat_passed", events)[0].to_dict(), "zh")
+    assert line == "1号玩家的回合结束:激活指示物翻至未激活面"
+    assert "本阶段" not in (line or "")
+    english = GAME.event_text(p.events_of("seat_passed", events)[0].to_dict(), "en")
+    assert english == "Player 1's turn is over: activation token flipped to inactive"
+    p.go_to("daily_needs")
+    (done,) = _offer(p.state, "pass", 0)
+    assert (done.label.zh, done.label.en) == ("本阶段结束", "Done with this phase")
+    assert not _offer(p.state, "end_turn")
+
+
+def test_each_offer_says_where_the_console_puts_it(play) -> None:
+    """dont-starve.zh.md §执行回合: 可选的移动行动,然后再执行一个自选的主要行动 — the main
+    actions (移动、探索、互动、战斗、交易、其他行动) are ``main`` (the move too, though the camera
+    reads it), what a card says (gain, discard, lose, the bottom card) sits behind the "card
+    effect" entry, and §胜利与失败's scenario end is ``final``: one offer per result, no picker,
+    with what its second touch does."""
+    p = play(players=2)
+    kinds = {(o.move, o.label.en): o.group for o in _open(p.state)[0].offers}
+    for move in (MoveTo, Explore, Interact, Fight, Act):
+        assert {k for (m, _), k in kinds.items() if m == move.type} & {"main"}, move
+    assert kinds[(MoveTo.type, "Move and turn the tile over")] == "main"
+    assert kinds[(Explore.type, "Explore tile P (portal) (bottom card)")] == "card_effect"
+    assert {k for (m, _), k in kinds.items() if m in (Gain.type, Lose.type)} == {"card_effect"}
+    assert kinds[("dont_starve.eat", "Eat food")] == "free"
+    ends = _offer(p.state, "dont_starve.scenario_end", 0)
+    assert [(e.group, e.fields, e.confirm.en if e.confirm else None) for e in ends] == [
+        ("final", (), "Touch again to end the scenario: won"),
+        ("final", (), "Touch again to end the scenario: lost"),
+    ]
+    assert all(o.to_dict("zh")["kind"] for g in _open(p.state) for o in g.offers)

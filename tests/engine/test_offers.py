@@ -187,3 +187,33 @@ def test_no_move_type_of_a_game_is_left_without_an_offer(name: str) -> None:
         for step in walk_example(path):
             seen.update(o.move for group in step.open for o in group.offers)
     assert registered - seen == set(), "move types no offer produced in the example games"
+
+
+def test_core_moves_are_core_and_a_final_offer_says_what_its_second_touch_does() -> None:
+    """The core's own moves are ``core`` (the console puts them after the game's); a game's
+    offer is ``main`` unless it says otherwise (``camera`` when the camera reads it); a
+    ``final`` offer without the words of its second touch is a programming error."""
+    groups = offers(TOY, toy_session().state)
+    kinds = {o.move: o.to_dict("en")["kind"] for o in groups[0].offers}
+    assert kinds == {"toy.take": "main", "end_turn": "core", "pass": "core"}
+    assert Offer("toy.take", 0, T("take"), camera=True).group == "camera"
+    with pytest.raises(ValueError, match="second touch"):
+        Offer("toy.end", 0, T("end"), kind="final")
+    final = Offer("toy.end", 0, T("end"), kind="final", confirm=Text("再按一次", "Again"))
+    assert final.to_dict("zh")["confirm"] == "再按一次"
+
+
+def test_a_game_that_names_its_own_pass_gets_no_core_pass_or_end_turn() -> None:
+    """A game that offers ``pass`` itself (its rules' words for it) replaces the core's seat
+    moves: neither the core's ``pass`` nor its ``end_turn`` is added beside it."""
+
+    class Named(Toy):
+        name = "toy_named"
+
+        def offers(self, state, seat):
+            return (*super().offers(state, seat), Offer("pass", seat, T("my pass"), kind="core"))
+
+    game = register_game(Named())
+    groups = offers(game, Session(game, {"players": 3}).state)
+    core = [(o.move, o.label.en) for o in groups[0].offers if o.group == "core"]
+    assert core == [("pass", "my pass")]

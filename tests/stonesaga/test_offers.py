@@ -372,3 +372,23 @@ def _timed(state: Any) -> float:
     start = time.perf_counter()
     offers(GAME, state)
     return time.perf_counter() - start
+
+
+def test_the_challenge_end_is_set_apart_and_card_effects_are_grouped() -> None:
+    """§挑战卡与目标卡 / §白天阶段: the end of the challenge ends the day and the session, so it is
+    a ``final`` offer per result (won, lost), each saying what its second touch does; what a
+    card or the Secret Book did (lose / gain energy, a malady, a boost) is ``card_effect``,
+    behind the console's one entry; the actions stay ``main``."""
+    play = Play(2)
+    groups = _open(play.state)
+    (mine,) = [g for g in groups if g.seat == 0]
+    ends = [o for o in mine.offers if o.move == "stonesaga.end_challenge"]
+    assert [(o.fixed, o.group, o.fields) for o in ends] == [
+        ({"result": "won"}, "final", ()),
+        ({"result": "lost"}, "final", ()),
+    ]
+    assert ends[0].confirm is not None and "再按一次" in ends[0].confirm.zh
+    effects = {o.group for o in mine.offers if o.move == "stonesaga.effect"}
+    assert effects == {"card_effect"}
+    actions = {o.group for o in mine.offers if o.move in ACTIONS}
+    assert actions <= {"main", "camera"} and "main" in actions

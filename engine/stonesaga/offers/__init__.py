@@ -55,7 +55,7 @@ def offers(state: State[Any], seat: Seat) -> list[Offer]:
             return [_roll(seat), *_effects(data, seat, own)]
         return _night_cards(seat, own) if phase == "night_7" and own else []
     if not own:  # every character of the seat is dead: the challenge may still end
-        return [_end_challenge(seat)] if phase == "day" else []
+        return _end_challenge(seat) if phase == "day" else []
     tests = [*_tests(data, seat, own), *_effects(data, seat, own)]
     if phase == "night_7":
         return [*_night_cards(seat, own), *tests]
@@ -67,6 +67,4 @@ def offers(state: State[Any], seat: Seat) -> list[Offer]:
     if data.acted and state.flow.current == seat:  # §白天阶段: one action per turn
         actions = [_greyed(o) for o in actions]
     actions += _gifts(data, seat, own)
-    return [*fishing, *actions, *tests, _end_challenge(seat)]
-
-
+    return [*fishing, *actions, *tests, *_end_challenge(seat)]

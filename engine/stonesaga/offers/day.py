@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from engine.core import Choice, Field, Offer, Seat, Text
 from engine.stonesaga import campaign as camp
@@ -58,18 +58,16 @@ def _roll(seat: Seat) -> Offer:
         "dice", T("判定骰", "Test die"), "dice", dice=(d6("value", T("判定骰", "test die")),)
     )
     change = _number("change", T("改点(效果)", "Change (effects)"), *MODIFIERS, default=0)
-    return Offer(
-        mv.Roll.type, seat, T("输入掷骰结果", "Enter the die rolled"), fields=(die, change)
-    )
+    label = T("输入掷骰结果", "Enter the die rolled")
+    return Offer(mv.Roll.type, seat, label, fields=(die, change), kind="dice")
 
 
 def _fishing(seat: Seat) -> Offer:
     """§钓鱼.3: the four dice the tray lit for the fishing just done."""
     dice = tuple(d6(f"d{k}", T(f"第{k}颗钓鱼骰", f"fishing die {k}")) for k in range(1, 5))
     field = Field("dice", T("四颗钓鱼骰", "Four fishing dice"), "dice", dice=dice)
-    return Offer(
-        mv.FishingRoll.type, seat, T("输入钓鱼骰", "Enter the fishing dice"), fields=(field,)
-    )
+    label = T("输入钓鱼骰", "Enter the fishing dice")
+    return Offer(mv.FishingRoll.type, seat, label, fields=(field,), kind="dice")
 
 
 def _tests(data: Saga, seat: Seat, own: list[tuple[int, Character]]) -> list[Offer]:
@@ -90,6 +88,8 @@ def _tests(data: Saga, seat: Seat, own: list[tuple[int, Character]]) -> list[Off
     return out
 
 
+EFFECT: Final = "card_effect"
+"""What a card or the Secret Book did: behind the console's one "card effect…" entry."""
 EFFECT_LABELS = {
     "lose_energy": T("失去精力", "Lose energy"),
     "gain_energy": T("获得精力", "Gain energy"),
@@ -108,12 +108,13 @@ def _effects(data: Saga, seat: Seat, own: list[tuple[int, Character]]) -> list[O
     who = _character_field(own)
     amount = _number("amount", T("数量", "Amount"), 1, MAX_AMOUNT)
     out = [
-        Offer(mv.Effect.type, seat, EFFECT_LABELS[k], {"kind": k}, (who, amount))
+        Offer(mv.Effect.type, seat, EFFECT_LABELS[k], {"kind": k}, (who, amount), kind=EFFECT)
         for k in ("lose_energy", "gain_energy")
     ]
     kinds = _pick("kind", T("疾苦", "Malady"), MALADIES.items())
     detail = _pick("detail", T("轻重", "Severity"), SEVERITIES.items())
-    out.append(Offer(mv.Effect.type, seat, EFFECT_LABELS["malady"], fields=(who, kinds, detail)))
+    malady = EFFECT_LABELS["malady"]
+    out.append(Offer(mv.Effect.type, seat, malady, fields=(who, kinds, detail), kind=EFFECT))
     level = _pick(
         "amount",
         T("增益", "Boost"),
@@ -121,11 +122,25 @@ def _effects(data: Saga, seat: Seat, own: list[tuple[int, Character]]) -> list[O
     )
     boost = _pick("detail", T("属性", "Attribute"), ATTRIBUTES.items())
     out.append(
-        Offer(mv.Effect.type, seat, EFFECT_LABELS["boost"], {"kind": "boost"}, (who, boost, level))
+        Offer(
+            mv.Effect.type,
+            seat,
+            EFFECT_LABELS["boost"],
+            {"kind": "boost"},
+            (who, boost, level),
+            kind=EFFECT,
+        )
     )
     gained = _pick("detail", T("资源", "Resource"), RESOURCES.items())
     out.append(
-        Offer(mv.Effect.type, seat, EFFECT_LABELS["gain"], {"kind": "gain"}, (who, gained, amount))
+        Offer(
+            mv.Effect.type,
+            seat,
+            EFFECT_LABELS["gain"],
+            {"kind": "gain"},
+            (who, gained, amount),
+            kind=EFFECT,
+        )
     )
     for index, char in own:
         if char.health:
@@ -146,6 +161,7 @@ def _effects(data: Saga, seat: Seat, own: list[tuple[int, Character]]) -> list[O
                     _with(EFFECT_LABELS["degrade"], char),
                     {"kind": "degrade", "character": index},
                     (_pick("amount", T("健康轨格", "Health cell"), cells),),
+                    kind=EFFECT,
                 )
             )
         if char.pack:
@@ -159,6 +175,7 @@ def _effects(data: Saga, seat: Seat, own: list[tuple[int, Character]]) -> list[O
                     _with(EFFECT_LABELS["lose"], char),
                     {"kind": "lose", "character": index},
                     (lost,),
+                    kind=EFFECT,
                 )
             )
     return out
@@ -462,12 +479,27 @@ def _gifts(data: Saga, seat: Seat, own: list[tuple[int, Character]]) -> list[Off
     return out
 
 
-def _end_challenge(seat: Seat) -> Offer:
-    """§挑战卡与目标卡: the challenge ends, won or lost."""
-    result = _pick(
-        "result", T("结果", "Result"), (("won", T("胜利", "won")), ("lost", T("失败", "lost")))
-    )
-    return Offer(mv.EndChallenge.type, seat, T("挑战结束", "The challenge ends"), fields=(result,))
+CHALLENGE_ENDS = {
+    "won": (
+        T("挑战结束:胜利", "The challenge ends: won"),
+        T("再按一次:挑战胜利,结束本局", "Touch again: challenge won, the session ends"),
+    ),
+    "lost": (
+        T("挑战结束:失败", "The challenge ends: lost"),
+        T("再按一次:挑战失败,结束本局", "Touch again: challenge lost, the session ends"),
+    ),
+}
+"""§挑战卡与目标卡: the two ends of a challenge (the day, then the session, ends), and what the
+button asks after its first touch."""
+
+
+def _end_challenge(seat: Seat) -> list[Offer]:
+    """§挑战卡与目标卡: the challenge ends, won or lost: each a ``final`` offer of its own, made
+    by a second touch (no picker)."""
+    return [
+        Offer(mv.EndChallenge.type, seat, label, {"result": r}, kind="final", confirm=again)
+        for r, (label, again) in CHALLENGE_ENDS.items()
+    ]
 
 
 def _mining(data: Saga, seat: Seat) -> list[Offer]:
@@ -491,5 +523,3 @@ def _mining(data: Saga, seat: Seat) -> list[Offer]:
             camera=True,
         ),
     ]
-
-

@@ -75,5 +75,3 @@ def _greyed(offer: Offer) -> Offer:
 def _with(label: Text, char: Character) -> Text:
     name = character_name(char.name)
     return T(f"{label.zh}:{name.zh}", f"{label.en}: {name.en}")
-
-

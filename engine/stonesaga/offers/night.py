@@ -124,4 +124,3 @@ def _record(data: Saga, seat: Seat) -> Offer:
         fields=(_pick("record", T("地图", "Map"), choices),),
         camera=True,
     )
-

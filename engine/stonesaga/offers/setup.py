@@ -239,5 +239,3 @@ def _mourning(data: Saga, seat: Seat) -> list[Offer]:
             )
         )
     return out
-
-
