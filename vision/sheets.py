@@ -6,11 +6,13 @@ previews and for reading the sheet back through the detector). Each sticker is t
 square, a white quiet zone of ``QUIET_CELLS`` cells around it, a label under it, and a dashed cut
 line around the lot. Print at 100 % ("actual size"), never "fit to page".
 
-A label ("148 domino 1": the id and the name the kiosk gives the component) is fitted into its
-own strip of the cut box: shrunk, then wrapped onto two lines, then shrunk again, measured with
-Helvetica's widths (reportlab's ``stringWidth``; SVG asks for Helvetica or Arial, of the same
-widths) and, on the raster, with OpenCV's own text size. Labels are in English: Helvetica has no
-Chinese, and one sheet serves a mixed table.
+A label ("148 domino 1" / "148 双格板块 1": the id and the component's name in the sheet's own
+wording, ``NAMES`` and ``FACES``, in the kiosk's language) is fitted into its own strip of the
+cut box: as large as ``LABEL_TEXT_MM``, wrapped onto two lines before it gets small, measured
+with the font's widths (reportlab's ``stringWidth``: Helvetica for English, the built-in CID
+font ``STSong-Light`` for Chinese, which needs no font file; SVG asks for the same families) and,
+on the raster, with OpenCV's own text size. OpenCV draws no Chinese: the raster of a Chinese
+sheet (a preview) labels each sticker with its number only.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 from xml.sax.saxutils import escape
 
@@ -26,6 +28,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from engine.core.text import Language, Text
 from vision.errors import VisionError
 from vision.registry import TagEntry
 from vision.synthetic import TAG_CELLS
@@ -33,17 +36,94 @@ from vision.synthetic import TAG_CELLS
 A4_MM = (210.0, 297.0)
 MARGIN_MM = 10.0
 QUIET_CELLS = 2
-LABEL_MM = 4.0
-"""Height of the label strip under the quiet zone."""
-LABEL_TEXT_MM = 3.0
-"""The largest label font size (em, mm): a cap height of about 2.1 mm."""
-LABEL_MIN_MM = 1.6
+LABEL_MM = 8.0
+"""Height of the label strip under the quiet zone: room for two lines of readable text."""
+LABEL_TEXT_MM = 3.5
+"""The largest label font size (em, mm): a cap height of about 2.5 mm."""
+LABEL_MIN_MM = 3.3
 """Below this a label on one line is wrapped onto two lines instead of shrinking further."""
 LABEL_PAD_MM = 0.5
 """Room kept free between a label and its cut line."""
 LINE_GAP = 1.1
 """Line pitch of a two-line label, in ems."""
 SUFFIXES = (".svg", ".pdf", ".png")
+FONTS: dict[Language, str] = {"en": "Helvetica", "zh": "STSong-Light"}
+"""The PDF font of each language (both built into reportlab: nothing to embed)."""
+SVG_FONTS: dict[Language, str] = {
+    "en": "Helvetica, Arial, sans-serif",
+    "zh": "STSong, SimSun, 'Songti SC', 'Noto Serif CJK SC', serif",
+}
+METRICS = {"Helvetica": (0.718, 0.207), "STSong-Light": (0.880, 0.120)}
+"""Each font's ascender and descender, in ems."""
+
+NAMES: dict[str, Text] = {
+    # Greenwood (苍林秘境): the piece names of engine/greenwood/texts.py
+    "submarine board": Text("潜艇版图", "submarine board"),
+    "player board": Text("玩家版图", "player board"),
+    "domino": Text("双格板块", "domino"),
+    "straight three": Text("三格直条", "straight three"),
+    "corner three": Text("三格拐角", "corner three"),
+    "T four": Text("T形四格", "T four"),
+    "L four": Text("L形四格", "L four"),
+    "S four": Text("S形四格", "S four"),
+    "square four": Text("方形四格", "square four"),
+    "P five": Text("P形五格", "P five"),
+    "wisp": Text("鬼火", "wisp"),
+    "start player marker": Text("起始玩家标记", "start player marker"),
+    # Don't Starve (饥荒)
+    "map tile": Text("地图板块", "map tile"),
+    "Wilson": Text("威尔逊", "Wilson"),
+    "Willow": Text("薇洛", "Willow"),
+    "Wendy": Text("温蒂", "Wendy"),
+    "Webber": Text("韦伯", "Webber"),
+    "needs tile": Text("需求板块", "needs tile"),
+    "round board": Text("回合面板", "round board"),
+    "storm marker": Text("风暴标记", "storm marker"),
+    "defeated monster": Text("已击败怪物", "defeated monster"),
+    # Stonesaga (石器传说): the stones as the mining bag names them
+    "cloud stone": Text("云石", "cloud stone"),
+    "river stone": Text("河石", "river stone"),
+    "sun stone": Text("太阳石", "sun stone"),
+    "clay": Text("黏土", "clay"),
+    "character": Text("角色", "character"),
+    "behemoth": Text("巨兽", "behemoth"),
+    "companion": Text("伙伴", "companion"),
+    "terrain tile": Text("地块", "terrain tile"),
+    "overlay": Text("覆盖层", "overlay"),
+    "draw pad": Text("摸矿垫", "draw pad"),
+    "terrain tray": Text("地形托盘", "terrain tray"),
+    # the calibration anchors
+    "table anchor": Text("桌面定位标记", "table anchor"),
+}
+"""What a sticker calls its component (the tag files' ``label``, else their ``name``)."""
+
+FACES: dict[str, Text] = {
+    "front": Text("正面", "front"),
+    "back": Text("背面", "back"),
+    "clan": Text("氏族面", "clan"),
+    "basic": Text("基础面", "basic"),
+    "revealed": Text("翻开面", "revealed"),
+    "hidden": Text("背面", "hidden"),
+    "normal": Text("普通面", "normal"),
+    "hard": Text("困难面", "hard"),
+    "plain": Text("素面", "plain"),
+    "omen": Text("预兆面", "omen"),
+}
+"""What a sticker calls the face of its component it is on."""
+PAGE_OF = Text("第{n}页,共{of}页", "page {n} of {of}")
+
+
+def sticker_name(e: TagEntry) -> Text:
+    """The component's name as its sticker prints it, without the id (``domino 1`` /
+    ``双格板块1``); SheetError for a name or face the sheet has no wording for."""
+    name, face = NAMES.get(e.shown or e.name), FACES.get(e.face) if e.face else None
+    if name is None or (e.face and face is None):
+        raise SheetError(f"tag {e.tag_id}: the sticker sheet has no words for {e.label!r}")
+    number = str(e.copy or e.item)
+    return Text(
+        " ".join(filter(None, (name.zh + number, face.zh if face else ""))),  # 云石1 素面
+        " ".join(filter(None, (name.en, number, face.en if face else ""))),
+    )
 
 
 class SheetError(VisionError, ValueError):
@@ -59,6 +139,12 @@ class Placed:
     label: str
     x_mm: float
     y_mm: float
+    lang: Language = "en"
+
+    @property
+    def font(self) -> str:
+        """The PDF font the label is measured and drawn in."""
+        return FONTS[self.lang]
 
     @property
     def quiet_mm(self) -> float:
@@ -75,7 +161,7 @@ class Placed:
     def label_fit(self) -> tuple[tuple[str, ...], float]:
         """The label's lines and font size (em, mm), fitted into its strip (``fit_label``)."""
         side = self.size_mm[0]
-        return fit_label(self.label, side - 2 * LABEL_PAD_MM, LABEL_MM - LABEL_PAD_MM)
+        return fit_label(self.label, side - 2 * LABEL_PAD_MM, LABEL_MM - LABEL_PAD_MM, self.font)
 
     @property
     def label_mm(self) -> float:
@@ -87,9 +173,10 @@ class Placed:
         """Each line of the label with its left end and baseline, in page mm."""
         lines, size = self.label_fit
         side = self.size_mm[0]
-        top = self.y_mm + side + (LABEL_MM - LABEL_PAD_MM - _block_mm(len(lines), size)) / 2
+        block = _block_mm(len(lines), size, self.font)
+        top = self.y_mm + side + (LABEL_MM - LABEL_PAD_MM - block) / 2
         return [
-            (self.x_mm + LABEL_PAD_MM, top + size * (ASCENT + LINE_GAP * i), line)
+            (self.x_mm + LABEL_PAD_MM, top + size * (METRICS[self.font][0] + LINE_GAP * i), line)
             for i, line in enumerate(lines)
         ]
 
@@ -98,9 +185,9 @@ class Placed:
         """The box the label's ink takes (x0, y0, x1, y1), in page mm, as measured."""
         lines, size = self.label_fit
         (x, base, _), *_ = self.label_lines
-        top = base - size * ASCENT
-        width = max(text_width_mm(line, size) for line in lines)
-        return x, top, x + width, top + _block_mm(len(lines), size)
+        top = base - size * METRICS[self.font][0]
+        width = max(text_width_mm(line, size, self.font) for line in lines)
+        return x, top, x + width, top + _block_mm(len(lines), size, self.font)
 
     @property
     def tag_origin_mm(self) -> tuple[float, float]:
@@ -110,43 +197,60 @@ class Placed:
 
 Page = list[Placed]
 
-ASCENT, DESCENT = 0.718, 0.207
+ASCENT, DESCENT = METRICS["Helvetica"]
 """Helvetica's ascender (cap height) and descender, in ems."""
 
 
-def text_width_mm(text: str, size_mm: float) -> float:
-    """The width of ``text`` in Helvetica at ``size_mm`` (em), as the PDF draws it."""
+def text_width_mm(text: str, size_mm: float, font: str = "Helvetica") -> float:
+    """The width of ``text`` in ``font`` at ``size_mm`` (em), as the PDF draws it."""
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
-    return float(stringWidth(text, "Helvetica", size_mm))
+    return float(stringWidth(text, _registered(font), size_mm))
 
 
-def fit_label(text: str, width_mm: float, height_mm: float) -> tuple[tuple[str, ...], float]:
+@cache
+def _registered(font: str) -> str:
+    """The font, registered with reportlab first when it is the Chinese CID font."""
+    if font == FONTS["zh"]:
+        from reportlab.pdfbase import pdfmetrics
+        from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+
+        pdfmetrics.registerFont(UnicodeCIDFont(font))
+    return font
+
+
+def fit_label(
+    text: str, width_mm: float, height_mm: float, font: str = "Helvetica"
+) -> tuple[tuple[str, ...], float]:
     """The lines (one or two) and font size (em, mm) that fit ``text`` into a box: as large as
     ``LABEL_TEXT_MM`` allows on one line; below ``LABEL_MIN_MM`` it is wrapped at the space that
     balances the two lines best, and shrunk further only if even two lines do not fit."""
-    one = min(LABEL_TEXT_MM, _fits((text,), width_mm, height_mm))
+    one = min(LABEL_TEXT_MM, _fits((text,), width_mm, height_mm, font))
     words = text.split(" ")
     if one >= LABEL_MIN_MM or len(words) < 2:
         return (text,), one
     splits = [(" ".join(words[:k]), " ".join(words[k:])) for k in range(1, len(words))]
     best = max(  # the largest size, then the most even lines
         splits,
-        key=lambda ls: (round(_fits(ls, width_mm, height_mm), 3), _fits(ls, width_mm, 1e9)),
+        key=lambda ls: (
+            round(_fits(ls, width_mm, height_mm, font), 3),
+            _fits(ls, width_mm, 1e9, font),
+        ),
     )
-    two = min(LABEL_TEXT_MM, _fits(best, width_mm, height_mm))
+    two = min(LABEL_TEXT_MM, _fits(best, width_mm, height_mm, font))
     return ((text,), one) if one >= two else (best, two)
 
 
-def _fits(lines: Sequence[str], width_mm: float, height_mm: float) -> float:
+def _fits(lines: Sequence[str], width_mm: float, height_mm: float, font: str) -> float:
     """The largest font size at which ``lines`` fit the box."""
-    widest = max(text_width_mm(line, 1.0) for line in lines) or 1.0
-    return min(width_mm / widest, height_mm / _block_mm(len(lines), 1.0))
+    widest = max(text_width_mm(line, 1.0, font) for line in lines) or 1.0
+    return min(width_mm / widest, height_mm / _block_mm(len(lines), 1.0, font))
 
 
-def _block_mm(lines: int, size_mm: float) -> float:
+def _block_mm(lines: int, size_mm: float, font: str = "Helvetica") -> float:
     """The height of ``lines`` lines of text, cap top to the last descender."""
-    return size_mm * (ASCENT + LINE_GAP * (lines - 1) + DESCENT)
+    ascent, descent = METRICS[font]
+    return size_mm * (ascent + LINE_GAP * (lines - 1) + descent)
 
 
 @lru_cache(maxsize=1024)
@@ -160,13 +264,15 @@ def layout(
     entries: Sequence[TagEntry],
     page_mm: tuple[float, float] = A4_MM,
     margin_mm: float = MARGIN_MM,
+    lang: Language = "en",
 ) -> list[Page]:
-    """Place the stickers in rows on as many pages as needed, in the order given."""
+    """Place the stickers in rows on as many pages as needed, in the order given, labelled in
+    ``lang``."""
     width, height = page_mm[0] - 2 * margin_mm, page_mm[1] - 2 * margin_mm
     pages: list[Page] = [[]]
     x = y = row_height = 0.0
     for e in entries:
-        probe = Placed(e.tag_id, e.tag_mm, _label(e), 0, 0)
+        probe = Placed(e.tag_id, e.tag_mm, _label(e, lang), 0, 0, lang)
         w, h = probe.size_mm
         if w > width or h > height:
             raise SheetError(f"tag {e.tag_id} ({e.tag_mm:g} mm) does not fit on the page")
@@ -175,36 +281,46 @@ def layout(
         if y + h > height + 1e-9:
             pages.append([])
             x = y = row_height = 0.0
-        pages[-1].append(Placed(e.tag_id, e.tag_mm, probe.label, margin_mm + x, margin_mm + y))
+        pages[-1].append(
+            Placed(e.tag_id, e.tag_mm, probe.label, margin_mm + x, margin_mm + y, lang)
+        )
         x += w
         row_height = max(row_height, h)
     return pages
 
 
 def write_sheets(
-    entries: Sequence[TagEntry], out: Path, title: str = "", page_mm: tuple[float, float] = A4_MM
+    entries: Sequence[TagEntry],
+    out: Path,
+    title: str = "",
+    page_mm: tuple[float, float] = A4_MM,
+    lang: Language = "en",
 ) -> list[Path]:
-    """Write the sheets of ``entries`` to ``out`` by its suffix (.svg, .pdf or .png); an SVG
-    or PNG of several pages becomes ``NAME-2.svg``, ``NAME-3.svg``…; returns the files."""
+    """Write the sheets of ``entries`` to ``out`` by its suffix (.svg, .pdf or .png), labelled
+    and headed in ``lang``; an SVG or PNG of several pages becomes ``NAME-2.svg``,
+    ``NAME-3.svg``…; returns the files."""
     suffix = out.suffix.lower()
     if suffix not in SUFFIXES:
         raise SheetError(f"{out}: write .svg, .pdf or .png, not {out.suffix or 'no suffix'!r}")
-    pages = layout(entries, page_mm)
+    pages = layout(entries, page_mm, lang=lang)
     out.parent.mkdir(parents=True, exist_ok=True)
     if suffix == ".pdf":
-        write_pdf(pages, out, title, page_mm)
+        write_pdf(pages, out, title, page_mm, lang)
         return [out]
     paths = [out] + [out.with_name(f"{out.stem}-{n}{out.suffix}") for n in range(2, len(pages) + 1)]
     for n, (page, path) in enumerate(zip(pages, paths, strict=True), 1):
-        heading = f"{title} — page {n} of {len(pages)}" if title else ""
+        page_of = PAGE_OF.format(n=n, of=len(pages)).in_(lang)
+        heading = f"{title} — {page_of}" if title else ""
         if suffix == ".svg":
-            path.write_text(page_svg(page, heading, page_mm), encoding="utf-8")
+            path.write_text(page_svg(page, heading, page_mm, lang), encoding="utf-8")
         elif not cv2.imwrite(str(path), raster(page, page_mm=page_mm)):
             raise SheetError(f"{path}: cannot write the image")
     return paths
 
 
-def page_svg(page: Page, heading: str = "", page_mm: tuple[float, float] = A4_MM) -> str:
+def page_svg(
+    page: Page, heading: str = "", page_mm: tuple[float, float] = A4_MM, lang: Language = "en"
+) -> str:
     """One page as an SVG document whose user unit is the millimetre."""
     w, h = page_mm
     parts = [
@@ -214,7 +330,7 @@ def page_svg(page: Page, heading: str = "", page_mm: tuple[float, float] = A4_MM
         f'<rect x="0" y="0" width="{w:g}" height="{h:g}" fill="#fff"/>',
     ]
     if heading:
-        parts.append(_svg_text(MARGIN_MM, MARGIN_MM - 3, escape(heading), 3.0))
+        parts.append(_svg_text(MARGIN_MM, MARGIN_MM - 3, escape(heading), 4.0, lang))
     for p in page:
         bw, bh = p.size_mm
         parts.append(
@@ -227,25 +343,31 @@ def page_svg(page: Page, heading: str = "", page_mm: tuple[float, float] = A4_MM
                 f'<rect x="{x:.4f}" y="{y:.4f}" width="{cw:.4f}" height="{ch:.4f}" fill="#000"/>'
             )
         for x, y, line in p.label_lines:
-            parts.append(_svg_text(x, y, escape(line), p.label_mm))
+            parts.append(_svg_text(x, y, escape(line), p.label_mm, p.lang))
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
 
 
 def write_pdf(
-    pages: Sequence[Page], out: Path, title: str = "", page_mm: tuple[float, float] = A4_MM
+    pages: Sequence[Page],
+    out: Path,
+    title: str = "",
+    page_mm: tuple[float, float] = A4_MM,
+    lang: Language = "en",
 ) -> None:
-    """All pages as one PDF at true size (reportlab)."""
+    """All pages as one PDF at true size (reportlab), headed in ``lang``."""
     from reportlab.lib.units import mm
     from reportlab.pdfgen.canvas import Canvas
 
     w, h = page_mm
     canvas = Canvas(str(out), pagesize=(w * mm, h * mm))
     canvas.setTitle(title or "tablesight tags")
+    font = _registered(FONTS[lang])
     for n, page in enumerate(pages, 1):
-        canvas.setFont("Helvetica", 3.0 * mm / 0.7)
+        canvas.setFont(font, 4.0 * mm)
         if title:
-            canvas.drawString(MARGIN_MM * mm, (h - MARGIN_MM + 3) * mm, f"{title} - page {n}")
+            page_of = PAGE_OF.format(n=n, of=len(pages)).in_(lang)
+            canvas.drawString(MARGIN_MM * mm, (h - MARGIN_MM + 3) * mm, f"{title} — {page_of}")
         for p in page:
             bw, bh = p.size_mm
             canvas.setStrokeGray(0.6)
@@ -255,7 +377,7 @@ def write_pdf(
             canvas.setFillGray(0)
             for x, y, cw, ch in _black_runs(p):
                 canvas.rect(x * mm, (h - y - ch) * mm, cw * mm, ch * mm, stroke=0, fill=1)
-            canvas.setFont("Helvetica", p.label_mm * mm)
+            canvas.setFont(_registered(p.font), p.label_mm * mm)
             for x, y, line in p.label_lines:
                 canvas.drawString(x * mm, (h - y) * mm, line)
         canvas.showPage()
@@ -276,7 +398,7 @@ def raster(
             x0, y0 = round(x * k), round(y * k)
             x1, y1 = round((x + cw) * k), round((y + ch) * k)
             image[y0:y1, x0:x1] = 0
-        for x, y, line, scale in raster_label(p, k):
+        for x, y, line, scale in raster_label(p, k) if p.lang == "en" else _number(p, k):
             origin = (round(x * k), round(y * k))
             cv2.putText(image, line, origin, cv2.FONT_HERSHEY_SIMPLEX, scale, 0, 1, cv2.LINE_AA)
     return image
@@ -295,6 +417,13 @@ def raster_label(p: Placed, px_per_mm: float) -> list[tuple[float, float, str, f
             scale *= room / width
         out.append((x, y, line, scale))
     return out
+
+
+def _number(p: Placed, px_per_mm: float) -> list[tuple[float, float, str, float]]:
+    """The label of the raster where OpenCV cannot draw its words: the sticker's number."""
+    (x, y, _), *_ = p.label_lines
+    scale = cv2.getFontScaleFromHeight(cv2.FONT_HERSHEY_SIMPLEX, round(2.5 * px_per_mm))
+    return [(x, y, str(p.tag_id), scale)]
 
 
 def _black_runs(p: Placed) -> list[tuple[float, float, float, float]]:
@@ -328,12 +457,12 @@ def _dashed_box(image: npt.NDArray[np.uint8], x: float, y: float, w: float, h: f
             cv2.line(image, p0, p1, 150, 1)
 
 
-def _svg_text(x: float, y: float, text: str, size: float) -> str:
+def _svg_text(x: float, y: float, text: str, size: float, lang: Language = "en") -> str:
     return (
-        f'<text x="{x:.3f}" y="{y:.3f}" font-family="Helvetica, Arial, sans-serif" '
+        f'<text x="{x:.3f}" y="{y:.3f}" font-family="{SVG_FONTS[lang]}" '
         f'font-size="{size:g}" fill="#000">{text}</text>'
     )
 
 
-def _label(e: TagEntry) -> str:
-    return f"{e.tag_id} {e.label}"
+def _label(e: TagEntry, lang: Language = "en") -> str:
+    return f"{e.tag_id} {sticker_name(e).in_(lang)}"

@@ -2,7 +2,8 @@
 
 The file type follows the suffix: .pdf (all pages in one file), .svg or .png (one file per page:
 FILE, FILE-2, …). GAME is greenwood, dont_starve, stonesaga, or anchors for the four calibration
-anchors. Print at 100 % ("actual size"), never "fit to page".
+anchors. The labels are in the kiosk's language (the settings' ``lang``) unless ``--lang``
+says otherwise. Print at 100 % ("actual size"), never "fit to page".
 """
 
 from __future__ import annotations
@@ -11,11 +12,16 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from engine.core.text import Text
 from kiosk.commands import VERBS
 from kiosk.errors import CommandError
 
 if TYPE_CHECKING:
     from kiosk.settings import Settings
+
+
+SHEET_TITLE = Text("tablesight 贴纸:《{title}》", "tablesight stickers: {title}")
+ANCHOR_TITLE = Text("tablesight 贴纸:桌面定位标记", "tablesight stickers: table anchors")
 
 
 def register(sub: Any) -> None:
@@ -25,6 +31,9 @@ def register(sub: Any) -> None:
         "game", metavar="GAME", help="whose tags: greenwood, dont_starve, stonesaga or anchors"
     )
     parser.add_argument("--out", type=Path, required=True, metavar="FILE", help=".pdf/.svg/.png")
+    parser.add_argument(
+        "--lang", choices=("zh", "en"), help="the labels' language (default: the kiosk's)"
+    )
     parser.set_defaults(handler=tags)
 
 
@@ -35,17 +44,20 @@ def tags(args: argparse.Namespace, settings: Settings) -> int:
     from vision.registry import ANCHORS, load_registry
     from vision.sheets import write_sheets
 
+    lang = args.lang or settings.lang
+    title = ANCHOR_TITLE
     if args.game != ANCHORS:
         try:
-            args.game = find_game(args.game).name
+            game = find_game(args.game)
         except EngineError as exc:
             raise CommandError(f"{exc}, or {ANCHORS} for the calibration anchors") from None
+        args.game, title = game.name, SHEET_TITLE.format(title=game.title)
     from kiosk.errors import check_output_file
 
     check_output_file(args.out, "--out")
     try:
         entries = load_registry().for_game(args.game)
-        paths = write_sheets(entries, args.out, title=f"tablesight tags: {args.game}")
+        paths = write_sheets(entries, args.out, title=title.in_(lang), lang=lang)
     except (VisionError, OSError) as exc:
         raise CommandError(str(exc)) from None
     placeholders = sum(1 for e in entries if e.placeholder)

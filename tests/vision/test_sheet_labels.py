@@ -11,8 +11,8 @@ from engine.greenwood.catalogue import catalogue as greenwood_catalogue
 from engine.greenwood.texts import piece_name
 from engine.stonesaga.catalogue import STONES
 from vision.readers.greenwood import piece_shapes
-from vision.registry import TagEntry, load_file, load_registry
-from vision.sheets import layout
+from vision.registry import GAMES, TagEntry, load_file, load_registry
+from vision.sheets import SheetError, layout, sticker_name
 
 REGISTRY = load_registry()
 
@@ -68,3 +68,21 @@ def test_labels_that_do_not_count_up_to_the_components_are_refused(tmp_path) -> 
     )
     with pytest.raises(ValueError, match="labels name 2 components, not 3"):
         load_file(path)
+
+
+@pytest.mark.parametrize("game", [*GAMES, "anchors"])
+def test_every_sticker_has_its_own_words_in_both_languages(game: str) -> None:
+    """Issue 24: the sheet's own wording names each component in Chinese and in English."""
+    for e in REGISTRY.for_game(game):
+        name = sticker_name(e)
+        assert name.en == e.label, e.tag_id  # the English label the kiosk already prints
+        assert name.zh and name.zh != name.en, e.tag_id
+        latin = [w for w in name.en.split() if w.isalpha() and len(w) > 1]
+        assert not any(w in name.zh for w in latin), (e.tag_id, name.zh)
+
+
+def test_a_component_the_sheet_has_no_words_for_is_named_in_the_error() -> None:
+    e = REGISTRY.lookup(148)
+    assert e is not None
+    with pytest.raises(SheetError, match="no words for 'gadget 1'"):
+        sticker_name(TagEntry(**{**e.__dict__, "shown": "gadget", "copy": 1}))

@@ -75,7 +75,7 @@ def test_svg_tags_read_back_with_cut_lines_and_labels(tmp_path: Path) -> None:
     entries = load_registry().for_game("greenwood")
     paths = write_sheets(entries, tmp_path / "sheet.svg", title="greenwood")
     pages = layout(entries)
-    assert len(paths) == len(pages) == 2
+    assert len(paths) == len(pages) == 3
     last = paths[-1]
     sides = measured_sides_mm(svg_to_image(last))
     expected = {p.tag_id: p.tag_mm for p in pages[-1]}
@@ -84,9 +84,9 @@ def test_svg_tags_read_back_with_cut_lines_and_labels(tmp_path: Path) -> None:
     root = ET.parse(last).getroot()
     cuts = [r for r in root.iter(f"{SVG}rect") if r.get("class") == "cut"]
     assert len(cuts) == len(pages[-1])
-    labels = [t.text for t in root.iter(f"{SVG}text")]
+    labels = [t.text for path in paths for t in ET.parse(path).getroot().iter(f"{SVG}text")]
     assert "198 wisp 1" in labels
-    assert "greenwood — page 2 of 2" in labels
+    assert "greenwood — page 3 of 3" in labels
 
 
 def test_the_raster_preview_reads_back_too() -> None:
@@ -124,16 +124,18 @@ def overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
+@pytest.mark.parametrize("lang", ["zh", "en"])
 @pytest.mark.parametrize("game", [*GAMES, "anchors"])
-def test_every_label_fits_its_own_cut_box_and_no_two_overlap(game: str) -> None:
-    """Issue 13: labels ran into each other ("148 rescued creature 1149 rescued creature 2…")."""
-    for page in layout(load_registry().for_game(game)):
+def test_every_label_fits_its_own_cut_box_and_no_two_overlap(game: str, lang: str) -> None:
+    """Issue 13: labels ran into each other ("148 rescued creature 1149 rescued creature 2…");
+    issue 24: they were too small to read (2.5 mm em: a cap height of about 1.8 mm at least)."""
+    for page in layout(load_registry().for_game(game), lang=lang):  # type: ignore[arg-type]
         for p in page:
             side, height = p.size_mm
             x0, y0, x1, y1 = p.label_box_mm
             assert p.x_mm < x0 and x1 < p.x_mm + side, p.label  # inside, clear of the cut line
             assert p.y_mm + side <= y0 and y1 < p.y_mm + height, p.label  # under the quiet zone
-            assert p.label_mm >= 1.2, p.label  # still printable
+            assert p.label_mm >= 2.5, p.label  # read at arm's length
             assert " ".join(p.label_fit[0]) == p.label  # wrapped, never cut short
         boxes = label_boxes(page)
         for (a, box_a), (b, box_b) in itertools.combinations(boxes, 2):
@@ -154,7 +156,7 @@ def test_a_long_label_on_a_small_sticker_wraps_onto_two_lines() -> None:
     lines, size = fit_label("359 defeated monster 11", 17.0, 3.5)
     assert lines == ("359 defeated", "monster 11")
     assert max(text_width_mm(line, size) for line in lines) <= 17.0
-    assert fit_label("148 domino 1", 20.0, 3.5) == (("148 domino 1",), LABEL_TEXT_MM)
+    assert fit_label("148 domino 1", 29.0, 7.5) == (("148 domino 1",), LABEL_TEXT_MM)
 
 
 def test_the_svg_and_pdf_draw_each_line_where_the_layout_puts_it(tmp_path: Path) -> None:
@@ -165,3 +167,28 @@ def test_the_svg_and_pdf_draw_each_line_where_the_layout_puts_it(tmp_path: Path)
     [pdf] = write_sheets(entries, tmp_path / "sheet.pdf")
     text = "".join(page.get_textpage().get_text_range() for page in pdfium.PdfDocument(pdf))
     assert "326 Wilson 1" in text and "character 1" not in text
+
+
+def test_a_chinese_sheet_names_every_component_in_chinese_in_the_built_in_cid_font(
+    tmp_path: Path,
+) -> None:
+    """Issue 24: the sheets were English only. STSong-Light is reportlab's built-in CID font: the
+    PDF names it and embeds no font file."""
+    entries = load_registry().for_game("greenwood")
+    [path] = write_sheets(entries, tmp_path / "sheet.pdf", title="苍林秘境", lang="zh")
+    pdf = pdfium.PdfDocument(path)
+    text = "".join(page.get_textpage().get_text_range() for page in pdf)
+    assert "148 双格板块1" in text and "100 潜艇版图1 正面" in text and "第1页,共3页" in text
+    assert "domino" not in text and "submarine" not in text and "page" not in text
+    data = path.read_bytes()
+    assert b"STSong-Light" in data and b"FontFile" not in data
+    page = layout(entries, lang="zh")[0][0]
+    assert page.font == "STSong-Light" and page.label == "100 潜艇版图1 正面"
+
+
+def test_the_tags_command_labels_in_the_language_asked(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "gw.svg"
+    assert main(["tags", "greenwood", "--lang", "zh", "--out", str(out)]) == 0
+    texts = [t.text for t in ET.parse(out).getroot().iter(f"{SVG}text")]
+    assert "tablesight 贴纸:《苍林秘境》 — 第1页,共3页" in texts
+    assert "100 潜艇版图1 正面" in texts and not any("board" in (t or "") for t in texts)
