@@ -25,7 +25,7 @@ import uvicorn
 from fastapi import FastAPI
 from gpiozero.exc import GPIOZeroError
 
-from engine.core import Advance, EngineError, NothingToUndoError, Text
+from engine.core import EngineError, NothingToUndoError, Text, find_game
 from firmware_bridge.connect import Leds, open_leds
 from firmware_bridge.devices import LedController
 from firmware_bridge.emulator import Emulator
@@ -47,6 +47,7 @@ from kiosk.simulation import (
     SimulationError,
     load_script,
     resume_step,
+    script_duration_s,
     script_path,
 )
 from kiosk.store import StoreError
@@ -158,14 +159,22 @@ NO_CAMERA = Text(
 )
 FIRST_FRAME = Text("摄像头:第一帧 {size}", "camera: first frame {size}")
 SIM_RESUMED = Text(
-    "继续脚本演示的存档“{name}”,从第{step}/{of}步接着演示",
+    "继续《{title}》的脚本演示,从第{step}/{of}步接着演示",
     "resuming the scripted session saved as {name!r} at step {step} of {of}",
 )
 SIM_NEW = Text(
-    "脚本演示新开一局,存档名“{name}”", "the scripted session starts a new game saved as {name!r}"
+    "《{title}》脚本演示新开一局", "the scripted session starts a new game saved as {name!r}"
 )
+LINK_STATES = {
+    LinkStatus.CONNECTING: Text("正在连接", "connecting"),
+    LinkStatus.CONNECTED: Text("已连接", "connected"),
+    LinkStatus.RECONNECTING: Text("正在重新连接", "reconnecting"),
+    LinkStatus.INCOMPATIBLE: Text("固件版本不兼容", "incompatible firmware"),
+    LinkStatus.CLOSED: Text("已关闭", "closed"),
+}
+"""The controller link's states as the start-up report says them."""
 SIM_NEW_KEPT = Text(
-    "脚本演示新开一局,存档名“{name}”(上一个存档“{before}”原样保留)",
+    "《{title}》脚本演示新开一局(上一局的存档原样保留)",
     "the scripted session starts a new game saved as {name!r} (the save {before!r} is kept as it"
     " was)",
 )
@@ -278,6 +287,7 @@ class TableHardware:
                 f" (scripts: {', '.join(sorted(p.stem for p in path.parent.glob('*.toml')))})"
             )
         script = load_script(path, registry)
+        game = find_game(script.game)  # the Chinese lines name it by its title, not its id
         progress = self.settings.data_dir / PROGRESS_FILE
         saved = table.saved
         start = 0
@@ -289,18 +299,19 @@ class TableHardware:
         if resumable:
             start = resume_step(progress, script, len(saved.session.moves))
             self.save_line = SIM_RESUMED.format(
-                name=saved.name, step=start + 1, of=len(script.steps)
+                name=saved.name, step=start + 1, of=len(script.steps), title=game.title
             )
         else:
             before, kept = saved.name, bool(saved.session.moves)
             self._new_simulated_game(table, script)
             template = SIM_NEW_KEPT if kept else SIM_NEW
-            self.save_line = template.format(name=table.saved.name, before=before)
+            self.save_line = template.format(name=table.saved.name, before=before, title=game.title)
         actions = Actions(
             tap=table.submit,
             offered=table.is_offered,
             press=self._press,
             say=lambda text: self._narrate(table, text),
+            describe=lambda move: tap_text(table, move),
             moves=lambda: len(table.saved.session.moves),
             restart=(lambda: self._new_simulated_game(table, script))
             if self.settings.repeat
@@ -352,12 +363,16 @@ class TableHardware:
         if self.simulation is not None:
             c = self.simulation.camera
             sim = self.simulation
+            title = find_game(sim.script.game).title  # the game's name, never its id
+            minutes = script_duration_s(sim.script, self.settings.speed) / 60
             return Text(
                 f"摄像头:合成桌面(模拟),{c.width}×{c.height},每秒{sim.script.fps:g}帧;"
-                f"脚本演示{sim.script.path.stem},共{len(sim.script.steps)}步,速度{self.settings.speed:g}",
+                f"《{title.zh}》脚本演示,共{len(sim.script.steps)}步,速度{self.settings.speed:g}"
+                + (f",约{minutes:.0f}分钟" if minutes >= 1 else ""),
                 f"camera: synthetic table (simulation), {c.width}×{c.height},"
-                f" {sim.script.fps:g} fps; scripted session {sim.script.path.stem},"
-                f" {len(sim.script.steps)} steps, speed {self.settings.speed:g}",
+                f" {sim.script.fps:g} fps; scripted session of {title.en},"
+                f" {len(sim.script.steps)} steps, speed {self.settings.speed:g}"
+                + (f", about {minutes:.0f} min" if minutes >= 1 else ""),
             )
         if self.loop is not None:
             size = f"{camera.width}×{camera.height}" if camera.width else None
@@ -384,9 +399,10 @@ class TableHardware:
         if caps is None:
             link = self.bridge.link
             problem = f" ({link.problem})" if link.problem else ""
+            state = LINK_STATES.get(link.status, Text(link.status.value, link.status.value))
             return Text(
-                f"灯光控制器:{name.zh}:{link.status.value}{problem};正在重试,连上后看板会显示",
-                f"LED controller: {name.en}: {link.status.value}{problem}; retrying, the kiosk"
+                f"灯光控制器:{name.zh}:{state.zh}{problem};正在重试,连上后看板会显示",
+                f"LED controller: {name.en}: {state.en}{problem}; retrying, the kiosk"
                 " shows when it connects",
             )
         firmware = ".".join(map(str, caps.firmware))
@@ -529,6 +545,37 @@ class TableHardware:
             self.panel.close()
             self.panel = None
         self.close_controller()
+
+
+def tap_text(table: Table, move: Any) -> Text | None:
+    """A scripted tap as the narration says it: who taps which button of the console, with the
+    choices made (None when the console does not offer the move)."""
+    from engine.core.offers import match, offers
+
+    session = table.saved.session
+    found = match(offers(session.game, session.state), move)
+    if found is None:
+        return None
+    offer, option = found
+    chosen = [
+        next((c.label for c in f.choices if c.value == value), None)
+        for f, value in zip(offer.picks, option.values, strict=False)
+    ]
+    words = [offer.label, *(c for c in chosen if c is not None)]
+    button = Text("、".join(w.zh for w in words[1:]), ", ".join(w.en for w in words[1:]))
+    what = (
+        offer.label
+        if len(words) == 1
+        else Text(f"{offer.label.zh}:{button.zh}", f"{offer.label.en}: {button.en}")
+    )
+    if move.seat is None:
+        return Text("在控制台上点按“{b}”", "“{b}” is tapped on the console").format(b=what)
+    zh, en = (table.presenter.snapshot(lang).seats for lang in ("zh", "en"))
+    if move.seat >= min(len(zh), len(en)):
+        return None
+    return Text("{who}在控制台上点按“{b}”", "{who} taps “{b}” on the console").format(
+        who=Text(zh[move.seat].name, en[move.seat].name), b=what
+    )
 
 
 def find_camera(dev: Path = Path("/dev")) -> str | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import socket
 import subprocess
 import sys
@@ -92,3 +93,27 @@ def test_run_with_lan_serves_the_network_and_prints_the_pairing_code(tmp_path: P
     assert code == 0, err
     assert f"pairing code for phones: {control['code']}" in err
     assert "open to every device on the network (Ctrl-C to stop)" in err
+
+
+def test_the_start_up_report_of_a_chinese_kiosk_is_chinese_and_names_the_game_by_title(
+    tmp_path: Path,
+) -> None:
+    """Issue 24: the Chinese report said "脚本演示greenwood" and "connecting"."""
+    from firmware_bridge.link import LinkStatus
+    from kiosk.rig import LINK_STATES, TableHardware
+    from kiosk.settings import load_settings
+    from kiosk.table import open_table
+    from vision.registry import load_registry
+
+    settings = load_settings(data_dir=tmp_path, lang="zh", game="greenwood", speed=1)
+    table, _ = open_table(settings)
+    hardware = TableHardware(settings)
+    hardware.simulation = hardware._simulation(table, load_registry())
+    lines = hardware.report()
+    assert lines[0] == "《苍林秘境》脚本演示新开一局"
+    assert "《苍林秘境》脚本演示" in lines[1] and "约5分钟" in lines[1], lines[1]
+    for line in lines:
+        assert "greenwood" not in line and "simulation" not in line, line
+        assert not re.search(r"[a-z]{4,}", line.replace("Factory", "")), line
+    assert set(LINK_STATES) == set(LinkStatus)
+    assert all(t.zh != t.en for t in LINK_STATES.values())
