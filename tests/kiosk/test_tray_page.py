@@ -160,3 +160,23 @@ def contrast(a: tuple[int, ...], b: tuple[int, ...]) -> float:
 
     hi, lo = sorted((lum(a), lum(b)), reverse=True)
     return (hi + 0.05) / (lo + 0.05)
+
+
+def test_a_page_opened_without_lang_speaks_the_kiosks_language(fight: Server, page) -> None:
+    """Issue 24: /tray opened in English on a Chinese kiosk. Without ?lang the tray and the
+    set-up pages take the kiosk's setting, not English, nor what this browser chose before."""
+    post(fight, "/api/settings", {"lang": "zh"})
+    try:
+        page.goto(f"{fight.url}/tray?lang=en")
+        page.evaluate("localStorage.setItem('lang', 'en')")  # the browser's own, earlier choice
+        page.goto(f"{fight.url}/tray")
+        expect(page.locator("#legend .legend-item").first).to_be_visible()
+        assert "1号玩家(威尔逊)" in page.locator("#trays .tray-label").first.inner_text()
+        assert re.findall(r"[A-Za-z]{2,}", page.locator("main").inner_text()) == []
+        assert page.evaluate("document.documentElement.lang") == "zh-CN"
+        page.screenshot(path="/tmp/tray-zh-kiosk-1920.png")
+        page.goto(f"{fight.url}/setup")
+        expect(page.locator("h1")).to_have_text(re.compile(r"[\u4e00-\u9fff]"))
+        assert page.evaluate("Kiosk.lang") == "zh"
+    finally:
+        post(fight, "/api/settings", {"lang": "en"})
