@@ -109,7 +109,7 @@ def saved_moves(data_dir: Path, save: str) -> int:
 def test_kill_9_mid_game_then_restart_shows_the_same_game_and_leds(
     tmp_path: Path, browser: Any
 ) -> None:
-    server = start_server(tmp_path, "--game", "greenwood", "--speed", "2", env=SIMULATE)
+    server = start_server(tmp_path, "--game", "greenwood", "--speed", "12", env=SIMULATE)
     try:
         wait_for(server, lambda s: s["moves"] >= 8)
         for _ in range(50):  # a snapshot of the screen that the database agrees with
@@ -163,7 +163,7 @@ def test_kill_9_mid_game_then_restart_shows_the_same_game_and_leds(
 def test_the_cameras_prompt_is_shown_in_each_screens_language(tmp_path: Path, browser: Any) -> None:
     """stonesaga.zh.md §采矿: an ore token laid plain side up is read, and the kiosk asks for
     it to be turned over, on a Chinese screen in Chinese and on an English one in English."""
-    server = start_server(tmp_path, "--game", "stonesaga", "--speed", "1", env=SIMULATE)
+    server = start_server(tmp_path, "--game", "stonesaga", "--speed", "6", env=SIMULATE)
     try:
         english, chinese = browser.new_page(), browser.new_page()
         try:
