@@ -192,6 +192,12 @@ def notes(data: DSData, lang: str) -> list[str]:
     return [_tr(first, lang), _tr(storm, lang)]
 
 
+def _figure(data: DSData, seat: int, lang: str) -> str:
+    """The character whose figure shows the seat's number, by its whole name (the legend)."""
+    char = data.char(seat)
+    return _tr(CHARACTER_SHORT.get(char.key, Text(char.card.name_zh, char.card.name_en)), lang)
+
+
 def _legend(used: set[str], lang: str) -> list[dict[str, str]]:
     return [{"kind": k, "text": _tr(t, lang)} for k, t in LEGEND.items() if k in used]
 
@@ -208,13 +214,12 @@ def picture(state: State[Any], lang: str, refused: Move | None = None) -> dict[s
         own = _block(tile, _tile_texts(data, tile), lang)
         spots[tile] = [(col + c, row + r) for c, r in _token_spots(own)]
         cells += [{**c, "col": col + c["col"], "row": row + c["row"]} for c in own]
-    tokens = []
+    tokens: list[dict[str, Any]] = []
     for seat, char in enumerate(data.characters):
         if char.defeated or char.tile not in spots or not spots[char.tile]:
             continue
         c, r = spots[char.tile].pop(0)
-        short = CHARACTER_SHORT.get(char.key, Text(char.card.name_zh, char.card.name_en[:4]))
-        tokens.append({"col": c, "row": r, "text": _tr(short, lang), "seat": seat})
+        tokens.append({"col": c, "row": r, "text": str(seat + 1), "seat": seat})
     marks: list[dict[str, Any]] = []
     current = state.flow.current
     if current is not None and 0 <= current < len(data.characters):
@@ -236,7 +241,16 @@ def picture(state: State[Any], lang: str, refused: Move | None = None) -> dict[s
         "notes": notes(data, lang),
     }
     used = {c["kind"] for c in cells} | {m["kind"] for m in marks}
-    return {"boards": [board], "legend": _legend(used, lang)}
+    figures = [
+        {
+            "kind": "token",
+            "token": t["text"],
+            "seat": t["seat"],
+            "text": _figure(data, t["seat"], lang),
+        }
+        for t in tokens
+    ]
+    return {"boards": [board], "legend": figures + _legend(used, lang)}
 
 
 MISSING = frozenset({"missing"})

@@ -163,12 +163,13 @@ BIOME_SHORT = {
 }
 """A biome in one cell of the picture (at most four characters)."""
 CHARACTER_SHORT = {
-    "wilson": Text("威尔逊", "Wils"),
-    "willow": Text("薇洛", "Wilw"),
-    "wendy": Text("温蒂", "Wend"),
-    "webber": Text("韦伯", "Webb"),
+    "wilson": Text("威尔逊", "Wilson"),
+    "willow": Text("薇洛", "Willow"),
+    "wendy": Text("温蒂", "Wendy"),
+    "webber": Text("韦伯", "Webber"),
 }
-"""A character's token in the picture (at most four characters)."""
+"""A character as the picture's legend names its figure (the figure's disc shows its seat's
+number, in the seat's colour): the whole name, never cut."""
 STRUCTURE_SHORT = {
     "science machine": Text("科学机器", "lab"),
     "alchemy engine": Text("炼金引擎", "alch"),

@@ -19,6 +19,8 @@ from engine.greenwood.catalogue import Layout, catalogue
 from engine.greenwood.moves import Place
 from engine.greenwood.state import GreenwoodData, Player
 from engine.greenwood.texts import (
+    ICON_WORDS,
+    REWARD_ICONS,
     area_name,
     creature_name,
     listed,
@@ -28,9 +30,9 @@ from engine.greenwood.texts import (
 
 LEGEND: dict[str, Text] = {
     "empty": Text("空格", "free cell"),
-    "start": Text("起始格(第一块板块必须覆盖)", "start cell (the first piece covers it)"),
+    "start": Text("起始格(第一块必须覆盖)", "start cell (first piece)"),
     "blocked": Text("不可使用的格子", "unusable cell"),
-    "reward": Text("奖励图标(全部覆盖后获得)", "reward icon (paid once fully covered)"),
+    "reward": Text("奖励(盖满时获得)", "reward (paid when covered)"),
     "piece": Text("已放置的板块", "placed piece"),
     "done": Text("已完成的区域", "completed area"),
     "refused": Text("规则拒绝的放置", "placement the rules refused"),
@@ -38,8 +40,9 @@ LEGEND: dict[str, Text] = {
 """What each kind and mark of this picture means, for the legend (in this order)."""
 
 TITLE = Text("{n}号玩家的潜艇", "Player {n}'s submarine")
-WISP = Text("鬼火", "wisp")
-"""The text of a wisp's cell: wisps do not count as rescued creatures (§五.5)."""
+"""A board's title; the kiosk names the seat as the screen does ("Anna's submarine")."""
+WISP = REWARD_ICONS["wisp"]
+"""The symbol of a wisp's cell (the legend names it): wisps are no rescued creatures (§五.5)."""
 NOTES = {
     "awaiting": Text("待放置:{pieces}", "To place: {pieces}"),
     "done": Text("已完成:{areas}", "Completed: {areas}"),
@@ -73,6 +76,7 @@ def board(layout: Layout, seat: int, player: Player, lang: str) -> dict[str, Any
         for cell in icon.cells:
             cells[cell]["kind"] = "reward"
         cells[first]["text"] = _tr(reward_icon(icon.reward), lang)
+        cells[first]["icon"] = icon.reward.partition(":")[0]
     for number, placed in enumerate(player.pieces, 1):
         for cell in placed.cells:
             if cell not in cells:
@@ -85,6 +89,7 @@ def board(layout: Layout, seat: int, player: Player, lang: str) -> dict[str, Any
             }
             if placed.piece == "wisp":
                 drawn["text"] = _tr(WISP, lang)
+                drawn["icon"] = "wisp"
             cells[cell] = drawn
     notes = []
     waiting = [r.removeprefix("place:") for _, r in player.pending if r.startswith("place:")]
@@ -126,9 +131,30 @@ def picture(state: State[Any], lang: str, refused: Move | None = None) -> dict[s
     boards = [board(layout, seat, p, lang) for seat, p in enumerate(table.players)]
     if isinstance(refused, Place) and 0 <= refused.seat < len(boards):
         boards[refused.seat]["marks"] = refused_marks(layout, refused)
+    return {"boards": boards, "legend": legend(boards, lang)}
+
+
+def legend(boards: list[dict[str, Any]], lang: str) -> list[dict[str, Any]]:
+    """The kinds and marks drawn, in LEGEND's order (a placed piece with the seats whose
+    pieces show, each in its colour; no free cell), then each reward symbol drawn with its
+    name (instead of the plain "reward icon")."""
     used = {c["kind"] for b in boards for c in b["cells"]}
     used |= {m["kind"] for b in boards for m in b["marks"]}
-    return {
-        "boards": boards,
-        "legend": [{"kind": k, "text": _tr(t, lang)} for k, t in LEGEND.items() if k in used],
-    }
+    out: list[dict[str, Any]] = []
+    icons = {c["icon"] for b in boards for c in b["cells"] if "icon" in c}
+    for kind, text in LEGEND.items():
+        if kind not in used or kind == "empty" or (kind == "reward" and icons):
+            continue  # a free cell is plain; the reward symbols below name the rewards
+        entry: dict[str, Any] = {"kind": kind, "text": _tr(text, lang)}
+        if kind == "piece":
+            entry["seats"] = [
+                b["seat"] for b in boards if any(c["kind"] == "piece" for c in b["cells"])
+            ]
+        out.append(entry)
+    for key, word in ICON_WORDS.items():
+        if key in icons:
+            symbol = REWARD_ICONS[key].format(n="").en if key == "vp" else REWARD_ICONS[key].en
+            if lang == "zh" and key == "vp":
+                continue  # the cell says 分 in full
+            out.append({"kind": "reward", "icon": symbol, "text": _tr(word, lang)})
+    return out

@@ -263,16 +263,29 @@ SPELL_SHORT: dict[str, Text] = {
 """The standard spells by name alone (§三.3)."""
 
 REWARD_ICONS: dict[str, Text] = {
-    "vp": Text("{n}分", "{n}VP"),
-    "energy": Text("能量", "Enrg"),
-    "spy": Text("间谍", "Spy"),
-    "aurora": Text("极光", "Aur"),
-    "strength": Text("力量", "Str"),
-    "pathfinding": Text("寻路", "Path"),
-    "slot": Text("储存格", "Slot"),
-    "wisp": Text("鬼火", "Wisp"),
+    "vp": Text("{n}分", "{n}★"),
+    "energy": Text("⚡", "⚡"),
+    "spy": Text("◉", "◉"),
+    "aurora": Text("✦", "✦"),
+    "strength": Text("⚒", "⚒"),
+    "pathfinding": Text("➹", "➹"),
+    "slot": Text("□", "□"),
+    "wisp": Text("✶", "✶"),
 }
-"""A reward icon of the hold as the picture writes it in its cell (at most four characters)."""
+"""A reward icon of the hold as the picture draws it in its cell: one symbol (a number and a
+symbol for an amount), each named by the legend (``ICON_WORDS``), so that it is read from the
+chairs at any size; Chinese points are the whole word 分."""
+ICON_WORDS: dict[str, Text] = {
+    "vp": Text("胜利点数", "victory points"),
+    "energy": Text("能量标记", "energy token"),
+    "spy": Text("间谍标记", "spy token"),
+    "aurora": Text("极光", "aurora"),
+    "strength": Text("力量", "strength"),
+    "pathfinding": Text("寻路", "pathfinding"),
+    "slot": Text("知识储存格", "knowledge slot"),
+    "wisp": Text("鬼火", "wisp"),
+}
+"""What each reward icon of the picture means, for the legend (``reward_icon``)."""
 
 MODE_NAMES: dict[str, Text] = {
     "basic": Text("基础模式", "basic game"),
@@ -386,12 +399,12 @@ def reward_name(reward: str) -> Text:
 
 
 def reward_icon(reward: str) -> Text:
-    """A reward icon's short text for a cell of the picture (at most four characters)."""
+    """A reward icon as a cell of the picture draws it: its symbol, with the amount if not one."""
     kind, _, amount = reward.partition(":")
     if kind == "vp":
         return REWARD_ICONS["vp"].format(n=amount or 1)
-    icon = REWARD_ICONS.get(kind, Text("奖励", "?"))
-    return icon if amount in ("", "1") else Text(f"{icon.zh[:2]}{amount}", f"{icon.en[:3]}{amount}")
+    icon = REWARD_ICONS.get(kind, Text("?", "?"))
+    return icon if amount in ("", "1") else Text(f"{icon.zh}{amount}", f"{icon.en}{amount}")
 
 
 SOURCES: dict[str, Text] = {

@@ -20,7 +20,6 @@ from engine.stonesaga.texts import (
     FEATURE_SHORT,
     behemoth_name,
     character_name,
-    character_short,
     counted,
     listed,
     marker_level,
@@ -227,13 +226,14 @@ def picture(state: State[Any], lang: str, refused: Move | None = None) -> dict[s
             cells.append(
                 {**cell, "col": col + cell["col"], "row": row + cell["row"], "group": tile}
             )
-    for char in data.characters:
+    figures: list[dict[str, Any]] = []
+    for number, char in enumerate(data.characters, 1):
         if not char.alive or char.tile not in spots or not spots[char.tile]:
             continue
         c, r = spots[char.tile].pop(0)
-        tokens.append(
-            {"col": c, "row": r, "text": _tr(character_short(char.name), lang), "seat": char.seat}
-        )
+        tokens.append({"col": c, "row": r, "text": str(number), "seat": char.seat})
+        name = _tr(character_name(char.name), lang)
+        figures.append({"kind": "token", "token": str(number), "seat": char.seat, "text": name})
     marks: list[dict[str, Any]] = []
     current = state.flow.current
     if current is not None:
@@ -257,5 +257,5 @@ def picture(state: State[Any], lang: str, refused: Move | None = None) -> dict[s
     }
     return {
         "boards": [board],
-        "legend": [{"kind": k, "text": _tr(LEGEND[k], lang)} for k in used],
+        "legend": figures + [{"kind": k, "text": _tr(LEGEND[k], lang)} for k in used],
     }

@@ -211,26 +211,6 @@ EVENT_TEXTS: dict[str, Text] = {
 
 # --- the table screen: short names, the outcome, the set-up options, the log -----------------
 
-SHORT = 4
-"""The most characters a cell or a token of the picture shows (``Game.picture``)."""
-
-
-def short(text: str) -> str:
-    """A name cut to fit a cell: as it is up to four characters, else its first three and a
-    dot (``Birch`` → ``Bir.``); a Chinese name, its first four characters."""
-    if len(text) <= SHORT:
-        return text
-    if text.isascii():
-        return f"{text[: SHORT - 1]}."
-    return text[:SHORT]
-
-
-def character_short(name: str) -> Text:
-    """A character's name as its token on the picture shows it: 灰烬 / Ash, 白桦 / Bir."""
-    full = character_name(name)
-    return Text(short(full.zh), short(full.en))
-
-
 FEATURE_SHORT: dict[str, Text] = {
     "lake": Text("湖泊", "lake"),
     "forest": Text("森林", "frst"),

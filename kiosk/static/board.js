@@ -18,13 +18,36 @@ const Board = {
     const boards = picture?.boards || [];
     target.hidden = !boards.length;
     if (!boards.length) { target.replaceChildren(); return; }
-    const noted = boards.some((b) => (b.notes || []).length); // then each keeps a note line
+    const noted = Math.max(0, ...boards.map((b) => (b.notes || []).length)); // lines each keeps
     const row = Kiosk.el("div", { class: "boards" }, ...boards.map((b) => Board.panel(b, seats, noted)));
     const legend = (picture.legend || []).length
-      ? Kiosk.el("ul", { class: "board-legend" }, ...picture.legend.map((l) => Kiosk.el(
-        "li", {}, Kiosk.el("span", { class: `swatch k-${l.kind} m-${l.kind}`, "aria-hidden": "true" }), l.text)))
+      ? Kiosk.el("ul", { class: "board-legend" }, ...picture.legend.map((l) => Board.entry(l, seats)))
       : null;
     target.replaceChildren(row, legend || "");
+  },
+
+  // One line of the legend: the swatch of a kind or mark (one per seat in the seat's colour
+  // when the entry names seats), a symbol the cells draw, or a figure's disc; then its words.
+  entry(l, seats) {
+    let marks;
+    if (l.icon != null) {
+      marks = [Kiosk.el("span", { class: `swatch icon k-${l.kind}`, "aria-hidden": "true", text: l.icon })];
+    } else if (l.kind === "token") {
+      const disc = Kiosk.el("span", { class: "swatch disc", "aria-hidden": "true", text: l.token });
+      const hex = Board.colour(seats, l.seat);
+      if (hex) disc.style.background = hex;
+      marks = [disc];
+    } else if (Array.isArray(l.seats) && l.seats.length) {
+      marks = l.seats.map((seat) => {
+        const swatch = Kiosk.el("span", { class: `swatch k-${l.kind}`, "aria-hidden": "true" });
+        const hex = Board.colour(seats, seat);
+        if (hex) swatch.style.background = hex;
+        return swatch;
+      });
+    } else {
+      marks = [Kiosk.el("span", { class: `swatch k-${l.kind} m-${l.kind}`, "aria-hidden": "true" })];
+    }
+    return Kiosk.el("li", {}, Kiosk.el("span", { class: "swatches" }, ...marks), l.text);
   },
 
   colour(seats, seat) {
@@ -65,17 +88,21 @@ const Board = {
       const cx = t.col * U + U / 2 + dx;
       const cy = t.row * U + U / 2 + (k ? 2.2 : 0);
       const g = Board.node("g", { class: "token", "data-seat": t.seat ?? "" });
-      g.append(Board.node("circle", { cx, cy, r: 3.4, fill: Board.colour(seats, t.seat) || "#eef2f5" }));
-      g.append(Board.node("text", { x: cx, y: cy, class: "token-text", "font-size": Math.min(3.6, 6 / Board.ems(t.text)) }, t.text));
+      g.append(Board.node("circle", { cx, cy, r: 4.2, fill: Board.colour(seats, t.seat) || "#eef2f5" }));
+      g.append(Board.node("text", { x: cx, y: cy, class: "token-text", "font-size": Math.min(6, 7.4 / Board.ems(t.text)) }, t.text));
       svg.append(g);
     }
     const caption = Kiosk.el("figcaption", { text: b.title });
     if (hex) caption.style.setProperty("--seat", hex);
     const figure = Kiosk.el("figure", { class: "board-panel", "data-seat": b.seat ?? "" }, caption, svg);
     if (hex) figure.style.setProperty("--seat", hex);
-    // The notes on one line (the board keeps the height): all of them in the tooltip.
-    const notes = (b.notes || []).join(" · ");
-    if (notes || noted) figure.append(Kiosk.el("p", { class: "board-note", text: notes || "\u00a0", title: notes }));
+    // One note a line, never cut; every board keeps as many lines as the most noted one, so
+    // that side-by-side boards are drawn at one size.
+    if (noted) {
+      const list = Kiosk.el("ul", { class: "board-note" }, ...(b.notes || []).map((n) => Kiosk.el("li", { text: n })));
+      list.style.minHeight = `${noted * 1.25}em`;
+      figure.append(list);
+    }
     return figure;
   },
 
@@ -86,7 +113,7 @@ const Board = {
   },
 
   label(col, row, text) {
-    const size = Math.min(6, (U - 1.6) / Board.ems(text));
+    const size = Math.min(6.5, (U - 0.8) / Board.ems(text));
     return Board.node("text", { x: col * U + U / 2, y: row * U + U / 2, "font-size": size, class: "cell-text" }, text);
   },
 

@@ -62,9 +62,11 @@ def check_board(drawn: dict[str, Any], where: str) -> dict[str, Any]:
     assert len(tokens) == len(set(tokens)), f"{where}: two figures at one place"
     for token in board["tokens"]:
         assert (token["col"], token["row"]) in places and len(token["text"]) <= 4, (where, token)
-    legend = {e["kind"] for e in drawn["legend"]}
+    legend = {e["kind"] for e in drawn["legend"] if e["kind"] != "token"}
     used = {c["kind"] for c in board["cells"]} | {m["kind"] for m in board["marks"]}
     assert legend == used, where
+    figures = [(e["token"], e["seat"]) for e in drawn["legend"] if e["kind"] == "token"]
+    assert figures == [(t["text"], t["seat"]) for t in board["tokens"]], where
     assert 1 <= len(board["notes"]) <= 2, where
     return board
 
@@ -118,7 +120,9 @@ def test_face_down_tiles_the_portal_and_the_scenario_monsters() -> None:
     on_g = {c.get("text"): c["kind"] for c in board["cells"] if c["group"] == "G"}
     assert on_g["蜘蛛"] == "danger" and on_g["G"] == "hidden"
     assert {tile_of(board, t["col"], t["row"]) for t in board["tokens"]} == {"P"}
-    assert {t["text"] for t in board["tokens"]} == {"威尔逊", "薇洛"}
+    assert [t["text"] for t in board["tokens"]] == ["1", "2"]  # each seat's number on its disc
+    figures = [(e["token"], e["seat"], e["text"]) for e in picture(_start(), "en")["legend"][:2]]
+    assert figures == [("1", 0, "Wilson"), ("2", 1, "Willow")]  # named whole by the legend
 
 
 def test_a_revealed_tile_shows_its_biome_its_location_and_the_figure() -> None:

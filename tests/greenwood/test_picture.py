@@ -77,7 +77,7 @@ def test_every_state_of_the_example_games_is_drawn_as_the_engine_holds_it(path: 
             check_board(board, state, where)
         used = {c["kind"] for b in drawn["boards"] for c in b["cells"]}
         used |= {m["kind"] for b in drawn["boards"] for m in b["marks"]}
-        assert {e["kind"] for e in drawn["legend"]} == used, where
+        assert {e["kind"] for e in drawn["legend"]} == used - {"empty"}, where  # all but free
         if not isinstance(move, Place):
             assert not any(b["marks"] for b in drawn["boards"]), where
             continue
@@ -119,11 +119,26 @@ def test_the_empty_submarine_shows_start_unusable_cells_and_reward_icons(gw: Any
     ]
     assert all(board[c]["kind"] == "reward" for c in vp4.cells)
     texts = {c["text"] for b in drawn["boards"] for c in b["cells"] if "text" in c}
-    assert texts == {"4分", "鬼火", "能量", "间谍", "极光"}
-    en = {c["text"] for c in GAME.picture(t.state, "en")["boards"][0]["cells"] if "text" in c}
-    assert en == {"4VP", "Wisp", "Enrg", "Spy", "Aur"}
+    assert texts == {"4分", "✶", "⚡", "◉", "✦"}
+    english = GAME.picture(t.state, "en")
+    en = {c["text"] for c in english["boards"][0]["cells"] if "text" in c}
+    assert en == {"4★", "✶", "⚡", "◉", "✦"}  # symbols the legend names, no made-up abbreviation
     assert sum(len(b["cells"]) for b in drawn["boards"]) == 4 * layout.cols * layout.rows
-    assert [e["kind"] for e in drawn["legend"]] == ["empty", "start", "blocked", "reward"]
+    assert [e["kind"] for e in drawn["legend"]] == ["start", "blocked"] + ["reward"] * 4
+    assert [(e["icon"], e["text"]) for e in drawn["legend"] if "icon" in e] == [
+        ("⚡", "能量标记"),
+        ("◉", "间谍标记"),
+        ("✦", "极光"),
+        ("✶", "鬼火"),
+    ]
+    named = {e["icon"]: e["text"] for e in english["legend"] if "icon" in e}
+    assert named == {
+        "★": "victory points",
+        "⚡": "energy token",
+        "◉": "spy token",
+        "✦": "aurora",
+        "✶": "wisp",
+    }
 
 
 def test_a_completed_area_is_drawn_done_and_named_in_the_notes(gw: Any) -> None:
@@ -156,5 +171,16 @@ def test_a_refused_placement_is_outlined_on_the_cells_inside_the_grid(gw: Any) -
         {"col": 4, "row": 0, "kind": "refused"},
         {"col": 5, "row": 0, "kind": "refused"},
     ]
-    assert drawn["legend"][-1] == {"kind": "refused", "text": "placement the rules refused"}
+    assert {"kind": "refused", "text": "placement the rules refused"} in drawn["legend"]
     assert GAME.picture(t.state, "en", None)["boards"][0]["marks"] == []
+
+
+def test_the_legend_shows_a_placed_piece_in_the_colour_of_each_seat_with_pieces(gw: Any) -> None:
+    """The legend's "placed piece" carries the seats whose boards show pieces (the kiosk draws
+    one swatch per seat in its colour), never one colour for all."""
+    t = gw.Table(players=3)
+    state = gw.with_player(t.state, 2, pieces=(Placed("domino", frozenset({(0, 0), (1, 0)})),))
+    state = gw.with_player(state, 0, pieces=(Placed("bar3", frozenset({(3, 3), (4, 3), (5, 3)})),))
+    piece = next(e for e in GAME.picture(state, "zh")["legend"] if e["kind"] == "piece")
+    assert piece == {"kind": "piece", "text": "已放置的板块", "seats": [0, 2]}
+    assert all(e["kind"] != "piece" for e in GAME.picture(t.state, "zh")["legend"])

@@ -64,9 +64,11 @@ def check(state: State[Any], lang: str, where: str) -> dict[str, Any]:
     for char, token in zip(living, board["tokens"], strict=True):
         assert token["seat"] == char.seat, where
         assert tile_of(board, token["col"], token["row"]) == char.tile, (where, char.name)
-    legend = {e["kind"] for e in drawn["legend"]}
+    legend = {e["kind"] for e in drawn["legend"] if e["kind"] != "token"}
     used = {c["kind"] for c in board["cells"]} | {m["kind"] for m in board["marks"]}
     assert legend == used, where
+    figures = [(e["token"], e["seat"]) for e in drawn["legend"] if e["kind"] == "token"]
+    assert figures == [(t["text"], t["seat"]) for t in board["tokens"]], where
     return drawn
 
 
@@ -104,7 +106,12 @@ def test_characters_stand_on_their_tile_and_a_travel_moves_the_token() -> None:
     play.edit(0, name="Ash")
     play.edit(1, name="Birch")
     board = picture(play.state, "en")["boards"][0]
-    assert {t["text"] for t in board["tokens"]} == {"Ash", "Bir."}
+    assert [t["text"] for t in board["tokens"]] == ["1", "2"]  # each character's number
+    figures = picture(play.state, "en")["legend"][:2]
+    assert [(e["kind"], e["token"], e["text"]) for e in figures] == [
+        ("token", "1", "Ash"),
+        ("token", "2", "Birch"),  # the whole name, never "Bir."
+    ]
     assert {tile_of(board, t["col"], t["row"]) for t in board["tokens"]} == {"101"}
     play.do(mv.Travel(0, 0, "102"))
     board = picture(play.state, "en")["boards"][0]
