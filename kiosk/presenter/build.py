@@ -296,7 +296,7 @@ def build(
         ),
         refusal=banner,
         view=freeze(view),
-        picture=freeze(_picture(facts, lang)),
+        picture=freeze(_picture(facts, lang, names)),
         dice=dice,
         recent=tuple(
             LogLine(str(e["type"]), log_line(e, facts, names, lang, labels))
@@ -310,9 +310,10 @@ def build(
     )
 
 
-def _picture(facts: TableFacts, lang: Language) -> dict[str, Any] | None:
-    """The game's picture of the board; a game whose picture fails loses the picture, never
-    the screen (the service log has the error)."""
+def _picture(facts: TableFacts, lang: Language, names: Sequence[str]) -> dict[str, Any] | None:
+    """The game's picture of the board, its boards' titles and notes naming the seats as the
+    screen does ("Anna's submarine"); a game whose picture fails loses the picture, never the
+    screen (the service log has the error)."""
     refused = facts.refused[0] if facts.refused else None
     try:
         picture: dict[str, Any] | None = facts.game.picture(
@@ -321,4 +322,9 @@ def _picture(facts: TableFacts, lang: Language) -> dict[str, Any] | None:
     except Exception:
         log.exception("%s: the picture of the board failed", facts.game.name)
         return None
+    for board in (picture or {}).get("boards") or ():
+        board["title"] = named(board["title"], names)
+        board["notes"] = [named(n, names) for n in board.get("notes") or ()]
+    for entry in (picture or {}).get("legend") or ():
+        entry["text"] = named(entry["text"], names)
     return picture
