@@ -8,7 +8,6 @@ async function refreshPicture() {
 }
 
 document.addEventListener("DOMContentLoaded", () => {
-  Kiosk.lang = Kiosk.lang || "en";
   Kiosk.translateStatic();
   for (const b of document.querySelectorAll("[data-lang]")) b.addEventListener("click", () => Kiosk.setLang(b.dataset.lang));
   fetch("/api/camera");  // wake the camera so that a frame is ready

@@ -59,7 +59,6 @@ function translateHealth() {
 }
 
 document.addEventListener("DOMContentLoaded", () => {
-  Kiosk.lang = Kiosk.lang || "en";
   Kiosk.translateStatic();
   translateHealth();
   for (const b of document.querySelectorAll("[data-lang]")) b.addEventListener("click", () => { Kiosk.setLang(b.dataset.lang); translateHealth(); poll(); sheets(); read(); });

@@ -6,7 +6,11 @@
 const WORDS = JSON.parse(document.getElementById("words")?.textContent || "{}");
 
 const Kiosk = {
-  lang: new URLSearchParams(location.search).get("lang") || localStorage.getItem("lang") || "",
+  // One language per kiosk: ?lang when the link asks for one, else the kiosk's own setting,
+  // which the page's frame carries (<html lang>, from kiosk/routers/pages.py); never a default
+  // of English nor a choice this browser made on another page.
+  lang: new URLSearchParams(location.search).get("lang")
+    || (document.documentElement.lang ? (document.documentElement.lang.startsWith("zh") ? "zh" : "en") : ""),
   status: null,
 
   // A key missing from the catalogue is a bug (tests/kiosk/test_words.py): logged, and nothing
@@ -76,7 +80,9 @@ const Kiosk = {
 
   setLang(lang, live) {
     Kiosk.lang = lang;
-    localStorage.setItem("lang", lang);
+    const url = new URL(location.href);  // this page keeps the choice; a new page follows the kiosk
+    url.searchParams.set("lang", lang);
+    history.replaceState(null, "", url);
     Kiosk.translateStatic();
     if (live) live.reopen();
   },

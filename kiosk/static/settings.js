@@ -2,7 +2,6 @@
 "use strict";
 
 document.addEventListener("DOMContentLoaded", async () => {
-  Kiosk.lang = Kiosk.lang || "en";
   Kiosk.translateStatic();
   for (const b of document.querySelectorAll("[data-lang]")) b.addEventListener("click", () => Kiosk.setLang(b.dataset.lang));
   const status = await (await fetch("/api/status")).json();

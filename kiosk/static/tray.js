@@ -169,9 +169,6 @@ async function draw() {
 }
 
 document.addEventListener("DOMContentLoaded", () => {
-  // The kiosk's language: the page's frame carries it (?lang, else the kiosk's settings: see
-  // kiosk/routers/pages.py), never a default of English nor the browser's own choice.
-  Kiosk.lang = new URLSearchParams(location.search).get("lang") || (document.documentElement.lang.startsWith("zh") ? "zh" : "en");
   Kiosk.translateStatic();
   for (const b of document.querySelectorAll("[data-lang]")) b.addEventListener("click", () => { Kiosk.setLang(b.dataset.lang); draw(); });
   Kiosk.connect(() => draw(), () => {});

@@ -178,5 +178,14 @@ def test_a_page_opened_without_lang_speaks_the_kiosks_language(fight: Server, pa
         page.goto(f"{fight.url}/setup")
         expect(page.locator("h1")).to_have_text(re.compile(r"[\u4e00-\u9fff]"))
         assert page.evaluate("Kiosk.lang") == "zh"
+        for other in ("/", "/camera", "/settings", "/calibrate"):  # every page, the same way
+            page.goto(f"{fight.url}{other}")
+            assert page.evaluate("Kiosk.lang") == "zh", other
+            assert page.evaluate("document.documentElement.lang") == "zh-CN", other
+        page.goto(f"{fight.url}/tray")
+        page.locator("[data-lang=en]").click()  # a choice on this page holds for this page
+        assert page.evaluate("Kiosk.lang") == "en" and "lang=en" in page.url
+        page.goto(f"{fight.url}/camera")  # and a page opened next follows the kiosk again
+        assert page.evaluate("Kiosk.lang") == "zh"
     finally:
         post(fight, "/api/settings", {"lang": "en"})
