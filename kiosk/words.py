@@ -89,6 +89,8 @@ WORDS: Mapping[str, Text] = MappingProxyType(
         "cameraFallback": Text(
             "摄像头读不到时,手动输入", "if the camera cannot read it, enter it here"
         ),
+        "cardEffects": Text("卡牌效果…", "Card effect…"),
+        "endsTheGame": Text("结束本局(按两次)", "Ends the game (touch twice)"),
         "doIt": Text("确定", "Do it"),
         "cancel": Text("取消", "Cancel"),
         "chooseEach": Text("请先选好每一项", "Choose each item first"),

@@ -616,8 +616,9 @@ def _dice_losses(
 
 
 def _hostility(data: DSData, seat: Seat) -> Iterator[Offer]:
-    """§敌意: the monster die that a hostile monster added to an interaction or exploration."""
-    if data.rolled is not None and "monster" in data.rolled[1]:
+    """§敌意: the monster die that a hostile monster added to an interaction or exploration,
+    offered to the one who rolled it (under that player's name, not every seat's)."""
+    if data.rolled is not None and "monster" in data.rolled[1] and data.rolled[0] == seat:
         owner, names = data.rolled
         label = T("敌意:{who}掷出的骰子", "Hostility: the dice {who} rolled").format(
             who=name(data, owner)

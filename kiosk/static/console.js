@@ -9,7 +9,11 @@ const Console = {
   checking: null, // the latest live check under way
   moves: -1,
 
+  effectsOpen: new Set(), // the seats whose "card effect…" group is open
+  last: null, // the status last drawn
+
   render(s) {
+    Console.last = s;
     const c = s.console;
     const box = document.getElementById("console");
     if (!c) return;
@@ -27,52 +31,107 @@ const Console = {
     }
   },
 
+  // Where an offer goes, as the game decided (engine/core/forms.py, OfferKind).
+  kind(o) { return o.kind || (o.camera ? "camera" : "main"); },
+
   group(g, gi) {
     const seat = g.seat == null ? "table" : String(g.seat);
     g.offers.forEach((o, oi) => { o.index = `${gi}.${oi}`; });
-    // The dice just rolled first (the console asks what they show), then what can be done,
-    // then what the rules refuse now, greyed with the reason: said once when it is the same.
-    const dice = (o) => o.fields.some((f) => f.kind === "dice");
-    const table = g.offers.filter((o) => !o.camera);
-    const ready = [...table.filter((o) => o.ok && dice(o)), ...table.filter((o) => o.ok && !dice(o))];
-    const greyed = table.filter((o) => !o.ok);
+    // One row in a stable order, as the engine lists them within each kind: the dice just
+    // rolled (the console asks what they show), the main actions, the end of the turn or phase,
+    // the card effects behind one entry, the free actions; then what the camera reads, and
+    // the moves that end the game in a row of their own. A refused offer is greyed where it
+    // stands, its reason said once above when it is the same for many, else on a touch (the
+    // row stays one look tall: a reason under every greyed button would not fit).
+    const of = (k) => g.offers.filter((o) => Console.kind(o) === k);
+    const row = [...of("dice"), ...of("main"), ...of("core")];
+    const free = of("free");
+    const greyed = [...row, ...free].filter((o) => !o.ok);
     const reasons = [...new Set(greyed.map((o) => Console.refusal(o)))];
     const shared = greyed.length > 2 && reasons.length === 1 ? reasons[0] : null;
-    const camera = g.offers.filter((o) => o.camera);
+    const camera = of("camera");
     const cameraBox = camera.length
       ? Kiosk.el("div", { class: "offers camera-offers" },
         Kiosk.el("p", { class: "camera-note", text: Kiosk.t("cameraFallback") }),
         ...camera.map((o) => Console.button(o)))
       : null;
     // Nothing else can be done now but what the camera reads: that comes first.
-    const cameraFirst = !ready.length && camera.some((o) => o.ok);
+    const cameraFirst = ![...row, ...free].some((o) => o.ok) && camera.some((o) => o.ok);
+    const effects = of("card_effect");
+    const open = Console.effectsOpen.has(seat);
+    const toggle = effects.length
+      ? Kiosk.el("button", {
+        type: "button", class: "offer effects-toggle", "data-seat": seat, "aria-expanded": String(open),
+      }, Kiosk.el("span", { class: "offer-label", text: `${open ? "▾" : "▸"} ${Kiosk.t("cardEffects")}` }))
+      : null;
+    if (toggle) {
+      toggle.addEventListener("click", () => {
+        if (open) Console.effectsOpen.delete(seat); else Console.effectsOpen.add(seat);
+        Console.render(Console.last);
+      });
+    }
+    const effectsBox = effects.length && open
+      ? Kiosk.el("div", { class: "offers effect-offers", "data-seat": seat }, ...effects.map((o) => Console.button(o)))
+      : null;
+    const finals = of("final");
+    const finalBox = finals.length
+      ? Kiosk.el("div", { class: "offers final-offers", "data-seat": seat },
+        Kiosk.el("p", { class: "final-note", text: Kiosk.t("endsTheGame") }),
+        ...finals.map((o) => Console.button(o)))
+      : null;
     const box = Kiosk.el(
       "div", { class: "seat-group", "data-seat": seat, "data-acting": String(g.acting) },
       Kiosk.el("h3", { text: g.name + (g.seat == null ? "" : ` · ${Kiosk.t(g.acting ? "toAct" : "mayAct")}`) }),
       shared ? Kiosk.el("p", { class: "why shared-why", text: shared }) : null,
       cameraFirst ? cameraBox : null,
       Kiosk.el("div", { class: "offers" },
-        ...ready.map((o) => Console.button(o)), ...greyed.map((o) => Console.button(o, !shared))),
+        ...row.map((o) => Console.button(o, false)), toggle, ...free.map((o) => Console.button(o, false))),
+      effectsBox,
       cameraFirst ? null : cameraBox,
+      finalBox,
     );
     if (g.hex) box.style.setProperty("--seat", g.hex); // the player's colour, as on the board
     return box;
+  },
+
+  // A move that ends the game is made by a second touch within ARM_MS of the first; the first
+  // turns the button into what the second will do ("touch again to end the scenario").
+  ARM_MS: 5000,
+  armed: null, // { key, until }
+  armKey(o) { return `${o.move}|${o.seat}|${JSON.stringify(o.fixed)}`; },
+  isArmed(o) { const a = Console.armed; return Boolean(a && a.key === Console.armKey(o) && Date.now() < a.until); },
+  arm(o) {
+    const key = Console.armKey(o);
+    Console.armed = { key, until: Date.now() + Console.ARM_MS };
+    setTimeout(() => {
+      if (Console.armed && Console.armed.key === key && Date.now() >= Console.armed.until) {
+        Console.armed = null;
+        if (Console.last) Console.render(Console.last);
+      }
+    }, Console.ARM_MS + 50);
+    if (Console.last) Console.render(Console.last);
   },
 
   refusal(o) { return o.ok ? null : (o.options.find((x) => !x.ok) || {}).reason; },
 
   button(o, withReason = true) {
     const refused = Console.refusal(o);
+    const final = Console.kind(o) === "final";
+    const armed = final && o.ok && Console.isArmed(o);
+    const dice = o.fields.some((f) => f.kind === "dice");
+    const label = armed ? o.confirm : (dice ? "⚄ " : "") + (o.fields.length ? `${o.label} …` : o.label);
     const b = Kiosk.el(
       "button",
-      { type: "button", class: `offer${o.ok ? "" : " greyed"}${o.ok && o.fields.some((f) => f.kind === "dice") ? " ask-dice" : ""}`, "data-move": o.move,
+      { type: "button", class: `offer${o.ok ? "" : " greyed"}${o.ok && dice ? " ask-dice" : ""}${armed ? " armed" : ""}`, "data-move": o.move,
         "data-seat": o.seat == null ? "table" : String(o.seat), "data-offer": o.index,
-        "aria-disabled": String(!o.ok) },
-      Kiosk.el("span", { class: "offer-label", text: (o.fields.some((f) => f.kind === "dice") ? "⚄ " : "") + (o.fields.length ? `${o.label} …` : o.label) }),
+        "data-kind": Console.kind(o), "aria-disabled": String(!o.ok), title: refused || "" },
+      Kiosk.el("span", { class: "offer-label", text: label }),
       refused && withReason ? Kiosk.el("small", { class: "why", text: refused }) : null,
     );
     b.addEventListener("click", () => {
       if (!o.ok) { Console.say(false, `${o.label}: ${refused}`); return; }
+      if (final && !Console.isArmed(o)) { Console.arm(o); return; }
+      if (final) Console.armed = null;
       if (!o.fields.length) Console.send(o, Console.build(o, [], {}, {}));
       else Console.open(o);
     });

@@ -336,17 +336,18 @@ def test_the_base_camp_example_is_made_through_the_console() -> None:
 
 def test_a_hostile_monsters_die_is_entered_as_the_explorers_loss(play) -> None:
     """dont-starve.zh.md §敌意: exploring or interacting where a hostile monster stands adds 1
-    monster die; the console offers that pool's dice (one hit: health lost), for the one who
-    rolled, until the next main action."""
+    monster die; the console offers that pool's dice (one hit: health lost) to the one who
+    rolled, under that player's name (no other seat's), until the next main action."""
     p = play(players=2)
     p.set(revealed=(*p.data.revealed, ("E", "forest")), locations=(("E", HOSTILE),))
     p.set_char(0, tile="E")
     events = p.do(Interact(0))
     assert _pools(events) == {0: ("character", "monster")}
-    (hostile,) = [o for o in _offer(p.state, Lose.type, 1) if o.fields[0].kind == "dice"]
-    assert hostile.fixed == {"for_seat": 0}
+    assert not [o for o in _offer(p.state, Lose.type, 1) if o.fields[0].kind == "dice"]
+    (hostile,) = [o for o in _offer(p.state, Lose.type, 0) if o.fields[0].kind == "dice"]
+    assert hostile.fixed == {} and hostile.group == "dice"  # under the roller's own name
     assert tuple(d.name for d in hostile.fields[0].dice) == ("character", "monster")
-    assert offered(_open(p.state), Lose(1, health=1, for_seat=0)) is not None
+    assert offered(_open(p.state), Lose(0, health=1)) is not None
     p.do(Act(1, "a scenario card's action"))  # the next main action: the pool is closed
     assert not [o for o in _offer(p.state, Lose.type) if o.fields[0].kind == "dice"]
 

@@ -110,9 +110,16 @@ def click_move(page: Any, url: str, move: dict[str, Any]) -> str:
     move = move_from_dict(move).to_dict()  # every field, with the defaults a line leaves out
     assert found is not None, f"the console does not offer {json.dumps(move)}"
     gi, oi, offer = found
+    seat = "table" if offer["seat"] is None else str(offer["seat"])
+    toggle = page.locator(f'#console .effects-toggle[data-seat="{seat}"]')
+    if offer.get("kind") == "card_effect" and toggle.get_attribute("aria-expanded") != "true":
+        toggle.click()  # a card's effect sits behind the seat's one "card effect…" entry
     button = page.locator(f'#console .offer[data-offer="{gi}.{oi}"]')
     assert button.get_attribute("data-move") == offer["move"]
     page.locator("#console-answer").evaluate("node => { node.textContent = '' }")
+    if offer.get("kind") == "final":
+        button.click()  # the first touch asks "touch again to …"; the second makes the move
+        page.locator(f'#console .offer.armed[data-offer="{gi}.{oi}"]').wait_for(timeout=WAIT_MS)
     button.click()
     if offer["fields"]:
         _fill(page, offer, move)
