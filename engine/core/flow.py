@@ -43,7 +43,7 @@ NO_SUCH_SEAT = Reason(
 )
 WRONG_PHASE = Reason(
     "core.wrong_phase",
-    Text("{phase}阶段不能进行这个行动({move})", "{move} cannot be done during {phase}"),
+    Text("{phase}不能进行这个行动({move})", "{move} cannot be done during {phase}"),
 )
 NOT_YOUR_TURN = Reason(
     "core.not_your_turn", Text("现在轮到{current}号玩家", "It is player {current}'s turn")
@@ -59,13 +59,13 @@ ALREADY_PASSED = Reason(
 NO_ADVANCE = Reason(
     "core.no_advance",
     Text(
-        "{phase}阶段由玩家逐一行动,所有玩家结束后自动进入下一阶段",
-        "{phase} is played by the players; it ends when every player has finished",
+        "{phase}由玩家各自行动,所有玩家都结束后自动进入下一阶段",
+        "{phase} is played by the players; it moves on by itself once every player is done",
     ),
 )
 NO_TURNS = Reason(
     "core.no_turns",
-    Text("{phase}阶段没有回合可以结束", "{phase} has no turns to end"),
+    Text("{phase}没有回合可以结束", "{phase} has no turns to end"),
 )
 SEAT_REQUIRED = Reason(
     "core.seat_required",
