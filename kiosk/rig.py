@@ -455,17 +455,21 @@ class TableHardware:
         self.panel = panel
 
     def _advance(self) -> None:
-        """A short press: close the menu if it is open, else advance the game."""
+        """A short press: close the menu if it is open, else confirm as the screen's button
+        does (``Table.confirm``): when confirm is not open nothing is made, the screen says
+        why and the buzzer gives the refusal's two long beeps."""
         assert self.table is not None
         if self.table.menu_open:
             self.table.toggle_menu(False)
-        else:
-            self.table.submit(Advance())
+        elif self.table.confirm() is None:
+            self._beep("rejected")
 
     def _undo(self) -> None:
+        """Undo as the screen's button does (``Table.take_back``: a move that began a phase
+        only at a second press while the screen asks for it)."""
         assert self.table is not None
         try:
-            self.table.undo()
+            self.table.take_back()
         except NothingToUndoError:
             self._beep("rejected")
 
