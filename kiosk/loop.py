@@ -20,7 +20,7 @@ from engine.core import EngineError, Move, Text
 from kiosk.table import Table
 from vision.calibration import TableCalibration, calibrate_table
 from vision.detection import Detection, Detector, DetectorConfig
-from vision.errors import CalibrationError, VisionError
+from vision.errors import CalibrationError, ReaderError, VisionError
 from vision.health import looked_regions, monitor_for
 from vision.incremental import IncrementalDetector
 from vision.readers import Prompt, Reader, table_reader
@@ -180,9 +180,16 @@ class TableLoop:
             try:
                 self._reader = table_reader(game, self.registry, self.calibration, known)
             except (VisionError, EngineError) as exc:  # ReaderNotFoundError is a VisionError
-                text = Text(
-                    f"摄像头暂时无法读取本游戏:{exc}", f"The camera cannot read the game yet: {exc}"
-                )
+                if isinstance(exc, ReaderError):  # what players can do about it, in both
+                    text = Text(
+                        f"摄像头暂时无法读取本游戏:{exc.text.zh}",
+                        f"The camera cannot read the game yet: {exc.text.en}",
+                    )
+                else:  # the detail is for the service log, in English only
+                    log.warning("the reader of %s cannot start: %s", game, exc)
+                    text = Text(
+                        "摄像头暂时无法读取本游戏", f"The camera cannot read the game yet: {exc}"
+                    )
                 self.table.show_prompts([("table.reader_not_ready", text)])
                 return False
             self._reader_for = game

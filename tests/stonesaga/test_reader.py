@@ -7,6 +7,7 @@ recorded and checked when rebuilt (§局间保留与存档, §开局设置.7).
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import cv2
@@ -257,3 +258,18 @@ def test_the_next_session_checks_the_rebuilt_valley_as_the_camera_reads_it(
     state, _ = apply(STONESAGA, state, mv.RebuildValley(0, record))
     state, _ = apply(STONESAGA, state, Pass(0))
     assert state.flow.phase == "creation"
+
+
+def test_a_table_reader_that_cannot_start_tells_the_players_in_both_languages() -> None:
+    """Issue 24 ("Language slips"): a Chinese screen showed "the draw pad is not in view…"; the
+    reader's refusal carries its words in Chinese and English (vision.errors.ReaderError)."""
+    from vision.errors import ReaderError
+
+    first = render(sc.table(), sc.CAMERA, seed=0).image  # the anchors, no draw pad
+    found = DETECTOR.detect(first)
+    calibration = calibrate_table(found, sc.REGISTRY.anchors(), (1280, 720))
+    with pytest.raises(ReaderError) as raised:
+        reader.table_reader(sc.REGISTRY, calibration, found)
+    text = raised.value.text
+    assert "抽取垫" in text.zh and not re.search(r"[A-Za-z]", text.zh)
+    assert "draw pad" in text.en and str(raised.value) == text.en

@@ -40,7 +40,7 @@ from engine.dont_starve.moves import MoveTo
 from engine.dont_starve.state import DSData
 from vision.calibration import TableCalibration, calibrate_table
 from vision.detection import Detection, Detector, read_image
-from vision.errors import CalibrationError, VisionError
+from vision.errors import CalibrationError, ReaderError
 from vision.readers.base import LayoutSeen, Prompt, Reader
 from vision.registry import Registry, TagEntry, load_registry
 from vision.stabiliser import Observation
@@ -52,10 +52,6 @@ NOT_SQUARE_DEG = 15.0
 
 Pose = tuple[float, float, float]
 """Centre x, y in table mm and the tag's turn in degrees (clockwise)."""
-
-
-class ReaderError(VisionError, ValueError):
-    """The picture cannot be read as a Don't Starve table (e.g. no tags of the game)."""
 
 
 @dataclass(frozen=True)
@@ -288,7 +284,12 @@ def scan(image_path: Path, lang: Language) -> dict[str, Any]:
         to_table, reference = _portal_scale(detections, registry), "portal tag"
     tiles, figures = components(tag_poses(detections, to_table), registry)
     if not tiles and not figures:
-        raise ReaderError("no Don't Starve map tile or figure is in this picture")
+        raise ReaderError(
+            Text(
+                "画面中没有饥荒的地图板块或角色棋子",
+                "no Don't Starve map tile or figure is in this picture",
+            )
+        )
     report = best_layout(tiles, figures)
     return report_json(report, lang) | {"reference": reference}
 

@@ -38,7 +38,7 @@ from engine.stonesaga.moves import DrawOre, FinishMining
 from engine.stonesaga.state import OverlayPlacement, TilePlacement, ValleyRecord
 from vision.calibration import BoardPose, TableCalibration, calibrate_table, locate_board
 from vision.detection import Detection, Detector, read_image
-from vision.errors import CalibrationError, VisionError
+from vision.errors import CalibrationError, ReaderError
 from vision.readers.base import Prompt, Reader
 from vision.registry import TAGS_DIR, Registry, TagEntry, load_registry
 from vision.stabiliser import Observation, Stabiliser, StabiliserConfig
@@ -50,10 +50,6 @@ ORE_GROUPS = {
     "ore: clay": "clay",
 }
 """Registry group name → the engine's stone name."""
-
-
-class ReaderError(VisionError, ValueError):
-    """The Stonesaga reader cannot read what it was given (no pad, no trays in view)."""
 
 
 @cache
@@ -189,7 +185,10 @@ def table_reader(
         pad = locate_pad(detections, calibration, registry)
     except CalibrationError:
         raise ReaderError(
-            "the draw pad is not in view: put it on the table where the camera sees it"
+            Text(
+                "摄像头看不到抽取垫:请把它放在桌上摄像头看得到的地方",
+                "the draw pad is not in view: put it on the table where the camera sees it",
+            )
         ) from None
     return DrawPadReader(pad, registry)
 
@@ -246,7 +245,12 @@ def read_valley(
     step = float(settings["rotation_step_deg"])
     trays = _trays(detections, calibration, registry)
     if not trays:
-        raise ReaderError("no terrain tray is in view: the valley cannot be read")
+        raise ReaderError(
+            Text(
+                "摄像头看不到地形板块托盘:读不了山谷",
+                "no terrain tray is in view: the valley cannot be read",
+            )
+        )
     seen = table_tags(detections, calibration, registry)
     tiles: list[TilePlacement] = []
     centres: dict[str, tuple[float, float, float]] = {}
@@ -357,7 +361,12 @@ def scan(image_path: Path, lang: Language) -> dict[str, Any]:
         result["valley"] = asdict(record)
         result["problems"] += problems
     if result["pad"] is None and result["valley"] is None:
-        raise ReaderError("neither the draw pad nor a terrain tray is in view")
+        raise ReaderError(
+            Text(
+                "摄像头既看不到抽取垫,也看不到地形板块托盘",
+                "neither the draw pad nor a terrain tray is in view",
+            )
+        )
     return result
 
 
