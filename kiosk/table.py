@@ -2,9 +2,12 @@
 the last refusal, the log's events, the dice pool, the rounds' scores, notices).
 
 Every change goes through here, under one lock: moves are committed to the store before their
-events are kept for the screen (the store's rule). Each change bumps a sequence number and is
-told to the listeners (the live page, the buzzer). ``facts()`` is an immutable copy of one
-moment; the table's presenter (``kiosk.presenter``) turns it into what the screens show.
+events are kept for the screen (the store's rule). The screen's and the table's buttons go
+through ``confirm()`` and ``take_back()``: confirm makes a move only when the presenter says the
+table's confirm is open; undo asks once (a second press) before it goes back over a phase.
+Each change bumps a sequence number and is told to the listeners (the live page, the buzzer).
+``facts()`` is an immutable copy of one moment; the table's presenter (``kiosk.presenter``)
+turns it into what the screens show.
 """
 
 from __future__ import annotations
@@ -20,20 +23,25 @@ from types import MappingProxyType
 from typing import Any
 
 from engine.core import (
+    Advance,
     DicePoolAnnounced,
     Event,
     Move,
+    NothingToUndoError,
     Result,
     Session,
+    State,
     Text,
     Verdict,
     find_game,
+    match,
     offered,
     offers,
 )
 from engine.core.text import Language
 from kiosk.presenter import LINK_STATES, Link, Presenter, TableFacts, frozen_event
 from kiosk.presenter.facts import Event as EventData
+from kiosk.presenter.facts import Hint, Taken
 from kiosk.seats import PlayerSeat
 from kiosk.settings import Settings
 from kiosk.store import (
@@ -52,6 +60,9 @@ log = logging.getLogger("tablesight.table")
 RECENT_EVENTS = 30
 """How many events the table keeps for the log on the screen."""
 
+HINT_SECONDS = 8.0
+"""How long a button's short notice stands (and undo's "press again" waits for the second press)."""
+
 __all__ = ["LINK_STATES", "Change", "Link", "Table", "open_table"]
 
 
@@ -62,7 +73,7 @@ class Change:
     seq: int
     kind: str
     """``move``, ``rejected``, ``undo``, ``new_game``, ``link``, ``menu``, ``prompt``, ``layout``,
-    ``narration`` or ``settings``."""
+    ``narration``, ``settings`` or ``hint`` (a button's short notice shown or gone)."""
     events: tuple[Event, ...] = ()
     verdict: Verdict | None = None
 
@@ -98,6 +109,10 @@ class Table:
         self._listeners: list[Listener] = []
         self._refused: tuple[Move, Verdict] | None = None
         """The last refused move, while nothing has been accepted or undone since."""
+        self._hint: Hint | None = None
+        self._hints = 0
+        """How many notices were shown (the timer of an old one leaves a newer one alone)."""
+        self.hint_seconds = HINT_SECONDS
         self._reset_memory()
         self.presenter = Presenter(self.facts, lambda: self.seq)
         """What the screens read: the snapshot of each change, per language."""
@@ -113,6 +128,7 @@ class Table:
             except SaveNotKeptError as exc:
                 result = Result(Verdict(False, NOT_KEPT_CODE, exc.text), ())
                 self._note(exc.text)
+            self._hint = None
             if result.accepted:
                 self._refused = None
                 self._remember(result.events, self.saved.session.state)
@@ -132,15 +148,58 @@ class Table:
         self._tell(change)
         return result
 
+    def confirm(self) -> Result | None:
+        """The confirm button (the screen's and the table's): ``advance`` when the table's
+        confirm is open (the presenter's ``confirm``, from the offers); else nothing is made,
+        the screen says why (a short notice) and None is returned."""
+        if not self.presenter.snapshot("en").confirm.open:  # outside the lock: it takes it
+            self._show_hint(Hint("confirm_closed"))
+            return None
+        return self.submit(Advance())
+
+    def take_back(self) -> tuple[Event, ...] | None:
+        """The undo button (the screen's and the table's): ``undo()``, but a move that began
+        a phase is taken back only at a second press while the screen asks for it (None: it
+        asked). NothingToUndoError, SaveNotKeptError as ``undo()``."""
+        with self._lock:
+            session = self.saved.session
+            if not session.moves:
+                raise NothingToUndoError("there is no move to undo")
+            ask = None
+            if self._hint is None or self._hint.kind != "undo_again":
+                was, now = self._state_before_last().flow, session.state.flow
+                if (was.round, was.phase) != (now.round, now.phase):
+                    ask = Hint("undo_again", back_to=(was.round, was.phase))
+        if ask is not None:  # a move made meanwhile is only asked about again
+            self._show_hint(ask)
+            return None
+        return self.undo()
+
     def undo(self) -> tuple[Event, ...]:
         """Take back the last move (saved first); NothingToUndoError if there is none,
-        SaveNotKeptError (the reason on the screen) if the undo cannot be saved."""
+        SaveNotKeptError (the reason on the screen) if the undo cannot be saved. The log and
+        the screen's notice name the move taken back."""
         refused: SaveNotKeptError | None = None
         with self._lock:
             try:
                 events = self.saved.undo()
                 self._refused = None
                 self._reset_memory()
+                move = self.saved.session.undone[-1]
+                taken = self._taken(move)
+                self._recent.append(
+                    frozen_event(
+                        {
+                            "type": "move_undone",
+                            "move": move.type,
+                            "seat": move.seat,
+                            "taken": taken,
+                        }
+                    )
+                )
+                self._hint = Hint("undone", taken=taken)
+                self._hints += 1
+                self._expire_later(self._hints)
                 change = self._bump("undo", None, events)
             except SaveNotKeptError as exc:
                 self._note(exc.text)
@@ -166,9 +225,55 @@ class Table:
             name = name or f"{game_name}-{datetime.now(UTC):%Y%m%d-%H%M%S-%f}"
             self.saved = self.saved.store.new_game(name, game_name, options, seed, seats)
             self.notices, self.prompts, self.layout_seen = [], [], []
-            self._refused = None
+            self._refused = self._hint = None
             self._reset_memory()
             change = self._bump("new_game")
+        self._tell(change)
+
+    def _taken(self, move: Move) -> Taken:
+        """The move just undone as the console offered it (its offer and choices in the state
+        it was made in, which is the state now)."""
+        session = self.saved.session
+        found = match(offers(session.game, session.state), move)
+        if found is None:
+            return Taken(move.seat, None)
+        offer, option = found
+        labels = []
+        for f, value in zip(offer.picks, option.values, strict=False):
+            labels += [c.label for c in f.choices if c.value == value][:1]
+        return Taken(move.seat, offer.label, tuple(labels))
+
+    def _state_before_last(self) -> State[Any]:
+        """The state before the last saved move (from the latest kept state before it)."""
+        session = self.saved.session
+        last = len(session.moves) - 1
+        base, state = self.saved.state_before(last)
+        scratch = Session(session.game, session.options, session.seed)
+        scratch.state = state
+        for move in session.moves[base:last]:
+            scratch.push(move)
+        return scratch.state
+
+    def _show_hint(self, hint: Hint) -> None:
+        """Show a button's short notice for ``hint_seconds`` (or until the next move)."""
+        with self._lock:
+            self._hint = hint
+            self._hints += 1
+            self._expire_later(self._hints)
+            change = self._bump("hint")
+        self._tell(change)
+
+    def _expire_later(self, number: int) -> None:
+        timer = threading.Timer(self.hint_seconds, self._expire, (number,))
+        timer.daemon = True
+        timer.start()
+
+    def _expire(self, number: int) -> None:
+        with self._lock:
+            if self._hints != number or self._hint is None:
+                return  # a newer notice, or a move since
+            self._hint = None
+            change = self._bump("hint")
         self._tell(change)
 
     def _note(self, text: Text) -> None:
@@ -338,6 +443,7 @@ class Table:
                 dice=self._dice,
                 rounds=tuple(self._rounds),
                 notices=tuple(self.notices),
+                hint=self._hint,
             )
 
     def link(self, name: str) -> Link:

@@ -7,15 +7,21 @@ import logging
 from collections.abc import Mapping, MutableMapping, Sequence
 from typing import Any
 
-from engine.core import Game, Move, State, Text, offers
+from engine.core import Advance, Game, Move, State, Text, legal, offers
 from engine.core.text import Language
-from kiosk.presenter.facts import Event, TableFacts
+from kiosk.presenter.facts import Event, Hint, TableFacts, Taken
 from kiosk.presenter.sentences import (
     A_MOVE,
+    CONFIRM_CLOSED,
     FINISHED,
-    FIX,
     SOMEONE,
     TABLE_NAME,
+    TODO_CHOOSE,
+    TODO_CONFIRM,
+    TODO_PLACE,
+    TODO_PLAY_ON,
+    UNDO_AGAIN,
+    UNDONE,
     WE_LOST,
     WE_WON,
     WIN_MANY,
@@ -31,10 +37,12 @@ from kiosk.presenter.sentences import (
 )
 from kiosk.presenter.snapshot import (
     Chart,
+    ConfirmView,
     Console,
     ConsoleGroup,
     Dice,
     End,
+    HintView,
     LinkView,
     LogLine,
     OutcomeView,
@@ -124,6 +132,9 @@ def log_line(
     text = event.get("text")
     if isinstance(text, Text):  # a line said as it is (the narration)
         return text.in_(lang)
+    taken = event.get("taken")
+    if isinstance(taken, Taken):  # an undo of the table: the move named as it was offered
+        return undone(taken, names, lang)
     game = facts.game
     own = game.event_text(dict(event), lang, facts.state)
     if own is not None:
@@ -144,10 +155,60 @@ def log_line(
     return describe(params, game, lang)
 
 
+def who_of(seat: int | None, names: Sequence[str], lang: Language) -> str:
+    """How a move's seat is named: the player, the whole table (None), else "someone"."""
+    if seat is None:
+        return TABLE_NAME.in_(lang)
+    return names[seat] if 0 <= seat < len(names) else SOMEONE.in_(lang)
+
+
+def undone(taken: Taken, names: Sequence[str], lang: Language) -> str:
+    """What an undo took back: the player and the move's label with its choices."""
+    what = A_MOVE.in_(lang) if taken.label is None else short(named(taken.label.in_(lang), names))
+    if taken.choices:
+        sep = "、" if lang == "zh" else ", "
+        inner = sep.join(named(c.in_(lang), names) for c in taken.choices)
+        what += f"({inner})" if lang == "zh" else f" ({inner})"
+    return UNDONE.format(who=who_of(taken.seat, names, lang), what=what).in_(lang)
+
+
+def confirm_view(game: Game, state: State[Any], offered: Console, lang: Language) -> ConfirmView:
+    """The table's confirm: open exactly when the whole table's ``advance`` is offered open;
+    else why not, the offer's own reason, or when confirm is not offered at all (a players'
+    phase, the end) the engine's verdict for it."""
+    for group in offered.groups:
+        for offer in group.offers:
+            if group.seat is None and offer["move"] == "advance":
+                if offer["ok"]:
+                    return ConfirmView(True, None, None)
+                first = offer["options"][0] if offer["options"] else {}
+                return ConfirmView(False, first.get("reason"), first.get("code"))
+    verdict = legal(game, state, Advance())  # only for its words: confirm is not offered
+    return ConfirmView(False, verdict.message.in_(lang), verdict.code)
+
+
+def hint_view(
+    hint: Hint, game: Game, confirm: ConfirmView, names: Sequence[str], lang: Language
+) -> HintView:
+    """A button's short notice in words."""
+    if hint.kind == "undone" and hint.taken is not None:
+        return HintView(hint.kind, undone(hint.taken, names, lang))
+    if hint.kind == "undo_again" and hint.back_to is not None:
+        round_, phase = hint.back_to
+        title = game.phase(phase).title.in_(lang)
+        return HintView(hint.kind, UNDO_AGAIN.format(round=round_, phase=title).in_(lang))
+    return HintView(hint.kind, CONFIRM_CLOSED.format(why=confirm.why or "").in_(lang))
+
+
 def refusal(
-    refused: tuple[Move, Any], names: Sequence[str], lang: Language, labels: Labels
+    refused: tuple[Move, Any],
+    names: Sequence[str],
+    lang: Language,
+    labels: Labels,
+    offered: Console | None = None,
 ) -> Refusal:
-    """The banner of a refused move: whose, what was tried, why, and what to do."""
+    """The banner of a refused move: whose, what was tried, why, and what to do about it,
+    by its kind (the table's confirm, a placement the camera reads, a choice)."""
     move, verdict = refused
     label = labels.get(move.type)
     who = TABLE_NAME.in_(lang) if move.seat is None else None
@@ -159,8 +220,18 @@ def refusal(
         what=short(what) if what else A_MOVE.in_(lang),
         why=named(verdict.message.in_(lang), names),
         rule=rule_citation(verdict.rule, lang),
-        todo=FIX.in_(lang),
+        todo=_todo(move, verdict.code, offered).in_(lang),
     )
+
+
+def _todo(move: Move, code: str, offered: Console | None) -> Text:
+    if move.type == "advance":
+        return TODO_PLAY_ON if code == "core.no_advance" else TODO_CONFIRM
+    for group in offered.groups if offered is not None else ():
+        for offer in group.offers:
+            if offer["move"] == move.type and offer["seat"] == move.seat and offer["camera"]:
+                return TODO_PLACE
+    return TODO_CHOOSE
 
 
 def the_end(
@@ -246,7 +317,10 @@ def build(
         offered = console(game, state, facts.moves, facts.seats, names, lang, labels)
         if consoles is not None:
             consoles[lang] = (state, facts.seats, offered)
-    banner = None if facts.refused is None else refusal(facts.refused, names, lang, labels)
+    banner = None
+    if facts.refused is not None:
+        banner = refusal(facts.refused, names, lang, labels, offered)
+    confirm = confirm_view(game, state, offered, lang)
     outcome = state.outcome
     end = None
     if outcome is not None:
@@ -283,6 +357,7 @@ def build(
         passed_players=tuple(sorted(seat + 1 for seat in flow.done)),
         moves=facts.moves,
         can_undo=facts.moves > 0,
+        confirm=confirm,
         outcome=None
         if outcome is None
         else OutcomeView(outcome.result, tuple(outcome.winners), outcome.reason),
@@ -295,6 +370,7 @@ def build(
             campaign=outcome is not None and game.campaign_log(state) is not None,
         ),
         refusal=banner,
+        hint=None if facts.hint is None else hint_view(facts.hint, game, confirm, names, lang),
         view=freeze(view),
         picture=freeze(_picture(facts, lang, names)),
         dice=dice,

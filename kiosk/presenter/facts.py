@@ -35,7 +35,35 @@ class Link:
 Event = Mapping[str, Any]
 """One event of the log as plain, read-only data (``Event.to_dict()``; a narration line is
 ``{"type": "narration", "text": Text}``; a refusal ``{"type": "move_rejected", "move",
-"seat", "why": Text}``)."""
+"seat", "why": Text}``; an undo by the table's buttons ``{"type": "move_undone", "move",
+"seat", "taken": Taken}``)."""
+
+HINT_KINDS = ("confirm_closed", "undo_again", "undone")
+"""What a button's short notice is about: confirm pressed while it is not open; undo pressed
+once where it would go back over a phase (a second press does it); what an undo took back."""
+
+
+@dataclass(frozen=True)
+class Taken:
+    """A move the table's undo took back, as the console offered it: the offer's label and the
+    labels of the choices it was made with (the engine's own texts, in both languages)."""
+
+    seat: int | None
+    label: Text | None
+    """None: no offer spells the move (the presenter says "that move")."""
+    choices: tuple[Text, ...] = ()
+
+
+@dataclass(frozen=True)
+class Hint:
+    """A short notice after a touch of the table's confirm or undo (one of ``HINT_KINDS``),
+    shown until the next move, undo or new game, or until it times out."""
+
+    kind: str
+    taken: Taken | None = None
+    """``undone``: the move taken back."""
+    back_to: tuple[int, str] | None = None
+    """``undo_again``: the round and the phase (its code name) the undo would go back to."""
 
 
 def frozen_event(data: Mapping[str, Any]) -> Event:
@@ -71,3 +99,5 @@ class TableFacts:
     rounds: tuple[tuple[int, tuple[int, ...]], ...]
     """The scores at the end of each round played (round, scores per seat)."""
     notices: tuple[Text, ...]
+    hint: Hint | None = None
+    """The confirm or undo button's short notice now, or None."""

@@ -25,10 +25,26 @@ LAY = Text("{who}:{what}(摄像头会读到)", "{who}: {what} (the camera reads 
 CHOOSE = Text("{who}:请选择 — {what}", "{who}: choose — {what}")
 DONE_ONLY = Text("{who}:做完了就点“{what}”", "{who}: tap “{what}” when done")
 NOTHING = Text("请稍候", "Please wait")
-FIX = Text(
-    "改正桌上的摆放,或重新选择;按撤销可退回上一步",
-    "Correct it on the table or choose again; Undo takes back the last move",
+TODO_PLACE = Text(
+    "改正桌上的摆放:把这块拿开,或放到允许的位置",
+    "Correct it on the table: take the piece away or put it where it is allowed",
 )
+TODO_CHOOSE = Text("重新选择,或做别的行动", "Choose again, or make another move")
+TODO_CONFIRM = Text(
+    "先完成这一步要做的事,再按确认", "Finish what this step asks first, then Confirm"
+)
+TODO_PLAY_ON = Text(
+    "用操作台上玩家的行动继续;这一阶段不用按确认",
+    "Play on with the players' moves on the console; this phase needs no Confirm",
+)
+"""What to do about a refused move, by its kind: a placement the camera read, a choice made on
+the console, the table's confirm (none of them advises Undo: a refused move changed nothing)."""
+CONFIRM_CLOSED = Text("现在不用按确认 — {why}", "No Confirm now — {why}")
+UNDO_AGAIN = Text(
+    "撤销会回到上一阶段(第{round}轮 {phase}):再按一次撤销",
+    "Undo goes back to the phase before (round {round}, {phase}): press Undo again",
+)
+UNDONE = Text("撤销了:{who} {what}", "Undone: {who} — {what}")
 FIX_FIRST = Text("先处理下面被拒的这一步", "First deal with the refused move below")
 RULE = Text("规则 {section}", "Rule {section}")
 SOMEONE = Text("有人", "Someone")

@@ -167,6 +167,27 @@ class Refusal:
 
 
 @dataclass(frozen=True)
+class ConfirmView:
+    """The table's confirm button: whether it is open (the core ``advance`` offered open to
+    the whole table now) and, when not, why, in words for players (the engine's verdict)."""
+
+    open: bool
+    why: str | None
+    code: str | None
+    """The reason's code (``core.no_advance``, a game's own), None when open."""
+
+
+@dataclass(frozen=True)
+class HintView:
+    """A button's short notice: ``confirm_closed`` (confirm touched while not open: why),
+    ``undo_again`` (undo would go back over a phase: press again), ``undone`` (what an undo
+    took back)."""
+
+    kind: str
+    text: str
+
+
+@dataclass(frozen=True)
 class Dice:
     """The dice pool to roll: whose (``seat`` from 0, None: the whole table), the dice, the
     log's sentence for it."""
@@ -250,11 +271,15 @@ class Snapshot:
     """Seats from 1 that are done with this phase."""
     moves: int
     can_undo: bool
+    confirm: ConfirmView
+    """Whether the table's confirm is open now, and why not."""
     outcome: OutcomeView | None
     end: End | None
     next: str
     """The one line of what to do now."""
     refusal: Refusal | None
+    hint: HintView | None
+    """The confirm or undo button's short notice, or None."""
     view: Json
     """The game's own view (``Game.view``)."""
     picture: Json

@@ -14,7 +14,7 @@ from typing import Any
 from fastapi import APIRouter, HTTPException
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from engine.core import Advance, EngineError, NothingToUndoError, Verdict, move_from_dict
+from engine.core import EngineError, NothingToUndoError, Verdict, move_from_dict
 from engine.core.text import Language
 from kiosk.deps import Control, SettingsDep, TableDep
 from kiosk.seats import MAX_NAME, parse_seats
@@ -122,8 +122,14 @@ def kept_answer(v: Verdict, lang: Language) -> dict[str, Any]:
 
 @router.post("/advance")
 def advance(table: TableDep, settings: SettingsDep) -> dict[str, Any]:
-    """The confirm button: next step of a table phase, or end it."""
-    return kept_answer(table.submit(Advance()).verdict, settings.lang)
+    """The confirm button: next step of a table phase, or end it. When the table's confirm is
+    not open (``confirm`` in the status), nothing is made: the screen says why, and so does
+    the answer (``accepted`` false, ``open`` false)."""
+    result = table.confirm()
+    if result is None:
+        why = table.presenter.snapshot(settings.lang).confirm
+        return {"accepted": False, "open": False, "code": why.code, "message": why.why}
+    return kept_answer(result.verdict, settings.lang)
 
 
 @router.post("/move")
@@ -140,9 +146,11 @@ def move(
 
 @router.post("/undo")
 def undo(table: TableDep, settings: SettingsDep) -> dict[str, Any]:
-    """Take back the last move."""
+    """The undo button: take back the last move, but one that began a phase only at a second
+    press while the screen asks for it (``undone`` false, ``asked`` true: nothing changed)."""
     try:
-        table.undo()
+        if table.take_back() is None:
+            return {"undone": False, "asked": True, "moves": len(table.saved.session.moves)}
     except NothingToUndoError as exc:
         raise HTTPException(409, str(exc)) from None
     except SaveNotKeptError as exc:  # read-only saves, a full disk: nothing was changed

@@ -28,6 +28,7 @@ function render(s) {
   renderDice(s);
   Console.render(s);
   $("console-undo").disabled = !s.can_undo;
+  renderButtons(s);
   $("log").replaceChildren(...s.recent.slice(0, 8).map((e) => Kiosk.el("li", { "data-type": e.type, text: e.text })));
   for (const name of ["camera", "controller"]) {
     const link = s.links[name] || { state: "not_connected", detail: "" };
@@ -39,7 +40,6 @@ function render(s) {
   }
   $("moves").textContent = t("moves", { n: s.moves });
   $("undo").disabled = !s.can_undo;
-  $("advance").disabled = !!s.end;
   $("pairing").hidden = !(s.control.lan && s.control.code);
   $("pairing").textContent = s.control.code ? `${t("pairing")} ${s.control.code}` : "";
   $("pairing").title = t("pairHint");
@@ -63,6 +63,22 @@ function renderTrack(s) {
     "li", { class: p.name === s.phase.name ? "now" : "", "data-phase": p.name, "aria-current": String(p.name === s.phase.name) },
     p.title,
   )));
+}
+
+// Confirm is open exactly when the snapshot says so (the table's advance offered open); when
+// not, it stays touchable and greyed: a touch asks the table, which says why (the hint).
+function renderButtons(s) {
+  const confirm = s.confirm || { open: false, why: null };
+  const advance = $("advance");
+  advance.setAttribute("aria-disabled", String(!confirm.open));
+  advance.title = confirm.open ? "" : (confirm.why || "");
+  const hint = s.hint;
+  $("hint").hidden = !hint;
+  $("hint").dataset.kind = hint ? hint.kind : "";
+  $("hint").textContent = hint ? hint.text : "";
+  for (const id of ["undo", "console-undo"]) $(id).dataset.asking = String(hint?.kind === "undo_again");
+  // What an undo took back replaces the console's last "accepted" line.
+  if (hint?.kind === "undone") Console.say(true, "");
 }
 
 function renderRefusal(r) {
@@ -122,8 +138,10 @@ function renderPrompts(prompts) {
 
 async function act(path, body) {
   const answer = await Kiosk.post(path, body);
-  $("message").textContent = answer.ok ? (answer.message || "") : Kiosk.describe(answer.detail ?? answer.message);
-  $("message").dataset.ok = String(answer.ok && answer.accepted !== false);
+  // Confirm not open, undo asking, an undo made: the snapshot's hint says it on every screen.
+  const hinted = answer.ok && (answer.open === false || "undone" in answer);
+  $("message").textContent = hinted ? "" : answer.ok ? (answer.message || "") : Kiosk.describe(answer.detail ?? answer.message);
+  $("message").dataset.ok = hinted ? "" : String(answer.ok && answer.accepted !== false);
 }
 
 function showMenu(open) {

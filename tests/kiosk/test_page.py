@@ -45,13 +45,18 @@ def test_a_move_changes_the_page_live_and_a_refusal_shows_icon_and_text(
     expect(page.locator("#phase")).to_have_text("Dusk")
     assert post(server, "/api/move", {"type": "pass", "seat": 0})["accepted"]
     expect(page.locator("#moves")).to_have_text("1 moves saved")
-    answer = post(server, "/api/advance")  # no table step at dusk
+    closed = post(server, "/api/advance")  # no table step at dusk: confirm is not open
+    assert not closed["accepted"] and closed["open"] is False
+    assert closed["message"].startswith("Dusk is played by the players")
+    recruit = {"type": "greenwood.recruit", "seat": 1, "place": 1}  # before the dusk marker
+    answer = post(server, "/api/move", recruit)
     assert not answer["accepted"]
     banner = page.locator("#refusal")
     expect(banner).to_be_visible()
     assert banner.locator(".icon").inner_text() == "✖"
-    assert banner.locator("#refusal-who").inner_text().strip() == "The whole table:"
+    assert banner.locator("#refusal-who").inner_text().strip() == "Player 2:"
     assert page.locator("#refusal-why").inner_text().startswith(answer["message"])
+    expect(page.locator("#refusal-todo")).to_have_text("Choose again, or make another move")
     expect(page.locator("#next")).to_have_text("First deal with the refused move below")
     expect(page.locator("#log li").first).to_have_attribute("data-type", "move_rejected")
     assert post(server, "/api/move", {"type": "pass", "seat": 1})["accepted"]

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import random
+import time
 
 import pytest
 
-from engine.core import Pass, Text
+from engine.core import Advance, Pass, Text, legal, move_from_dict, offered, offers
+from engine.core.offers import sample
 from kiosk.presenter import Presenter, Snapshot
 from kiosk.routers.live import message
 from kiosk.store import Store
@@ -95,3 +98,81 @@ def test_the_facts_are_one_moment_and_the_presenter_builds_from_them_alone(table
     built = Presenter(lambda: facts, lambda: facts.seq).snapshot("en")
     assert built.moves == 0 and built.links["camera"].state == "not_connected"
     assert table.presenter.snapshot("en").links["camera"].detail == "unplugged"
+
+
+# --- the table's confirm and undo (issue 24) ---------------------------------------------------
+
+
+def test_confirm_is_open_exactly_when_the_tables_advance_is_offered_open(table: Table) -> None:
+    """Along a random game: the snapshot's confirm follows the offers, never a rule of its own;
+    closed, it says the engine's reason for ``advance`` in the language asked."""
+    rnd, seen = random.Random(3), set()
+    for _ in range(80):
+        session = table.saved.session
+        game, state = session.game, session.state
+        open_ = offered(offers(game, state), Advance()) is not None
+        zh, en = table.presenter.snapshot("zh").confirm, table.presenter.snapshot("en").confirm
+        assert zh.open is en.open is open_, state.flow
+        if not open_:
+            verdict = legal(game, state, Advance())
+            if verdict.ok:  # offered but refused by the game: the offer's own reason
+                assert zh.why and zh.code != "core.no_advance"
+            else:
+                assert (zh.why, en.why) == (verdict.message.zh, verdict.message.en)
+            assert "阶段阶段" not in zh.why and zh.code
+        else:
+            assert zh.why is None and zh.code is None
+        seen.add(open_)
+        move = sample(offers(game, state), rnd)
+        if move is None:
+            break
+        table.submit(move)
+    assert seen == {True, False}
+
+
+def test_a_closed_confirm_makes_nothing_and_says_why_in_words(table: Table) -> None:
+    dusk = table.presenter.snapshot("zh")
+    assert not dusk.confirm.open and dusk.confirm.code == "core.no_advance"
+    assert dusk.confirm.why.startswith("黄昏由玩家各自行动")
+    assert table.confirm() is None
+    zh, en = table.presenter.snapshot("zh"), table.presenter.snapshot("en")
+    assert zh.moves == 0 and zh.refusal is None and zh.phase.name == "dusk"
+    assert zh.hint is not None and zh.hint.kind == "confirm_closed"
+    assert dusk.confirm.why in zh.hint.text and "撤销" not in zh.hint.text
+    assert en.hint is not None and en.hint.text.startswith("No Confirm now — Dusk is played")
+
+
+def test_every_refusal_advises_what_fits_its_kind_and_never_undo(table: Table) -> None:
+    table.submit(Advance())  # a script's confirm at dusk: refused by the engine
+    confirm = table.presenter.snapshot("zh").refusal
+    assert confirm is not None and "撤销" not in confirm.todo and "确认" in confirm.todo
+    recruit = move_from_dict({"type": "greenwood.recruit", "seat": 0, "place": 1})
+    assert not table.submit(recruit).accepted  # before the dusk marker: a choice refused
+    choice = table.presenter.snapshot("en").refusal
+    assert choice is not None and choice.todo.startswith("Choose again")
+    assert "Undo" not in choice.todo and choice.todo != confirm.todo
+
+
+def test_undo_names_the_move_it_took_back_and_asks_once_across_a_phase(table: Table) -> None:
+    marker = move_from_dict({"type": "greenwood.dusk_marker", "seat": 0, "effect": "protect"})
+    assert table.submit(marker).accepted
+    assert table.take_back() is not None  # within the phase: at once
+    zh, en = table.presenter.snapshot("zh"), table.presenter.snapshot("en")
+    assert zh.moves == 0 and zh.hint is not None and zh.hint.kind == "undone"
+    assert zh.hint.text == "撤销了:1号玩家 放置黄昏标记(保护队伍)" == zh.recent[0].text
+    assert en.hint is not None and en.hint.text.startswith("Undone: Player 1 — Place the dusk")
+    for seat in (0, 1):
+        table.submit(Pass(seat=seat))
+    assert table.presenter.snapshot("en").phase.name == "night"
+    table.hint_seconds = 0.3
+    assert table.take_back() is None  # it asks
+    asked = table.presenter.snapshot("zh")
+    assert asked.moves == 2 and asked.hint is not None and asked.hint.kind == "undo_again"
+    assert asked.hint.text == "撤销会回到上一阶段(第1轮 黄昏):再按一次撤销"
+    time.sleep(0.6)  # the question times out: the next press asks again
+    assert table.presenter.snapshot("zh").hint is None
+    assert table.take_back() is None and table.presenter.snapshot("zh").moves == 2
+    assert table.take_back() is not None  # the second press while it asks
+    back = table.presenter.snapshot("zh")
+    assert back.moves == 1 and back.phase.name == "dusk"
+    assert back.recent[0].text == "撤销了:2号玩家 本阶段结束"
