@@ -174,13 +174,20 @@ def match(open_offers: Iterable[SeatOffers], move: Move) -> tuple[Offer, Option]
     return None
 
 
+FINAL_WEIGHT = 0.02
+"""How likely ``sample`` takes a final offer (a scenario or challenge end) beside another one."""
+
+
 def sample(open_offers: Iterable[SeatOffers], rnd: random.Random) -> Move | None:
-    """A random legal move among the open offers (uniform over offers, then over options);
-    None when nothing is open. For random walks in tests and benchmarks."""
+    """A random legal move among the open offers (uniform over offers, then over options;
+    a ``final`` offer, which ends the game at the players' word, ``FINAL_WEIGHT`` as likely, so
+    that a walk plays the game rather than ending it in its first moves); None when nothing is
+    open. For random walks in tests and benchmarks."""
     usable = [o for group in open_offers for o in group.offers if o.ok]
     if not usable:
         return None
-    offer = rnd.choice(usable)
+    weights = [FINAL_WEIGHT if o.kind == "final" else 1.0 for o in usable]
+    offer = rnd.choices(usable, weights)[0]
     option = rnd.choice([o for o in offer.options if o.verdict.ok])
     numbers = {f.name: rnd.randint(f.low, f.high) for f in offer.fields if f.kind == "number"}
     faces = {

@@ -153,8 +153,7 @@ def legend(boards: list[dict[str, Any]], lang: str) -> list[dict[str, Any]]:
         out.append(entry)
     for key, word in ICON_WORDS.items():
         if key in icons:
-            symbol = REWARD_ICONS[key].format(n="").en if key == "vp" else REWARD_ICONS[key].en
-            if lang == "zh" and key == "vp":
-                continue  # the cell says 分 in full
+            icon = REWARD_ICONS[key].format(n="") if key == "vp" else REWARD_ICONS[key]
+            symbol = _tr(icon, lang)  # the points: 分 in Chinese, ★ in English
             out.append({"kind": "reward", "icon": symbol, "text": _tr(word, lang)})
     return out

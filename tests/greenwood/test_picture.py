@@ -124,8 +124,9 @@ def test_the_empty_submarine_shows_start_unusable_cells_and_reward_icons(gw: Any
     en = {c["text"] for c in english["boards"][0]["cells"] if "text" in c}
     assert en == {"4★", "✶", "⚡", "◉", "✦"}  # symbols the legend names, no made-up abbreviation
     assert sum(len(b["cells"]) for b in drawn["boards"]) == 4 * layout.cols * layout.rows
-    assert [e["kind"] for e in drawn["legend"]] == ["start", "blocked"] + ["reward"] * 4
+    assert [e["kind"] for e in drawn["legend"]] == ["start", "blocked"] + ["reward"] * 5
     assert [(e["icon"], e["text"]) for e in drawn["legend"] if "icon" in e] == [
+        ("分", "胜利点数"),  # the same legend in both languages (each line names one symbol)
         ("⚡", "能量标记"),
         ("◉", "间谍标记"),
         ("✦", "极光"),
