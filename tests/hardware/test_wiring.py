@@ -101,7 +101,9 @@ def test_presses_on_mock_pins_advance_undo_and_beep(rig: tuple[Table, TableHardw
     click(hardware, "advance")
     assert table.status("en")["phase"]["name"] == "rest"
     assert wait_until(lambda: beeps(hardware) == 1 + 3), "no 'phase change' tune"
-    click(hardware, "undo")
+    click(hardware, "undo")  # back over a phase: the first press asks (issue 24)
+    assert table.status("en")["moves"] == 2 and table.status("en")["hint"] is not None
+    click(hardware, "undo")  # the second press takes it back
     status = table.status("en")
     assert (status["phase"]["name"], status["step"]["name"], status["moves"]) == (
         "roll",
@@ -114,9 +116,13 @@ def test_a_refused_press_plays_the_rejected_pattern(rig: tuple[Table, TableHardw
     table, hardware = rig
     for _ in range(3):
         click(hardware, "advance")  # roll: aim → throw → rest → next round's roll
-    click(hardware, "undo")
-    click(hardware, "undo")
-    click(hardware, "undo")
+    for moves in (3, 2):  # each of these goes back over a phase: asked, then done
+        click(hardware, "undo")
+        assert table.status("en")["moves"] == moves
+        click(hardware, "undo")
+        assert table.status("en")["moves"] == moves - 1
+    click(hardware, "undo")  # aim ← throw: within the phase, at once
+    assert table.status("en")["moves"] == 0
     pin(hardware, "buzzer").clear_states()
     click(hardware, "undo")  # nothing left to undo
     assert wait_until(lambda: beeps(hardware) == 2), "no 'rejected' pattern"
