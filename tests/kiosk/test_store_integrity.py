@@ -126,16 +126,21 @@ def rows_through_index(path: Path) -> tuple[int, int]:
 def test_a_flipped_bit_in_the_log_index_never_resumes_short(
     tmp_path: Path, pristine, check: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Every bit of the last 200 bytes (its cells) of the log index's leaf page,
-    flipped one at a time. Some flips make the index hide rows while ``quick_check`` passes
-    (the issue's 7 of 121 moves); with only ``quick_check`` the chain alone must catch them."""
+    """Every bit of 200 bytes of the log index's leaf page, flipped one at a time: the 100
+    before its cells (free space: nothing to notice) and the first 100 of its cells. Some flips
+    make the index hide rows while ``quick_check`` passes (the issue's 7 of 121 moves); with
+    only ``quick_check`` the chain alone must catch them. The window follows the page's own
+    header, so that it holds both kinds whatever the moves of the game (a random walk)."""
     data, moves, state = pristine
     if check != "integrity_check":
         monkeypatch.setattr(database_module, "FULL_CHECK_MAX_BYTES", 0)
     (page,) = pages_of(data, tmp_path, "sqlite_autoindex_log_1")[-1:]
     seen: collections.Counter[str] = collections.Counter()
     hiding = 0
-    for offset in range(PAGE - 200, PAGE):
+    at = (page - 1) * PAGE
+    cells = int.from_bytes(data[at + 5 : at + 7], "big")  # the start of the cell content area
+    assert 100 <= cells <= PAGE - 100, cells
+    for offset in range(cells - 100, cells + 100):
         for bit in range(8):
             broken = bytearray(data)
             broken[(page - 1) * PAGE + offset] ^= 1 << bit
