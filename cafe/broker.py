@@ -61,6 +61,7 @@ class Mosquitto:
             "persistence true",
             f"persistence_location {folder}/",
             "autosave_interval 1",
+            "sys_interval 1",  # $SYS/broker/uptime each second (the café overview reads it)
             "max_queued_messages 100000",
             "log_dest stderr",
             # run as root, Mosquitto would become the user "mosquitto", who cannot write here

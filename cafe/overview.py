@@ -4,6 +4,15 @@ An MQTT client (paho's thread) keeps the latest ``state``, ``status`` and ``resu
 table under ``tablesight/+/``; the page gets a snapshot of all tiles and then each table's
 tile as it changes, over server-sent events. Results of ended games are kept (and appended to
 ``cafe-results.jsonl`` in the data folder, so a restart keeps them) for the CSV download.
+
+A broker outage is not the tables' outage: they play on and report when it is back. While the
+overview has no broker, no tile turns "offline"; a broker that stops cleanly publishes every
+table's last will as it goes, so a live "offline" is shown only after ``HOLD_S`` with the broker
+still there. After a reconnection the broker's retained words may be stale (a broker killed
+comes back from its last autosave; one stopped cleanly keeps the wills it published as it
+stopped), so each table that was online must speak for itself within ``GRACE_S`` (its own
+"online", a state summary), else its tile says "offline". Retained "online" is taken as is when
+the broker did not restart (its ``$SYS/broker/uptime`` went on) or stopped cleanly.
 """
 
 from __future__ import annotations
@@ -18,6 +27,7 @@ import ssl
 import threading
 import time
 from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -60,7 +70,39 @@ SECURITY_HEADERS = {
     "X-Frame-Options": "DENY",
 }
 
+UPTIME = "$SYS/broker/uptime"
+"""Mosquitto's seconds since it started (retained, renewed every ``sys_interval``)."""
+GRACE_S = 30.0
+"""How long a table has after the broker's return to say it is there (its reconnect back-off
+tops out at 16 s)."""
+HOLD_S = 1.5
+"""How long a live "offline" waits before it is shown: a broker stopping publishes every
+table's last will just before it closes the overview's link."""
+RECONNECT_S = 0.1
+"""The overview retries the broker every 0.1 s (a refused connection costs nothing): back
+before the tables (their back-off is 1, 2, 4 … 16 s), it hears their own "online" instead of
+what the broker kept."""
+
 Listener = Callable[[str | None], None]
+
+
+@dataclass
+class _Return:
+    """What the overview knows in the first ``GRACE_S`` after it has the broker back."""
+
+    until: float  # monotonic: the end of the grace
+    lost_at: float  # monotonic: when the link was lost
+    uptime_before: int | None  # the broker's uptime last heard before the loss
+    clean: bool  # the broker published wills as it went: it stopped cleanly, kept everything
+    restarted: bool | None = None  # None until its uptime is heard
+    spoke: set[str] = field(default_factory=set)  # tables heard live since the return
+    kept_offline: set[str] = field(default_factory=set)  # a retained "offline" in the return
+
+    def trusts_online(self) -> bool:
+        """Whether a retained "online" is the table's word since the return (not a stale
+        autosave): the broker did not restart, or stopped cleanly (its wills replaced every
+        live table's "online", so an "online" now was said after the return)."""
+        return self.clean or self.restarted is False
 
 
 def natural_key(name: str) -> tuple[Any, ...]:
@@ -71,7 +113,14 @@ def natural_key(name: str) -> tuple[Any, ...]:
 class Overview:
     """The latest word of every table on the broker; safe to read from any thread."""
 
-    def __init__(self, settings: MqttSettings, data_dir: Path | None = None) -> None:
+    def __init__(
+        self,
+        settings: MqttSettings,
+        data_dir: Path | None = None,
+        *,
+        grace: float = GRACE_S,
+        hold: float = HOLD_S,
+    ) -> None:
         if not settings.url:
             raise ValueError("no broker address")
         self.address: BrokerAddress = parse_broker_url(settings.url)
@@ -80,6 +129,16 @@ class Overview:
         self.connected = threading.Event()
         self._lock = threading.Lock()
         self._listeners: list[Listener] = []
+        self.grace, self.hold = grace, hold
+        self._doubt: dict[str, float] = {}  # table → when it is offline unless it speaks
+        self._held: dict[str, float] = {}  # table → when its live "offline" is shown
+        self._lost_at: float | None = None  # monotonic; None before the first connection
+        self._clean_stop = False
+        self._uptime: int | None = None
+        self._uptime_before: int | None = None
+        self._return: _Return | None = None
+        self._stopping = threading.Event()
+        self._clock: threading.Thread | None = None
         self._results_file = None if data_dir is None else data_dir / RESULTS_FILE
         self._load_results()
         client = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv311)
@@ -91,7 +150,8 @@ class Overview:
                 ca_certs=str(settings.ca_file) if settings.ca_file else None,
                 tls_version=ssl.PROTOCOL_TLS_CLIENT,
             )
-        client.reconnect_delay_set(min_delay=1, max_delay=16)
+        # paho annotates whole seconds; its wait takes any number of them
+        client.reconnect_delay_set(min_delay=RECONNECT_S, max_delay=RECONNECT_S)  # type: ignore[arg-type]
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect
         client.on_message = self._on_message
@@ -102,11 +162,46 @@ class Overview:
         """Connect in the background (reconnecting with back-off while the broker is away)."""
         self.client.connect_async(self.address.host, self.address.port, self._keepalive)
         self.client.loop_start()
+        self._stopping.clear()
+        self._clock = threading.Thread(target=self._run_clock, name="cafe-clock", daemon=True)
+        self._clock.start()
 
     def stop(self) -> None:
         """Disconnect (idempotent)."""
+        self._stopping.set()
+        if self._clock is not None:
+            self._clock.join(timeout=5)
+            self._clock = None
         self.client.disconnect()
         self.client.loop_stop()
+
+    # --- the clock: a held "offline" and the grace after a return -------------------------------
+
+    def _run_clock(self) -> None:
+        while not self._stopping.wait(0.2):
+            try:
+                self.tick()
+            except Exception:
+                log.exception("the overview's clock failed")
+
+    def tick(self, now: float | None = None) -> None:
+        """Show what is due: a held "offline" (the broker still there), a table that did not
+        speak within the grace after the broker's return."""
+        now = time.monotonic() if now is None else now
+        changed: list[str] = []
+        with self._lock:
+            due = [n for n, at in self._held.items() if at <= now]
+            due += [n for n, at in self._doubt.items() if at <= now]
+            for name in due:
+                self._held.pop(name, None)
+                self._doubt.pop(name, None)
+                if name in self.tables:
+                    self.tables[name]["online"] = False
+                    changed.append(name)
+            if self._return is not None and now >= self._return.until:
+                self._return = None
+        for name in changed:
+            self._tell(name)
 
     # --- paho's thread -------------------------------------------------------------------------
 
@@ -114,52 +209,154 @@ class Overview:
         if reason.is_failure:
             log.warning("the broker %s refused the connection: %s", self.address, reason)
             return
+        with self._lock:
+            if self._lost_at is not None:  # a return, not the first connection
+                back = _Return(
+                    until=time.monotonic() + self.grace,
+                    lost_at=self._lost_at,
+                    uptime_before=self._uptime_before,
+                    clean=self._clean_stop,
+                )
+                self._return = back
+                for name, tile in self.tables.items():
+                    if tile["online"] is True:
+                        self._doubt[name] = back.until
+            self._lost_at = None
+            self._uptime = None
+            doubted = list(self._doubt)
         client.subscribe(
-            [(f"{ROOT}/+/{what}", 1) for what in (STATE, STATUS, RESULT)],
+            [(UPTIME, 0)] + [(f"{ROOT}/+/{what}", 1) for what in (STATE, STATUS, RESULT)],
         )
         self.connected.set()
         self._tell(None)
+        for name in doubted:
+            self._tell(name)
 
     def _on_disconnect(
         self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any
     ) -> None:
+        with self._lock:
+            if self.connected.is_set():  # a link we had, not a failed attempt
+                self._lost_at = time.monotonic()
+                # the wills a stopping broker published as it went are not the tables' word
+                self._clean_stop = bool(self._held)
+                self._uptime_before = self._uptime
+            touched = set(self._doubt) | set(self._held)
+            self._doubt.clear()
+            self._held.clear()
+            self._return = None
         self.connected.clear()
         self._tell(None)
+        for name in sorted(touched):
+            self._tell(name)
 
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
+        if message.topic == UPTIME:
+            self._on_uptime(message.payload)
+            return
         where = table_of(message.topic)
         if where is None:
             return
         name, what = where
+        retained = bool(message.retain)
         try:
             check_table_name(name)
             text = message.payload.decode("utf-8")
             if what == STATUS:
-                self._status(name, text)
+                self._status(name, text, retained)
             elif what == STATE:
-                self._state(name, json.loads(text) if text else None)
+                self._state(name, json.loads(text) if text else None, retained)
             elif what == RESULT and text:
                 self._result(name, json.loads(text))
         except (ValueError, UnicodeDecodeError, TypeError, KeyError) as exc:
             log.warning("ignored a message on %s: %s", message.topic, exc)
 
-    def _status(self, name: str, text: str) -> None:
+    def _on_uptime(self, payload: bytes) -> None:
+        """The broker's uptime: after a return, one smaller than before, or no longer than the
+        outage, says it restarted (a broker up for less than the outage and ``sys_interval``
+        is taken as restarted: its tables must speak)."""
+        try:
+            seconds = int(payload.decode("ascii").split()[0])
+        except (ValueError, IndexError, UnicodeDecodeError):
+            return
+        trusted: list[str] = []
+        with self._lock:
+            self._uptime = seconds
+            back = self._return
+            if back is not None and back.restarted is None:
+                shorter = back.uptime_before is not None and seconds < back.uptime_before
+                back.restarted = shorter or seconds <= time.monotonic() - back.lost_at + 1
+                if back.trusts_online():
+                    trusted = [n for n in self._doubt if n not in back.kept_offline]
+                    for name in trusted:
+                        del self._doubt[name]
+        for name in trusted:
+            self._tell(name)
+
+    def _status(self, name: str, text: str, retained: bool = False) -> None:
+        """A table's status: a live one is the table's (or its will's) word now; a retained one
+        is what the broker kept, weighed after a return."""
         if text not in (ONLINE, OFFLINE, ""):
             raise ValueError(f"status is {text!r}")
         with self._lock:
             tile = self.tables.setdefault(name, {"name": name, "online": None, "state": None})
-            tile["online"] = None if text == "" else text == ONLINE
-            tile["seen"] = time.time()
+            back = self._return
+            if text == "":
+                tile["online"] = None
+                self._doubt.pop(name, None)
+                self._held.pop(name, None)
+            elif not retained:
+                tile["seen"] = time.time()
+                self._doubt.pop(name, None)
+                if back is not None:
+                    back.spoke.add(name)
+                if text == ONLINE:
+                    tile["online"] = True
+                    self._held.pop(name, None)
+                elif tile["online"] is True:  # a stopping broker's will? shown if it stays
+                    self._held[name] = time.monotonic() + self.hold
+                else:
+                    tile["online"] = False
+            elif text == ONLINE:
+                tile["online"] = True
+                if back is not None and name not in back.spoke:
+                    if back.trusts_online():
+                        self._doubt.pop(name, None)
+                    else:
+                        self._doubt[name] = back.until
+            elif back is not None and tile["online"] is True and name not in back.spoke:
+                back.kept_offline.add(name)  # maybe a will the broker published as it stopped
+                self._doubt[name] = back.until
+            elif back is None or name not in back.spoke:
+                tile["online"] = False
             self._forget_if_cleared(name)
         self._tell(name)
 
-    def _state(self, name: str, state: dict[str, Any] | None) -> None:
+    def _state(self, name: str, state: dict[str, Any] | None, retained: bool = False) -> None:
+        """A table's state summary: a live one (or, after a return, a retained one of the same
+        game further on than before) shows the table is there."""
         if state is not None and not isinstance(state, dict):
             raise ValueError("state is not an object")
         with self._lock:
             tile = self.tables.setdefault(name, {"name": name, "online": None, "state": None})
+            back = self._return
+            old = tile["state"]
+            further = (
+                isinstance(old, dict)
+                and isinstance(state, dict)
+                and state.get("save") == old.get("save")
+                and isinstance(state.get("moves"), int)
+                and isinstance(old.get("moves"), int)
+                and state["moves"] > old["moves"]
+            )
+            if state is not None and (not retained or (back is not None and further)):
+                if not retained:
+                    tile["seen"] = time.time()
+                if back is not None:
+                    back.spoke.add(name)
+                if name not in self._held:
+                    self._doubt.pop(name, None)
             tile["state"] = state
-            tile["seen"] = time.time()
             self._forget_if_cleared(name)
         self._tell(name)
 
@@ -169,6 +366,13 @@ class Overview:
         tile = self.tables[name]
         if tile["state"] is None and tile["online"] is None:
             del self.tables[name]
+            self._doubt.pop(name, None)
+            self._held.pop(name, None)
+
+    def _shown(self, name: str) -> dict[str, Any]:
+        """One tile as the page gets it: ``checking`` while the table has yet to speak after
+        the broker's return (the caller holds the lock)."""
+        return {**self.tables[name], "checking": name in self._doubt}
 
     def _result(self, name: str, result: dict[str, Any]) -> None:
         key = (name, str(result["save"]))
@@ -220,13 +424,18 @@ class Overview:
     def tile(self, name: str) -> dict[str, Any] | None:
         """One table's tile: its name, whether it is online and its state summary."""
         with self._lock:
-            tile = self.tables.get(name)
-            return None if tile is None else dict(tile)
+            return None if name not in self.tables else self._shown(name)
+
+    @property
+    def broker_uptime(self) -> int | None:
+        """The broker's ``$SYS/broker/uptime`` last heard (seconds), None before any."""
+        with self._lock:
+            return self._uptime
 
     def snapshot(self) -> dict[str, Any]:
         """Every table's tile (by name, table-2 before table-10) and the broker link."""
         with self._lock:
-            tiles = [dict(self.tables[n]) for n in sorted(self.tables, key=natural_key)]
+            tiles = [self._shown(n) for n in sorted(self.tables, key=natural_key)]
         return {"broker": self.connected.is_set(), "tables": tiles}
 
     def results_csv(self, lang: str) -> str:

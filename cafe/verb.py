@@ -40,6 +40,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="serve the page to the network (staff screens, phones); it is read-only",
     )
+    parser.add_argument(
+        "--grace",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="after the broker comes back, how long a table has to report before its tile says"
+        " offline (default 30: a table retries the broker at most 16 s apart)",
+    )
     parser.set_defaults(
         handler=cafe,
         setting_flags=lambda a: {"mqtt": {"url": a.mqtt} if a.mqtt else None},
@@ -73,7 +81,9 @@ def cafe(args: argparse.Namespace, settings: Settings) -> int:
 
     from cafe.overview import Overview, create_app
 
-    overview = Overview(settings.mqtt, settings.data_dir)
+    if not 0 < args.grace <= 3600:
+        raise CommandError(f"--grace: {args.grace} is not between 0 and 3600 seconds")
+    overview = Overview(settings.mqtt, settings.data_dir, grace=args.grace)
     app = create_app(overview, settings.lang)
     overview.start()
     where = f"http://{'<this machine>' if host == '0.0.0.0' else host}:{port}/"

@@ -4,7 +4,9 @@
 const WORDS = {
   zh: {
     heading: "各桌总览", csv: "下载已结束对局(CSV)", live: "已连接", lost: "与服务器断开,重新连接中…",
-    connecting: "连接中…", brokerLost: "MQTT 服务器断开,重新连接中…",
+    connecting: "连接中…",
+    brokerDown: "MQTT 服务器断开了。各桌照常进行,服务器恢复后会自动报告。",
+    checking: "服务器已恢复,等待本桌报告…",
     counts: "{n} 张桌", countsAlert: "{n} 张桌,{k} 张需要处理", needs: "需要处理:",
     empty: "还没有桌子报告。桌旁运行 tablesight run --mqtt … --table 桌名 后,这里会出现它。",
     round: "第 {n} 轮", roundOf: "第 {n} / {of} 轮", step: "第 {i}/{of} 步:{t}",
@@ -17,7 +19,9 @@ const WORDS = {
   },
   en: {
     heading: "Tables", csv: "Download ended games (CSV)", live: "live", lost: "server lost, reconnecting…",
-    connecting: "connecting…", brokerLost: "MQTT broker lost, reconnecting…",
+    connecting: "connecting…",
+    brokerDown: "The MQTT broker is down. The tables play on and will report when it is back.",
+    checking: "Broker back: waiting for this table to report…",
     counts: "{n} tables", countsAlert: "{n} tables, {k} need staff", needs: "Needs staff:",
     empty: "No table has reported yet. Run tablesight run --mqtt … --table NAME at a table and it appears here.",
     round: "Round {n}", roundOf: "Round {n} of {of}", step: "Step {i}/{of}: {t}",
@@ -84,6 +88,7 @@ function drawTile(tile) {
   if (s && typeof s.url === "string" && /^https?:\/\//.test(s.url)) title.append(el("a", { href: s.url, target: "_blank", rel: "noopener", title: t("open"), text: `${tile.name} ↗` }));
   else title.textContent = tile.name;
   node.append(el("header", {}, title, s ? el("span", { class: "game", text: say(s.title) }) : null));
+  if (tile.checking && tile.online !== false) node.append(el("p", { class: "checking", text: t("checking") }));
   if (!s) {
     node.append(el("p", { class: "muted", text: t("waiting") }));
   } else {
@@ -153,11 +158,16 @@ function drawSummary(names) {
   needs.replaceChildren(el("strong", { text: t("needs") }), list);
 }
 
+// The broker down is one banner (the tables play on); the corner says the page's own link.
 function drawConn() {
   const conn = document.getElementById("conn");
-  const state = serverState === "live" && !brokerUp ? "lost" : serverState;
-  conn.dataset.state = state;
-  conn.textContent = serverState === "live" ? (brokerUp ? `● ${t("live")}` : t("brokerLost")) : t(serverState);
+  const outage = serverState === "live" && !brokerUp;
+  conn.dataset.state = serverState;
+  conn.hidden = outage;
+  conn.textContent = serverState === "live" ? `● ${t("live")}` : t(serverState);
+  const banner = document.getElementById("outage");
+  banner.hidden = !outage;
+  banner.textContent = outage ? `⚠ ${t("brokerDown")}` : "";
 }
 
 function updateOne(tile) {
