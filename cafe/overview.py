@@ -334,7 +334,8 @@ class Overview:
 
     def _state(self, name: str, state: dict[str, Any] | None, retained: bool = False) -> None:
         """A table's state summary: a live one (or, after a return, a retained one of the same
-        game further on than before) shows the table is there."""
+        game further on than before) shows the table is there; a live one brings back a tile
+        the grace took for offline."""
         if state is not None and not isinstance(state, dict):
             raise ValueError("state is not an object")
         with self._lock:
@@ -350,12 +351,13 @@ class Overview:
                 and state["moves"] > old["moves"]
             )
             if state is not None and (not retained or (back is not None and further)):
-                if not retained:
+                if not retained:  # the table is there (it says "offline" after its last one)
                     tile["seen"] = time.time()
+                    tile["online"] = True
+                    self._held.pop(name, None)
                 if back is not None:
                     back.spoke.add(name)
-                if name not in self._held:
-                    self._doubt.pop(name, None)
+                self._doubt.pop(name, None)
             tile["state"] = state
             self._forget_if_cleared(name)
         self._tell(name)

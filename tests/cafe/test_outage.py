@@ -6,6 +6,7 @@ return). In Chromium, the page says it in one banner, in Chinese and English."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -18,7 +19,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import paho.mqtt.client as mqtt
 import pytest
+from paho.mqtt.enums import CallbackAPIVersion
 from serving import free_port
 
 from cafe.broker import Mosquitto
@@ -160,6 +163,17 @@ def test_a_table_killed_while_the_broker_is_there_is_offline_by_its_will(
         table.send_signal(signal.SIGKILL)
         wait(lambda: online(overview, "t-will") is False, timeout=HOLD_S + 10, what="its will")
         assert not tile(overview, "t-will")["checking"]
+        # a table that speaks (its state summary, as after a move) is there again
+        summary = json.dumps(tile(overview, "t-will")["state"])
+        speaker = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv311)
+        speaker.connect("127.0.0.1", broker.port)
+        speaker.loop_start()
+        try:
+            speaker.publish("tablesight/t-will/state", summary, qos=1).wait_for_publish(10)
+            wait(lambda: online(overview, "t-will") is True, what="the tile back online")
+        finally:
+            speaker.disconnect()
+            speaker.loop_stop()
     finally:
         table.kill()
         table.wait(timeout=10)
