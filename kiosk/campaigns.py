@@ -128,12 +128,19 @@ def allowed(
     return ok
 
 
-def summary(log: dict[str, Any], lang: Language) -> list[str]:
-    """Lines that tell players which campaign this is: where it stands and who lives on."""
+def summary(log: dict[str, Any], lang: Language, game: Game | None = None) -> list[str]:
+    """Lines that tell players which campaign this is: where it stands and who lives on, each
+    character named as the game names it in ``lang`` (its ``roster_name``, if it has one)."""
     roster = [h for h in log.get("roster", []) if isinstance(h, dict)]
     legend = [bool(h.get("legend")) or h.get("age") == "dead" for h in roster]
-    living = [str(h.get("name")) for h, gone in zip(roster, legend, strict=True) if not gone]
-    legends = [str(h.get("name")) for h, gone in zip(roster, legend, strict=True) if gone]
+    named = getattr(game, "roster_name", None)
+
+    def name(hero: dict[str, Any]) -> str:
+        raw = str(hero.get("name"))
+        return named(raw).in_(lang) if callable(named) else raw
+
+    living = [name(h) for h, gone in zip(roster, legend, strict=True) if not gone]
+    legends = [name(h) for h, gone in zip(roster, legend, strict=True) if gone]
     sep = "、" if lang == "zh" else ", "
     lines = [
         EPOCH_SESSION.in_(lang).format(epoch=log.get("epoch", 1), session=log.get("session", 1)),

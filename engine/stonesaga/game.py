@@ -149,6 +149,11 @@ class Stonesaga(Game):
         """The Log of the ended session (``campaign.Log`` as JSON), None while it is played."""
         return campaign_log(state)
 
+    def roster_name(self, name: str) -> Text:
+        """A character of the Log by its name in the kiosk's language (灰烬 / Ash), as the
+        console and the log name it; the campaign card between sessions uses it."""
+        return character_name(name)
+
     def final_outcome(self, state: State[Any]) -> Outcome:
         """A shared win when the challenge ended won, else a loss."""
         won = state.data.result == "won"

@@ -69,7 +69,7 @@ def list_campaigns(
                 "game": entry.game,
                 "title": game.title.in_(lang),
                 "lines": [
-                    *campaigns.summary(entry.log, lang),
+                    *campaigns.summary(entry.log, lang, game),
                     ENDED.in_(lang).format(when=_when(entry.updated_at, lang)),
                 ],
                 "players": players,

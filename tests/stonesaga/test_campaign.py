@@ -26,6 +26,7 @@ from engine.stonesaga import STONESAGA as GAME
 from engine.stonesaga import campaign as camp
 from engine.stonesaga import moves as mv
 from engine.stonesaga.state import TilePlacement, ValleyRecord
+from kiosk.campaigns import summary
 from kiosk.cli import main
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
@@ -535,3 +536,13 @@ def test_the_free_outpost_moves_between_sessions(
 ) -> None:
     """§废墟与迁移前哨: 局间也能免费迁移（Season 间隔可迁 1 座，Generation／纪元起始可各迁一座）."""
     assert camp.free_relocations(interval, outposts, epoch_start) == free
+
+
+def test_the_campaign_card_names_the_characters_as_the_console_does() -> None:
+    """The set-up page's campaign card (kiosk.campaigns.summary) names the Log's characters as
+    the pickers and the log do: 灰烬 / 白桦 in Chinese, Ash / Birch in English (issue 24:
+    "在世:Ash、Birch"); a name not in our list stays as the players wrote it."""
+    log = {"epoch": 1, "session": 2, "roster": [hero("Ash"), hero("Birch"), hero("Elder", "dead"),
+           hero("Quill")]}  # fmt: skip
+    assert summary(log, "zh", GAME) == ["第1纪元 第2局之后", "在世:灰烬、白桦、Quill", "传说:长者"]
+    assert summary(log, "en", GAME)[1:] == ["Living: Ash, Birch, Quill", "Legends: Elder"]

@@ -27,10 +27,9 @@ def test_the_example_replays_every_line_to_a_shared_win(capsys) -> None:
         "stonesaga.boost_needed",  # §夜晚阶段.7
     ]
     kinds = [e["type"] for o in out for e in o["events"]]
-    steps = [e["step"] for o in out for e in o["events"] if e["type"] == "step_started"]
-    assert steps[:9] == [f"{n}.{s}" for n, s in enumerate(
-        ["death", "recovery", "hunger", "night_actions", "decay", "pack_check", "night_cards",
-         "activity", "society"], start=1)]  # fmt: skip
+    phases = [e["phase"] for o in out for e in o["events"] if e["type"] == "phase_started"]
+    nights = [p for p in phases if p.startswith("night_")]
+    assert nights[:9] == [f"night_{n}" for n in range(1, 10)]  # §夜晚阶段 1–9
     assert "stonesaga.ore_drawn" in kinds and "stonesaga.valley_recorded" in kinds
     assert out[-1]["events"][-1] == {
         "type": "game_ended",

@@ -11,28 +11,26 @@ from stonesaga_play import Play, of
 
 from engine.core import Advance, DicePoolAnnounced, Pass
 from engine.core.records import event_from_dict, event_types, move_from_json, move_types
-from engine.core.vocabulary import StepStarted
+from engine.core.vocabulary import PhaseStarted, StepStarted
 from engine.stonesaga import STONESAGA
 from engine.stonesaga import moves as mv
 from engine.stonesaga.state import Malady, OverlayPlacement, TilePlacement, ValleyRecord
+from kiosk.presenter.sentences import describe
 
 
 def test_the_nine_night_steps_are_walked_in_order_with_their_numbers() -> None:
-    """§夜晚阶段: 每名角色依次完成下列步骤 1–9."""
+    """§夜晚阶段: 每名角色依次完成下列步骤 1–9; each step is a phase of its own whose title
+    carries the number and the step's words once, and the log says them once (issue 24: "第1步:
+    第6步 清点背包")."""
     play = Play(1)
     events = play.to_night_step(9)
-    steps = [(e.step, e.index) for e in of(events, StepStarted)]
-    assert [s for s, _ in steps] == [
-        "1.death",
-        "2.recovery",
-        "3.hunger",
-        "4.night_actions",
-        "5.decay",
-        "6.pack_check",
-        "7.night_cards",
-        "8.activity",
-        "9.society",
-    ]
+    started = [e.phase for e in of(events, PhaseStarted) if e.phase.startswith("night_")]
+    assert started == [f"night_{n}" for n in range(1, 10)]
+    assert not of(events, StepStarted)  # no "Step 1:" inside a night step
+    pack = next(e for e in of(events, PhaseStarted) if e.phase == "night_6")
+    line = describe(pack.to_dict(), STONESAGA, "zh")
+    assert line == "夜晚 6/9 清点背包开始" and line.count("清点背包") == 1
+    assert describe(pack.to_dict(), STONESAGA, "en") == "Night 6/9: Pack check begins"
     play.do(Advance())
     assert play.state.flow.phase == "day"  # no alert behemoth: its phase is skipped
 

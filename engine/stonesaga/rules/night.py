@@ -11,7 +11,6 @@ from engine.core import (
     Event,
     Phase,
     State,
-    Step,
     Text,
     TurnOrder,
     Verdict,
@@ -261,13 +260,10 @@ NIGHT = (
 
 def _night_phase(number: int) -> Phase:
     name, zh, en, effect = NIGHT[number - 1]
-    step = Step(
-        f"{number}.{name}",
-        Text(f"第{number}步 {zh}", f"Step {number}: {en}"),
-        rule(f"夜晚阶段.{number}"),
-    )
+    # The phase is the step: its title carries the step's number and words once ("夜晚 6/9
+    # 清点背包"), so it has no Step of its own, whose log line would say them again.
     title = Text(f"夜晚 {number}/9 {zh}", f"Night {number}/9: {en}")
-    common: dict[str, Any] = {"steps": (step,), "on_begin": _hook(effect), "rule": step.rule}
+    common: dict[str, Any] = {"on_begin": _hook(effect), "rule": rule(f"夜晚阶段.{number}")}
     if name == "night_cards":
         return Phase(
             f"night_{number}",
