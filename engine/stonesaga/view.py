@@ -42,6 +42,15 @@ def _bag_rows(mine: st.Mining, tr: Any, label: Any) -> list[list[Any]]:
     ]
 
 
+def health_track(covered: int, cells: int) -> Text:
+    """§疾苦与健康轨: the track as it lies on the character board, its covered cells first:
+    "■□□□□ 疾苦 1/5" / "■□□□□ maladies 1 of 5" (a bare "0/5" read as no health left)."""
+    cells_drawn = "■" * covered + "□" * max(cells - covered, 0)
+    return Text(
+        f"{cells_drawn} 疾苦 {covered}/{cells}", f"{cells_drawn} maladies {covered} of {cells}"
+    )
+
+
 def _strip(data: Data, c: st.Character, tr: Any, label: Any) -> list[list[Any]]:
     """A character's few fields for the kiosk's strip, most important first (at most six)."""
     attributes = tr(attribute_line(c.attributes, c.boosts))
@@ -50,11 +59,14 @@ def _strip(data: Data, c: st.Character, tr: Any, label: Any) -> list[list[Any]]:
             [label("状态", "State"), label("已死亡", "dead")],
             [label("属性", "Attributes"), attributes],
         ]
-    health = [f"{len(c.health)}/{_length(data)}", *(tr(malady_name(t.label())) for t in c.health)]
+    health = [
+        tr(health_track(len(c.health), _length(data))),
+        *(tr(malady_name(t.label())) for t in c.health),
+    ]
     tile = _tile(data, c.tile) if c.tile else Text("尚未入场", "not on the map yet")
     fields: list[list[Any]] = [
         [label("精力", "Energy"), f"{c.energy}/{_cap(data)}"],
-        [label("健康", "Health"), " ".join(health)],
+        [label("健康轨", "Health track"), " ".join(health)],
         [label("地块", "Tile"), tr(tile)],
         [label("背包", "Pack"), tr(counted(c.pack, Text("空", "empty")))],
         [label("属性", "Attributes"), attributes],

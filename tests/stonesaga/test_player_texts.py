@@ -103,7 +103,7 @@ def test_the_kiosk_view_names_characters_tiles_packs_and_maladies() -> None:
     assert zh["name"] == "灰烬"
     assert fields["地块"] == "地块101"
     assert fields["背包"] == "鱼(新鲜)×1、木材(未加工)×2"
-    assert fields["健康"].endswith("轻伤")
+    assert fields["健康轨"].endswith("轻伤")
     en = STONESAGA.view(play.state, "en")["players"][0]
     assert en["name"] == "Ash"
     assert dict(map(tuple, en["fields"]))["Pack"] == "fish (fresh) ×1, wood (raw) ×2"

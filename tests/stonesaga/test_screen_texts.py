@@ -89,7 +89,20 @@ def test_the_players_strip_is_the_characters_name_and_a_few_fields() -> None:
     zh = dict(map(tuple, STONESAGA.view(play.state, "zh")["players"][0]["fields"]))
     assert zh["属性"] == "力6 灵5 信4+1 觉6"
     assert zh["物品"] == "骨针"
-    assert list(zh)[:3] == ["精力", "健康", "地块"]
+    assert list(zh)[:3] == ["精力", "健康轨", "地块"]
+
+
+def test_health_is_shown_as_the_track_with_its_covered_cells() -> None:
+    """§疾苦与健康轨: 健康轨每一格都被疾苦标记盖满 → 角色失能; the strip shows how many of
+    the track's cells are covered, never a bare "0/5" that reads as no health left (issue 24)."""
+    play = Play(2)  # §健康轨有多长: 5 cells with 1–2 players
+    zh = dict(map(tuple, STONESAGA.view(play.state, "zh")["players"][0]["fields"]))
+    en = dict(map(tuple, STONESAGA.view(play.state, "en")["players"][0]["fields"]))
+    assert zh["健康轨"] == "□□□□□ 疾苦 0/5"
+    assert en["Health track"] == "□□□□□ maladies 0 of 5"
+    play.do(mv.Effect(0, 0, "injury", detail="light"))
+    zh = dict(map(tuple, STONESAGA.view(play.state, "zh")["players"][0]["fields"]))
+    assert zh["健康轨"] == "■□□□□ 疾苦 1/5 轻伤"
 
 
 def test_the_view_says_the_result_in_words() -> None:
