@@ -24,6 +24,7 @@ WORDS: Mapping[str, Text] = MappingProxyType(
         "round": Text("第 {n} 轮", "Round {n}"),
         "roundOf": Text("第 {n} / {of} 轮", "Round {n} of {of}"),
         "step": Text("第 {i}/{of} 步:{t}", "Step {i}/{of}: {t}"),
+        "stepOf": Text("{i}/{of} {t}", "{i}/{of} {t}"),
         "player": Text("轮到 {n} 号玩家", "Player {n} to act"),
         "playerNamed": Text("轮到{name}({n} 号玩家)", "{name} (player {n}) to act"),
         "table": Text("全体玩家", "The whole table"),

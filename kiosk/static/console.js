@@ -183,7 +183,12 @@ const Console = {
   draw() {
     const p = Console.picking;
     const o = p.offer;
-    document.getElementById("picker-title").textContent = o.label;
+    // Whose move it is, by name and colour (the table's when no seat makes it).
+    const group = (Console.last?.console?.groups || []).find((g) => g.seat === o.seat);
+    const who = group ? group.name : Kiosk.t("table");
+    const title = document.getElementById("picker-title");
+    title.replaceChildren(Kiosk.el("span", { class: "picker-who", text: who }), ` · ${o.label}`);
+    document.querySelector("#picker .picker-body").style.setProperty("--seat", group?.hex || "var(--accent)");
     let k = -1;
     const rows = o.fields.map((f) => {
       if (f.kind === "pick" || f.kind === "cells") k += 1;

@@ -16,7 +16,7 @@ function render(s) {
   $("phase").textContent = s.phase.title;
   $("guide").textContent = s.phase.guide || "";
   $("guide").hidden = !s.phase.guide;
-  $("step").textContent = s.step && s.step.of > 1 ? `· ${s.step.title}` : "";
+  $("step").textContent = s.step && s.step.of > 1 ? `· ${t("stepOf", { i: s.step.index, of: s.step.of, t: s.step.title })}` : "";
   $("next").textContent = s.next || "";
   renderTrack(s);
   renderPrompts(s.prompts || []);
@@ -59,10 +59,33 @@ function renderTrack(s) {
     cells.push(Kiosk.el("li", { class: `cell ${state}`, "data-round": n, "aria-current": String(state === "now") }, String(n)));
   }
   $("track").replaceChildren(...cells);
-  $("phases").replaceChildren(...s.phases.map((p) => Kiosk.el(
-    "li", { class: p.name === s.phase.name ? "now" : "", "data-phase": p.name, "aria-current": String(p.name === s.phase.name) },
-    p.title,
-  )));
+  // The phase strip: every phase by its title; where the titles do not fit in one row, the
+  // phases before and after the current one are numbered squares (their title in a label) and
+  // only the current one, with its step, is spelled out; it wraps rather than being cut.
+  const at = s.phases.findIndex((p) => p.name === s.phase.name);
+  $("phases").replaceChildren(...s.phases.map((p, i) => {
+    const now = i === at;
+    const state = now ? "now" : at >= 0 && i < at ? "done" : "later";
+    const li = Kiosk.el("li", { class: state, "data-phase": p.name, "data-n": String(i + 1), "aria-current": String(now) });
+    li.setAttribute("aria-label", p.title);
+    li.append(Kiosk.el("span", { class: "phase-title", text: p.title }));
+    if (now && s.step && s.step.of > 1) {
+      li.append(" ", Kiosk.el("span", { class: "phase-step", text: Kiosk.t("stepOf", { i: s.step.index, of: s.step.of, t: s.step.title }) }));
+    }
+    return li;
+  }));
+  fitPhases();
+}
+
+// Full titles when they fit, else the compact strip (measured: the titles' widths depend on the
+// language and the screen).
+function fitPhases() {
+  const strip = $("phases");
+  strip.dataset.compact = "false";
+  strip.style.flexWrap = "nowrap"; // measured in one row; the compact strip may wrap
+  const over = strip.scrollWidth > strip.clientWidth + 1;
+  strip.style.flexWrap = "";
+  strip.dataset.compact = String(over);
 }
 
 // Confirm is open exactly when the snapshot says so (the table's advance offered open); when
@@ -122,10 +145,17 @@ function renderPlayers(s) {
   }));
 }
 
+// The dice pool to roll, under the name and colour of whose it is; once the roll is entered
+// (the console no longer asks what the dice showed) the box is gone.
 function renderDice(s) {
   const d = s.dice;
-  $("dice-box").hidden = !(d && d.dice.length) || !!s.end;
-  if (!d || !d.dice.length) return;
+  const asking = (s.console?.groups || []).some((g) => (d?.seat == null || g.seat === d.seat)
+    && g.offers.some((o) => o.ok && (o.kind === "dice" || o.fields.some((f) => f.kind === "dice"))));
+  $("dice-box").hidden = !(d && d.dice.length) || !!s.end || !asking;
+  if ($("dice-box").hidden) return;
+  const seat = d.seat == null ? null : (s.seats || []).find((x) => x.seat === d.seat);
+  $("dice-who").textContent = seat ? ` · ${seat.name}` : ` · ${Kiosk.t("table")}`;
+  $("dice-box").style.setProperty("--seat", seat ? seat.hex : "var(--line)");
   $("dice-text").textContent = d.text;
   $("dice").replaceChildren(...d.dice.map((name, i) => Kiosk.el("span", { class: "die", "data-die": name, text: String(i + 1) })));
 }
@@ -161,6 +191,12 @@ document.addEventListener("DOMContentLoaded", () => {
   $("undo").addEventListener("click", () => act("/api/undo"));
   $("console-undo").addEventListener("click", () => act("/api/undo"));
   Console.init();
+  window.addEventListener("resize", fitPhases);
+  $("log-toggle").addEventListener("click", () => {
+    const open = $("log-box").dataset.open !== "true";
+    $("log-box").dataset.open = String(open);
+    $("log-toggle").setAttribute("aria-expanded", String(open));
+  });
   $("menu-button").addEventListener("click", () => showMenu(true));
   $("menu-close").addEventListener("click", () => showMenu(false));
 });
