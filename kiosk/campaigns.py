@@ -115,13 +115,17 @@ def find(store: Store, save: str) -> Continuation:
 
 
 def allowed(
-    game: Game, log: dict[str, Any], field: str, values: list[Any], players: int
+    game: Game, log: dict[str, Any] | None, field: str, values: list[Any], players: int
 ) -> list[Any]:
-    """The values of one option that the game accepts for the next session of this Log."""
+    """The values of one option that the game accepts for the next session of this Log, or
+    with ``log`` None for a new campaign's first session (the other options as by default)."""
     ok = []
     for value in values:
+        raw: dict[str, Any] = {"players": players, field: value}
+        if log is not None:
+            raw["log"] = log
         try:
-            game.parse_options({"players": players, field: value, "log": log})
+            game.parse_options(raw)
         except (EngineError, ValueError, TypeError):
             continue
         ok.append(value)

@@ -388,6 +388,23 @@ def allowed_challenge(log: Log, card_id: str) -> tuple[Challenge, NextSession]:
     return card, nxt
 
 
+def allowed_first(card_id: str, epoch: int) -> Challenge:
+    """The challenge chosen for the first session of ``epoch`` without a Log, if §开局设置.5
+    allows it there (a campaign start in epoch 1, an epoch start after); GameConfigError
+    saying which are."""
+    card = challenge(card_id)
+    kinds = challenge_kinds(1, epoch)
+    if card.kind not in kinds:
+        ok = [c.id for c in challenges() if c.kind in kinds]
+        kind = " or ".join(k.replace("_", " ") for k in kinds)
+        raise GameConfigError(
+            f"session 1 of epoch {epoch} takes a {kind} challenge (§开局设置.5);"
+            f" {card.id} is a {card.kind.replace('_', ' ')}"
+            f"; allowed: {', '.join(ok) or 'none in data/campaign.toml'}"
+        )
+    return card
+
+
 def _may_choose(log: Log, card: Challenge, nxt: NextSession) -> bool:
     if card.kind not in nxt.kinds:
         return False

@@ -296,6 +296,16 @@ EPOCHS: dict[int, Text] = {
 """§山谷扩张: the three epochs of a campaign."""
 
 
+KIND_ORDER = ("campaign_start", "epoch_start", "crisis", "finale")
+"""§开局设置.5: the kinds of challenge in the order an epoch's sessions take them."""
+
+
+def _session_order(card: str) -> tuple[int, str]:
+    """Where a challenge card comes in an epoch (the opener first), then by its id."""
+    kind = challenge(card).kind
+    return (KIND_ORDER.index(kind) if kind in KIND_ORDER else len(KIND_ORDER), card)
+
+
 def option_texts() -> dict[str, Text]:
     """What the set-up page reads for each option and each value it offers (``Game.option_texts``):
     the challenge cards of data/campaign.toml, the epochs, and the behemoths of our name list."""
@@ -311,9 +321,9 @@ def option_texts() -> dict[str, Text]:
         "behemoths": Text("巢穴启用的巨兽", "Behemoths whose lair is active"),
         "log": Text("上一局的《日志》", "The Log of the session before"),
     }
-    for card in sorted(campaign()["challenges"]):
+    for card in sorted(campaign()["challenges"], key=_session_order):
         title, interval = challenge(card).title, challenge(card).interval
-        label = Text(f"{card} {title.zh}", f"{card} {title.en}")
+        label = title  # the card as printed, without our id (GI01) that no card shows
         if interval != "introduction":  # §间隔与变老: what choosing this card does to the Log
             after = INTERVALS[interval]
             label = Text(f"{label.zh} — 间隔:{after.zh}", f"{label.en} — interval: {after.en}")

@@ -13,7 +13,7 @@ from typing import Any
 from fastapi import APIRouter, HTTPException
 from pydantic import BaseModel, ConfigDict, Field
 
-from engine.core import EngineError, Text
+from engine.core import EngineError, Text, find_game
 from engine.core.text import Language
 from kiosk import campaigns
 from kiosk.deps import Control, SettingsDep, TableDep
@@ -48,7 +48,9 @@ def list_campaigns(
 ) -> dict[str, Any]:
     """The games that have campaigns, and each ended session that can go on: when, where the
     campaign stands and who lives on, its players, and the options to choose for the next
-    session (only the values the game allows after this Log)."""
+    session (only the values the game allows after this Log); and under ``new`` each game's
+    options for a new campaign, the choices the game allows for its first session
+    (§开局设置.5 in Stonesaga: the campaign-start card, chosen)."""
     lang = lang or settings.lang
     out = []
     for entry in _continuations(table):
@@ -77,7 +79,20 @@ def list_campaigns(
                 "options": fields,
             }
         )
-    return {"games": campaigns.campaign_games(), "continuations": out}
+    fresh = {}
+    for name in campaigns.campaign_games():
+        game = find_game(name)
+        fields = describe_options(game.options_type, game.option_texts, lang)
+        for field in fields:
+            if field["kind"] != "choice" or not field["choices"]:
+                continue
+            values = [c["value"] for c in field["choices"]]
+            ok = campaigns.allowed(game, None, field["name"], values, game.min_players)
+            field["choices"] = [c for c in field["choices"] if c["value"] in ok]
+            if field["default"] not in ok and not (field["optional"] and field["default"] is None):
+                field["default"] = ok[0] if ok else None
+        fresh[name] = fields
+    return {"games": campaigns.campaign_games(), "continuations": out, "new": fresh}
 
 
 @router.post("/continue", dependencies=[Control])

@@ -23,7 +23,10 @@ const STEPS_NOW = () => ALL_STEPS.filter((s) => s !== "campaign" || hasCampaign(
 const sessions = () => setup.campaigns.continuations.filter((c) => c.game === setup.game);
 const continuing = () => sessions().find((c) => c.save === setup.campaign) || null;
 // The options asked now: the next session of a campaign asks only what its Log leaves open.
-const optionFields = () => (continuing() ? continuing().options : (currentGame() ? currentGame().options : []));
+// A new campaign asks the options of its first session (/api/campaigns "new": in Stonesaga
+// only the campaign-start card, chosen, §开局设置.5).
+const freshFields = () => (hasCampaign() && setup.campaigns.new && setup.campaigns.new[setup.game]) || null;
+const optionFields = () => (continuing() ? continuing().options : (freshFields() || (currentGame() ? currentGame().options : [])));
 const seatName = (i) => (setup.seats[i].name.trim() || Kiosk.t("seatN", { n: i + 1 }));
 
 function pressable(text, pressed, onTap, attrs = {}) {
@@ -45,7 +48,7 @@ function chooseGame(name) {
     setup.game = name;
     setup.campaign = null;
     const game = currentGame();
-    setup.options = defaults(game.options);
+    setup.options = defaults(optionFields());
     setPlayers(Math.min(Math.max(setup.players, game.min_players), game.max_players));
     // A campaign that ended a session is most likely what the group is here for: go on with
     // the latest by default (one tap on "A new campaign" starts afresh).
@@ -62,7 +65,7 @@ function chooseCampaign(save) {
     setPlayers(next.players);
     setup.options = defaults(next.options);
   } else {
-    setup.options = defaults(currentGame().options);
+    setup.options = defaults(optionFields());
   }
   render();
 }
@@ -181,26 +184,30 @@ function seatRow(seat, i) {
   if (colour) swatch.style.setProperty("--swatch", colour.hex);
   const label = Kiosk.el("label", { for: id, class: "seat-label" }, swatch, Kiosk.t("seatN", { n: i + 1 }));
   const input = Kiosk.el("input", {
-    id, class: "seat-name", "data-seat": String(i), autocomplete: "off", enterkeyhint: "done",
+    id, class: "seat-name", "data-seat": String(i), autocomplete: "off", enterkeyhint: "done", "data-keyboard": "name",
     placeholder: Kiosk.t("namePlaceholder", { n: i + 1 }),
   });
   input.value = seat.name;
   input.addEventListener("input", () => { seat.name = input.value; showNameProblem(); });
   const colours = Kiosk.el("div", { class: "colours", role: "group", "aria-label": Kiosk.t("seatN", { n: i + 1 }) });
+  // A taken colour stays touchable: a touch says whose it is, under the row (a touch screen
+  // never shows a tooltip).
+  const why = Kiosk.el("p", { class: "why seat-why", role: "status", "data-seat": String(i) });
   for (const c of setup.colours) {
     const owner = setup.seats.findIndex((s, j) => j !== i && s.colour === c.key);
-    const b = pressable(c.name, seat.colour === c.key, () => takeColour(i, c.key), {
+    const taken = () => { why.textContent = Kiosk.t("colourTakenWhy", { colour: c.name, who: seatName(owner) }); };
+    const b = pressable(c.name, seat.colour === c.key, () => (owner >= 0 ? taken() : takeColour(i, c.key)), {
       class: "colour", "data-colour": c.key,
     });
     b.style.setProperty("--swatch", c.hex);
     if (owner >= 0) {
-      b.disabled = true;
+      b.setAttribute("aria-disabled", "true");
       b.title = Kiosk.t("colourTakenBy", { who: seatName(owner) });
       b.setAttribute("aria-label", `${c.name}, ${b.title}`);
     }
     colours.append(b);
   }
-  return Kiosk.el("li", { class: "seat", "data-seat": String(i) }, label, input, colours);
+  return Kiosk.el("li", { class: "seat", "data-seat": String(i) }, label, input, colours, why);
 }
 
 function takeColour(i, key) {

@@ -116,11 +116,12 @@ def test_a_campaign_of_two_sessions_survives_kill_9_between_and_during_them(
         page.locator("#next").click()
         # §开局设置.5: session 2 of an epoch takes a pending crisis, never the campaign start.
         wanted = set(campaign.challenge_kinds(2, 1))
-        offered = page.locator('#options [data-option="challenge"] button').all_inner_texts()
+        buttons = page.locator('#options [data-option="challenge"] button')
+        offered = [json.loads(b.get_attribute("data-value") or "") for b in buttons.all()]
         chosen = head2["setup"]["challenge"]
-        for label in offered:
-            assert challenge(label.strip("✔ ").split()[0]).kind in wanted, label
-        assert any(chosen in label for label in offered), offered
+        for card in offered:
+            assert challenge(card).kind in wanted, card
+        assert chosen in offered, offered
         page.locator(f'#options [data-option="challenge"] [data-value=\'"{chosen}"\']').click()
         page.locator("#next").click()
         expect(page.locator("#summary")).to_contain_text("Go on: the next session")
@@ -168,3 +169,43 @@ def test_a_campaign_of_two_sessions_survives_kill_9_between_and_during_them(
     with Store.open(tmp_path / "games.sqlite") as store:  # the real file the kiosk wrote
         saved = store.load(session2)
         assert game.campaign_log(saved.session.state) == game.campaign_log(second.state)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_new_campaign_opens_with_the_campaign_start_card_chosen(
+    tmp_path: Path, browser: Any, lang: str
+) -> None:
+    """§开局设置.5: 第一个纪元的第一局必须选「战役起始」挑战. On the set-up page a new campaign
+    offers that card only, already chosen, and the game starts with it (issue 24: all 7 cards,
+    none chosen, the opener last)."""
+    server = start_server(tmp_path, "--game", "stonesaga")
+    context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(server.url + f"/setup?lang={lang}")
+        page.locator('[data-game="stonesaga"]').click()
+        page.locator("#next").click()
+        expect(page.locator('[data-campaign=""]')).to_have_attribute("aria-pressed", "true")
+        page.screenshot(path=str(tmp_path / f"campaign-new-{lang}.png"))
+        page.locator("#next").click()  # players
+        page.locator("#next").click()  # options
+        cards = page.locator('#options [data-option="challenge"] button')
+        expect(cards).to_have_count(1)
+        expect(cards.first).to_have_attribute("data-value", '"GI01"')
+        expect(cards.first).to_have_attribute("aria-pressed", "true")
+        title = "活过今夜" if lang == "zh" else "Survive the Night"
+        expect(cards.first).to_contain_text(title)
+        epochs = page.locator('#options [data-option="epoch"] button').all_inner_texts()
+        assert len(epochs) == 2, epochs  # not set, or the first epoch: a campaign starts there
+        page.screenshot(path=str(tmp_path / f"campaign-new-options-{lang}.png"))
+        page.locator("#next").click()
+        with page.expect_request("**/api/new-game") as sent:
+            page.locator("#start").click()
+        assert json.loads(sent.value.post_data)["options"]["challenge"] == "GI01"
+        page.wait_for_url(server.url + "/")
+        assert errors == []
+    finally:
+        context.close()
+        server.stop()

@@ -26,6 +26,7 @@ from engine.stonesaga import STONESAGA as GAME
 from engine.stonesaga import campaign as camp
 from engine.stonesaga import moves as mv
 from engine.stonesaga.state import TilePlacement, ValleyRecord
+from engine.stonesaga.texts import KIND_ORDER
 from kiosk.campaigns import summary
 from kiosk.cli import main
 
@@ -546,3 +547,31 @@ def test_the_campaign_card_names_the_characters_as_the_console_does() -> None:
            hero("Quill")]}  # fmt: skip
     assert summary(log, "zh", GAME) == ["第1纪元 第2局之后", "在世:灰烬、白桦、Quill", "传说:长者"]
     assert summary(log, "en", GAME)[1:] == ["Living: Ash, Birch, Quill", "Legends: Elder"]
+
+
+@pytest.mark.parametrize(("card", "epoch"), [("CR01", None), ("FI01", None), ("ES01", None),
+                                              ("GI01", 2), ("CR01", 2)])  # fmt: skip
+def test_a_new_campaigns_first_session_takes_the_opener_its_epoch_names(
+    card: str, epoch: int | None
+) -> None:
+    """§开局设置.5: 第一个纪元的第一局必须选「战役起始」挑战;之后每个纪元的第一局选「纪元起始」.
+    Without a Log a session is the first of its epoch, so a crisis or a finale is refused with
+    the cards allowed (issue 24: a crisis was accepted as a new campaign's first session)."""
+    options: dict[str, Any] = {"players": 2, "challenge": card}
+    if epoch is not None:
+        options["epoch"] = epoch
+    with pytest.raises(GameConfigError, match=r"§开局设置\.5.*allowed: "):
+        GAME.parse_options(options)
+
+
+def test_a_new_campaign_may_open_with_the_campaign_start_or_an_epochs_start() -> None:
+    """§开局设置.5: GI01 (战役起始) opens epoch 1; ES01 (纪元起始) the first session of epoch 2."""
+    assert GAME.parse_options({"players": 2}).challenge == "GI01"
+    assert GAME.parse_options({"players": 2, "challenge": "ES01", "epoch": 2}).epoch == 2
+
+
+def test_the_set_up_page_lists_the_challenges_in_the_order_an_epoch_takes_them() -> None:
+    """§开局设置.5: 战役起始, 纪元起始, 危机, 终局 — the opener first, not last (issue 24)."""
+    cards = [k.split("=")[1] for k in GAME.option_texts if k.startswith("challenge=")]
+    kinds = [camp.challenge(c).kind for c in cards]
+    assert cards[0] == "GI01" and kinds == sorted(kinds, key=KIND_ORDER.index)

@@ -63,8 +63,11 @@ Data = st.Saga
 
 def check_options(options: Any) -> None:
     """With a ``log``: the Log is valid, the challenge is one its next session may choose
-    (§开局设置.5), and no other option contradicts it; GameConfigError says what is wrong."""
+    (§开局设置.5), and no other option contradicts it; GameConfigError says what is wrong.
+    Without a Log the session is the first of its epoch (a new campaign's in epoch 1), whose
+    challenge §开局设置.5 names: 第一个纪元的第一局必须选「战役起始」挑战."""
     if options.log is None:
+        camp.allowed_first(options.challenge, options.epoch or 1)
         return
     log = camp.Log.from_json(options.log)
     _, nxt = camp.allowed_challenge(log, options.challenge)
