@@ -184,26 +184,30 @@ function seatRow(seat, i) {
   if (colour) swatch.style.setProperty("--swatch", colour.hex);
   const label = Kiosk.el("label", { for: id, class: "seat-label" }, swatch, Kiosk.t("seatN", { n: i + 1 }));
   const input = Kiosk.el("input", {
-    id, class: "seat-name", "data-seat": String(i), autocomplete: "off", enterkeyhint: "done",
+    id, class: "seat-name", "data-seat": String(i), autocomplete: "off", enterkeyhint: "done", "data-keyboard": "name",
     placeholder: Kiosk.t("namePlaceholder", { n: i + 1 }),
   });
   input.value = seat.name;
   input.addEventListener("input", () => { seat.name = input.value; showNameProblem(); });
   const colours = Kiosk.el("div", { class: "colours", role: "group", "aria-label": Kiosk.t("seatN", { n: i + 1 }) });
+  // A taken colour stays touchable: a touch says whose it is, under the row (a touch screen
+  // never shows a tooltip).
+  const why = Kiosk.el("p", { class: "why seat-why", role: "status", "data-seat": String(i) });
   for (const c of setup.colours) {
     const owner = setup.seats.findIndex((s, j) => j !== i && s.colour === c.key);
-    const b = pressable(c.name, seat.colour === c.key, () => takeColour(i, c.key), {
+    const taken = () => { why.textContent = Kiosk.t("colourTakenWhy", { colour: c.name, who: seatName(owner) }); };
+    const b = pressable(c.name, seat.colour === c.key, () => (owner >= 0 ? taken() : takeColour(i, c.key)), {
       class: "colour", "data-colour": c.key,
     });
     b.style.setProperty("--swatch", c.hex);
     if (owner >= 0) {
-      b.disabled = true;
+      b.setAttribute("aria-disabled", "true");
       b.title = Kiosk.t("colourTakenBy", { who: seatName(owner) });
       b.setAttribute("aria-label", `${c.name}, ${b.title}`);
     }
     colours.append(b);
   }
-  return Kiosk.el("li", { class: "seat", "data-seat": String(i) }, label, input, colours);
+  return Kiosk.el("li", { class: "seat", "data-seat": String(i) }, label, input, colours, why);
 }
 
 function takeColour(i, key) {

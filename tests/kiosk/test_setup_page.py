@@ -222,10 +222,18 @@ def test_two_players_cannot_take_one_colour_and_a_long_name_is_refused(
     first, second = page.locator('#seats [data-seat="0"]'), page.locator('#seats [data-seat="1"]')
     tap(first.locator('[data-colour="yellow"]'))
     taken = second.locator('[data-colour="yellow"]')
-    expect(taken).to_be_disabled()
+    expect(taken).to_have_attribute("aria-disabled", "true")
     assert taken.get_attribute("title") == "taken by Player 1"
-    taken.dispatch_event("click")  # even a click that gets through changes nothing
+    expect(second.locator(".seat-why")).to_be_hidden()
+    # A touch screen shows no tooltip: the touch says why, under the row (force: Playwright
+    # will not touch an aria-disabled button by itself; the touch is a real one all the same).
+    taken.tap(force=True)
+    expect(second.locator(".seat-why")).to_be_visible()
+    expect(second.locator(".seat-why")).to_have_text(
+        "Player 1 has taken yellow: choose another colour, or ask them to change first"
+    )
     expect(second.locator('[aria-pressed="true"]')).not_to_have_attribute("data-colour", "yellow")
+    expect(first.locator(".seat-why")).to_be_hidden()
     page.locator("#seat-name-1").fill("x" * (MAX_NAME + 1))
     expect(page.locator("#message")).to_have_text(
         f"Player 2: the name is too long, at most {MAX_NAME} characters (now {MAX_NAME + 1})"
@@ -278,5 +286,43 @@ def test_every_step_fits_the_width_without_scrolling_sideways(
             assert small == [], f"{step}: targets under 64 px: {small}"
         if (width, height) == (1280, 720):
             page.screenshot(path=str(SCREENSHOTS / "setup-4-check-1280x720-zh.png"))
+    finally:
+        page.context.close()
+
+
+def test_names_are_typed_on_the_on_screen_keyboard_in_latin_and_chinese(
+    server: Server, browser
+) -> None:
+    """No keyboard at the table: touching a name field opens the page's own keys (A–Z, space,
+    delete, done, and a page of common Chinese name characters); what is typed reaches the
+    seat of the game started; the field asks no system keyboard on a touch screen."""
+    page = new_page(browser, 1280, 720, lang="zh")
+    try:
+        page.goto(server.url + "/setup?lang=zh")
+        tap(page.locator('[data-game="greenwood"]'))
+        next_step(page, "players")
+        keyboard = page.locator("#keyboard")
+        expect(keyboard).to_be_hidden()
+        tap(page.locator("#seat-name-0"))
+        expect(keyboard).to_be_visible()
+        assert page.locator("#seat-name-0").get_attribute("inputmode") == "none"
+        for key in ["A", "N", "X", "back", "N", "space", "L", "I"]:
+            tap(keyboard.locator(f'[data-key="{key}"]'))
+        expect(page.locator("#seat-name-0")).to_have_value("ANN LI")
+        tap(page.locator("#seat-name-1"))
+        tap(keyboard.locator('[data-key="page"]'))
+        expect(keyboard.locator('[data-key="page"]')).to_have_text("ABC 字母")
+        for key in ["小", "明"]:
+            tap(keyboard.locator(f'[data-key="{key}"]'))
+        expect(page.locator("#seat-name-1")).to_have_value("小明")
+        tap(keyboard.locator('[data-key="done"]'))
+        expect(keyboard).to_be_hidden()
+        next_step(page, "options")
+        expect(option(page, "start_seat").get_by_role("button", name="小明")).to_be_visible()
+        next_step(page, "check")
+        tap(page.locator("#start"))
+        page.wait_for_url(server.url + "/")
+        assert [s["chosen"] for s in status(server)["seats"]] == ["ANN LI", "小明"]
+        assert page.problems == []
     finally:
         page.context.close()
