@@ -1,0 +1,147 @@
+"""The table page's layout in a real Chromium (issue 24): the current phase always in full, the
+acting player's main actions in the console's box at one look, the phone's first screen, and
+whose move a picker and a dice box are. Screenshots go to /tmp/tablesight-layout/."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import expect
+from serving import Server, post
+
+from kiosk.seats import COLOURS
+
+pytestmark = pytest.mark.browser
+
+WAIT_MS = 10_000  # a bound on waiting for the page, not a speed requirement
+expect.set_options(timeout=WAIT_MS)
+SHOTS = Path("/tmp/tablesight-layout")
+SIZES = [(1920, 1080), (1280, 720), (1024, 600), (390, 844)]
+GAMES = ["greenwood", "dont_starve", "stonesaga"]
+
+
+def open_table(browser: Any, server: Server, lang: str, width: int, height: int) -> Any:
+    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=True)
+    page = context.new_page()
+    page.goto(f"{server.url}/?lang={lang}")
+    page.locator("#console .seat-group").first.wait_for()
+    expect(page.locator("#phases li.now")).to_have_count(1)
+    return page
+
+
+def box(page: Any, selector: str) -> dict[str, float]:
+    return page.evaluate(
+        """(sel) => { const e = document.querySelector(sel); const r = e.getBoundingClientRect();
+           return {left: r.left, right: r.right, top: r.top, bottom: r.bottom, sw: e.scrollWidth,
+                   cw: e.clientWidth, sh: e.scrollHeight, ch: e.clientHeight}; }""",
+        selector,
+    )
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_current_phase_is_shown_in_full_at_every_size(
+    shared_server: Server, browser: Any, game: str
+) -> None:
+    post(shared_server, "/api/new-game", {"game": game, "players": 2})
+    status = httpx.get(shared_server.url + "/api/status", params={"lang": "en"}, timeout=10).json()
+    assert len(status["phases"]) > 1
+    for lang in ("zh", "en"):
+        for width, height in SIZES:
+            page = open_table(browser, shared_server, lang, width, height)
+            try:
+                where = f"{game} {lang} {width}×{height}"
+                now = box(page, "#phases li.now")
+                assert now["left"] >= 0 and now["right"] <= width, where
+                assert now["top"] >= 0 and now["bottom"] <= height, where
+                assert now["sw"] <= now["cw"] and now["sh"] <= now["ch"] + 1, where
+                strip = box(page, "#phases")
+                assert strip["sw"] <= strip["cw"], where  # nothing of the strip is cut off
+                assert page.locator("#phases li.now .phase-title").is_visible(), where
+                # The title is the game's whole name, and the page never scrolls sideways.
+                title = box(page, "#title")
+                assert title["sw"] <= title["cw"] and title["right"] <= width, where
+                assert page.evaluate("document.documentElement.scrollWidth") <= width, where
+                phase = box(page, "#phase")
+                assert phase["right"] <= width and phase["bottom"] <= height, where
+                if (width, height) != (1024, 600):
+                    SHOTS.mkdir(parents=True, exist_ok=True)
+                    page.screenshot(path=str(SHOTS / f"table-{game}-{lang}-{width}.png"))
+            finally:
+                page.context.close()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_main_actions_fit_in_the_console_at_one_look(
+    shared_server: Server, browser: Any, game: str
+) -> None:
+    """At 1920×1080 the first group's (the acting seat's, else the first seat's) main actions
+    lie inside the console's box: none needs a scroll, in Chinese or English."""
+    post(shared_server, "/api/new-game", {"game": game, "players": 2})
+    for lang in ("zh", "en"):
+        offers = httpx.get(shared_server.url + "/api/offers", params={"lang": lang}, timeout=10)
+        first = offers.json()["groups"][0]
+        mains = [o for o in first["offers"] if o["kind"] == "main"]
+        assert mains, f"{game}: no main action to check"
+        page = open_table(browser, shared_server, lang, 1920, 1080)
+        try:
+            console = box(page, "#console")
+            assert page.evaluate("document.getElementById('console').scrollTop") == 0
+            seat = "table" if first["seat"] is None else str(first["seat"])
+            buttons = page.locator(
+                f'#console .seat-group[data-seat="{seat}"] .offer[data-kind="main"]'
+            )
+            expect(buttons).to_have_count(len(mains))
+            for i in range(len(mains)):
+                b = buttons.nth(i).bounding_box()
+                where = f"{game} {lang}: {mains[i]['label']}"
+                assert console["top"] <= b["y"] and b["y"] + b["height"] <= console["bottom"], where
+        finally:
+            page.context.close()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_phone_shows_the_phase_what_to_do_and_the_console_first(
+    shared_server: Server, browser: Any, game: str
+) -> None:
+    post(shared_server, "/api/new-game", {"game": game, "players": 2})
+    for lang in ("zh", "en"):
+        page = open_table(browser, shared_server, lang, 390, 844)
+        try:
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390
+            for selector in ("#phase", "#next", ".console-box"):
+                assert box(page, selector)["top"] < 844, f"{game} {lang}: {selector} below the fold"
+            assert box(page, ".console-box")["top"] < box(page, "#board")["top"]
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(SHOTS / f"phone-{game}-{lang}.png"), full_page=True)
+        finally:
+            page.context.close()
+
+
+def test_a_pickers_title_names_its_player_in_the_players_colour(
+    shared_server: Server, browser: Any
+) -> None:
+    seats = [{"name": "Ann", "colour": "purple"}, {"name": "小明", "colour": "orange"}]
+    post(shared_server, "/api/new-game", {"game": "greenwood", "players": 2, "seats": seats})
+    page = open_table(browser, shared_server, "en", 1920, 1080)
+    try:
+        for seat, seat_name, colour in [(0, "Ann", "purple"), (1, "小明", "orange")]:
+            group = page.locator(f'#console .seat-group[data-seat="{seat}"]')
+            offer = (
+                group.locator('.offer[data-kind="main"]:not(.greyed)').filter(has_text="…").first
+            )
+            label = offer.inner_text().removesuffix(" …").strip()
+            offer.tap()
+            expect(page.locator("#picker")).to_be_visible()
+            expect(page.locator("#picker-title")).to_have_text(f"{seat_name} · {label}")
+            bar = page.evaluate(
+                "getComputedStyle(document.getElementById('picker-title')).borderLeftColor"
+            )
+            r, g, b = (int(COLOURS[colour].hex[i : i + 2], 16) for i in (1, 3, 5))
+            assert bar == f"rgb({r}, {g}, {b})"
+            page.locator("#picker-cancel").tap()
+            expect(page.locator("#picker")).to_be_hidden()
+    finally:
+        page.context.close()
