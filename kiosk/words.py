@@ -106,6 +106,8 @@ WORDS: Mapping[str, Text] = MappingProxyType(
         "die": Text("第 {n} 颗", "die {n}"),
         "noPlacement": Text("这些格子不是一种放法", "These cells are not a way to place it"),
         "countSome": Text("请用 + 数出要交换的东西", "Count what changes hands with +"),
+        "assignAsk": Text("先点一颗骰,再点它要放的一项", "touch a die, then where it goes"),
+        "placeEach": Text("请把每颗骰都放到一项上", "Place each die first"),
         "saveName": Text("存档", "Saved as"),
         "points": Text("{n} 分", "{n} points"),
         "chart": Text("每轮分数", "Points after each round"),

@@ -11,10 +11,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from engine.core.errors import InvalidMoveError
 from engine.core.records import Move, Seat, move_from_dict
 from engine.core.text import Language, Text, Verdict
 
-FieldKind = Literal["pick", "cells", "number", "dice", "tally"]
+FieldKind = Literal["pick", "cells", "number", "dice", "tally", "assign"]
 OfferKind = Literal["dice", "main", "free", "card_effect", "camera", "core", "final"]
 """Where the console puts an offer, decided by the game (in this order on the screen):
 
@@ -83,6 +84,9 @@ class Field:
     dice: tuple[Die, ...] = ()
     grid: tuple[int, int] | None = None
     """``(columns, rows)`` of the board a ``cells`` field is drawn on."""
+    pool: tuple[int, ...] = ()
+    """For an ``assign`` field: the values to place (the dice the players kept), one on each
+    choice; each choice's value names the move's field the placed value goes to."""
 
 
 @dataclass(frozen=True)
@@ -148,13 +152,17 @@ class Offer:
         numbers: Mapping[str, int] | None = None,
         faces: Mapping[str, Sequence[int]] | None = None,
         counts: Mapping[str, Sequence[int]] | None = None,
+        places: Mapping[str, Sequence[int]] | None = None,
     ) -> Move:
         """The concrete move: ``values`` for the pick fields in order, ``numbers`` by field
         name (default: each field's default), ``faces`` the index of each die's face by dice
         field (default: the first face), ``counts`` one count per choice by tally field
-        (default: none). InvalidMoveError if the move cannot be made of them.
+        (default: none), ``places`` by assign field the index in its ``pool`` of the value
+        placed on each choice (default: in order). InvalidMoveError if the move cannot be
+        made of them.
         """
-        return move_from_dict(self._data(values, numbers or {}, faces or {}, counts or {}))
+        data = self._data(values, numbers or {}, faces or {}, counts or {}, places or {})
+        return move_from_dict(data)
 
     def _data(
         self,
@@ -162,6 +170,7 @@ class Offer:
         numbers: Mapping[str, int],
         faces: Mapping[str, Sequence[int]],
         counts: Mapping[str, Sequence[int]] | None = None,
+        places: Mapping[str, Sequence[int]] | None = None,
     ) -> dict[str, Any]:
         """The move as JSON data (``type``, ``seat``, every field the offer sets)."""
         data: dict[str, Any] = {"type": self.move, "seat": self.seat, **self.fixed}
@@ -179,6 +188,12 @@ class Offer:
                 data[f.name] = [
                     counted_choice(c.value, n) for c, n in zip(f.choices, tally, strict=True) if n
                 ]
+            elif f.kind == "assign":
+                placed = (places or {}).get(f.name) or range(len(f.choices))
+                if sorted(placed) != list(range(len(f.pool))):
+                    raise InvalidMoveError(f"{f.name}: place each of {list(f.pool)} once")
+                for c, index in zip(f.choices, placed, strict=True):
+                    data[c.value] = f.pool[index]
         return data
 
     def to_dict(self, lang: Language) -> dict[str, Any]:
@@ -222,6 +237,9 @@ def _field_dict(f: Field, lang: Language) -> dict[str, Any]:
             {"value": c.value, "label": c.label.in_(lang), "most": c.most} for c in f.choices
         ]
         out["low"] = f.low
+    if f.kind == "assign":
+        out["choices"] = [{"value": c.value, "label": c.label.in_(lang)} for c in f.choices]
+        out["pool"] = list(f.pool)
     if f.kind == "cells":
         out["grid"] = list(f.grid) if f.grid else None
     if f.kind == "number":

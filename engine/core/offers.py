@@ -25,6 +25,11 @@ Field kinds:
   ``{**value, "count": n}`` for a dict value, else ``[value, n]``; at least ``low`` choices
   counted. Checked as a whole when the move is made; the game gives each choice's ``most`` so
   that any one count alone is legal.
+- ``assign``: each value of ``pool`` (the dice the players kept) placed on one of ``choices``
+  (a die on an attribute), each choice's value naming the move's field that gets the value;
+  the console draws the dice and the choices, a touch on a die then on a choice places it.
+  Not checked per placement (the options place the pool in order): the game gives the field
+  only where every placement is legal once the picks are.
 
 Everything here is pure and JSON-ready: choice values are the move's own JSON values.
 """
@@ -202,7 +207,12 @@ def sample(open_offers: Iterable[SeatOffers], rnd: random.Random) -> Move | None
             counts[f.name] = [
                 rnd.randint(1, c.most) if i == k else 0 for i, c in enumerate(f.choices)
             ]
-    return offer.build(option.values, numbers, faces, counts)
+    places = {
+        f.name: rnd.sample(range(len(f.pool)), len(f.pool))
+        for f in offer.fields
+        if f.kind == "assign"
+    }
+    return offer.build(option.values, numbers, faces, counts, places)
 
 
 # --- inner workings --------------------------------------------------------------------------
@@ -242,6 +252,13 @@ def _matching_option(offer: Offer, data: dict[str, Any], move: Move) -> Option |
         elif f.kind == "tally":
             covered.add(f.name)
             if not _tallied(f, data.get(f.name)):
+                return None
+        elif f.kind == "assign":
+            targets = [c.value for c in f.choices]
+            covered.update(targets)
+            given = [data.get(name) for name in targets]
+            placed = [v for v in given if isinstance(v, int)]
+            if len(placed) != len(given) or sorted(placed) != sorted(f.pool):
                 return None
     defaults = {
         f.name: f.default

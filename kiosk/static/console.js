@@ -148,7 +148,7 @@ const Console = {
       if (f.kind === "number") numbers[f.name] = f.default;
       if (f.kind === "tally") counts[f.name] = f.choices.map(() => 0);
     }
-    Console.picking = { offer: o, picks, numbers, faces: {}, counts, cells: new Set() };
+    Console.picking = { offer: o, picks, numbers, faces: {}, counts, cells: new Set(), places: {}, held: {} };
     document.getElementById("picker").hidden = false;
     Console.draw();
   },
@@ -197,15 +197,17 @@ const Console = {
         : f.kind === "cells" ? Console.cellsRow(f, index)
           : f.kind === "number" ? Console.numberRow(f)
             : f.kind === "tally" ? Console.tallyRows(f)
-              : Console.diceRows(f);
+              : f.kind === "assign" ? Console.assignRows(f)
+                : Console.diceRows(f);
+      const ask = f.kind === "dice" ? "diceAsk" : f.kind === "assign" ? "assignAsk" : null;
       return Kiosk.el("fieldset", { class: `field field-${f.kind}`, "data-field": f.name },
-        Kiosk.el("legend", { text: f.kind === "dice" ? `${f.label} · ${Kiosk.t("diceAsk")}` : f.label }), body);
+        Kiosk.el("legend", { text: ask ? `${f.label} · ${Kiosk.t(ask)}` : f.label }), body);
     });
     document.getElementById("picker-fields").replaceChildren(...rows);
     const why = Console.problem();
     document.getElementById("picker-why").textContent = why || "";
     document.getElementById("picker-do").disabled = Boolean(why);
-    if (!why && o.fields.some((f) => ["number", "tally", "dice"].includes(f.kind))) Console.liveCheck();
+    if (!why && o.fields.some((f) => ["number", "tally", "dice", "assign"].includes(f.kind))) Console.liveCheck();
   },
 
   // Counts and numbers are not spelled out as options: ask the rules about this very move
@@ -214,7 +216,7 @@ const Console = {
     const p = Console.picking;
     const token = (Console.checking = {});
     document.getElementById("picker-do").disabled = true;
-    const move = Console.build(p.offer, p.picks, p.numbers, p.faces, p.counts);
+    const move = Console.build(p.offer, p.picks, p.numbers, p.faces, p.counts, p.places);
     const response = await fetch(`/api/check?lang=${encodeURIComponent(Kiosk.lang)}`, {
       method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(move),
     }).catch(() => null);
@@ -334,6 +336,47 @@ const Console = {
     )));
   },
 
+  // Values to place, one on each choice (the kept creation dice on the attributes): a touch on
+  // a die holds it, a touch on a choice places it there (a die already there goes back).
+  assignRows(f) {
+    const p = Console.picking;
+    const places = p.places[f.name] || (p.places[f.name] = f.choices.map(() => null));
+    if (p.held[f.name] === undefined) p.held[f.name] = 0;  // the first die waits in hand
+    const held = p.held[f.name];
+    const PIPS = "⚀⚁⚂⚃⚄⚅";
+    const face = (v) => (v >= 1 && v <= 6 ? PIPS[v - 1] : "");
+    const dice = Kiosk.el("div", { class: "die-row assign-dice" }, ...f.pool.map((v, i) => {
+      const used = places.includes(i);
+      const b = Kiosk.el("button", {
+        type: "button", class: `face assign-die${used ? " placed" : ""}`, "aria-pressed": String(held === i),
+        "data-die": String(i), "aria-label": Kiosk.t("die", { n: i + 1 }) + ` · ${v}`,
+      }, Kiosk.el("span", { class: "symbol", text: face(v) }), Kiosk.el("span", { class: "assign-value", text: String(v) }));
+      if (used && held !== i) b.style.opacity = "0.45";  // already on an attribute
+      b.addEventListener("click", () => { p.held[f.name] = i; Console.draw(); });
+      return b;
+    }));
+    const targets = Kiosk.el("div", { class: "choices assign-targets" }, ...f.choices.map((c, j) => {
+      const at = places[j];
+      const b = Kiosk.el("button", {
+        type: "button", class: `choice assign-target${at === null ? "" : " filled"}`, "data-value": JSON.stringify(c.value),
+        "aria-pressed": String(at !== null),
+      }, Kiosk.el("span", { class: "assign-name", text: c.label }),
+      Kiosk.el("span", { class: "assign-value", text: at === null ? "—" : `${face(f.pool[at])} ${f.pool[at]}` }));
+      b.addEventListener("click", () => {
+        const h = p.held[f.name] ?? null;
+        if (h === null) { places[j] = null; Console.draw(); return; }  // a touch without a die takes it back
+        const before = places.indexOf(h);
+        if (before >= 0) places[before] = null;
+        places[j] = h;
+        const free = f.pool.findIndex((_, i) => !places.includes(i));
+        p.held[f.name] = free >= 0 ? free : null;  // the next die waits in hand
+        Console.draw();
+      });
+      return b;
+    }));
+    return Kiosk.el("div", { class: "assign" }, dice, targets);
+  },
+
   // What still stops the move (in the kiosk language), or null when it can be made.
   problem() {
     const p = Console.picking;
@@ -348,6 +391,7 @@ const Console = {
     for (const f of p.offer.fields) {
       if (f.kind === "dice" && (p.faces[f.name] || []).some((x) => x === null)) return Kiosk.t("chooseEach");
       if (f.kind === "tally" && p.counts[f.name].filter((n) => n > 0).length < (f.low || 0)) return Kiosk.t("countSome");
+      if (f.kind === "assign" && (p.places[f.name] || []).some((x) => x === null)) return Kiosk.t("placeEach");
     }
     const option = p.offer.options.find((o) => Console.same(o.values, p.picks));
     if (!option) return Kiosk.t("chooseEach");
@@ -355,7 +399,7 @@ const Console = {
   },
 
   // The move as the engine spells it (docs/engine.md).
-  build(o, picks, numbers, faces, counts = {}) {
+  build(o, picks, numbers, faces, counts = {}, places = {}) {
     const move = { type: o.move, seat: o.seat, ...o.fixed };
     Console.pickFields(o).forEach((f, j) => { move[f.name] = picks[j]; });
     for (const f of o.fields) {
@@ -366,6 +410,9 @@ const Console = {
           if (!n) return [];
           return [c.value !== null && typeof c.value === "object" && !Array.isArray(c.value) ? { ...c.value, count: n } : [c.value, n]];
         });
+      }
+      if (f.kind === "assign") {
+        f.choices.forEach((c, j) => { move[c.value] = f.pool[(places[f.name] || [])[j] ?? j]; });
       }
       if (f.kind === "dice") {
         f.dice.forEach((d, i) => {
@@ -399,7 +446,7 @@ const Console = {
     document.getElementById("picker-do").addEventListener("click", () => {
       const p = Console.picking;
       if (!p || Console.problem()) return;
-      Console.send(p.offer, Console.build(p.offer, p.picks, p.numbers, p.faces, p.counts));
+      Console.send(p.offer, Console.build(p.offer, p.picks, p.numbers, p.faces, p.counts, p.places));
     });
   },
 };

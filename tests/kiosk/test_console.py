@@ -283,3 +283,58 @@ def test_main_actions_come_first_and_card_effects_open_behind_one_entry(
     assert "结束回合" in text and "卡牌效果" in text
     for raw in ("dont_starve.", "card_effect", "final", "None", "True", "False"):
         assert raw not in text, f"{raw!r} shown to players: {text}"
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_stonesaga_character_is_made_by_touching_a_die_then_an_attribute(
+    shared_server: Server, page, lang: str, tmp_path: Path
+) -> None:
+    """stonesaga.zh.md §创造角色.2: 剩下四颗的点数,一颗对一个,分配到力量 / 灵巧 / 信念 / 觉察.
+    One create offer (not one button per ordering, issue 24): the picker draws the four kept
+    dice and the four attributes; a touch on a die then on an attribute places it, and the
+    move made carries the values where they were placed. §创造角色.4: the names are a list."""
+    set_up(shared_server, "stonesaga", {"players": 1}, 0)
+    page.goto(shared_server.url + f"/?lang={lang}")
+    expect(page.locator("#console .seat-group").first).to_be_visible()
+    roll = {"type": "stonesaga.creation_roll", "seat": 0, "d1": 6, "d2": 5, "d3": 4}
+    answer = click_move(page, shared_server.url, {**roll, "d4": 3, "d5": 1})
+    assert answer.endswith("已接受" if lang == "zh" else "accepted"), answer
+    creates = page.locator('#console .offer[data-move="stonesaga.create_character"]')
+    expect(creates).to_have_count(1)
+    creates.click()
+    box = page.locator('#picker fieldset[data-field="attributes"]')
+    dice = box.locator(".assign-die")
+    expect(dice).to_have_count(4)
+    assert [d.inner_text().split()[-1] for d in dice.all()] == ["6", "5", "4", "3"]
+    names = {
+        "zh": ["力量", "灵巧", "信念", "觉察"],
+        "en": ["Strength", "Dexterity", "Faith", "Perception"],
+    }
+    targets = box.locator(".assign-target")
+    assert [t.locator(".assign-name").inner_text() for t in targets.all()] == names[lang]
+    expect(page.locator("#picker-do")).to_be_disabled()  # nothing placed yet
+    placed = {"strength": 3, "dexterity": 6, "faith": 5, "perception": 4}
+    for attribute, value in placed.items():
+        box.locator(f'.assign-die[data-die="{[6, 5, 4, 3].index(value)}"]').click()
+        box.locator(f".assign-target[data-value='\"{attribute}\"']").click()
+    expect(targets.nth(0)).to_contain_text("3")
+    name_choices = page.locator('#picker fieldset[data-field="name"] .choice')
+    assert name_choices.count() >= 10  # a list of names, not two presets
+    page.locator('#picker fieldset[data-field="name"] .choice[data-value=\'"Reed"\']').click()
+    page.locator('#picker fieldset[data-field="trait"] .choice').first.click()
+    page.screenshot(path=str(tmp_path / f"creation-{lang}.png"))
+    print("WHY", page.locator("#picker-why").inner_text())
+    expect(page.locator("#picker-do")).to_be_enabled()
+    page.screenshot(path=str(tmp_path / f"creation-{lang}.png"))
+    if lang == "zh":
+        text = page.locator("#picker").inner_text()
+        assert "芦苇" in text and "Reed" not in text
+        for raw in ("strength", "Strength", "stonesaga", "None", "["):
+            assert raw not in text, f"{raw!r} shown to players: {text}"
+    with page.expect_request("**/api/move*") as sent:
+        page.locator("#picker-do").click()
+    made = json.loads(sent.value.post_data)
+    assert {a: made[a] for a in placed} == placed and made["name"] == "Reed"
+    assert made["rolls"] == [[6, 5, 4, 3, 1]]  # the move as before: saves replay unchanged
+    page.wait_for_function("() => document.querySelector('#console-answer').textContent !== ''")
+    assert status(shared_server)["moves"] == 2

@@ -7,6 +7,7 @@ lit; every tap of the kiosk's scripted session is offered at its point.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import time
@@ -14,6 +15,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from offer_walk import EXAMPLES, random_walk, walk_example
@@ -31,9 +33,11 @@ from engine.core import (
     offers,
     start,
 )
+from engine.core.errors import InvalidMoveError
 from engine.core.offers import SeatOffers
 from engine.core.records import move_from_dict
 from engine.stonesaga import moves as mv
+from engine.stonesaga.catalogue import ATTRIBUTES
 from engine.stonesaga.rules.dispatch import ACTIONS as ACTION_MOVES
 from engine.stonesaga.state import Malady
 
@@ -48,9 +52,10 @@ ELDER = {
     "perception": 6,
     "age": "old",
 }
-WALK_BOUND = 600
+WALK_BOUND = 3000
 """Moves within which a random walk ends the session: ``end_challenge`` is one offer among
-about thirty each day, so a day rarely lasts more than a hundred moves (40 seeds: at most 200)."""
+about thirty each day, taken 1/50 as often as another (``engine.core.offers.FINAL_WEIGHT``), so
+a walk lasts some hundreds of moves (seen: 110 to beyond 600)."""
 
 
 def _open(state: Any) -> tuple[SeatOffers, ...]:
@@ -196,8 +201,22 @@ def test_the_creation_dice_are_the_five_the_tray_lit() -> None:
     assert not create.ok and create.refusal.code == "stonesaga.reroll_needed"
     session.submit(mv.CreationRoll(0, 6, 5, 4, 3, 1))
     groups = _open(session.state)
-    creates = [o for g in groups for o in g.offers if o.move.endswith("create_character")]
-    assert len(creates) == 24 and all(o.ok for o in creates)  # 6 5 4 3: every assignment
+    (create,) = [o for g in groups for o in g.offers if o.move.endswith("create_character")]
+    assert create.ok  # one offer: the dice are placed on it, not one offer per ordering
+    (dice,) = [f for f in create.fields if f.kind == "assign"]
+    assert dice.pool == (6, 5, 4, 3)  # §创造角色.1: 移除点数最低的那颗
+    assert [c.value for c in dice.choices] == ["strength", "dexterity", "faith", "perception"]
+    assert [c.label.zh for c in dice.choices] == ["力量", "灵巧", "信念", "觉察"]
+    rolls = ((1, 2, 3, 2, 1), (6, 5, 4, 3, 1))
+    for order in itertools.permutations(range(4)):  # §创造角色.2: 一颗对一个, any way round
+        built = create.build(("Ash", "wise"), places={"attributes": order})
+        assert offered(groups, built) is not None
+        assert [getattr(built, a) for a in ATTRIBUTES] == [dice.pool[i] for i in order]
+    with pytest.raises(InvalidMoveError):  # one die on two attributes
+        create.build(("Ash", "wise"), places={"attributes": (0, 0, 1, 2)})
+    assert offered(groups, mv.CreateCharacter(0, "Ash", "wise", rolls, 3, 4, 5, 5)) is None
+    names = [c.value for c in create.fields[1].choices]
+    assert len(names) == 12 and names[:2] == ["Ash", "Birch"]  # §创造角色.4: a list, not two
     again = _offer(groups, "stonesaga.creation_roll")
     assert not again.ok and again.refusal.code == "stonesaga.rerolled_too_soon"
     move = mv.CreateCharacter(0, "Ash", "wise", ((1, 2, 3, 2, 1), (6, 5, 4, 3, 1)), 3, 4, 5, 6)

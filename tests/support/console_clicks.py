@@ -3,7 +3,8 @@
 The test says which move it wants (a line of an example game); this helper reads the offers the
 page shows (``GET /api/offers``, as the page itself does) to know which buttons spell that move,
 then clicks them: the offer, each choice, the cells of a placement, the − / + of a number, one
-face per die, then "Do it". It never posts a move itself.
+face per die, a die then its place for each die to place, then "Do it". It never posts a move
+itself.
 """
 
 from __future__ import annotations
@@ -53,6 +54,8 @@ def find(console: dict[str, Any], move: dict[str, Any]) -> tuple[int, int, dict[
             tallies = [f for f in offer["fields"] if f["kind"] == "tally"]
             if any(_tally(f, move) is None for f in tallies):
                 continue
+            if any(_places(f, move) is None for f in offer["fields"] if f["kind"] == "assign"):
+                continue
             if all(_faces(f, move) is not None for f in offer["fields"] if f["kind"] == "dice"):
                 return gi, oi, offer
     return None
@@ -85,6 +88,20 @@ def _tally(field: dict[str, Any], move: dict[str, Any]) -> list[int] | None:
         else:
             return None
     return counts
+
+
+def _places(field: dict[str, Any], move: dict[str, Any]) -> list[int] | None:
+    """For an assign field: the index in its pool of the value placed on each choice (the die
+    on each attribute) that spells the move, or None."""
+    free = list(range(len(field["pool"])))
+    places = []
+    for c in field["choices"]:
+        index = next((i for i in free if field["pool"][i] == move.get(c["value"])), None)
+        if index is None:
+            return None
+        free.remove(index)
+        places.append(index)
+    return places
 
 
 def _faces(field: dict[str, Any], move: dict[str, Any]) -> list[int] | None:
@@ -157,6 +174,13 @@ def _fill(page: Any, offer: dict[str, Any], move: dict[str, Any]) -> None:
                     box.locator(
                         f'.tally-row[data-index="{i}"] .step-button[data-step="+1"]'
                     ).click()
+        elif f["kind"] == "assign":  # touch a die, then the attribute it goes on
+            places = _places(f, move)
+            assert places is not None
+            for c, index in zip(f["choices"], places, strict=True):
+                box.locator(f'.assign-die[data-die="{index}"]').click()
+                text = json.dumps(_plain(c["value"]), separators=(",", ":"), ensure_ascii=False)
+                box.locator(f".assign-target[data-value={json.dumps(text)}]").click()
         elif f["kind"] == "dice":
             faces = _faces(f, move)
             assert faces is not None

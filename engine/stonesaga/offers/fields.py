@@ -19,8 +19,9 @@ from engine.stonesaga.texts import (
 
 T = Text
 PIPS = "⚀⚁⚂⚃⚄⚅"
-NAME_CHOICES = 2
-"""How many free character names a create offer lists (the first ones of the names list)."""
+NAME_CHOICES = 12
+"""How many free character names a create offer lists (the first ones of the names list in
+data/names.toml: §创造角色.4 取名, a touch each instead of typing on a kiosk)."""
 OUTPOST_ENERGY = 4
 """§建前哨: the outpost's 4 energy, shared among the characters on the tile."""
 MAX_KINDS = 4

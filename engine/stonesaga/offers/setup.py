@@ -3,10 +3,9 @@ between sessions and the mourning roll."""
 
 from __future__ import annotations
 
-import itertools
 from typing import Any
 
-from engine.core import Field, Offer, Seat, State
+from engine.core import Choice, Field, Offer, Seat, State
 from engine.stonesaga import moves as mv
 from engine.stonesaga.catalogue import (
     ATTRIBUTES,
@@ -34,8 +33,9 @@ from engine.stonesaga.texts import (
 
 
 def _creation(state: State[Any], seat: Seat) -> list[Offer]:
-    """§创造角色: roll five dice (again while they sum to less than 14), then one offer per way
-    of assigning the four kept dice to the attributes; or a character of the Log."""
+    """§创造角色: roll five dice (again while they sum to less than 14), then one offer that
+    places the four kept dice on the attributes, names the character from our list and picks
+    its trait; or a character of the Log."""
     data: Saga = state.data
     dice = tuple(d6(f"d{k}", T(f"第{k}颗骰", f"die {k}")) for k in range(1, 6))
     out = [
@@ -52,28 +52,29 @@ def _creation(state: State[Any], seat: Seat) -> list[Offer]:
     rolls = data.rolls(seat)
     if rolls and free:
         last = rolls[-1]
-        kept = sorted(last)[1:]
-        ways = sorted(set(itertools.permutations(kept)), reverse=True)
+        kept = tuple(sorted(last, reverse=True)[:4])  # §创造角色.1: the lowest die removed
         having = [c.seat for c in data.characters]
         grey = sum(last) < CREATION_MINIMUM or party_full(having, state.players, data.party, seat)
-        if grey:  # roll again, or no mantle board left for this seat
-            ways = ways[:1]
-        for way in ways:
-            pairs = [(ATTRIBUTES[a], v) for a, v in zip(ATTRIBUTES, way, strict=True)]
-            label = T(
-                "创造角色:" + " ".join(f"{t.zh}{v}" for t, v in pairs),
-                "Create a character: " + ", ".join(f"{t.en} {v}" for t, v in pairs),
-            )
-            fixed = {"rolls": [list(r) for r in rolls], **dict(zip(ATTRIBUTES, way, strict=True))}
-            traits = _pick("trait", T("特质", "Trait"), TRAITS.items())
-            offer = Offer(
-                mv.CreateCharacter.type,
-                seat,
-                label,
-                fixed,
-                (_pick("name", T("名字", "Name"), free), traits, *heirs),
-            )
-            out.append(_greyed(offer) if grey else offer)
+        # §创造角色.2: the four kept dice, one on each attribute (touch a die, then an
+        # attribute); the move carries the values as before, so saves replay unchanged.
+        placing = Field(
+            "attributes",
+            T("分配骰子", "Place the dice"),
+            "assign",
+            choices=tuple(  # a button, so as the character card prints it: Strength
+                Choice(a, T(t.zh, t.en.capitalize())) for a, t in ATTRIBUTES.items()
+            ),
+            pool=kept,
+        )
+        traits = _pick("trait", T("特质", "Trait"), TRAITS.items())
+        offer = Offer(
+            mv.CreateCharacter.type,
+            seat,
+            T("创造角色", "Create a character"),
+            {"rolls": [list(r) for r in rolls]},
+            (placing, _pick("name", T("名字", "Name"), free), traits, *heirs),
+        )
+        out.append(_greyed(offer) if grey else offer)
     roster = data.roster
     if roster:
         out.append(
