@@ -145,13 +145,20 @@ function renderPlayers(s) {
   }));
 }
 
-// The dice pool to roll, under the name and colour of whose it is; once the roll is entered
-// (the console no longer asks what the dice showed) the box is gone.
+// The dice pool to roll, under the name and colour of whose it is. Once the roll is entered
+// (the console asked what these dice showed and asks no more) the box is gone; a pool the
+// console never asks about (a card reads the roll) stays for the phase.
+const dicePools = { key: null, asked: false };
 function renderDice(s) {
   const d = s.dice;
-  const asking = (s.console?.groups || []).some((g) => (d?.seat == null || g.seat === d.seat)
+  const key = d ? JSON.stringify([d.seat, d.dice, d.text]) : null;
+  if (key !== dicePools.key) Object.assign(dicePools, { key, asked: false });
+  const asking = Boolean(d) && (s.console?.groups || []).some((g) => (d.seat == null || g.seat === d.seat)
     && g.offers.some((o) => o.ok && (o.kind === "dice" || o.fields.some((f) => f.kind === "dice"))));
-  $("dice-box").hidden = !(d && d.dice.length) || !!s.end || !asking;
+  if (asking) dicePools.asked = true;
+  const entered = dicePools.asked && !asking;
+  $("dice-box").hidden = !(d && d.dice.length) || !!s.end || entered;
+  $("dice-box").dataset.entered = String(entered);
   if ($("dice-box").hidden) return;
   const seat = d.seat == null ? null : (s.seats || []).find((x) => x.seat === d.seat);
   $("dice-who").textContent = seat ? ` · ${seat.name}` : ` · ${Kiosk.t("table")}`;

@@ -145,3 +145,45 @@ def test_a_pickers_title_names_its_player_in_the_players_colour(
             expect(page.locator("#picker")).to_be_hidden()
     finally:
         page.context.close()
+
+
+def test_the_dice_box_names_whose_pool_and_clears_once_the_roll_is_entered(
+    shared_server: Server, browser: Any
+) -> None:
+    """Stonesaga's creation pool is the whole table's, and each player's console asks what the
+    dice showed: the box says so. Once nobody is asked any more (the rolls entered: the same
+    live snapshot without those offers, drawn by the page's own render) the box is gone; a pool
+    the console never asked about (a card reads it) stays."""
+    post(shared_server, "/api/new-game", {"game": "stonesaga", "players": 2})
+    page = open_table(browser, shared_server, "zh", 1920, 1080)
+    try:
+        asked = page.evaluate(
+            """() => Kiosk.status.console.groups.filter((g) => g.offers.some((o) => o.ok
+                 && (o.kind === "dice" || o.fields.some((f) => f.kind === "dice")))).length"""
+        )
+        assert asked == 2  # the premise: each player is asked what their dice showed
+        expect(page.locator("#dice-box")).to_be_visible()
+        expect(page.locator("#dice-box h2")).to_have_text("骰池 · 全体玩家")
+        page.evaluate(
+            """() => {
+              const s = structuredClone(Kiosk.status);
+              const asks = (o) => o.kind === "dice" || o.fields.some((f) => f.kind === "dice");
+              for (const g of s.console.groups) g.offers = g.offers.filter((o) => !asks(o));
+              render(s);
+            }"""
+        )
+        expect(page.locator("#dice-box")).to_be_hidden()
+        page.evaluate(
+            """() => {
+              const s = structuredClone(Kiosk.status);
+              s.dice = { seat: 1, dice: ["d6"], text: "read by a card" };
+              const asks = (o) => o.kind === "dice" || o.fields.some((f) => f.kind === "dice");
+              for (const g of s.console.groups) g.offers = g.offers.filter((o) => !asks(o));
+              render(s);
+            }"""
+        )
+        expect(page.locator("#dice-box")).to_be_visible()
+        name = page.locator('#players .player[data-seat="1"] h3').inner_text()
+        expect(page.locator("#dice-box h2")).to_have_text(f"骰池 · {name}")
+    finally:
+        page.context.close()
