@@ -111,6 +111,8 @@ def test_a_campaign_of_two_sessions_survives_kill_9_between_and_during_them(
         expect(card).to_have_attribute("aria-pressed", "true")  # going on is the default
         expect(card).to_contain_text("Epoch 1, after session 1")
         expect(card).to_contain_text("Living: Elder, Ash")
+        zh = httpx.get(server.url + "/api/campaigns", params={"lang": "zh"}, timeout=10).json()
+        assert "在世:长者、灰烬" in zh["continuations"][0]["lines"]  # as the pickers name them
         page.locator("#next").click()
         expect(page.locator("#seats .seat")).to_have_count(players)  # the same players
         page.locator("#next").click()
