@@ -7,8 +7,10 @@ group (its letter in the layout). On a face-up tile: its letter and biome on the
 location card (``feature``, ``done`` once mined out) and its monster (``danger``: a scenario
 monster token, else a hostile monster not yet defeated; ``done``: a defeated-monster token) on
 the second. A face-down tile shows its letter, and a scenario monster token set on it (剧本设置).
-The portal is the ``camp``, its base-camp structures beside it (营地). Empty rows and columns
-around the layout are left out.
+The portal is the ``camp``; a base camp (营地) shows as one symbol beside it and its structures
+are named in the notes. Biomes, locations and monsters are symbols (``SYMBOLS``) the legend
+names, so that every cell reads from the chairs at any size. Empty rows and columns around the
+layout are left out.
 
 The engine lays the whole map face down at set-up (世界构建), so ``picture`` never has a tile
 missing; what the camera sees while players lay the map is drawn by :func:`layout_picture`
@@ -25,20 +27,21 @@ from engine.dont_starve.board import TILE
 from engine.dont_starve.catalogue import PORTAL, PORTAL_SLOT, Scenario, catalogue
 from engine.dont_starve.state import DSData
 from engine.dont_starve.texts import (
+    BIOME_NAMES,
     BIOME_SHORT,
     CHARACTER_SHORT,
     MONSTER_NAMES,
-    STRUCTURE_SHORT,
     TIME_NAMES,
     scenario_title,
+    structure_name,
 )
 
 LEGEND: dict[str, Text] = {
     "camp": Text("传送门与营地", "portal and base camp"),
-    "tile": Text("翻开的地图板块(位置字母与生态域)", "face-up map tile (its letter, its biome)"),
+    "tile": Text("翻开的地图板块(位置字母)", "face-up map tile (its letter)"),
     "hidden": Text("面朝下的地图板块", "face-down map tile"),
     "empty": Text("布局上的空位", "place of the layout with no tile"),
-    "feature": Text("地点卡、营地建筑", "location card, base-camp structure"),
+    "feature": Text("地点卡、营地", "location card, base camp"),
     "done": Text("已开采完的地点、已击败的怪物", "mined-out location, defeated monster"),
     "danger": Text("敌对怪物、剧本怪物", "hostile or scenario monster"),
     "missing": Text("缺少的板块", "tile missing"),
@@ -49,14 +52,26 @@ LEGEND: dict[str, Text] = {
 """What each kind and mark of this picture means, for the legend (in this order)."""
 
 CELLS: dict[str, Text] = {
-    "site": Text("地点", "site"),
-    "mined": Text("采完", "bare"),
-    "hostile": Text("敌意", "foe"),
-    "defeated": Text("已败", "beat"),
+    "site": Text("◆", "◆"),
+    "mined": Text("◇", "◇"),
+    "hostile": Text("☠", "☠"),
+    "defeated": Text("✓", "✓"),
+    "camp": Text("⌂", "⌂"),
+    "monster": Text("✺", "✺"),
 }
-"""The short texts of what a tile holds (at most four characters)."""
-STRUCTURE_SLOT = Text("建筑{n}", "bld{n}")
-"""A structure whose name we do not know, by its slot in the base camp."""
+"""What a tile holds as its cell draws it: one symbol each, named by the legend (``WORDS``)."""
+WORDS: dict[str, Text] = {
+    "site": Text("地点卡", "location card"),
+    "mined": Text("已开采完的地点", "mined-out location"),
+    "hostile": Text("敌对怪物", "hostile monster"),
+    "defeated": Text("已击败的怪物", "defeated monster"),
+    "camp": Text("营地(建筑见下方说明)", "base camp (its structures in the notes)"),
+}
+"""What each symbol of ``CELLS`` means, for the legend (in this order, after the biomes)."""
+SYMBOL_KINDS = frozenset({"feature", "done", "danger"})
+"""Kinds the legend shows as the swatch of a symbol's line rather than a line of their own."""
+CAMP_NOTE = Text("营地:{names}", "Base camp: {names}")
+"""The note that names the base camp's structures (营地)."""
 
 COVER_ORDER = ((1, 0), (0, 1), (0, 0), (1, 1))
 """The cells of a tile a figure may cover when none is free: biome, location, letter, monster."""
@@ -110,8 +125,7 @@ def _danger(data: DSData, tile: str) -> tuple[str, Text | None] | None:
     tokens = catalogue().scenarios[data.scenario].tokens
     here = [tokens[i] for i in data.tokens if tokens[i].slot == tile]
     if here:
-        name = MONSTER_NAMES.get(here[0].name, CELLS["hostile"])
-        return "danger", Text(name.zh, name.en if len(name.en) <= 4 else CELLS["hostile"].en)
+        return "danger", CELLS["monster"]
     card = data.location(tile)
     if card is None:
         return None
@@ -128,10 +142,8 @@ def _tile_texts(data: DSData, tile: str) -> list[tuple[str, Text | None]]:
     danger = _danger(data, tile)
     if tile == PORTAL_SLOT:
         texts: list[tuple[str, Text | None]] = [("camp", BIOME_SHORT[PORTAL])]
-        for n, name in enumerate(data.structures, 1):
-            short = STRUCTURE_SHORT.get(name.strip().lower())
-            texts.append(("feature", short or STRUCTURE_SLOT.format(n=n)))
-        texts = texts[: TILE * TILE]
+        if data.structures:
+            texts.append(("feature", CELLS["camp"]))
         kind = "camp"
     elif biome is None:
         texts = [("hidden", _letter(tile))]
@@ -189,7 +201,12 @@ def notes(data: DSData, lang: str) -> list[str]:
     else:
         n = data.storm_after - data.needs_removed
         storm = Text(f"风暴还有{n}块需求板块", f"Storm in {n} needs tile{'' if n == 1 else 's'}")
-    return [_tr(first, lang), _tr(storm, lang)]
+    out = [_tr(first, lang), _tr(storm, lang)]
+    if data.structures:
+        names = _listed([structure_name(name, n) for n, name in enumerate(data.structures, 1)])
+        note = Text(CAMP_NOTE.zh.format(names=names.zh), CAMP_NOTE.en.format(names=names.en))
+        out.append(_tr(note, lang))
+    return out
 
 
 def _figure(data: DSData, seat: int, lang: str) -> str:
@@ -198,8 +215,34 @@ def _figure(data: DSData, seat: int, lang: str) -> str:
     return _tr(CHARACTER_SHORT.get(char.key, Text(char.card.name_zh, char.card.name_en)), lang)
 
 
-def _legend(used: set[str], lang: str) -> list[dict[str, str]]:
-    return [{"kind": k, "text": _tr(t, lang)} for k, t in LEGEND.items() if k in used]
+def _listed(texts: list[Text]) -> Text:
+    return Text("、".join(t.zh for t in texts), ", ".join(t.en for t in texts))
+
+
+def _legend(used: set[str], lang: str, cells: list[dict[str, Any]]) -> list[dict[str, str]]:
+    """The kinds and marks drawn (in ``LEGEND``'s order; a location's or a monster's colour is
+    the swatch of its symbol's line), then each symbol drawn with its name: the biomes, the
+    monster tokens, the location and monster symbols."""
+    out = [
+        {"kind": k, "text": _tr(t, lang)}
+        for k, t in LEGEND.items()
+        if k in used and k not in SYMBOL_KINDS
+    ]
+    shown = {(c["kind"], c.get("text")) for c in cells}
+    texts = {t for _, t in shown}
+    for key, symbol in BIOME_SHORT.items():
+        if _tr(symbol, lang) in texts:
+            kind = "camp" if key == PORTAL else "tile"
+            out.append({"kind": kind, "icon": symbol.en, "text": _tr(BIOME_NAMES[key], lang)})
+    if ("danger", CELLS["monster"].en) in shown:
+        names = _listed(list(MONSTER_NAMES.values()))
+        words = Text(f"剧本怪物({names.zh})", f"scenario monster ({names.en})")
+        out.append({"kind": "danger", "icon": CELLS["monster"].en, "text": _tr(words, lang)})
+    for key, words in WORDS.items():
+        if any(t == CELLS[key].en for t in texts):
+            kind = next(k for k, t in shown if t == CELLS[key].en)
+            out.append({"kind": kind, "icon": CELLS[key].en, "text": _tr(words, lang)})
+    return out
 
 
 def picture(state: State[Any], lang: str, refused: Move | None = None) -> dict[str, Any]:
@@ -250,7 +293,7 @@ def picture(state: State[Any], lang: str, refused: Move | None = None) -> dict[s
         }
         for t in tokens
     ]
-    return {"boards": [board], "legend": figures + _legend(used, lang)}
+    return {"boards": [board], "legend": figures + _legend(used, lang, cells)}
 
 
 MISSING = frozenset({"missing"})
@@ -316,4 +359,4 @@ def layout_picture(
         "notes": [_tr(note, lang)],
     }
     used = {c["kind"] for c in cells} | {m["kind"] for m in marks}
-    return {"boards": [board], "legend": _legend(used, lang)}
+    return {"boards": [board], "legend": _legend(used, lang, cells)}

@@ -155,13 +155,14 @@ def numbers_named(*fields: str) -> Text:
 WEATHER_NAMES = {**SYMBOL_NAMES, "storm": Text("风暴", "storm")}
 """The symbols of a weather card, the storm icon among them (天气阶段)."""
 BIOME_SHORT = {
-    "forest": Text("林地", "wood"),
-    "grassland": Text("草原", "lea"),
-    "badlands": Text("荒地", "rock"),
-    "marsh": Text("湿地", "bog"),
-    PORTAL: Text("传送门", "gate"),
+    "forest": Text("♣", "♣"),
+    "grassland": Text("⚘", "⚘"),
+    "badlands": Text("▲", "▲"),
+    "marsh": Text("≈", "≈"),
+    PORTAL: Text("◎", "◎"),
 }
-"""A biome in one cell of the picture (at most four characters)."""
+"""A biome as a cell of the picture draws it: one symbol, read from the chairs at any size,
+named by the legend with ``BIOME_NAMES``."""
 CHARACTER_SHORT = {
     "wilson": Text("威尔逊", "Wilson"),
     "willow": Text("薇洛", "Willow"),
@@ -170,21 +171,6 @@ CHARACTER_SHORT = {
 }
 """A character as the picture's legend names its figure (the figure's disc shows its seat's
 number, in the seat's colour): the whole name, never cut."""
-STRUCTURE_SHORT = {
-    "science machine": Text("科学机器", "lab"),
-    "alchemy engine": Text("炼金引擎", "alch"),
-    "fire pit": Text("火坑", "fire"),
-    "crock pot": Text("烹饪锅", "pot"),
-    "tent": Text("帐篷", "tent"),
-    "ice box": Text("冰箱", "ice"),
-    "drying rack": Text("晾肉架", "rack"),
-    "lightning rod": Text("避雷针", "rod"),
-    "bee box": Text("蜂箱", "bees"),
-    "bird cage": Text("鸟笼", "cage"),
-    "chest": Text("箱子", "box"),
-    "meat effigy": Text("肉块雕像", "meat"),
-}
-"""A structure of the base camp in one cell of the picture (keys as in ``STRUCTURE_NAMES``)."""
 MONSTER_NAMES = {"spider": Text("蜘蛛", "spider")}
 """Scenario monster tokens by the name in scenarios.toml (剧本设置)."""
 DIFFICULTY_NAMES = {

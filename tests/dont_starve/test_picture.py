@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from string import ascii_uppercase
 from typing import Any
 
 import pytest
@@ -52,7 +53,7 @@ def check_board(drawn: dict[str, Any], where: str) -> dict[str, Any]:
     for cell in board["cells"]:
         assert cell["kind"] in PICTURE_KINDS, (where, cell)
         assert 0 <= cell["col"] < cols and 0 <= cell["row"] < rows, (where, cell)
-        assert len(cell.get("text", "")) <= 4, (where, cell)
+        assert len(cell.get("text", "")) <= 1, (where, cell)  # a letter or a symbol
     assert {c for c, _ in places} == set(range(cols)), f"{where}: an empty column"
     assert {r for _, r in places} == set(range(rows)), f"{where}: an empty row"
     for mark in board["marks"]:
@@ -67,7 +68,11 @@ def check_board(drawn: dict[str, Any], where: str) -> dict[str, Any]:
     assert legend == used, where
     figures = [(e["token"], e["seat"]) for e in drawn["legend"] if e["kind"] == "token"]
     assert figures == [(t["text"], t["seat"]) for t in board["tokens"]], where
-    assert 1 <= len(board["notes"]) <= 2, where
+    assert 1 <= len(board["notes"]) <= 3, where
+    symbols = {c["text"] for c in board["cells"] if c.get("text")} - set(ascii_uppercase)
+    named = {e["icon"] for e in drawn["legend"] if "icon" in e}
+    assert symbols == named, f"{where}: every symbol drawn, and only those, named by the legend"
+    assert all(e["text"] and e["text"] != e.get("icon") for e in drawn["legend"]), where
     return board
 
 
@@ -118,7 +123,9 @@ def test_face_down_tiles_the_portal_and_the_scenario_monsters() -> None:
     kinds = {(c["group"], c["kind"]) for c in board["cells"]}
     assert ("E", "hidden") in kinds and ("P", "camp") in kinds and ("E", "tile") not in kinds
     on_g = {c.get("text"): c["kind"] for c in board["cells"] if c["group"] == "G"}
-    assert on_g["蜘蛛"] == "danger" and on_g["G"] == "hidden"
+    assert on_g["✺"] == "danger" and on_g["G"] == "hidden"
+    legend = {e.get("icon"): e["text"] for e in picture(_start(), "zh")["legend"]}
+    assert legend["✺"] == "剧本怪物(蜘蛛)" and legend["◎"] == "传送门"
     assert {tile_of(board, t["col"], t["row"]) for t in board["tokens"]} == {"P"}
     assert [t["text"] for t in board["tokens"]] == ["1", "2"]  # each seat's number on its disc
     figures = [(e["token"], e["seat"], e["text"]) for e in picture(_start(), "en")["legend"][:2]]
@@ -131,21 +138,26 @@ def test_a_revealed_tile_shows_its_biome_its_location_and_the_figure() -> None:
     session.submit(MoveTo(0, "E", biome="forest"))
     board = picture(session.state, "en")["boards"][0]
     on_e = {c.get("text"): c["kind"] for c in board["cells"] if c["group"] == "E"}
-    assert on_e["E"] == "tile" and on_e["wood"] == "tile"
+    assert on_e["E"] == "tile" and on_e["♣"] == "tile"
+    assert {"kind": "tile", "icon": "♣", "text": "forest"} in picture(session.state, "en")["legend"]
     (token,) = board["tokens"]
     assert tile_of(board, token["col"], token["row"]) == "E"
     session.submit(Explore(0))
     board = picture(session.state, "en")["boards"][0]
     on_e = {c.get("text"): c["kind"] for c in board["cells"] if c["group"] == "E"}
-    assert on_e["site"] == "feature"
+    assert on_e["◆"] == "feature"
 
 
-def test_the_base_camp_structures_stand_beside_the_portal() -> None:
-    """§营地: up to three built structures, used on the portal."""
+def test_the_base_camp_stands_beside_the_portal_and_the_notes_name_its_structures() -> None:
+    """§营地: up to three built structures, used on the portal: one symbol beside the portal,
+    the structures by their whole names in a note (no cut names in the cells)."""
     state = _start(structures=["science machine", "fire pit"])
     board = picture(state, "zh")["boards"][0]
     on_p = {c.get("text"): c["kind"] for c in board["cells"] if c["group"] == "P"}
-    assert on_p == {"传送门": "camp", "科学机器": "feature", "火坑": "feature", None: "camp"}
+    assert on_p == {"◎": "camp", "⌂": "feature", None: "camp"}
+    assert board["notes"][-1] == "营地:科学机器、火坑"
+    assert picture(state, "en")["boards"][0]["notes"][-1] == "Base camp: Science Machine, Fire Pit"
+    assert len(picture(_start(), "en")["boards"][0]["notes"]) == 2  # no camp, no camp note
 
 
 def test_a_refused_move_outlines_the_tile_it_named() -> None:
