@@ -187,3 +187,41 @@ def test_the_dice_box_names_whose_pool_and_clears_once_the_roll_is_entered(
         expect(page.locator("#dice-box h2")).to_have_text(f"骰池 · {name}")
     finally:
         page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_each_of_stonesagas_night_steps_shows_in_full_when_it_is_the_current_phase(
+    shared_server: Server, browser: Any, lang: str
+) -> None:
+    """The night's steps and 'Save the session' are phases of their own (夜晚 6/9 清点背包):
+    each, drawn as the current phase by the page's own render of the live snapshot, lies in
+    full inside the strip and the viewport at every size."""
+    post(shared_server, "/api/new-game", {"game": "stonesaga", "players": 2})
+    for width, height in SIZES:
+        page = open_table(browser, shared_server, lang, width, height)
+        try:
+            names = page.evaluate("Kiosk.status.phases.map((p) => p.name)")
+            for name in [n for n in names if n.startswith("night") or n == "save"]:
+                page.evaluate(
+                    """(name) => { const s = structuredClone(Kiosk.status);
+                         s.phase = { ...s.phase, ...s.phases.find((p) => p.name === name) };
+                         render(s); }""",
+                    name,
+                )
+                where = f"{name} {lang} {width}×{height}"
+                now = page.locator("#phases li.now")
+                expect(now).to_have_attribute("data-phase", name)
+                title = page.evaluate(
+                    "(n) => Kiosk.status.phases.find((p) => p.name === n).title", name
+                )
+                expect(now.locator(".phase-title")).to_have_text(title)
+                b = box(page, "#phases li.now")
+                assert b["left"] >= 0 and b["right"] <= width, where
+                assert b["top"] >= 0 and b["bottom"] <= height, where
+                assert b["sw"] <= b["cw"], where
+                strip = box(page, "#phases")
+                assert strip["sw"] <= strip["cw"], where
+            if lang == "zh" and width == 390:
+                page.screenshot(path=str(SHOTS / "phone-stonesaga-save-zh.png"))
+        finally:
+            page.context.close()
