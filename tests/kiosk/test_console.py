@@ -338,3 +338,4 @@ def test_a_stonesaga_character_is_made_by_touching_a_die_then_an_attribute(
     assert made["rolls"] == [[6, 5, 4, 3, 1]]  # the move as before: saves replay unchanged
     page.wait_for_function("() => document.querySelector('#console-answer').textContent !== ''")
     assert status(shared_server)["moves"] == 2
+    page.screenshot(path=str(tmp_path / f"created-{lang}.png"))

@@ -217,6 +217,8 @@ def test_the_creation_dice_are_the_five_the_tray_lit() -> None:
     assert offered(groups, mv.CreateCharacter(0, "Ash", "wise", rolls, 3, 4, 5, 5)) is None
     names = [c.value for c in create.fields[1].choices]
     assert len(names) == 12 and names[:2] == ["Ash", "Birch"]  # §创造角色.4: a list, not two
+    traits = [c.label.en for c in create.fields[2].choices]  # §创造角色.6, as buttons print them
+    assert traits == ["Cunning", "Fearless", "Unyielding", "Clever", "Wise"]
     again = _offer(groups, "stonesaga.creation_roll")
     assert not again.ok and again.refusal.code == "stonesaga.rerolled_too_soon"
     move = mv.CreateCharacter(0, "Ash", "wise", ((1, 2, 3, 2, 1), (6, 5, 4, 3, 1)), 3, 4, 5, 6)

@@ -66,7 +66,11 @@ def _creation(state: State[Any], seat: Seat) -> list[Offer]:
             ),
             pool=kept,
         )
-        traits = _pick("trait", T("特质", "Trait"), TRAITS.items())
+        traits = _pick(
+            "trait",
+            T("特质", "Trait"),
+            ((k, T(t.zh, t.en.capitalize())) for k, t in TRAITS.items()),
+        )
         offer = Offer(
             mv.CreateCharacter.type,
             seat,
