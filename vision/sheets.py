@@ -289,6 +289,15 @@ def layout(
     return pages
 
 
+SHEET_TITLE = Text("tablesight 贴纸:《{title}》", "tablesight stickers: {title}")
+ANCHOR_TITLE = Text("tablesight 贴纸:桌面定位标记", "tablesight stickers: table anchors")
+
+
+def sheet_title(game_title: Text | None) -> Text:
+    """The heading of a game's sheets (by the game's title), or of the anchors' (None)."""
+    return ANCHOR_TITLE if game_title is None else SHEET_TITLE.format(title=game_title)
+
+
 def write_sheets(
     entries: Sequence[TagEntry],
     out: Path,

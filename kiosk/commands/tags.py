@@ -12,16 +12,11 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from engine.core.text import Text
 from kiosk.commands import VERBS
 from kiosk.errors import CommandError
 
 if TYPE_CHECKING:
     from kiosk.settings import Settings
-
-
-SHEET_TITLE = Text("tablesight 贴纸:《{title}》", "tablesight stickers: {title}")
-ANCHOR_TITLE = Text("tablesight 贴纸:桌面定位标记", "tablesight stickers: table anchors")
 
 
 def register(sub: Any) -> None:
@@ -42,16 +37,16 @@ def tags(args: argparse.Namespace, settings: Settings) -> int:
     from engine.core import EngineError, find_game
     from vision.errors import VisionError
     from vision.registry import ANCHORS, load_registry
-    from vision.sheets import write_sheets
+    from vision.sheets import sheet_title, write_sheets
 
     lang = args.lang or settings.lang
-    title = ANCHOR_TITLE
+    title = sheet_title(None)
     if args.game != ANCHORS:
         try:
             game = find_game(args.game)
         except EngineError as exc:
             raise CommandError(f"{exc}, or {ANCHORS} for the calibration anchors") from None
-        args.game, title = game.name, SHEET_TITLE.format(title=game.title)
+        args.game, title = game.name, sheet_title(game.title)
     from kiosk.errors import check_output_file
 
     check_output_file(args.out, "--out")

@@ -20,7 +20,7 @@ import numpy as np
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response, StreamingResponse
 
-from engine.core import EngineError
+from engine.core import EngineError, find_game
 from engine.core.text import Language
 from kiosk.deps import Control, SettingsDep, TableDep
 from kiosk.settings import Settings
@@ -36,7 +36,7 @@ from vision.errors import ReaderNotFoundError, VisionError
 from vision.health import describe, monitor_for, sticker_label
 from vision.readers import find_reader
 from vision.registry import ANCHORS, GAMES, load_registry
-from vision.sheets import write_sheets
+from vision.sheets import sheet_title, write_sheets
 from vision.sources import ResilientSource, open_source
 
 router = APIRouter(tags=["camera"])
@@ -305,18 +305,26 @@ def calibration_picture(request: Request) -> Response:
 
 
 @router.get("/api/sheets/{game}.{fmt}")
-def sheets(request: Request, game: str, fmt: Literal["svg", "pdf"]) -> Response:
-    """The true-size sticker sheet of a game's tags (the first page for SVG; all pages in PDF).
+def sheets(
+    request: Request,
+    game: str,
+    fmt: Literal["svg", "pdf"],
+    settings: SettingsDep,
+    lang: Language | None = None,
+) -> Response:
+    """The true-size sticker sheet of a game's tags (the first page for SVG; all pages in PDF),
+    labelled in ``lang`` (default: the kiosk's language).
 
     Drawn once per game and format (the registry does not change while the kiosk runs), a few
     at a time (``kiosk.guard.Busy``), 503 beyond."""
     if game not in (*GAMES, ANCHORS):
         raise HTTPException(404, f"no tags for {game!r}; the games are: {', '.join(GAMES)}")
-    data = _SHEETS.get((game, fmt))
+    key = (game, fmt, lang or settings.lang)
+    data = _SHEETS.get(key)
     if data is None:
         with request.app.state.door.heavy.slot("sticker sheets"):
-            data = _SHEETS.get((game, fmt)) or _sheet(game, fmt)
-        _SHEETS[(game, fmt)] = data
+            data = _SHEETS.get(key) or _sheet(*key)
+        _SHEETS[key] = data
     media = "image/svg+xml" if fmt == "svg" else "application/pdf"
     return Response(
         data,
@@ -325,16 +333,18 @@ def sheets(request: Request, game: str, fmt: Literal["svg", "pdf"]) -> Response:
     )
 
 
-_SHEETS: dict[tuple[str, str], bytes] = {}
-"""Sticker sheets drawn so far, by game and format."""
+_SHEETS: dict[tuple[str, str, Language], bytes] = {}
+"""Sticker sheets drawn so far, by game, format and language."""
 
 
-def _sheet(game: str, fmt: str) -> bytes:
-    """The sticker sheet of ``game`` in ``fmt`` (404 when the registry has none)."""
+def _sheet(game: str, fmt: str, lang: Language) -> bytes:
+    """The sticker sheet of ``game`` in ``fmt``, in ``lang`` (404 when the registry has none)."""
     try:
         entries = load_registry().for_game(game)
     except VisionError as exc:
         raise HTTPException(404, str(exc)) from None
+    title = sheet_title(None if game == ANCHORS else find_game(game).title).in_(lang)
     with tempfile.TemporaryDirectory() as tmp:
-        paths = write_sheets(entries, Path(tmp) / f"{game}.{fmt}", title=f"tablesight: {game}")
+        out = Path(tmp) / f"{game}.{fmt}"
+        paths = write_sheets(entries, out, title=title, lang=lang)
         return paths[0].read_bytes()

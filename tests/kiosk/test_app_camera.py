@@ -90,6 +90,17 @@ def test_sticker_sheets_download_as_svg_and_pdf(camera_app: FastAPI) -> None:
     assert missing.status_code == 404 and "the games are" in missing.json()["detail"]
 
 
+def test_sticker_sheets_from_the_kiosk_are_in_its_language(camera_app: FastAPI) -> None:
+    """Issue 24 ("Language slips"): the camera page's sheets were English only. They are in the
+    kiosk's language, and in the one a link asks for."""
+    english = call(camera_app, "GET", "/api/sheets/greenwood.svg").text
+    assert "tablesight stickers: Greenwood" in english and "贴纸" not in english
+    chinese = call(camera_app, "GET", "/api/sheets/greenwood.svg?lang=zh").text
+    assert "tablesight 贴纸:《苍林秘境》" in chinese
+    camera_app.state.settings.lang = "zh"  # a Chinese kiosk: its sheets without ?lang
+    assert "tablesight 贴纸:桌面定位标记" in call(camera_app, "GET", "/api/sheets/anchors.svg").text
+
+
 def test_the_live_view_is_motion_jpeg_from_a_real_server(shared_server: Server) -> None:
     with httpx.stream("GET", f"{shared_server.url}/camera.mjpg", timeout=WAIT_S) as stream:
         assert stream.headers["content-type"].startswith("multipart/x-mixed-replace")
