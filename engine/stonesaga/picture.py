@@ -4,9 +4,11 @@ features on them, the markers, the outposts, where each character stands, and th
 Each terrain tray holds three tiles in a row (§地图: 地块放进地形托盘(每盘 3 格)拼成地图), so
 the picture lays tray after tray top to bottom, slot after slot left to right, as the tiles'
 neighbours in ``data/valley.toml`` are laid. A tile is a block of 4 × 2 cells outlined as one
-group: its number, its features (at most two printed on a tile of the starting valley) and an
-outpost or a ruin on the first row, its markers (fire, shelter, depletion) on the second; the
-characters' tokens stand on the block's free cells first.
+group: its number (over two cells) and its features (at most two printed on a tile of the
+starting valley) on the first row, an outpost or a ruin and its markers (fire, shelter,
+depletion) after them; the characters' tokens stand on the block's free cells first. Features
+and markers are one symbol each, which the legend names, so that every cell reads from the
+chairs at any size.
 """
 
 from __future__ import annotations
@@ -46,15 +48,24 @@ LEGEND: dict[str, Text] = {
 }
 """What each kind and mark of this picture means, for the legend."""
 
-FOG = Text("迷雾", "fog")
 CELLS: dict[str, Text] = {
-    "outpost": Text("前哨", "camp"),
-    "ruin": Text("废墟", "ruin"),
-    "fire": Text("火堆", "fire"),
-    "shelter": Text("庇护", "den"),
-    "depletion": Text("枯竭", "bare"),
+    "outpost": Text("⚑", "⚑"),
+    "ruin": Text("⚐", "⚐"),
+    "fire": Text("♨", "♨"),
+    "shelter": Text("⌂", "⌂"),
+    "depletion": Text("∅", "∅"),
 }
-"""The short texts of the things a tile holds (at most four characters)."""
+"""The things a tile holds as its cells draw them: one symbol each, named by ``WORDS``."""
+WORDS: dict[str, Text] = {
+    "outpost": Text("前哨", "outpost"),
+    "ruin": Text("废墟", "ruin"),
+    "fire": Text("火堆标记", "fire marker"),
+    "shelter": Text("庇护所标记", "shelter marker"),
+    "depletion": Text("枯竭标记", "depletion marker"),
+}
+"""What each symbol of ``CELLS`` means, for the legend (after the features)."""
+NUMBER_SPAN = 2
+"""Cells the tile's number is written across (three digits read from the chairs)."""
 
 TILE_MOVES = ("to",)
 """The fields of a move that name a tile (travel, relocate an outpost)."""
@@ -80,11 +91,10 @@ def layout() -> dict[str, tuple[int, int]]:
 def _tile_cells(tile_id: str, markers: st.TileState, lang: str) -> list[dict[str, Any]]:
     """The 4 × 2 cells of one tile, from its top-left corner (0, 0)."""
     if not markers.explored:
-        cells = [{"col": c, "row": r, "kind": "hidden"} for r in range(ROWS) for c in range(COLS)]
-        cells[0]["text"] = _tr(FOG, lang)
-        return cells
-    top: list[tuple[str, Text | None]] = [("tile", Text(tile_id, tile_id))]
-    top += [("feature", FEATURE_SHORT[f]) for f in valley()[1][tile_id].features[: COLS - 2]]
+        return [{"col": c, "row": r, "kind": "hidden"} for r in range(ROWS) for c in range(COLS)]
+    top: list[tuple[str, Text | None]] = [("tile", Text(tile_id, tile_id)), ("tile", None)]
+    features = valley()[1][tile_id].features[: COLS - NUMBER_SPAN]
+    top += [("feature", FEATURE_SHORT[f]) for f in features]
     things: list[tuple[str, Text | None]] = []
     if markers.outpost:
         things.append(("camp", CELLS["outpost"]))
@@ -108,13 +118,17 @@ def _tile_cells(tile_id: str, markers: st.TileState, lang: str) -> list[dict[str
             if text is not None:
                 cell["text"] = _tr(text, lang)
             cells.append(cell)
+    cells[0]["span"] = NUMBER_SPAN
     return cells
 
 
 def _token_spots(cells: list[dict[str, Any]]) -> list[tuple[int, int]]:
     """Where tokens stand on a tile: its empty cells first, bottom row first, then the rest."""
-    free = [(c["col"], c["row"]) for c in cells if "text" not in c]
-    taken = [(c["col"], c["row"]) for c in cells if "text" in c]
+    under = {(c, 0) for c in range(1, NUMBER_SPAN)} if "span" in cells[0] else set()
+    free = [
+        (c["col"], c["row"]) for c in cells if "text" not in c and (c["col"], c["row"]) not in under
+    ]
+    taken = [(c["col"], c["row"]) for c in cells if "text" in c or (c["col"], c["row"]) in under]
     return sorted(free, key=lambda p: (-p[1], p[0])) + sorted(taken, key=lambda p: (-p[1], p[0]))
 
 
@@ -138,8 +152,8 @@ def _refused_cell(
     tile = data.characters[index].tile
     col, row = at[tile]
     features = valley()[1][tile].features
-    if feature in features[: COLS - 2] and dict(data.tiles)[tile].explored:
-        return col + 1 + features.index(feature), row
+    if feature in features[: COLS - NUMBER_SPAN] and dict(data.tiles)[tile].explored:
+        return col + NUMBER_SPAN + features.index(feature), row
     return col, row
 
 
@@ -255,7 +269,24 @@ def picture(state: State[Any], lang: str, refused: Move | None = None) -> dict[s
         "marks": marks,
         "notes": notes,
     }
-    return {
-        "boards": [board],
-        "legend": figures + [{"kind": k, "text": _tr(LEGEND[k], lang)} for k in used],
-    }
+    kinds = [{"kind": k, "text": _tr(LEGEND[k], lang)} for k in used if k not in SYMBOL_KINDS]
+    return {"boards": [board], "legend": figures + kinds + _symbols(cells, lang)}
+
+
+SYMBOL_KINDS = frozenset({"feature", "camp", "done"})
+"""Kinds the legend shows as the swatch of a symbol's line rather than a line of their own."""
+
+
+def _symbols(cells: list[dict[str, Any]], lang: str) -> list[dict[str, Any]]:
+    """Each symbol drawn, with its name and the colour of its cell: features, then markers."""
+    shown = {c.get("text"): c["kind"] for c in cells if c.get("text")}
+    out = []
+    for key, symbol in FEATURE_SHORT.items():
+        if symbol.en in shown:
+            out.append(
+                {"kind": shown[symbol.en], "icon": symbol.en, "text": _tr(FEATURES[key], lang)}
+            )
+    for key, symbol in CELLS.items():
+        if symbol.en in shown:
+            out.append({"kind": shown[symbol.en], "icon": symbol.en, "text": _tr(WORDS[key], lang)})
+    return out

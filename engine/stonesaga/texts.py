@@ -212,18 +212,19 @@ EVENT_TEXTS: dict[str, Text] = {
 # --- the table screen: short names, the outcome, the set-up options, the log -----------------
 
 FEATURE_SHORT: dict[str, Text] = {
-    "lake": Text("湖泊", "lake"),
-    "forest": Text("森林", "frst"),
-    "fissure": Text("裂隙", "rift"),
-    "cave": Text("洞穴", "cave"),
-    "mountain": Text("山脉", "mtn"),
-    "moraine": Text("冰碛", "mrn"),
-    "dry_flat": Text("干涸滩", "flat"),
-    "grassland": Text("草原", "gras"),
-    "wetland": Text("湿地", "wet"),
-    "river": Text("河流", "rvr"),
+    "lake": Text("≈", "≈"),
+    "forest": Text("♣", "♣"),
+    "fissure": Text("⚡", "⚡"),
+    "cave": Text("∩", "∩"),
+    "mountain": Text("▲", "▲"),
+    "moraine": Text("∴", "∴"),
+    "dry_flat": Text("▬", "▬"),
+    "grassland": Text("⚘", "⚘"),
+    "wetland": Text("♒", "♒"),
+    "river": Text("∿", "∿"),
 }
-"""Each feature (§地图) as a cell of the picture names it, at most four characters."""
+"""Each feature (§地图) as a cell of the picture draws it: one symbol, read from the chairs at
+any size; the legend names it (``FEATURES``)."""
 
 REGIONS: dict[str, Text] = {"green_vale": Text("翠谷", "Green Vale")}
 """The valley's regions (§地图: 起始区域是翠谷与天崖高原); the English names are ours."""
@@ -246,18 +247,18 @@ def behemoth_name(name: str) -> Text:
 
 
 ATTRIBUTE_SHORT: dict[str, Text] = {
-    "strength": Text("力", "Str"),
-    "dexterity": Text("灵", "Dex"),
-    "faith": Text("信", "Fth"),
-    "perception": Text("觉", "Per"),
+    "strength": Text("力量", "strength"),
+    "dexterity": Text("灵巧", "dexterity"),
+    "faith": Text("信念", "faith"),
+    "perception": Text("觉察", "perception"),
 }
-"""The attributes as a character's strip names them, one character (§创造角色.2)."""
+"""The attributes as a character's strip names them, by their whole names (§创造角色.2)."""
 
 
 def attribute_line(
     attributes: Iterable[tuple[str, int]], boosts: Iterable[tuple[str, int]] = ()
 ) -> Text:
-    """A character's attributes in one short line, boosts added: 力6 灵5+1 信4 觉6."""
+    """A character's attributes in one line, boosts added: 力量6 灵巧5+1 信念4 觉察6."""
     extra = dict(boosts)
     parts = []
     for name, value in attributes:

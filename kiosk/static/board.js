@@ -61,17 +61,21 @@ const Board = {
       preserveAspectRatio: "xMidYMid meet",
     });
     const taken = new Map();
+    const late = [];
     for (const c of b.cells || []) {
       const g = Board.node("g", { class: `cell k-${c.kind}`, "data-col": c.col, "data-row": c.row });
       const rect = Board.node("rect", { x: c.col * U + 0.4, y: c.row * U + 0.4, width: U - 0.8, height: U - 0.8, rx: 1 });
       g.append(rect);
-      if (c.text) g.append(Board.label(c.col, c.row, c.text));
+      // A text across cells goes over the cells after it (drawn once they are).
+      if (c.text && (c.span || 1) > 1) late.push(Board.label(c.col, c.row, c.text, c.span));
+      else if (c.text) g.append(Board.label(c.col, c.row, c.text));
       svg.append(g);
       if (c.group) {
         if (!taken.has(c.group)) taken.set(c.group, new Set());
         taken.get(c.group).add(`${c.col},${c.row}`);
       }
     }
+    svg.append(...late);
     for (const cells of taken.values()) svg.append(Board.outline(cells, "group"));
     for (const m of b.marks || []) {
       svg.append(Board.node("rect", {
@@ -112,9 +116,10 @@ const Board = {
     return Math.max(1, [...text].reduce((w, ch) => w + (/[\u2e80-\uffff]/.test(ch) ? 1 : 0.62), 0));
   },
 
-  label(col, row, text) {
-    const size = Math.min(6.5, (U - 0.8) / Board.ems(text));
-    return Board.node("text", { x: col * U + U / 2, y: row * U + U / 2, "font-size": size, class: "cell-text" }, text);
+  // A cell's text, centred across \`span\` cells of its row (a tile's number over two cells).
+  label(col, row, text, span = 1) {
+    const size = Math.min(6.5, (span * U - 0.8) / Board.ems(text));
+    return Board.node("text", { x: col * U + span * U / 2, y: row * U + U / 2, "font-size": size, class: "cell-text" }, text);
   },
 
   // The outline of a set of cells (a placed piece): every edge whose neighbour is not in it.

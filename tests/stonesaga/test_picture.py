@@ -51,7 +51,8 @@ def check(state: State[Any], lang: str, where: str) -> dict[str, Any]:
     for cell in board["cells"]:
         assert cell["kind"] in PICTURE_KINDS, (where, cell)
         assert 0 <= cell["col"] < cols and 0 <= cell["row"] < rows, (where, cell)
-        assert len(cell.get("text", "")) <= 4, (where, cell)
+        # the tile's number (over two cells), else one symbol the legend names
+        assert len(cell.get("text", "")) <= 1 or cell.get("span") == 2, (where, cell)
     for mark in board["marks"]:
         assert mark["kind"] in PICTURE_MARKS, (where, mark)
         assert (mark["col"], mark["row"]) in places, (where, mark)
@@ -69,6 +70,9 @@ def check(state: State[Any], lang: str, where: str) -> dict[str, Any]:
     assert legend == used, where
     figures = [(e["token"], e["seat"]) for e in drawn["legend"] if e["kind"] == "token"]
     assert figures == [(t["text"], t["seat"]) for t in board["tokens"]], where
+    symbols = {c["text"] for c in board["cells"] if c.get("text") and "span" not in c}
+    named = {e["icon"] for e in drawn["legend"] if "icon" in e}
+    assert symbols == named, f"{where}: every symbol drawn, and only those, named by the legend"
     return drawn
 
 
@@ -96,9 +100,13 @@ def test_an_unexplored_tile_shows_fog_and_no_features() -> None:
     board = picture(play.state, "zh")["boards"][0]
     fog = [c for c in board["cells"] if c["group"] == "106"]
     assert {c["kind"] for c in fog} == {"hidden"}
-    assert [c.get("text") for c in fog if "text" in c] == ["迷雾"]
+    assert [c.get("text") for c in fog if "text" in c] == []  # the legend names the fog side
     cells = {(c["group"], c.get("text")) for c in board["cells"]}
-    assert ("102", "洞穴") in cells and ("102", "森林") in cells and ("105", "废墟") in cells
+    assert ("102", "∩") in cells and ("102", "♣") in cells and ("105", "⚐") in cells
+    legend = {e.get("icon"): e["text"] for e in picture(play.state, "en")["legend"]}
+    assert legend["∩"] == "cave" and legend["♣"] == "forest" and legend["⚐"] == "ruin"
+    number = next(c for c in board["cells"] if c["group"] == "102" and c.get("text") == "102")
+    assert number["span"] == 2 and (number["col"], number["row"]) == (COLS, 0)
 
 
 def test_characters_stand_on_their_tile_and_a_travel_moves_the_token() -> None:
@@ -128,7 +136,9 @@ def test_outposts_markers_and_a_dead_character() -> None:
     drawn = picture(play.state, "zh")
     board = drawn["boards"][0]
     on_101 = {c.get("text"): c["kind"] for c in board["cells"] if c["group"] == "101"}
-    assert on_101["前哨"] == "camp" and on_101["枯竭"] == "done" and "火堆" in on_101
+    assert on_101["⚑"] == "camp" and on_101["∅"] == "done" and "♨" in on_101
+    words = {e.get("icon"): e["text"] for e in drawn["legend"]}
+    assert words["⚑"] == "前哨" and words["∅"] == "枯竭标记" and words["♨"] == "火堆标记"
     assert any("火堆(×面)" in n and "庇护所2级" in n for n in board["notes"])
     assert len(board["tokens"]) == 1
     assert {e["kind"] for e in drawn["legend"]} >= {"camp", "done", "feature", "hidden"}
@@ -170,7 +180,7 @@ def test_a_refused_action_at_a_feature_outlines_that_feature() -> None:
     assert not play.check(refused).ok
     board = picture(play.state, "en", refused)["boards"][0]
     (mark,) = [m for m in board["marks"] if m["kind"] == "refused"]
-    cave = next(c for c in board["cells"] if c.get("text") == "cave")
+    cave = next(c for c in board["cells"] if c.get("text") == "∩")
     assert (mark["col"], mark["row"]) == (cave["col"], cave["row"])
 
 

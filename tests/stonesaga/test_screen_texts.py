@@ -87,7 +87,7 @@ def test_the_players_strip_is_the_characters_name_and_a_few_fields() -> None:
         assert [p["name"] for p in players] == names
         assert all(len(p["fields"]) <= 6 for p in players)
     zh = dict(map(tuple, STONESAGA.view(play.state, "zh")["players"][0]["fields"]))
-    assert zh["属性"] == "力6 灵5 信4+1 觉6"
+    assert zh["属性"] == "力量6 灵巧5 信念4+1 觉察6"  # whole names, no 力/灵 or Str/Dex
     assert zh["物品"] == "骨针"
     assert list(zh)[:3] == ["精力", "健康轨", "地块"]
 
