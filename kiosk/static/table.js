@@ -22,13 +22,14 @@ function render(s) {
   renderPrompts(s.prompts || []);
   renderRefusal(s.refusal);
   renderEnd(s);
-  // At the end: the scores and their chart where the game keeps a score, else the board still.
-  Board.render(s.end?.scores ? null : s.picture, s.seats, $("board"));
+  // The board at every moment, the end included (the end box above it stays smaller).
+  Board.render(s.picture, s.seats, $("board"));
   renderPlayers(s);
   renderDice(s);
   Console.render(s);
   $("console-undo").disabled = !s.can_undo;
   renderButtons(s);
+  fitConsole();
   $("log").replaceChildren(...s.recent.slice(0, 8).map((e) => Kiosk.el("li", { "data-type": e.type, text: e.text })));
   for (const name of ["camera", "controller"]) {
     const link = s.links[name] || { state: "not_connected", detail: "" };
@@ -75,6 +76,20 @@ function renderTrack(s) {
     return li;
   }));
   fitPhases();
+}
+
+// The board stays the largest panel: the console's box (as tall as what it offers) is held to
+// the board's area when a banner or the end's result leaves the board less room; it scrolls then.
+function fitConsole() {
+  const box = document.querySelector(".console-box");
+  box.style.maxHeight = "";
+  const board = $("board");
+  const phone = matchMedia("(max-aspect-ratio: 4/3)").matches;
+  if (phone || board.hidden || !board.getClientRects().length) return;
+  const b = board.getBoundingClientRect();
+  const c = box.getBoundingClientRect();
+  const most = (b.width * b.height * 0.97) / c.width;
+  if (c.height > most) box.style.maxHeight = `${Math.max(Math.floor(most), 200)}px`;
 }
 
 // Full titles when they fit, else the compact strip (measured: the titles' widths depend on the
@@ -198,7 +213,7 @@ document.addEventListener("DOMContentLoaded", () => {
   $("undo").addEventListener("click", () => act("/api/undo"));
   $("console-undo").addEventListener("click", () => act("/api/undo"));
   Console.init();
-  window.addEventListener("resize", fitPhases);
+  window.addEventListener("resize", () => { fitPhases(); fitConsole(); });
   $("log-toggle").addEventListener("click", () => {
     const open = $("log-box").dataset.open !== "true";
     $("log-box").dataset.open = String(open);
