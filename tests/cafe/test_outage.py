@@ -159,7 +159,10 @@ def test_a_table_killed_while_the_broker_is_there_is_offline_by_its_will(
 ) -> None:
     table = table_process("t-will", tmp_path, broker)
     try:
-        wait(lambda: online(overview, "t-will"), what="the table online")
+        wait(  # its status and its state summary (a busy machine can send one before the other)
+            lambda: online(overview, "t-will") and tile(overview, "t-will")["state"] is not None,
+            what="the table online with its state",
+        )
         table.send_signal(signal.SIGKILL)
         wait(lambda: online(overview, "t-will") is False, timeout=HOLD_S + 10, what="its will")
         assert not tile(overview, "t-will")["checking"]
