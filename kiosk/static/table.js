@@ -22,8 +22,8 @@ function render(s) {
   renderPrompts(s.prompts || []);
   renderRefusal(s.refusal);
   renderEnd(s);
-  // The board at every moment, the end included (the end box above it stays smaller).
-  Board.render(s.picture, s.seats, $("board"));
+  // At the end: the scores and their chart where the game keeps a score, else the board still.
+  Board.render(s.end?.scores ? null : s.picture, s.seats, $("board"));
   renderPlayers(s);
   renderDice(s);
   Console.render(s);
