@@ -16,7 +16,7 @@ function render(s) {
   $("phase").textContent = s.phase.title;
   $("guide").textContent = s.phase.guide || "";
   $("guide").hidden = !s.phase.guide;
-  $("step").textContent = s.step && s.step.of > 1 ? `· ${t("stepOf", { i: s.step.index, of: s.step.of, t: s.step.title })}` : "";
+  $("step").textContent = s.step && s.step.of > 1 ? `· ${s.step.title}` : ""; // its number: the strip
   $("next").textContent = s.next || "";
   renderTrack(s);
   renderPrompts(s.prompts || []);
