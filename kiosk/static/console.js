@@ -199,9 +199,9 @@ const Console = {
             : f.kind === "tally" ? Console.tallyRows(f)
               : f.kind === "assign" ? Console.assignRows(f)
                 : Console.diceRows(f);
-      const ask = f.kind === "dice" ? "diceAsk" : f.kind === "assign" ? "assignAsk" : null;
+      const ask = f.kind === "dice" ? Kiosk.t("diceAsk") : f.kind === "assign" ? Kiosk.t("assignAsk") : null;
       return Kiosk.el("fieldset", { class: `field field-${f.kind}`, "data-field": f.name },
-        Kiosk.el("legend", { text: ask ? `${f.label} · ${Kiosk.t(ask)}` : f.label }), body);
+        Kiosk.el("legend", { text: ask ? `${f.label} · ${ask}` : f.label }), body);
     });
     document.getElementById("picker-fields").replaceChildren(...rows);
     const why = Console.problem();
