@@ -38,8 +38,8 @@ from engine.dont_starve.texts import (
 
 LEGEND: dict[str, Text] = {
     "camp": Text("传送门与营地", "portal and base camp"),
-    "tile": Text("翻开的地图板块(位置字母)", "face-up map tile (its letter)"),
-    "hidden": Text("面朝下的地图板块", "face-down map tile"),
+    "tile": Text("翻开的板块(位置字母)", "face-up tile (its letter)"),
+    "hidden": Text("面朝下的板块", "face-down tile"),
     "empty": Text("布局上的空位", "place of the layout with no tile"),
     "feature": Text("地点卡、营地", "location card, base camp"),
     "done": Text("已开采完的地点、已击败的怪物", "mined-out location, defeated monster"),
@@ -47,7 +47,7 @@ LEGEND: dict[str, Text] = {
     "missing": Text("缺少的板块", "tile missing"),
     "wrong": Text("放得不对的板块", "tile laid wrong"),
     "refused": Text("规则拒绝的地方", "where the rules refused the move"),
-    "here": Text("正在行动的角色所在", "where the acting character stands"),
+    "here": Text("行动中角色的板块", "acting character's tile"),
 }
 """What each kind and mark of this picture means, for the legend (in this order)."""
 
@@ -68,7 +68,7 @@ WORDS: dict[str, Text] = {
     "camp": Text("营地(建筑见下方说明)", "base camp (its structures in the notes)"),
 }
 """What each symbol of ``CELLS`` means, for the legend (in this order, after the biomes)."""
-SYMBOL_KINDS = frozenset({"feature", "done", "danger"})
+SYMBOL_KINDS = frozenset({"feature", "done", "danger", "camp"})
 """Kinds the legend shows as the swatch of a symbol's line rather than a line of their own."""
 CAMP_NOTE = Text("营地:{names}", "Base camp: {names}")
 """The note that names the base camp's structures (营地)."""

@@ -37,14 +37,14 @@ SLOTS = 3
 """Tiles in one terrain tray (§地图)."""
 
 LEGEND: dict[str, Text] = {
-    "tile": Text("已探索的地块与其上的标记", "explored tile and its markers"),
+    "tile": Text("已探索的地块", "explored tile"),
     "hidden": Text("未探索的地块(迷雾面)", "unexplored tile (fog side)"),
     "feature": Text("地物与废墟", "feature or ruin"),
     "camp": Text("前哨", "outpost"),
     "done": Text("枯竭的地块", "depleted tile"),
     "danger": Text("巨兽", "behemoth"),
     "refused": Text("规则拒绝的地方", "where the rules refused the move"),
-    "here": Text("正在行动的角色所在", "where the acting character stands"),
+    "here": Text("行动中角色的地块", "acting character's tile"),
 }
 """What each kind and mark of this picture means, for the legend."""
 

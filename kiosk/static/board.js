@@ -18,12 +18,57 @@ const Board = {
     const boards = picture?.boards || [];
     target.hidden = !boards.length;
     if (!boards.length) { target.replaceChildren(); return; }
-    const noted = Math.max(0, ...boards.map((b) => (b.notes || []).length)); // lines each keeps
+    // One board (a map, a valley): its notes beside it, over the legend, so that the drawing
+    // takes the whole height; side-by-side boards each keep theirs under it.
+    const single = boards.length === 1;
+    const noted = single ? 0 : Math.max(0, ...boards.map((b) => (b.notes || []).length)); // lines each keeps
     const row = Kiosk.el("div", { class: "boards" }, ...boards.map((b) => Board.panel(b, seats, noted)));
-    const legend = (picture.legend || []).length
-      ? Kiosk.el("ul", { class: "board-legend" }, ...picture.legend.map((l) => Board.entry(l, seats)))
-      : null;
-    target.replaceChildren(row, legend || "");
+    const side = Kiosk.el("div", { class: "board-side" });
+    if (single && (boards[0].notes || []).length) {
+      side.append(Kiosk.el("ul", { class: "board-note" }, ...boards[0].notes.map((n) => Kiosk.el("li", { text: n }))));
+    }
+    if ((picture.legend || []).length) {
+      side.append(Kiosk.el("ul", { class: "board-legend" }, ...picture.legend.map((l) => Board.entry(l, seats))));
+    }
+    target.replaceChildren(row, side);
+    Board.fit(target);
+    if (!Board.fitted) { // once: a new window size fits the board again
+      Board.fitted = true;
+      window.addEventListener("resize", () => Board.fit(target));
+    }
+  },
+
+  // Each board's drawing as large as the panel allows (its cells and texts read from the
+  // chairs), leaving the notes and legend beside it the width they need not to be cut (tried
+  // from a fifth of the width up to a half); the side column gets any width left over.
+  fit(target) {
+    const panels = [...target.querySelectorAll(".board-panel")];
+    if (!panels.length || target.hidden) return;
+    const css = getComputedStyle(target);
+    const px = (name) => parseFloat(css[name]) || 0;
+    const width = target.clientWidth - px("paddingLeft") - px("paddingRight");
+    const height = target.clientHeight - px("paddingTop") - px("paddingBottom");
+    const gap = px("columnGap");
+    const side = target.querySelector(".board-side");
+    const words = side && side.childElementCount ? [side, ...side.children] : [];
+    const cut = () => words.some((el) => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1);
+    const shares = words.length ? [0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.2] : [0];
+    for (const [i, share] of shares.entries()) { // none fits: the largest drawing (0.2)
+      const keep = words.length ? Math.max(width * share, 160) : 0;
+      const across = (width - keep - gap * panels.length) / panels.length;
+      for (let pass = 0; pass < 2; pass++) { // a caption may wrap differently once sized
+        for (const panel of panels) {
+          const svg = panel.querySelector("svg");
+          const [, , w, h] = svg.getAttribute("viewBox").split(" ").map(Number);
+          const others = [...panel.children].filter((c) => c !== svg).reduce((t, c) => t + c.offsetHeight, 0);
+          const scale = Math.max(0, Math.min(across / w, (height - others - 2) / h));
+          svg.style.width = `${Math.floor(w * scale)}px`;
+          svg.style.height = `${Math.floor(h * scale)}px`;
+          panel.style.maxWidth = `${Math.floor(across)}px`; // its title and notes wrap there
+        }
+      }
+      if (i === shares.length - 1 || !cut()) return;
+    }
   },
 
   // One line of the legend: the swatch of a kind or mark (one per seat in the seat's colour

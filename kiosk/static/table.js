@@ -22,8 +22,8 @@ function render(s) {
   renderPrompts(s.prompts || []);
   renderRefusal(s.refusal);
   renderEnd(s);
-  // At the end: the scores and their chart where the game keeps a score, else the board still.
-  Board.render(s.end?.scores ? null : s.picture, s.seats, $("board"));
+  // The board at every moment, the end included (the end box above it stays smaller).
+  Board.render(s.picture, s.seats, $("board"));
   renderPlayers(s);
   renderDice(s);
   Console.render(s);
@@ -48,6 +48,7 @@ function render(s) {
   $("menu").hidden = !(menuOpen || (s.menu && s.control.local));
   $("save").textContent = `${t("saveName")}: ${s.save}`;
   $("notices").replaceChildren(...s.notices.map((n) => Kiosk.el("li", { text: n })));
+  Board.fit($("board")); // the board's drawing sized once every panel around it is drawn
   // For anything that watches the screen (a browser extension, the layout tests): drawn.
   document.dispatchEvent(new CustomEvent("tablesight:rendered", { detail: { seq: s.seq } }));
 }
