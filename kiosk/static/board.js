@@ -21,15 +21,22 @@ const Board = {
     // One board (a map, a valley): its notes beside it, over the legend, so that the drawing
     // takes the whole height; side-by-side boards each keep theirs under it.
     const single = boards.length === 1;
-    const noted = single ? 0 : Math.max(0, ...boards.map((b) => (b.notes || []).length)); // lines each keeps
+    const beside = single;
+    const noted = beside ? 0 : Math.max(0, ...boards.map((b) => (b.notes || []).length)); // lines each keeps
     const row = Kiosk.el("div", { class: "boards" }, ...boards.map((b) => Board.panel(b, seats, noted)));
     const side = Kiosk.el("div", { class: "board-side" });
-    if (single && (boards[0].notes || []).length) {
+    if (beside && (boards[0].notes || []).length) {
       side.append(Kiosk.el("ul", { class: "board-note" }, ...boards[0].notes.map((n) => Kiosk.el("li", { text: n }))));
     }
-    if ((picture.legend || []).length) {
-      side.append(Kiosk.el("ul", { class: "board-legend" }, ...picture.legend.map((l) => Board.entry(l, seats))));
+    // The figures on one line of the legend ("① Ash ② Birch"), then a line per kind or symbol.
+    const legend = picture.legend || [];
+    const figures = legend.filter((l) => l.kind === "token");
+    const lines = legend.filter((l) => l.kind !== "token").map((l) => Board.entry(l, seats));
+    if (figures.length) {
+      lines.unshift(Kiosk.el("li", { class: "figures" }, ...figures.map((l) => Kiosk.el(
+        "span", { class: "figure" }, ...Board.entry(l, seats).childNodes))));
     }
+    if (lines.length) side.append(Kiosk.el("ul", { class: "board-legend" }, ...lines));
     target.replaceChildren(row, side);
     Board.fit(target);
     if (!Board.fitted) { // once: a new window size fits the board again
