@@ -17,7 +17,7 @@ pytestmark = pytest.mark.browser
 
 WAIT_MS = 10_000  # a bound on waiting for the page, not a speed requirement
 expect.set_options(timeout=WAIT_MS)
-SHOTS = Path("/tmp/tablesight-shots")
+SHOTS = Path(__file__).resolve().parents[2] / "out" / "screenshots"
 LATIN = re.compile(r"[A-Za-z]")
 
 

@@ -1,6 +1,6 @@
 """The table page's layout in a real Chromium (issue 24): the current phase always in full, the
 acting player's main actions in the console's box at one look, the phone's first screen, and
-whose move a picker and a dice box are. Screenshots go to /tmp/tablesight-layout/."""
+whose move a picker and a dice box are. Screenshots go to out/screenshots/."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ pytestmark = pytest.mark.browser
 
 WAIT_MS = 10_000  # a bound on waiting for the page, not a speed requirement
 expect.set_options(timeout=WAIT_MS)
-SHOTS = Path("/tmp/tablesight-layout")
+SHOTS = Path(__file__).resolve().parents[2] / "out" / "screenshots"
 SIZES = [(1920, 1080), (1280, 720), (1024, 600), (390, 844)]
 GAMES = ["greenwood", "dont_starve", "stonesaga"]
 

@@ -174,7 +174,8 @@ def test_a_page_opened_without_lang_speaks_the_kiosks_language(fight: Server, pa
         assert "1号玩家(威尔逊)" in page.locator("#trays .tray-label").first.inner_text()
         assert re.findall(r"[A-Za-z]{2,}", page.locator("main").inner_text()) == []
         assert page.evaluate("document.documentElement.lang") == "zh-CN"
-        page.screenshot(path="/tmp/tray-zh-kiosk-1920.png")
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=SCREENSHOTS / "tray-zh-kiosk-1920.png")
         page.goto(f"{fight.url}/setup")
         expect(page.locator("h1")).to_have_text(re.compile(r"[\u4e00-\u9fff]"))
         assert page.evaluate("Kiosk.lang") == "zh"
