@@ -105,6 +105,14 @@ WORDS: Mapping[str, Text] = MappingProxyType(
         "sent": Text("已提交", "Sent"),
         "die": Text("第 {n} 颗", "die {n}"),
         "noPlacement": Text("这些格子不是一种放法", "These cells are not a way to place it"),
+        "cellTaken": Text("这一格已被板块盖住", "A piece already covers this cell"),
+        "cellNoRoom": Text("这块板块放不到这一格", "The piece cannot lie on this cell"),
+        "cellLegal": Text("可以放的格子", "a cell the piece may cover"),
+        "cellChosen": Text("已点选", "chosen"),
+        "cellRefused": Text("不能放(点一下看原因)", "not here (touch it to see why)"),
+        "touchAgain": Text(
+            "再点一下选中的格子或按“确定”即可放下", "Touch a chosen cell again, or Do it, to place it"
+        ),
         "countSome": Text("请用 + 数出要交换的东西", "Count what changes hands with +"),
         "assignAsk": Text("先点一颗骰,再点它要放的一项", "touch a die, then where it goes"),
         "placeEach": Text("请把每颗骰都放到一项上", "Place each die first"),
