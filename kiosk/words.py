@@ -111,7 +111,8 @@ WORDS: Mapping[str, Text] = MappingProxyType(
         "cellChosen": Text("已点选", "chosen"),
         "cellRefused": Text("不能放(点一下看原因)", "not here (touch it to see why)"),
         "touchAgain": Text(
-            "再点一下选中的格子或按“确定”即可放下", "Touch a chosen cell again, or Do it, to place it"
+            "再点一下选中的格子或按“确定”即可放下",
+            "Touch a chosen cell again, or Do it, to place it",
         ),
         "countSome": Text("请用 + 数出要交换的东西", "Count what changes hands with +"),
         "assignAsk": Text("先点一颗骰,再点它要放的一项", "touch a die, then where it goes"),
