@@ -55,23 +55,45 @@ def default_seats(players: int) -> list[PlayerSeat]:
     return [PlayerSeat(None, order[i % len(order)]) for i in range(players)]
 
 
+class SetupError(ValueError):
+    """A choice made on the set-up page cannot be used (a seat, the save's name); ``text``
+    says why in both languages."""
+
+    def __init__(self, text: Text) -> None:
+        super().__init__(text.en)
+        self.text = text
+
+
 def parse_seats(raw: Any, players: int) -> list[PlayerSeat]:
     """Seats from plain data (a list of ``{"name", "colour"}``), filled up to ``players`` with
-    the defaults; ValueError with a sentence for the player when a name or colour is wrong."""
+    the defaults; SetupError with a sentence for the players when a name or colour is wrong."""
     seats = default_seats(players)
     for i, item in enumerate(list(raw or [])[:players]):
         if not isinstance(item, dict):
-            raise ValueError(f"seat {i + 1}: expected a name and a colour")
+            raise SetupError(
+                Text(f"{i + 1}号玩家:要有名字和颜色", f"seat {i + 1}: expected a name and a colour")
+            )
         name = str(item.get("name") or "").strip() or None
         if name is not None and len(name) > MAX_NAME:
-            raise ValueError(f"seat {i + 1}: a name has at most {MAX_NAME} characters")
+            raise SetupError(
+                Text(
+                    f"{i + 1}号玩家:名字最多{MAX_NAME}个字",
+                    f"seat {i + 1}: a name has at most {MAX_NAME} characters",
+                )
+            )
         colour = item.get("colour") or seats[i].colour
         if colour not in COLOURS:
-            raise ValueError(f"seat {i + 1}: no colour {colour!r}; colours: {', '.join(COLOURS)}")
+            names = "、".join(c.name.zh for c in COLOURS.values())
+            raise SetupError(
+                Text(
+                    f"{i + 1}号玩家:没有这种颜色,可选{names}",
+                    f"seat {i + 1}: no colour {colour!r}; colours: {', '.join(COLOURS)}",
+                )
+            )
         seats[i] = PlayerSeat(name, colour)
     taken = [s.colour for s in seats]
     if len(set(taken)) < len(taken):
-        raise ValueError("two players chose the same colour")
+        raise SetupError(Text("两位玩家选了同一种颜色", "two players chose the same colour"))
     return seats
 
 

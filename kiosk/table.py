@@ -25,7 +25,9 @@ from typing import Any
 from engine.core import (
     Advance,
     DicePoolAnnounced,
+    EngineError,
     Event,
+    GameConfigError,
     Move,
     NothingToUndoError,
     Result,
@@ -42,7 +44,7 @@ from engine.core.text import Language
 from kiosk.presenter import LINK_STATES, Link, Presenter, TableFacts, frozen_event
 from kiosk.presenter.facts import Event as EventData
 from kiosk.presenter.facts import Hint, Taken
-from kiosk.seats import PlayerSeat
+from kiosk.seats import PlayerSeat, SetupError
 from kiosk.settings import Settings
 from kiosk.store import (
     NOT_KEPT_CODE,
@@ -52,10 +54,24 @@ from kiosk.store import (
     SaveUnusableError,
     Store,
     StoreDamagedError,
+    StoreError,
     set_aside,
 )
 
 log = logging.getLogger("tablesight.table")
+
+NAME_TAKEN = Text(
+    "已经有叫「{name}」的存档了,请换个名字", "A saved game called '{name}' exists already"
+)
+
+
+def setup_refusal(exc: EngineError | StoreError | ValueError) -> Text:
+    """Why a new game or session could not start, in both languages, for the set-up page: the
+    engine's sentence for options, the seats' own, the store's when it has one."""
+    if isinstance(exc, GameConfigError | SetupError | SaveNotKeptError | StoreDamagedError):
+        return exc.text
+    return Text("没能开局,请换一种选择", f"The game could not start: {exc}")
+
 
 RECENT_EVENTS = 30
 """How many events the table keeps for the log on the screen."""
@@ -223,6 +239,8 @@ class Table:
         with self._lock:
             game_name = find_game(game).name
             name = name or f"{game_name}-{datetime.now(UTC):%Y%m%d-%H%M%S-%f}"
+            if any(info.name == name for info in self.saved.store.list()):
+                raise SetupError(NAME_TAKEN.format(name=name))
             self.saved = self.saved.store.new_game(name, game_name, options, seed, seats)
             self.notices, self.prompts, self.layout_seen = [], [], []
             self._refused = self._hint = None

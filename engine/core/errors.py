@@ -1,5 +1,9 @@
 """The engine's exceptions: one root, leaves that also subclass a builtin (python-chess style)."""
 
+from __future__ import annotations
+
+from engine.core.text import Text
+
 
 class EngineError(Exception):
     """Root of every error raised by the engine."""
@@ -18,7 +22,15 @@ class IllegalMoveError(EngineError, ValueError):
 
 
 class GameConfigError(EngineError, ValueError):
-    """Setup options or a game's phase data are not valid."""
+    """Setup options or a game's phase data are not valid. ``text`` says it to the players in
+    both languages: the given sentence for what a set-up page can choose, else a general one
+    (the English keeps the detail, which names options as the data files do)."""
+
+    def __init__(self, message: str, text: Text | None = None) -> None:
+        super().__init__(message)
+        self.text = text or Text(
+            "这些设置无法开局,请换一种选择", f"These options cannot start a game: {message}"
+        )
 
 
 class FlowError(EngineError, RuntimeError):

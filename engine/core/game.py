@@ -214,9 +214,13 @@ class Game:
                 )
                 raise GameConfigError(f"{self.name} options: {problems}") from None
         if not self.min_players <= options.players <= self.max_players:
+            low, high = self.min_players, self.max_players
             raise GameConfigError(
-                f"{self.name} is played by {self.min_players} to {self.max_players} players,"
-                f" not {options.players}"
+                f"{self.name} is played by {low} to {high} players, not {options.players}",
+                Text(
+                    f"这个游戏由{low}到{high}人玩,不能{options.players}人开局",
+                    f"This game is played by {low} to {high} players, not {options.players}",
+                ),
             )
         return options
 

@@ -113,22 +113,39 @@ class DontStarve(Game):
         cat = catalogue()
         chosen = _names(options.characters) or CHARACTERS[: options.players]
         structures = _names(options.structures, spaces=False)
-        problems = []
+        problems = []  # (zh, en): what a set-up page may get wrong, said to the players
         if len(chosen) != options.players:
-            problems.append(f"{options.players} players need {options.players} characters")
-        problems += [f"unknown character {c!r}" for c in chosen if c not in cat.characters]
+            n = options.players
+            problems.append((f"{n}位玩家要选{n}个角色", f"{n} players need {n} characters"))
+        problems += [
+            (f"没有角色 {c}", f"unknown character {c!r}") for c in chosen if c not in cat.characters
+        ]
         if len(set(chosen)) != len(chosen):
-            problems.append("each player needs a different character")
+            problems.append(("每位玩家要选不同的角色", "each player needs a different character"))
         if options.scenario not in cat.scenarios:
+            known = ", ".join(cat.scenarios)
             problems.append(
-                f"unknown scenario {options.scenario!r}; known: {', '.join(cat.scenarios)}"
+                (
+                    f"没有剧本 {options.scenario}",
+                    f"unknown scenario {options.scenario!r}; known: {known}",
+                )
             )
         if len(structures) > MAX_STRUCTURES:
-            problems.append(f"at most {MAX_STRUCTURES} structures go in the base camp")
+            problems.append(
+                (
+                    f"基地营地最多放{MAX_STRUCTURES}个建筑",
+                    f"at most {MAX_STRUCTURES} structures go in the base camp",
+                )
+            )
         if options.difficulty not in DIFFICULTIES:
-            problems.append(f"unknown difficulty {options.difficulty!r}")
+            problems.append(
+                (f"没有难度 {options.difficulty}", f"unknown difficulty {options.difficulty!r}")
+            )
         if problems:
-            raise GameConfigError("dont_starve options: " + "; ".join(problems))
+            raise GameConfigError(
+                "dont_starve options: " + "; ".join(en for _, en in problems),
+                Text("；".join(zh for zh, _ in problems), "; ".join(en for _, en in problems)),
+            )
         scenario = cat.scenarios[options.scenario]
         season = options.season or scenario.season
         season_setup = cat.seasons[season][options.difficulty]

@@ -107,7 +107,11 @@ class Greenwood(Game):
         seat = options.start_seat  # type: ignore[attr-defined]
         if seat is not None and not 0 <= seat < options.players:
             raise GameConfigError(
-                f"greenwood: start_seat {seat} is not at a {options.players}-player table"
+                f"greenwood: start_seat {seat} is not at a {options.players}-player table",
+                Text(
+                    f"起始玩家{seat + 1}号不在这{options.players}人的桌上",
+                    f"Starting player {seat + 1} is not at this {options.players}-player table",
+                ),
             )
         return options
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import ConfigDict, TypeAdapter, ValidationError
 
-from engine.core import GameConfigError
+from engine.core import GameConfigError, Text
 from engine.stonesaga.catalogue import (
     ATTRIBUTES,
     INTERVALS,
@@ -364,10 +364,22 @@ def next_session(log: Log) -> NextSession:
     last = challenge(log.challenges[-1].id)
     if last.kind == "finale":
         if log.epoch == 3:
-            raise GameConfigError("this campaign is over: the finale of the third epoch was played")
+            raise GameConfigError(
+                "this campaign is over: the finale of the third epoch was played",
+                Text(
+                    "这场战役已经结束:第三纪元的终局挑战已经打完",
+                    "This campaign is over: the finale of the third epoch was played",
+                ),
+            )
         return NextSession(log.epoch + 1, 1, challenge_kinds(1, log.epoch + 1))
     if log.session >= 6:
-        raise GameConfigError("the epoch has had 6 sessions; its last must be a finale")
+        raise GameConfigError(
+            "the epoch has had 6 sessions; its last must be a finale",
+            Text(
+                "这个纪元已经玩了6局,最后一局必须是终局挑战",
+                "This epoch has had 6 sessions; its last must be a finale",
+            ),
+        )
     return NextSession(log.epoch, log.session + 1, challenge_kinds(log.session + 1, log.epoch))
 
 
@@ -383,7 +395,8 @@ def allowed_challenge(log: Log, card_id: str) -> tuple[Challenge, NextSession]:
             f"session {nxt.session} of epoch {nxt.epoch} takes a {kinds} challenge;"
             f" {card.id} is a {card.kind.replace('_', ' ')}"
             + ("" if card.kind not in nxt.kinds else " that is not pending")
-            + f"; allowed: {', '.join(ok) or 'none in data/campaign.toml'}"
+            + f"; allowed: {', '.join(ok) or 'none in data/campaign.toml'}",
+            _not_allowed(nxt.epoch, nxt.session, nxt.kinds, card, ok),
         )
     return card, nxt
 
@@ -400,9 +413,40 @@ def allowed_first(card_id: str, epoch: int) -> Challenge:
         raise GameConfigError(
             f"session 1 of epoch {epoch} takes a {kind} challenge (§开局设置.5);"
             f" {card.id} is a {card.kind.replace('_', ' ')}"
-            f"; allowed: {', '.join(ok) or 'none in data/campaign.toml'}"
+            f"; allowed: {', '.join(ok) or 'none in data/campaign.toml'}",
+            _not_allowed(epoch, 1, kinds, card, ok),
         )
     return card
+
+
+KIND_NAMES: dict[str, Text] = {
+    "campaign_start": Text("战役起始", "campaign start"),
+    "epoch_start": Text("纪元起始", "epoch start"),
+    "crisis": Text("危机", "crisis"),
+    "finale": Text("终局", "finale"),
+}
+"""§开局设置.5: the kinds of challenge card, as players name them."""
+
+
+def _not_allowed(
+    epoch: int, session: int, kinds: Sequence[str], card: Challenge, ok: Sequence[str]
+) -> Text:
+    """§开局设置.5, said to the players: which kind this session takes, what the card is, and
+    the cards that may be chosen (by their printed titles)."""
+    want = [KIND_NAMES.get(k, Text(k, k)) for k in kinds]
+    have = KIND_NAMES.get(card.kind, Text(card.kind, card.kind))
+    pending = card.kind in kinds  # the right kind, but a crisis that is not pending
+    titles = [challenge(c).title for c in ok]
+    allowed_zh = "、".join(f"「{t.zh}」" for t in titles)
+    allowed_en = ", ".join(t.en for t in titles)
+    return Text(
+        f"第{epoch}纪元第{session}局要选{'或'.join(k.zh for k in want)}挑战;"
+        f"「{card.title.zh}」是{'未待决的' if pending else ''}{have.zh}挑战。"
+        + (f"可选:{allowed_zh}" if titles else "现在没有可选的挑战卡"),
+        f"Session {session} of epoch {epoch} takes a {' or '.join(k.en for k in want)} challenge;"
+        f" '{card.title.en}' is a {'crisis that is not pending' if pending else have.en}."
+        + (f" Allowed: {allowed_en}" if titles else " No card is allowed now"),
+    )
 
 
 def _may_choose(log: Log, card: Challenge, nxt: NextSession) -> bool:

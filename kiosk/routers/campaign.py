@@ -21,6 +21,7 @@ from kiosk.routers.controls import SeatBody
 from kiosk.routers.status import describe_options
 from kiosk.seats import parse_seats, seats_json
 from kiosk.store import StoreError
+from kiosk.table import setup_refusal
 
 router = APIRouter(prefix="/api/campaigns", tags=["campaigns"])
 
@@ -96,8 +97,11 @@ def list_campaigns(
 
 
 @router.post("/continue", dependencies=[Control])
-def continue_campaign(body: ContinueBody, table: TableDep) -> dict[str, Any]:
-    """Start the next session of a campaign from the Log of the session ``save``."""
+def continue_campaign(
+    body: ContinueBody, table: TableDep, settings: SettingsDep, lang: Language | None = None
+) -> dict[str, Any]:
+    """Start the next session of a campaign from the Log of the session ``save``; a refusal
+    says why in ``lang`` (the set-up page's own), else in the kiosk's language."""
     try:
         with table.store_held() as store:
             entry = campaigns.find(store, body.save)
@@ -111,7 +115,7 @@ def continue_campaign(body: ContinueBody, table: TableDep) -> dict[str, Any]:
         options = {**chosen, "players": body.players, "log": entry.log}
         table.new_game(entry.game, options, body.name, body.seed, seats)
     except (EngineError, StoreError, ValueError) as exc:
-        raise HTTPException(400, str(exc)) from None
+        raise HTTPException(400, setup_refusal(exc).in_(lang or settings.lang)) from None
     return {"save": table.saved.name, "game": table.saved.game.name}
 
 

@@ -20,6 +20,7 @@ from kiosk.deps import Control, SettingsDep, TableDep
 from kiosk.seats import MAX_NAME, parse_seats
 from kiosk.settings import save_kiosk_changes
 from kiosk.store import NOT_KEPT_CODE, SaveNotKeptError, StoreError
+from kiosk.table import setup_refusal
 
 router = APIRouter(prefix="/api", tags=["controls"], dependencies=[Control])
 
@@ -166,14 +167,17 @@ def menu(body: MenuBody, table: TableDep) -> dict[str, Any]:
 
 
 @router.post("/new-game")
-def new_game(body: NewGameBody, table: TableDep) -> dict[str, Any]:
-    """Start a new saved game; the old one stays saved."""
+def new_game(
+    body: NewGameBody, table: TableDep, settings: SettingsDep, lang: Language | None = None
+) -> dict[str, Any]:
+    """Start a new saved game; the old one stays saved. A refusal says why in ``lang`` (the
+    set-up page's own), else in the kiosk's language."""
     try:
         seats = parse_seats([seat.model_dump() for seat in body.seats], body.players)
         options = {**body.options, "players": body.players}
         table.new_game(body.game, options, body.name, body.seed, seats)
     except (EngineError, StoreError, ValueError) as exc:
-        raise HTTPException(400, str(exc)) from None
+        raise HTTPException(400, setup_refusal(exc).in_(lang or settings.lang)) from None
     return {"save": table.saved.name, "game": table.saved.game.name}
 
 

@@ -430,7 +430,8 @@ async function start() {
   if (name) body.name = name;
   const next = continuing();
   if (next) { body.save = next.save; delete body.game; }
-  const answer = await Kiosk.post(next ? "/api/campaigns/continue" : "/api/new-game", body);
+  const path = next ? "/api/campaigns/continue" : "/api/new-game";
+  const answer = await Kiosk.post(`${path}?lang=${encodeURIComponent(Kiosk.lang)}`, body);
   button.disabled = false;
   if (answer.ok) { location.href = "/"; return; }
   say(Kiosk.t("startFailed", { why: Kiosk.describe(answer.detail) }), false);

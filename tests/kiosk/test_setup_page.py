@@ -326,3 +326,40 @@ def test_names_are_typed_on_the_on_screen_keyboard_in_latin_and_chinese(
         assert page.problems == []
     finally:
         page.context.close()
+
+
+def test_a_refused_start_says_why_in_the_pages_language(server: Server, browser) -> None:
+    """A save name typed on the keys that is taken already: the page says so in Chinese on a
+    Chinese page (no English, no raw text), and in English on an English one; no game starts."""
+
+    def start_named(lang: str) -> Any:
+        page = new_page(browser, 1280, 720, lang=lang)
+        page.goto(server.url + f"/setup?lang={lang}")
+        tap(page.locator('[data-game="greenwood"]'))
+        for step in ("players", "options", "check"):
+            next_step(page, step)
+        tap(page.locator("#name"))
+        keyboard = page.locator("#keyboard")
+        for key in ["T", "E", "A"]:
+            tap(keyboard.locator(f'[data-key="{key}"]'))
+        tap(keyboard.locator('[data-key="done"]'))
+        tap(page.locator("#start"))
+        return page
+
+    first = start_named("zh")
+    try:
+        first.wait_for_url(server.url + "/")
+        assert status(server)["save"] == "TEA"
+    finally:
+        first.context.close()
+    for lang, words in (("zh", "已经有叫「TEA」的存档了"), ("en", "A saved game called 'TEA'")):
+        page = start_named(lang)
+        try:
+            expect(page.locator("#message")).to_contain_text(words)
+            said = page.locator("#message").inner_text()
+            if lang == "zh":
+                assert not LATIN_WORD.search(said.replace("TEA", "")), said
+            assert not RAW.search(said), said
+            assert page.url.startswith(server.url + "/setup")
+        finally:
+            page.context.close()

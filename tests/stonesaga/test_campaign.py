@@ -5,6 +5,7 @@ that carry a campaign from one session to the next."""
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -562,6 +563,23 @@ def test_a_new_campaigns_first_session_takes_the_opener_its_epoch_names(
         options["epoch"] = epoch
     with pytest.raises(GameConfigError, match=r"§开局设置\.5.*allowed: "):
         GAME.parse_options(options)
+
+
+def test_a_refused_challenge_is_said_to_the_players_by_the_cards_titles() -> None:
+    """§开局设置.5: 第一个纪元的第一局必须选「战役起始」挑战. The set-up page shows the refusal
+    (issue 24: it was English only): which kind the session takes and the cards allowed, by the
+    titles printed on them, never by our ids, in each language."""
+    with pytest.raises(GameConfigError) as refused:
+        GAME.parse_options({"players": 2, "challenge": "CR01"})
+    said = refused.value.text
+    opener, crisis = camp.challenge("GI01").title, camp.challenge("CR01").title
+    assert said.zh.startswith("第1纪元第1局要选战役起始挑战")
+    assert f"「{crisis.zh}」是危机挑战" in said.zh
+    assert f"可选:「{opener.zh}」" in said.zh
+    assert f"'{crisis.en}' is a crisis" in said.en and f"Allowed: {opener.en}" in said.en
+    ids = re.compile(r"\b(GI|CR|FI|ES)\d\d\b")
+    assert not ids.search(said.zh) and not ids.search(said.en), said
+    assert not re.search(r"[A-Za-z]", said.zh), said.zh
 
 
 def test_a_new_campaign_may_open_with_the_campaign_start_or_an_epochs_start() -> None:
