@@ -64,8 +64,12 @@ def _strip(data: Data, c: st.Character, tr: Any, label: Any) -> list[list[Any]]:
         *(tr(malady_name(t.label())) for t in c.health),
     ]
     tile = _tile(data, c.tile) if c.tile else Text("尚未入场", "not on the map yet")
+    cap = _cap(data)
+    # §开局设置.4: the energy markers go on the duty board when the session begins, not at
+    # creation; a bare "0/5" before then read as a character with no energy (issue 24).
+    energy = f"{c.energy}/{cap}" if c.tile else tr(Text(f"开局时摆{cap}点", f"{cap} at the start"))
     fields: list[list[Any]] = [
-        [label("精力", "Energy"), f"{c.energy}/{_cap(data)}"],
+        [label("精力", "Energy"), energy],
         [label("健康轨", "Health track"), " ".join(health)],
         [label("地块", "Tile"), tr(tile)],
         [label("背包", "Pack"), tr(counted(c.pack, Text("空", "empty")))],

@@ -15,7 +15,7 @@ from player_texts import problems
 from screen_texts import bad, view_and_picture_problems, walk
 from stonesaga_play import Play
 
-from engine.core import DicePoolAnnounced, Text
+from engine.core import DicePoolAnnounced, Session, Text
 from engine.core.records import event_types
 from engine.stonesaga import STONESAGA, StonesagaOptions
 from engine.stonesaga import moves as mv
@@ -103,6 +103,22 @@ def test_health_is_shown_as_the_track_with_its_covered_cells() -> None:
     play.do(mv.Effect(0, 0, "injury", detail="light"))
     zh = dict(map(tuple, STONESAGA.view(play.state, "zh")["players"][0]["fields"]))
     assert zh["健康轨"] == "■□□□□ 疾苦 1/5 轻伤"
+
+
+def test_a_character_being_created_has_its_energy_to_come_not_zero() -> None:
+    """§开局设置.4: 按人数摆精力标记:1–2 名角色 → 各 5 点精力 — when the session begins. While
+    characters are being created the strip says what they will get, not "精力 0/5" (issue 24);
+    once the day begins it shows the track's count."""
+    session = Session(STONESAGA, {"players": 1})
+    session.submit(mv.CreationRoll(0, 6, 5, 4, 3, 1))
+    session.submit(mv.CreateCharacter(0, "Ash", "wise", ((6, 5, 4, 3, 1),), 6, 5, 4, 3))
+    assert session.state.flow.phase == "creation"
+    zh = dict(map(tuple, STONESAGA.view(session.state, "zh")["players"][0]["fields"]))
+    en = dict(map(tuple, STONESAGA.view(session.state, "en")["players"][0]["fields"]))
+    assert (zh["精力"], en["Energy"]) == ("开局时摆5点", "5 at the start")
+    play = Play(1)  # a session begun: the markers are on the board
+    zh = dict(map(tuple, STONESAGA.view(play.state, "zh")["players"][0]["fields"]))
+    assert zh["精力"] == "5/5"
 
 
 def test_the_view_says_the_result_in_words() -> None:
