@@ -5,6 +5,13 @@ table under ``tablesight/+/``; the page gets a snapshot of all tiles and then ea
 tile as it changes, over server-sent events. Results of ended games are kept (and appended to
 ``cafe-results.jsonl`` in the data folder, so a restart keeps them) for the CSV download.
 
+The broker is not trusted to send what a table would: every payload is checked against its
+schema (``kiosk.mqtt.payloads``) before use, and one that is too long, is not JSON or does not
+fit is dropped, counted and logged once a minute; a table whose state cannot be read gets a
+tile that says so. Nothing in paho's thread can raise out of the callback, so one message never
+stops the subscriber. What is kept is bounded (``Limits``): a message's size, the number of
+tables, the number of results.
+
 A broker outage is not the tables' outage: they play on and report when it is back. While the
 overview has no broker, no tile turns "offline"; a broker that stops cleanly publishes every
 table's last will as it goes, so a live "offline" is shown only after ``HOLD_S`` with the broker
@@ -38,6 +45,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from paho.mqtt.enums import CallbackAPIVersion
 
+from kiosk.mqtt.payloads import Result, Text, as_json, read_result, read_state
 from kiosk.mqtt.topics import (
     OFFLINE,
     ONLINE,
@@ -83,7 +91,27 @@ RECONNECT_S = 0.1
 before the tables (their back-off is 1, 2, 4 … 16 s), it hears their own "online" instead of
 what the broker kept."""
 
+DROP_LOG_S = 60.0
+"""Dropped messages are logged at most once a minute (a flood of bad ones is one line)."""
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+"""A CSV cell starting with one of these is a formula to a spreadsheet: it gets a ``'`` first
+(OWASP's rule against CSV injection)."""
+
 Listener = Callable[[str | None], None]
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What the overview keeps at most (``tablesight cafe --max-…``; docs/mqtt.md): what it
+    keeps is at most ``tables`` state summaries and ``results`` results of ``payload`` bytes
+    each."""
+
+    payload: int = 16 * 1024
+    """Bytes of one message; a longer one is dropped unread (a real summary is under 2 KiB)."""
+    tables: int = 200
+    """Tables shown; a message of one more table is dropped."""
+    results: int = 2000
+    """Results of ended games kept (in memory and in the file); beyond them the oldest go."""
 
 
 @dataclass
@@ -105,6 +133,14 @@ class _Return:
         return self.clean or self.restarted is False
 
 
+def _later(state: dict[str, Any], old: dict[str, Any]) -> bool:
+    """Whether a table's state summary was said after ``old``: the same game further on, or a
+    later connection of the table to the broker (its ``connection`` count grew)."""
+    moves = state["save"] == old["save"] and state["moves"] > old["moves"]
+    now, before = state.get("connection"), old.get("connection")
+    return moves or (now is not None and before is not None and now > before)
+
+
 def natural_key(name: str) -> tuple[Any, ...]:
     """Sort ``table-2`` before ``table-10``."""
     return tuple(int(p) if p.isdigit() else p.lower() for p in re.split(r"(\d+)", name))
@@ -120,12 +156,23 @@ class Overview:
         *,
         grace: float = GRACE_S,
         hold: float = HOLD_S,
+        limits: Limits = Limits(),
     ) -> None:
         if not settings.url:
             raise ValueError("no broker address")
         self.address: BrokerAddress = parse_broker_url(settings.url)
+        self.limits = limits
         self.tables: dict[str, dict[str, Any]] = {}
-        self.results: dict[tuple[str, str], dict[str, Any]] = {}
+        self.results: dict[tuple[str, str], str] = {}
+        """Each ended game's result as checked JSON text, by (table, save), oldest first."""
+        self.dropped = 0
+        """Messages dropped since the start (too long, not JSON, not fitting the schema, one
+        table too many)."""
+        self._unlogged = 0
+        self._last_drop = ""
+        self._drops_logged_at = -DROP_LOG_S
+        self._file_rows = 0
+        self._started = False
         self.connected = threading.Event()
         self._lock = threading.Lock()
         self._listeners: list[Listener] = []
@@ -162,6 +209,7 @@ class Overview:
         """Connect in the background (reconnecting with back-off while the broker is away)."""
         self.client.connect_async(self.address.host, self.address.port, self._keepalive)
         self.client.loop_start()
+        self._started = True
         self._stopping.clear()
         self._clock = threading.Thread(target=self._run_clock, name="cafe-clock", daemon=True)
         self._clock.start()
@@ -169,6 +217,7 @@ class Overview:
     def stop(self) -> None:
         """Disconnect (idempotent)."""
         self._stopping.set()
+        self._started = False
         if self._clock is not None:
             self._clock.join(timeout=5)
             self._clock = None
@@ -188,6 +237,7 @@ class Overview:
         """Show what is due: a held "offline" (the broker still there), a table that did not
         speak within the grace after the broker's return."""
         now = time.monotonic() if now is None else now
+        self._log_drops(now)
         changed: list[str] = []
         with self._lock:
             due = [n for n, at in self._held.items() if at <= now]
@@ -251,25 +301,83 @@ class Overview:
             self._tell(name)
 
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
-        if message.topic == UPTIME:
-            self._on_uptime(message.payload)
+        """One message from the broker; whatever it holds, nothing raises out of here (an
+        exception would end paho's thread, and the overview would hear nothing more)."""
+        try:
+            self._take(message.topic, message.payload, bool(message.retain))
+        except Exception as exc:  # RecursionError and MemoryError included: drop the message
+            self._drop(str(message.topic), f"{type(exc).__name__}: {exc}")
+
+    def _take(self, topic_name: str, payload: bytes, retained: bool) -> None:
+        if topic_name == UPTIME:
+            self._on_uptime(payload)
             return
-        where = table_of(message.topic)
+        where = table_of(topic_name)
         if where is None:
             return
         name, what = where
-        retained = bool(message.retain)
-        try:
-            check_table_name(name)
-            text = message.payload.decode("utf-8")
-            if what == STATUS:
-                self._status(name, text, retained)
-            elif what == STATE:
-                self._state(name, json.loads(text) if text else None, retained)
-            elif what == RESULT and text:
-                self._result(name, json.loads(text))
-        except (ValueError, UnicodeDecodeError, TypeError, KeyError) as exc:
-            log.warning("ignored a message on %s: %s", message.topic, exc)
+        check_table_name(name)
+        too_long = len(payload) > self.limits.payload
+        if what == STATE:
+            try:
+                if too_long:
+                    raise ValueError(
+                        f"{len(payload)} bytes, over the limit of {self.limits.payload}"
+                    )
+                state = as_json(read_state(payload, name)) if payload else None
+            except ValueError:
+                self._unreadable(name)
+                raise
+            self._state(name, state, retained)
+        elif too_long:
+            raise ValueError(f"{len(payload)} bytes, over the limit of {self.limits.payload}")
+        elif what == STATUS:
+            self._status(name, payload.decode("utf-8"), retained)
+        elif what == RESULT and payload:
+            self._result(name, read_result(payload, name))
+
+    def _drop(self, topic_name: str, reason: str) -> None:
+        """Count a message that could not be used; logged at most once a minute."""
+        with self._lock:
+            self.dropped += 1
+            self._unlogged += 1
+            self._last_drop = f"{topic_name[:120]}: {reason[:200]}"
+        self._log_drops()
+
+    def _log_drops(self, now: float | None = None) -> None:
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            if not self._unlogged or now - self._drops_logged_at < DROP_LOG_S:
+                return
+            count, last = self._unlogged, self._last_drop
+            self._unlogged, self._drops_logged_at = 0, now
+        log.warning(
+            "dropped %d message(s) from the broker since the last report (%d in all); the"
+            " latest on %s",
+            count,
+            self.dropped,
+            last,
+        )
+
+    def _tile(self, name: str) -> dict[str, Any]:
+        """A table's tile, made for a table not seen before if there is room (the caller holds
+        the lock); ValueError beyond ``limits.tables``."""
+        tile = self.tables.get(name)
+        if tile is None:
+            if len(self.tables) >= self.limits.tables:
+                raise ValueError(f"the overview shows at most {self.limits.tables} tables")
+            tile = {"name": name, "online": None, "state": None, "unreadable": False}
+            self.tables[name] = tile
+        return tile
+
+    def _unreadable(self, name: str) -> None:
+        """The table's latest state could not be read: its tile says so (what it said before
+        is no longer its word)."""
+        with self._lock:
+            tile = self._tile(name)
+            tile["state"] = None
+            tile["unreadable"] = True
+        self._tell(name)
 
     def _on_uptime(self, payload: bytes) -> None:
         """The broker's uptime: after a return, one smaller than before, or no longer than the
@@ -299,7 +407,9 @@ class Overview:
         if text not in (ONLINE, OFFLINE, ""):
             raise ValueError(f"status is {text!r}")
         with self._lock:
-            tile = self.tables.setdefault(name, {"name": name, "online": None, "state": None})
+            if text == "" and name not in self.tables:
+                return
+            tile = self._tile(name)
             back = self._return
             if text == "":
                 tile["online"] = None
@@ -334,22 +444,16 @@ class Overview:
 
     def _state(self, name: str, state: dict[str, Any] | None, retained: bool = False) -> None:
         """A table's state summary: a live one (or, after a return, a retained one of the same
-        game further on than before) shows the table is there; a live one brings back a tile
-        the grace took for offline."""
-        if state is not None and not isinstance(state, dict):
-            raise ValueError("state is not an object")
+        game further on than before, or sent on a later connection of the table) shows the
+        table is there; a live one brings back a tile the grace took for offline. ``state`` is
+        checked already (``read_state``)."""
         with self._lock:
-            tile = self.tables.setdefault(name, {"name": name, "online": None, "state": None})
+            if state is None and name not in self.tables:
+                return
+            tile = self._tile(name)
             back = self._return
             old = tile["state"]
-            further = (
-                isinstance(old, dict)
-                and isinstance(state, dict)
-                and state.get("save") == old.get("save")
-                and isinstance(state.get("moves"), int)
-                and isinstance(old.get("moves"), int)
-                and state["moves"] > old["moves"]
-            )
+            further = old is not None and state is not None and _later(state, old)
             if state is not None and (not retained or (back is not None and further)):
                 if not retained:  # the table is there (it says "offline" after its last one)
                     tile["seen"] = time.time()
@@ -359,6 +463,7 @@ class Overview:
                     back.spoke.add(name)
                 self._doubt.pop(name, None)
             tile["state"] = state
+            tile["unreadable"] = False
             self._forget_if_cleared(name)
         self._tell(name)
 
@@ -366,7 +471,7 @@ class Overview:
         """A table whose retained state and status were both cleared (an empty retained
         message) is gone from the café: its tile goes (the caller holds the lock)."""
         tile = self.tables[name]
-        if tile["state"] is None and tile["online"] is None:
+        if tile["state"] is None and tile["online"] is None and not tile["unreadable"]:
             del self.tables[name]
             self._doubt.pop(name, None)
             self._held.pop(name, None)
@@ -376,28 +481,80 @@ class Overview:
         the broker's return (the caller holds the lock)."""
         return {**self.tables[name], "checking": name in self._doubt}
 
-    def _result(self, name: str, result: dict[str, Any]) -> None:
-        key = (name, str(result["save"]))
+    def _result(self, name: str, result: Result) -> None:
+        """Keep an ended game's result (checked already); a new one is appended to the file."""
+        row = result.model_dump_json(exclude_unset=True)
+        key = (name, result.save)
         with self._lock:
             known = key in self.results
-            self.results[key] = result
+            self.results[key] = row
+            self._trim_results()
         if not known and self._results_file is not None:
             try:
                 self._results_file.parent.mkdir(parents=True, exist_ok=True)
                 with self._results_file.open("a", encoding="utf-8") as out:
-                    out.write(json.dumps(result, ensure_ascii=False) + "\n")
+                    out.write(row + "\n")
+                self._file_rows += 1
+                if self._file_rows > 2 * self.limits.results:
+                    self._write_results()
             except OSError as exc:
                 log.warning("cannot keep the result in %s: %s", self._results_file, exc)
 
+    def _trim_results(self) -> None:
+        """Forget the oldest results beyond ``limits.results`` (the caller holds the lock)."""
+        for key in list(self.results)[: max(0, len(self.results) - self.limits.results)]:
+            del self.results[key]
+
+    def _write_results(self) -> None:
+        """Write the file anew with the results kept (atomically: a new file put in place)."""
+        assert self._results_file is not None
+        with self._lock:
+            rows = list(self.results.values())
+        part = self._results_file.with_suffix(".part")
+        part.write_text("".join(row + "\n" for row in rows), encoding="utf-8")
+        part.replace(self._results_file)
+        self._file_rows = len(rows)
+
     def _load_results(self) -> None:
-        if self._results_file is None or not self._results_file.is_file():
+        """Read the kept results back, each row checked as when it was written: a row that
+        does not fit (too long, not JSON, not a result) is skipped, and said in one log line;
+        the file is then written anew with what was kept."""
+        path = self._results_file
+        if path is None or not path.is_file():
             return
-        for line in self._results_file.read_text(encoding="utf-8").splitlines():
+        rows = skipped = 0
+        first_bad = ""
+        cap = self.limits.payload + 1
+        with path.open(encoding="utf-8", errors="replace") as lines:
+            while line := lines.readline(cap):
+                rows += 1
+                reason = ""
+                if not line.endswith("\n") and len(line) >= cap:
+                    while (rest := lines.readline(cap)) and not rest.endswith("\n"):
+                        pass  # the rest of a line too long to be a result
+                    reason = f"longer than {self.limits.payload} bytes"
+                elif line.strip():
+                    try:
+                        result = read_result(line)
+                        self.results[(result.table, result.save)] = result.model_dump_json(
+                            exclude_unset=True
+                        )
+                        continue
+                    except ValueError as exc:
+                        reason = str(exc)
+                else:
+                    continue
+                skipped += 1
+                first_bad = first_bad or f"row {rows}: {reason}"
+        if skipped:
+            log.warning("skipped %d unreadable result(s) in %s (%s)", skipped, path, first_bad)
+        self._trim_results()
+        self._file_rows = len(self.results)
+        if skipped or rows > len(self.results):
             try:
-                result = json.loads(line)
-                self.results[(str(result["table"]), str(result["save"]))] = result
-            except (ValueError, KeyError, TypeError):
-                continue
+                self._write_results()
+            except OSError as exc:
+                log.warning("cannot write %s anew: %s", path, exc)
 
     # --- readers -------------------------------------------------------------------------------
 
@@ -441,34 +598,58 @@ class Overview:
         return {"broker": self.connected.is_set(), "tables": tiles}
 
     def results_csv(self, lang: str) -> str:
-        """The results of ended games as CSV (a header in ``lang``), oldest first."""
+        """The results of ended games as CSV (a header in ``lang``), oldest first; a cell that
+        a spreadsheet would take for a formula starts with ``'``."""
         with self._lock:
-            rows = sorted(self.results.values(), key=lambda r: str(r.get("ended", "")))
-        head = CSV_HEAD[lang]
+            kept = list(self.results.values())
+        rows = sorted((Result.model_validate_json(r) for r in kept), key=lambda r: r.ended)
         out = io.StringIO()
         writer = csv.writer(out)
-        writer.writerow(head)
+        writer.writerow(CSV_HEAD[lang])
         for r in rows:
-            winners = [_in(w, lang) for w in r.get("winners") or []]
-            players = [
-                f"{_in(p.get('name'), lang)} {p['score']}"
-                if p.get("score") is not None
-                else _in(p.get("name"), lang)
-                for p in r.get("players") or []
+            scored = [
+                _in(p.name, lang) if p.score is None else f"{_in(p.name, lang)} {p.score}"
+                for p in r.players
             ]
             writer.writerow(
-                [
-                    r.get("table", ""),
-                    _in(r.get("title"), lang),
-                    r.get("save", ""),
-                    r.get("ended", ""),
-                    RESULT_WORDS.get(str(r.get("result")), {}).get(lang, r.get("result", "")),
-                    "; ".join(winners),
-                    "; ".join(players),
-                    r.get("moves", ""),
-                ]
+                text_cell(cell)
+                for cell in (
+                    r.table,
+                    _in(r.title, lang),
+                    r.save,
+                    r.ended,
+                    RESULT_WORDS[r.result][lang],
+                    "; ".join(_in(w, lang) for w in r.winners),
+                    "; ".join(scored),
+                    r.moves,
+                )
             )
         return out.getvalue()
+
+    def kept_bytes(self) -> int:
+        """The size of what the overview keeps from the broker, as JSON text: every table's
+        state summary and every result (at most ``limits.tables`` + ``limits.results``
+        payloads of ``limits.payload`` bytes)."""
+        with self._lock:
+            states = [t["state"] for t in self.tables.values() if t["state"] is not None]
+            results = list(self.results.values())
+        size = sum(
+            len(json.dumps(s, ensure_ascii=False, separators=(",", ":")).encode()) for s in states
+        )
+        return size + sum(len(r.encode()) for r in results)
+
+    def subscribing(self) -> bool:
+        """Whether the overview's MQTT client is running (paho's network thread alive), as
+        it must be between ``start()`` and ``stop()``."""
+        # paho clears its thread's handle when the thread ends, whatever ended it
+        return self._started and getattr(self.client, "_thread", None) is not None
+
+
+def text_cell(value: object) -> str:
+    """A CSV cell as text; one that starts like a formula (``=``, ``+``, ``-``, ``@``, a tab,
+    a carriage return) gets a ``'`` first, so a spreadsheet shows it as text."""
+    text = str(value)
+    return "'" + text if text.startswith(FORMULA_START) else text
 
 
 CSV_HEAD = {
@@ -492,11 +673,9 @@ RESULT_WORDS = {
 }
 
 
-def _in(text: Any, lang: str) -> str:
-    """A text given in both languages (``{"zh", "en"}``), in ``lang``."""
-    if isinstance(text, dict):
-        return str(text.get(lang) or text.get("en") or "")
-    return "" if text is None else str(text)
+def _in(text: Text, lang: str) -> str:
+    """A text given in both languages, in ``lang``."""
+    return text.zh if lang == "zh" else text.en
 
 
 def create_app(overview: Overview, lang: str) -> FastAPI:
@@ -591,9 +770,18 @@ def create_app(overview: Overview, lang: str) -> FastAPI:
         )
 
     @app.get("/healthz")
-    def healthz() -> dict[str, Any]:
-        """Whether the overview is up, and whether it has the broker."""
-        return {"status": "ok", "broker": overview.connected.is_set()}
+    def healthz() -> JSONResponse:
+        """Whether the overview is up and listening (503 when its MQTT client died), whether
+        it has the broker, and how many messages it dropped."""
+        alive = overview.subscribing()
+        body = {
+            "status": "ok" if alive else "failing",
+            "subscriber": alive,
+            "broker": overview.connected.is_set(),
+            "tables": len(overview.snapshot()["tables"]),
+            "dropped": overview.dropped,
+        }
+        return JSONResponse(body, status_code=200 if alive else 503)
 
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     return app

@@ -48,6 +48,29 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="after the broker comes back, how long a table has to report before its tile says"
         " offline (default 30: a table retries the broker at most 16 s apart)",
     )
+    parser.add_argument(
+        "--max-payload",
+        type=int,
+        default=16 * 1024,
+        metavar="BYTES",
+        help="the longest message read from the broker; a longer one is dropped unread"
+        " (default 16384: a table's state summary is under 2 KiB)",
+    )
+    parser.add_argument(
+        "--max-tables",
+        type=int,
+        default=200,
+        metavar="N",
+        help="how many tables the overview shows; messages of more are dropped (default 200)",
+    )
+    parser.add_argument(
+        "--max-results",
+        type=int,
+        default=2000,
+        metavar="N",
+        help="how many results of ended games are kept for the CSV; beyond them the oldest go"
+        " (default 2000)",
+    )
     parser.set_defaults(
         handler=cafe,
         setting_flags=lambda a: {"mqtt": {"url": a.mqtt} if a.mqtt else None},
@@ -79,11 +102,19 @@ def cafe(args: argparse.Namespace, settings: Settings) -> int:
 
     import uvicorn
 
-    from cafe.overview import Overview, create_app
+    from cafe.overview import Limits, Overview, create_app
 
     if not 0 < args.grace <= 3600:
         raise CommandError(f"--grace: {args.grace} is not between 0 and 3600 seconds")
-    overview = Overview(settings.mqtt, settings.data_dir, grace=args.grace)
+    for flag, value, low, high in (
+        ("--max-payload", args.max_payload, 1024, 16 * 1024 * 1024),
+        ("--max-tables", args.max_tables, 1, 100_000),
+        ("--max-results", args.max_results, 1, 1_000_000),
+    ):
+        if not low <= value <= high:
+            raise CommandError(f"{flag}: {value} is not between {low:,} and {high:,}")
+    limits = Limits(payload=args.max_payload, tables=args.max_tables, results=args.max_results)
+    overview = Overview(settings.mqtt, settings.data_dir, grace=args.grace, limits=limits)
     app = create_app(overview, settings.lang)
     overview.start()
     where = f"http://{'<this machine>' if host == '0.0.0.0' else host}:{port}/"

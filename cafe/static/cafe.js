@@ -16,6 +16,7 @@ const WORDS = {
     ended: "✔ 游戏结束:{title}", waiting: "等待本桌的消息…", open: "打开本桌屏幕",
     short_refused: "被拒的一步", short_camera_lost: "摄像头断开", short_controller_lost: "灯光控制器断开",
     short_offline: "离线", short_ended: "游戏结束", sep: "、",
+    unreadable: "⚠ 无法读取本桌的报告", short_unreadable: "报告无法读取",
   },
   en: {
     heading: "Tables", csv: "Download ended games (CSV)", live: "live", lost: "server lost, reconnecting…",
@@ -31,6 +32,7 @@ const WORDS = {
     ended: "✔ Game over: {title}", waiting: "Waiting for this table's news…", open: "Open the table's screen",
     short_refused: "refused move", short_camera_lost: "camera lost", short_controller_lost: "LED controller lost",
     short_offline: "offline", short_ended: "game over", sep: ", ",
+    unreadable: "⚠ This table's report could not be read", short_unreadable: "report unreadable",
   },
 };
 
@@ -59,16 +61,23 @@ function clock(seconds) {
   return d.toLocaleTimeString(lang === "zh" ? "zh-CN" : "en-GB", { hour: "2-digit", minute: "2-digit" });
 }
 
+// Never throws: a tile whose alerts are not a list of alerts says its report is unreadable.
 function alertsOf(tile) {
   const list = [];
   if (tile.online === false) list.push({ kind: "offline" });
-  for (const a of (tile.state && tile.state.alerts) || []) list.push(a);
+  const alerts = tile.state ? tile.state.alerts : [];
+  if (tile.unreadable || !Array.isArray(alerts) || !alerts.every(a => a && typeof a.kind === "string" && WORDS.en[a.kind])) {
+    list.push({ kind: "unreadable" });
+  } else {
+    list.push(...alerts);
+  }
   return list;
 }
 function level(alerts) {
   const kinds = alerts.map(a => a.kind);
   if (kinds.includes("refused")) return "refused";
   if (kinds.includes("offline")) return "offline";
+  if (kinds.includes("unreadable")) return "unreadable";
   if (kinds.some(k => k.endsWith("_lost"))) return "lost";
   if (kinds.includes("ended")) return "ended";
   return "none";
@@ -78,6 +87,21 @@ function alertText(a, tile) {
   if (a.kind === "ended") return t("ended", { title: say(a.title) });
   if (a.kind === "offline") return tile.seen ? t("offlineSince", { t: clock(tile.seen) }) : t("offline");
   return t(a.kind);
+}
+
+// One tile; a tile that cannot be drawn (whatever its report holds) is drawn as unreadable,
+// and every other tile stays.
+function tileNode(tile) {
+  try {
+    if (tile.unreadable) throw new Error("unreadable");
+    return drawTile(tile);
+  } catch (e) {
+    const name = String((tile && tile.name) || "?");
+    const node = el("article", { class: "tile", "data-table": name, "data-level": "unreadable" });
+    node.append(el("header", {}, el("h2", { text: name })));
+    node.append(el("ul", { class: "alerts" }, el("li", { class: "alert", "data-kind": "unreadable", text: t("unreadable") })));
+    return node;
+  }
 }
 
 function drawTile(tile) {
@@ -136,7 +160,7 @@ function drawAll() {
   document.getElementById("csv").href = `/results.csv?lang=${lang}`;
   const box = document.getElementById("tiles");
   const names = [...tables.keys()].sort(natural);
-  box.replaceChildren(...names.map(n => drawTile(tables.get(n))));
+  box.replaceChildren(...names.map(n => tileNode(tables.get(n))));
   drawSummary(names);
   drawConn();
 }
@@ -174,7 +198,7 @@ function updateOne(tile) {
   tables.set(tile.name, tile);
   const old = document.querySelector(`.tile[data-table="${CSS.escape(tile.name)}"]`);
   if (!old) { drawAll(); return; }
-  old.replaceWith(drawTile(tile));
+  old.replaceWith(tileNode(tile));
   drawSummary([...tables.keys()].sort(natural));
 }
 

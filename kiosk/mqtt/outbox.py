@@ -119,6 +119,14 @@ class Outbox:
         with self._lock:
             return self._meta(key) or self._set_meta(key, make())
 
+    def count(self, key: str) -> int:
+        """Add one to the counter kept under ``key`` in the outbox's file (kept across restarts
+        of the kiosk); returns its new value (1 the first time)."""
+        with self._lock:
+            value = int(self._meta(key) or 0) + 1
+            self._set_meta(key, str(value))
+            return value
+
     def close(self) -> None:
         """Close the file (idempotent)."""
         with self._lock:

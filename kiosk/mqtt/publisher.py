@@ -119,9 +119,12 @@ def screen_link(settings: Settings) -> str | None:
     return f"http://{host}:{settings.port}/"
 
 
-def summary(table: Table, name: str, link: str | None, dropped: int) -> dict[str, Any]:
+def summary(
+    table: Table, name: str, link: str | None, dropped: int, connection: int | None = None
+) -> dict[str, Any]:
     """The table's state summary, in both languages (the retained ``state`` message): two
-    snapshots of one change (``Presenter.pair``)."""
+    snapshots of one change (``Presenter.pair``); ``connection`` counts the table's
+    connections to the broker (a receiver knows from it that the table spoke again)."""
     zh, en, facts = table.presenter.pair()
     try:
         scores = facts.game.scores(facts.state)
@@ -196,6 +199,7 @@ def summary(table: Table, name: str, link: str | None, dropped: int) -> dict[str
         "end": end,
         "url": link,
         "dropped": dropped,
+        "connection": connection,
     }
 
 
@@ -232,6 +236,7 @@ class Publisher:
         self._handed = 0  # the newest event number handed to paho
         self._state: dict[str, Any] | None = None
         self._state_sent: str | None = None
+        self._connection: int | None = None  # this table's connections so far (outbox file)
         self._result_sent: str | None = None
         self._unlisten: Any = None
         self._lost = False
@@ -371,6 +376,7 @@ class Publisher:
             return False
         if item.kind == "connected":
             self.refused = None
+            self._connection = self.outbox.count("connections")
             self.connected.set()
             self.client.publish(topic(self.name, STATUS), ONLINE, qos=1, retain=True)
             self._state_sent = self._result_sent = None  # a restarted broker lost them
@@ -430,7 +436,7 @@ class Publisher:
     def _refresh(self) -> None:
         """Rebuild the state summary; publish it (and the result of an ended game) if it
         changed and the broker is there."""
-        state = summary(self.table, self.name, self.link, self.outbox.dropped)
+        state = summary(self.table, self.name, self.link, self.outbox.dropped, self._connection)
         self._state = state
         if not self.connected.is_set():
             return

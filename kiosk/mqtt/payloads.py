@@ -1,0 +1,183 @@
+"""The retained payloads a table publishes, as schemas (docs/mqtt.md): ``state`` and ``result``.
+
+A receiver reads a payload with ``read_state`` or ``read_result``: pydantic parses the bytes and
+checks every field in one step (strict: a string is not a number, ``null`` is not a list), so
+what it returns is safe to draw and to write out. Its parser is iterative: a payload nested a
+hundred thousand levels deep is one ``ValueError``, not a ``RecursionError``. Unknown fields
+are dropped (a version may add fields); a missing one or a wrong type is a ``ValueError``
+naming the field.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+
+class _Payload(BaseModel):
+    model_config = ConfigDict(strict=True, extra="ignore", frozen=True)
+
+
+class Text(_Payload):
+    """A text a person reads, in both languages."""
+
+    zh: str
+    en: str
+
+
+class Phase(_Payload):
+    """The phase: its code name and its title."""
+
+    name: str
+    title: Text
+
+
+class Step(_Payload):
+    """The step within the phase."""
+
+    title: Text
+    index: int
+    of: int
+
+
+class Turn(_Payload):
+    """Whose turn it is (seat from 1)."""
+
+    seat: int = Field(ge=1)
+    name: Text
+
+
+class Player(_Payload):
+    """One seat as the screen names it."""
+
+    seat: int = Field(ge=1)
+    name: Text
+    colour: str
+    colour_name: Text
+    hex: str = Field(pattern=r"^#[0-9A-Fa-f]{6}$")
+    score: int | None
+
+
+class Refused(_Payload):
+    """A refused move nobody has put right yet."""
+
+    kind: Literal["refused"]
+    who: Text
+    what: Text
+    why: Text
+
+
+class LinkLost(_Payload):
+    """The camera or the LED controller lost."""
+
+    kind: Literal["camera_lost", "controller_lost"]
+    detail: str | None = None
+
+
+class Ended(_Payload):
+    """The game is over."""
+
+    kind: Literal["ended"]
+    title: Text
+    winners: list[Text]
+
+
+Alert = Annotated[Refused | LinkLost | Ended, Field(discriminator="kind")]
+
+
+class End(_Payload):
+    """How the game ended."""
+
+    result: Literal["win", "shared_win", "loss", "finished"]
+    title: Text
+    why: Text
+    winners: list[Text]
+
+
+class State(_Payload):
+    """The retained state summary of one table (``tablesight/<table>/state``)."""
+
+    v: Literal[1]
+    table: str
+    game: str
+    title: Text
+    save: str
+    round: int
+    rounds: int | None
+    phase: Phase
+    step: Step | None
+    order: str
+    turn: Turn | None
+    next: Text
+    players: list[Player]
+    moves: int = Field(ge=0)
+    links: dict[str, str]
+    alerts: list[Alert]
+    end: End | None
+    url: str | None
+    dropped: int = Field(ge=0)
+    connection: int | None = Field(None, ge=1)
+    """The table's connections to the broker so far (added in version 1; absent from older
+    tables)."""
+
+
+class ResultPlayer(_Payload):
+    """One seat of an ended game."""
+
+    name: Text
+    colour: str
+    score: int | None
+
+
+class Result(_Payload):
+    """The result of one ended game (``tablesight/<table>/result``, one row of the café's
+    results)."""
+
+    v: Literal[1]
+    table: str
+    save: str
+    game: str
+    title: Text
+    ended: str
+    result: Literal["win", "shared_win", "loss", "finished"]
+    winners: list[Text]
+    players: list[ResultPlayer]
+    moves: int = Field(ge=0)
+    rounds: int | None
+
+
+_STATE = TypeAdapter(State)
+_RESULT = TypeAdapter(Result)
+
+
+def _read(adapter: TypeAdapter[Any], payload: bytes | str, table: str | None) -> Any:
+    try:
+        value = adapter.validate_json(payload)
+    except ValidationError as exc:
+        first = exc.errors(include_url=False, include_input=False)[0]
+        where = ".".join(str(p) for p in first["loc"]) or "the payload"
+        more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+        raise ValueError(f"{where}: {first['msg']}{more}") from None
+    if table is not None and value.table != table:
+        raise ValueError(f"names table {value.table!r} on the topic of {table!r}")
+    return value
+
+
+def read_state(payload: bytes | str, table: str | None = None) -> State:
+    """A state summary checked against its schema (and naming ``table``, when given);
+    ValueError saying the first field that is wrong."""
+    state: State = _read(_STATE, payload, table)
+    return state
+
+
+def read_result(payload: bytes | str, table: str | None = None) -> Result:
+    """A result checked against its schema (and naming ``table``, when given); ValueError
+    saying the first field that is wrong."""
+    result: Result = _read(_RESULT, payload, table)
+    return result
+
+
+def as_json(value: BaseModel) -> dict[str, Any]:
+    """A checked payload as JSON data, with only the fields it was given."""
+    return value.model_dump(mode="json", exclude_unset=True)
