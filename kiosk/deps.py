@@ -57,14 +57,17 @@ TOO_MANY = Text(
     "too many wrong pairing codes from this device; try again in {seconds} s",
 )
 TOO_MANY_NETWORK = Text(
-    "网络上输错配对码的次数太多;请 {seconds} 秒后再试",
-    "too many wrong pairing codes from the network; try again in {seconds} s",
+    "网络上输错配对码的次数太多,配对码暂停使用;请用手机扫描看板屏幕上的二维码,"
+    "或 {minutes} 分钟后再试",
+    "too many wrong pairing codes from the network, so the code is paused; scan the QR code on"
+    " the kiosk screen with the phone, or try the code again in {minutes} min",
 )
 
 
 def require_control(request: Request, pairing: Annotated[Pairing, Depends(get_pairing)]) -> None:
-    """Allow a control action: always from this machine, else only with the pairing code
-    (429 with Retry-After while the device must wait after too many wrong codes). The
+    """Allow a control action: always from this machine, else only with the pairing QR code's
+    token or the pairing code (429 with Retry-After while the device must wait after too many
+    wrong codes, or while the network's wrong codes paused the code: ``kiosk.pairing``). The
     messages are in the kiosk's language."""
     if is_local(request):
         return
@@ -77,9 +80,8 @@ def require_control(request: Request, pairing: Annotated[Pairing, Depends(get_pa
     except TooManyTriesError as exc:
         seconds = math.ceil(exc.retry_after)
         text = TOO_MANY_NETWORK if exc.network else TOO_MANY
-        raise HTTPException(
-            429, text.format(seconds=seconds).in_(lang), headers={"Retry-After": str(seconds)}
-        ) from None
+        words = text.format(seconds=seconds, minutes=math.ceil(seconds / 60))
+        raise HTTPException(429, words.in_(lang), headers={"Retry-After": str(seconds)}) from None
     if offered is None:
         text = NEED_CODE.format(header=PAIRING_HEADER)
     elif left := pairing.tries_left(client):

@@ -15,8 +15,10 @@ the table. A crowded or hostile network must never make it unanswerable for thos
 - ``Guard`` wraps the whole ASGI app (outside FastAPI's own error and body-size layers, so that
   every answer, a 413 or a 500 included, carries ``SECURITY_HEADERS``). It checks each request's
   ``Host`` against the names the kiosk answers to (``HostNames``: a DNS-rebinding page has a
-  foreign name) and each state-changing request's ``Origin`` (a page of another site may not
-  post to the kiosk).
+  foreign name) and each state-changing request's ``Origin``, scheme, name and port (a page of
+  another site may not post to the kiosk). A header that decides (``Host``, and ``Origin`` on a
+  change) must come once: two of them are refused, whichever one a layer would have read. A
+  change without ``Host`` (HTTP/1.0 allows it) is refused too: there is no name to check.
 - ``Busy`` limits the expensive routes (camera reading, sheets): a few at a time, then 503.
 - ``OncePerCause`` keeps the log readable under a flood: one record per cause and minute, then
   how many more there were.
@@ -81,6 +83,11 @@ BUSY = Text(
     "the kiosk is busy with other {what}; try again in a moment",
 )
 NO_HOST = Text("请求缺少 Host 请求头", "a request needs a Host header")
+TWO_HOSTS = Text("请求只能有一个 Host 请求头", "a request may have only one Host header")
+TWO_ORIGINS = Text(
+    "改变桌面的请求只能有一个 Origin 请求头",
+    "a request that changes the table may have only one Origin header",
+)
 UNKNOWN_NAME = Text(
     "看板不接受名称 {name};请用它的地址打开(或把该名称加入 http.hosts 设置)",
     "this kiosk does not answer to the name {name}; open it by its address (or add the name to"
@@ -237,8 +244,14 @@ class Guard:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
-        problem = self.door.refusal(scope, headers)
+        headers: dict[str, str] = {}
+        repeated: set[str] = set()
+        for key, value in scope["headers"]:
+            name = key.decode("latin-1").lower()
+            if name in headers:
+                repeated.add(name)
+            headers[name] = value.decode("latin-1")
+        problem = self.door.refusal(scope, headers, repeated)
         if problem is not None:
             status, detail, cause = problem
             self.door.refused(cause)
@@ -366,13 +379,23 @@ class Door:
         """This machine, or a phone that sent the right pairing code."""
         return is_loopback(client) or (client is not None and self.pairing.is_paired(client))
 
-    def refusal(self, scope: Scope, headers: dict[str, str]) -> tuple[int, str, str] | None:
-        """Why a request is refused (status, message, the cause for the log), or None: a Host
-        the kiosk does not answer to; on a state-changing request, an Origin of another site."""
+    def refusal(
+        self,
+        scope: Scope,
+        headers: dict[str, str],
+        repeated: frozenset[str] | set[str] = frozenset(),
+    ) -> tuple[int, str, str] | None:
+        """Why a request is refused (status, message, the cause for the log), or None: no Host
+        or more than one, or a Host the kiosk does not answer to; on a state-changing request,
+        an Origin of another site (another scheme, name or port) or more than one Origin.
+        ``repeated`` names the headers sent more than once (``headers`` keeps the last)."""
+        changes = scope["method"] not in SAFE_METHODS
         host_header = headers.get("host")
+        if "host" in repeated:
+            return 400, self.say(TWO_HOSTS), "more than one Host header (400)"
         if host_header is None:
-            if scope.get("http_version") == "1.0":
-                return None  # HTTP/1.0 has no Host: the connection itself reached the kiosk
+            if scope.get("http_version") == "1.0" and not changes:
+                return None  # HTTP/1.0 may leave Host out to read; a change needs a name to check
             return 400, self.say(NO_HOST), "no Host header (400)"
         host, port = split_host(host_header)
         if not host or not self.hosts.allows(host):
@@ -381,8 +404,10 @@ class Door:
                 self.say(UNKNOWN_NAME.format(name=repr(host_header[:80]))),
                 "a Host the kiosk does not answer to (400)",
             )
-        if scope["method"] in SAFE_METHODS:
+        if not changes:
             return None
+        if "origin" in repeated:  # a browser sends one; which one counts is the attacker's pick
+            return 403, self.say(TWO_ORIGINS), "more than one Origin header (403)"
         origin = headers.get("origin")
         if origin is None:
             site = headers.get("sec-fetch-site")
@@ -406,10 +431,11 @@ class Door:
             parts = urlsplit(origin)
         except ValueError:  # "http://[": not a URL at all
             return False
-        if parts.scheme not in ("http", "https") or not parts.netloc:
-            return False  # "null" (a sandboxed frame, a file), or something else
+        scheme = scope.get("scheme", "http")
+        if parts.scheme != scheme or not parts.netloc:
+            return False  # another scheme, "null" (a sandboxed frame, a file), something else
         name, origin_port = split_host(parts.netloc)
-        default = 443 if parts.scheme == "https" else 80
+        default = 443 if scheme == "https" else 80
         server = scope.get("server") or (None, None)
         request_port = port or server[1] or default
         return name == host and (origin_port or default) == request_port

@@ -1,34 +1,69 @@
-"""Control actions: advance, undo, a move, the menu, a new game, the settings.
+"""Control actions: advance, undo, a move, the menu, a new game, the settings; and the pairing
+QR code that lets a phone in.
 
 From the kiosk's own screen they are always allowed; from another device only with the pairing
-code (``kiosk.deps.require_control``). Bodies are validated by pydantic and size-limited by the
-app; a refused action answers with a readable message and changes nothing.
+token or code (``kiosk.deps.require_control``). Bodies are validated by pydantic in strict mode
+(``"50"`` is not a number) and size-limited by the app; a refused action answers with a readable
+message and changes nothing.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import errno
+import io
+import ipaddress
 import math
+import socket
 from typing import Any
 
-from fastapi import APIRouter, HTTPException
+import segno
+from fastapi import APIRouter, HTTPException, Response
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from engine.core import EngineError, NothingToUndoError, Verdict, move_from_dict
+from engine.core import EngineError, NothingToUndoError, Text, Verdict, move_from_dict
 from engine.core.text import Language
-from kiosk.deps import Control, SettingsDep, TableDep
+from kiosk.deps import Control, PairingDep, SettingsDep, TableDep
 from kiosk.seats import MAX_NAME, parse_seats
 from kiosk.settings import save_kiosk_changes
-from kiosk.store import NOT_KEPT_CODE, SaveNotKeptError, StoreError
+from kiosk.store import (
+    NOT_KEPT_CODE,
+    WHY_DENIED,
+    WHY_FOLDER,
+    WHY_FULL,
+    SaveNotKeptError,
+    StoreError,
+)
 from kiosk.table import setup_refusal
 
 router = APIRouter(prefix="/api", tags=["controls"], dependencies=[Control])
 
+NOT_SAVED = Text(
+    "设置已生效,但无法保存到数据文件夹({reason});重启后会恢复原样",
+    "the settings apply now but could not be saved in the data folder ({reason}); they will be"
+    " as before after a restart",
+)
+WHY_UNWRITABLE = Text("无法写入", "it cannot be written")
+WHY_NOT_WRITTEN = {
+    errno.EROFS: WHY_FOLDER,
+    errno.EACCES: WHY_DENIED,
+    errno.EPERM: WHY_DENIED,
+    errno.ENOSPC: WHY_FULL,
+    errno.EDQUOT: WHY_FULL,
+}
+"""Why the settings file could not be written, by ``errno``, as the saves say it."""
+NOT_ON_NETWORK = Text(
+    "看板没有向网络开放(用 --lan 启动),手机无法配对",
+    "the kiosk does not serve the network (start it with --lan), so no phone can pair",
+)
+
 
 class Strict(BaseModel):
-    """A request body that refuses unknown fields, and NaN or infinite numbers."""
+    """A request body that refuses unknown fields, NaN or infinite numbers, and values of
+    another type (``"50"`` for a number, ``1`` for true)."""
 
-    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, strict=True)
 
 
 def _finite(value: Any, where: str) -> None:
@@ -195,8 +230,9 @@ def change_settings(body: SettingsBody, table: TableDep, settings: SettingsDep) 
             setattr(settings, key, value)
     try:
         save_kiosk_changes(settings)
-    except OSError as exc:
-        raise HTTPException(500, f"the settings apply now but could not be saved: {exc}") from None
+    except OSError as exc:  # a read-only data folder, a full disk: as a move that is not kept
+        text = NOT_SAVED.format(reason=WHY_NOT_WRITTEN.get(exc.errno, WHY_UNWRITABLE))
+        raise HTTPException(503, text.in_(settings.lang)) from None
     table.touch("settings")
     return {
         "lang": settings.lang,
@@ -207,3 +243,33 @@ def change_settings(body: SettingsBody, table: TableDep, settings: SettingsDep) 
             "remove_ms": settings.stabiliser.remove_ms,
         },
     }
+
+
+@router.get("/pairing.svg")
+def pairing_qr(pairing: PairingDep, settings: SettingsDep) -> Response:
+    """The QR code a phone scans to pair (``kiosk.pairing``): the table page at this machine's
+    address on the network, with the run's token. For the kiosk's own screen (and phones already
+    paired, who may show it to others); 404 without ``--lan``."""
+    if not settings.lan:
+        raise HTTPException(404, NOT_ON_NETWORK.in_(settings.lang))
+    link = pairing.link(network_address(settings.bind_host), settings.port)
+    out = io.BytesIO()
+    segno.make(link, error="m").save(
+        out, kind="svg", xmldecl=False, omitsize=True, border=4, light="#fff"
+    )
+    return Response(
+        out.getvalue(), media_type="image/svg+xml", headers={"Cache-Control": "no-store"}
+    )
+
+
+def network_address(bind: str) -> str:
+    """The address phones reach this machine at: the bound address when it is one, else the
+    source address of the machine's route out (no packet is sent), else ``NAME.local``."""
+    if bind not in ("0.0.0.0", "::", ""):
+        return bind
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect(("192.0.2.1", 9))  # TEST-NET-1: a route is looked up, nothing is sent
+        address = probe.getsockname()[0]
+        if not ipaddress.ip_address(address).is_loopback and address != "0.0.0.0":
+            return str(address)
+    return f"{socket.gethostname().split('.')[0]}.local"

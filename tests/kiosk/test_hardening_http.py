@@ -33,7 +33,7 @@ from serving import asgi_call as call
 
 from kiosk.app import SECURITY_HEADERS, create_app
 from kiosk.guard import OncePerCause
-from kiosk.pairing import FREE_TRIES, NETWORK_WRONG_PER_MINUTE, PAIRING_HEADER, Pairing
+from kiosk.pairing import FREE_TRIES, NETWORK_WRONG_PER_HOUR, PAIRING_HEADER, Pairing
 from kiosk.routers import camera
 from kiosk.settings import load_settings
 from kiosk.table import open_table
@@ -407,17 +407,24 @@ def test_wrong_codes_make_a_device_wait_longer_and_longer_and_never_unpair_other
     assert menu(app, ("192.168.1.31", 4000), None).status_code == 403
 
 
-def test_many_devices_guessing_together_are_held_back_but_paired_phones_are_not(
+def test_many_devices_guessing_together_pause_the_code_but_never_the_qr_token_or_paired_phones(
     app: FastAPI, clock: Clock
 ) -> None:
+    pairing = app.state.pairing
     paired_phone = ("192.168.1.30", 4000)
     assert menu(app, paired_phone, CODE).status_code == 200
-    for n in range(NETWORK_WRONG_PER_MINUTE):
+    for n in range(NETWORK_WRONG_PER_HOUR):
         assert menu(app, (f"10.0.{n // 200}.{n % 200 + 1}", 4000), "000000").status_code == 403
     fresh = menu(app, ("10.9.9.9", 4000), CODE)
     assert fresh.status_code == 429 and "from the network" in fresh.json()["detail"]
+    assert "scan the QR code" in fresh.json()["detail"]
+    assert int(fresh.headers["retry-after"]) > 59 * 60
+    # The QR code's token lets a new phone in at once, and a paired phone stays in.
+    assert menu(app, ("10.9.9.10", 4000), pairing.token).status_code == 200
     assert menu(app, paired_phone, CODE).status_code == 200
-    clock.now += 61
+    clock.now += 30 * 60
+    assert menu(app, ("10.9.9.9", 4000), CODE).status_code == 429
+    clock.now += 30 * 60 + 1
     assert menu(app, ("10.9.9.9", 4000), CODE).status_code == 200
 
 
