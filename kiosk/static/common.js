@@ -1,6 +1,17 @@
 // Shared by every page: language, the live connection, control requests with the pairing code.
 "use strict";
 
+// A phone that scanned the kiosk's pairing QR code opens a page with ?pair=TOKEN: the token is
+// kept and sent like a typed pairing code (Kiosk.post), and taken out of the address bar.
+(() => {
+  const url = new URL(location.href);
+  const token = url.searchParams.get("pair");
+  if (!token) return;
+  localStorage.setItem("pairing", token);
+  url.searchParams.delete("pair");
+  history.replaceState(null, "", url);
+})();
+
 // The words of every page, both languages: the server's catalogue (kiosk/words.py), in the
 // page's frame (base.html) as JSON. Never a second list here.
 const WORDS = JSON.parse(document.getElementById("words")?.textContent || "{}");
