@@ -54,10 +54,23 @@ WORDS: Mapping[str, Text] = MappingProxyType(
         "calibrate": Text("校准", "Calibrate"),
         "sheets": Text("贴纸", "Stickers"),
         "pairing": Text("配对码", "Pairing code"),
-        "pairHint": Text("在手机上输入此码即可操作", "enter it on a phone to control the table"),
-        "pairAsk": Text(
-            "输入桌旁屏幕上的配对码", "Enter the pairing code shown on the table's screen"
+        "pairHint": Text(
+            "点按显示二维码;用手机扫描或输入此码即可操作",
+            "touch to show the QR code; scan it with a phone, or enter this code, to control"
+            " the table",
         ),
+        "pairAsk": Text(
+            "输入桌旁屏幕上的配对码(或扫描屏幕上的二维码)",
+            "Enter the pairing code shown on the table's screen (or scan its QR code)",
+        ),
+        "pairQr": Text("二维码", "QR code"),
+        "pairTitle": Text("配对手机", "Pair a phone"),
+        "pairScan": Text(
+            "用手机相机扫描二维码:打开的页面即可操作桌面",
+            "Scan the QR code with a phone's camera: the page it opens can control the table",
+        ),
+        "pairOrCode": Text("或在手机上输入配对码 {code}", "or enter the pairing code {code} on it"),
+        "pairQrAlt": Text("配对二维码", "pairing QR code"),
         "over": Text("游戏结束", "Game over"),
         "moves": Text("已记录 {n} 步", "{n} moves saved"),
         "accepted": Text("已接受", "accepted"),
