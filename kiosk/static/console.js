@@ -428,8 +428,13 @@ const Console = {
     const answer = await Kiosk.post(`/api/move?lang=${encodeURIComponent(Kiosk.lang)}`, move);
     const accepted = Boolean(answer.ok && answer.accepted);
     const line = Console.say(accepted, accepted ? `${o.label}: ${Kiosk.t("accepted")}` : Kiosk.describe(answer.message ?? answer.detail));
-    if (accepted) Console.close();
-    else if (Console.picking) document.getElementById("picker-why").textContent = line;
+    if (accepted) {
+      // Back to the top of the console, the card effects closed: the next move's main actions
+      // are in view (a finger scrolled down to a card effect leaves them out of sight).
+      Console.close();
+      Console.effectsOpen.delete(o.seat == null ? "table" : String(o.seat));
+      document.getElementById("console").scrollTop = 0;
+    } else if (Console.picking) document.getElementById("picker-why").textContent = line;
     return answer;
   },
 

@@ -4,11 +4,14 @@ whose move a picker and a dice box are. Screenshots go to out/screenshots/."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from console_clicks import click_move
+from offer_walk import EXAMPLES, walk_example
 from playwright.sync_api import expect
 from serving import Server, post
 
@@ -73,6 +76,24 @@ def test_the_current_phase_is_shown_in_full_at_every_size(
                 page.context.close()
 
 
+def main_actions_outside(page: Any, url: str, lang: str, where: str) -> list[str]:
+    """The first group's (the acting seat's, else the first seat's) main actions that do not lie
+    inside the console's box at the page's size, named by their labels (empty when all fit)."""
+    offers = httpx.get(url + "/api/offers", params={"lang": lang}, timeout=10).json()
+    first = offers["groups"][0] if offers["groups"] else {"seat": None, "offers": []}
+    mains = [o for o in first["offers"] if o["kind"] == "main"]
+    seat = "table" if first["seat"] is None else str(first["seat"])
+    buttons = page.locator(f'#console .seat-group[data-seat="{seat}"] .offer[data-kind="main"]')
+    expect(buttons).to_have_count(len(mains))
+    console = box(page, "#console")
+    outside = []
+    for i in range(len(mains)):
+        b = buttons.nth(i).bounding_box()
+        if not (console["top"] <= b["y"] and b["y"] + b["height"] <= console["bottom"]):
+            outside.append(f"{where}: {mains[i]['label']}")
+    return outside
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_the_main_actions_fit_in_the_console_at_one_look(
     shared_server: Server, browser: Any, game: str
@@ -82,24 +103,47 @@ def test_the_main_actions_fit_in_the_console_at_one_look(
     post(shared_server, "/api/new-game", {"game": game, "players": 2})
     for lang in ("zh", "en"):
         offers = httpx.get(shared_server.url + "/api/offers", params={"lang": lang}, timeout=10)
-        first = offers.json()["groups"][0]
-        mains = [o for o in first["offers"] if o["kind"] == "main"]
-        assert mains, f"{game}: no main action to check"
+        assert [o for o in offers.json()["groups"][0]["offers"] if o["kind"] == "main"], game
         page = open_table(browser, shared_server, lang, 1920, 1080)
         try:
-            console = box(page, "#console")
-            assert page.evaluate("document.getElementById('console').scrollTop") == 0
-            seat = "table" if first["seat"] is None else str(first["seat"])
-            buttons = page.locator(
-                f'#console .seat-group[data-seat="{seat}"] .offer[data-kind="main"]'
-            )
-            expect(buttons).to_have_count(len(mains))
-            for i in range(len(mains)):
-                b = buttons.nth(i).bounding_box()
-                where = f"{game} {lang}: {mains[i]['label']}"
-                assert console["top"] <= b["y"] and b["y"] + b["height"] <= console["bottom"], where
+            assert main_actions_outside(page, shared_server.url, lang, f"{game} {lang}") == []
         finally:
             page.context.close()
+
+
+@pytest.mark.parametrize("file", ["greenwood.jsonl", "dont_starve.jsonl"])
+def test_the_main_actions_fit_at_every_position_of_a_first_round(
+    shared_server: Server, browser: Any, file: str
+) -> None:
+    """Not only at the opening (issue 24's sweep checked that alone): the example game's first
+    round made by clicking the console in Chinese at 1920×1080, and after every move the acting
+    seat's main actions inside the console's box."""
+    head = json.loads((EXAMPLES / file).read_text(encoding="utf-8").splitlines()[0])
+    setup, game = head["setup"], file.removesuffix(".jsonl")
+    options = {k: v for k, v in setup.items() if k != "players"}
+    body = {"game": game, "players": setup["players"], "options": options, "seed": head["seed"]}
+    post(shared_server, "/api/new-game", body)
+    page = open_table(browser, shared_server, "zh", 1920, 1080)
+    outside: list[str] = []
+    try:
+        outside += main_actions_outside(page, shared_server.url, "zh", f"{file} at the start")
+        for step in walk_example(EXAMPLES / file):
+            if not step.accepted:
+                continue
+            click_move(page, shared_server.url, step.move.to_dict())
+            page.locator("#console-answer").evaluate("node => { node.textContent = '' }")
+            where = f"{file}:{step.line}"
+            cut = main_actions_outside(page, shared_server.url, "zh", where)
+            if cut and not outside:  # the first position that does not fit, to look at
+                SHOTS.mkdir(parents=True, exist_ok=True)
+                page.screenshot(path=str(SHOTS / f"console-cut-{game}-{step.line}.png"))
+            outside += cut
+            now = httpx.get(shared_server.url + "/api/status", params={"lang": "en"}, timeout=10)
+            if now.json()["round"] > 1:
+                break
+    finally:
+        page.context.close()
+    assert outside == []
 
 
 @pytest.mark.parametrize("game", GAMES)
