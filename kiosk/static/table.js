@@ -42,8 +42,9 @@ function render(s) {
   $("moves").textContent = t("moves", { n: s.moves });
   $("undo").disabled = !s.can_undo;
   $("pairing").hidden = !(s.control.lan && s.control.code);
-  $("pairing").textContent = s.control.code ? `${t("pairing")} ${s.control.code}` : "";
+  $("pairing").textContent = s.control.code ? `${t("pairing")} ${s.control.code} · ${t("pairQr")}` : "";
   $("pairing").title = t("pairHint");
+  $("pair-code").textContent = s.control.code ? t("pairOrCode", { code: s.control.code }) : "";
   // The menu the table's own button opens shows on the table's own screen only.
   $("menu").hidden = !(menuOpen || (s.menu && s.control.local));
   $("save").textContent = `${t("saveName")}: ${s.save}`;
@@ -222,4 +223,15 @@ document.addEventListener("DOMContentLoaded", () => {
   });
   $("menu-button").addEventListener("click", () => showMenu(true));
   $("menu-close").addEventListener("click", () => showMenu(false));
+  $("pairing").addEventListener("click", () => showPairing(true));
+  $("pair-close").addEventListener("click", () => showPairing(false));
 });
+
+// The pairing QR code (kiosk/pairing.py): drawn by the server for this run, shown on a touch.
+function showPairing(open) {
+  if (open) {
+    $("pair-qr").alt = Kiosk.t("pairQrAlt");
+    $("pair-qr").src = "/api/pairing.svg";
+  }
+  $("pair-box").hidden = !open;
+}
