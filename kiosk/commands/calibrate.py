@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 
 CALIBRATION_FILE = "calibration.json"
 PICTURE_FILE = "calibration.png"
+MAX_WAIT_S = 600.0
+"""The longest --wait for a frame (a camera that gives none in 10 min will not give one)."""
 
 
 def register(sub: Any) -> None:
@@ -51,7 +53,11 @@ def register(sub: Any) -> None:
     parser.add_argument("--out", type=Path, metavar="FILE", help="where to save the calibration")
     parser.add_argument("--picture", type=Path, metavar="FILE", help="where to write the picture")
     parser.add_argument(
-        "--wait", type=float, default=10.0, metavar="S", help="seconds to wait for a camera frame"
+        "--wait",
+        type=float,
+        default=10.0,
+        metavar="S",
+        help=f"seconds to wait for a camera frame (above 0, at most {MAX_WAIT_S:g})",
     )
     parser.set_defaults(handler=calibrate)
 
@@ -67,8 +73,11 @@ def calibrate(args: argparse.Namespace, settings: Settings) -> int:
 
     if args.image is not None and args.source is not None:
         raise CommandError("give either an IMAGE or --source, not both")
-    if not args.wait > 0:
-        raise CommandError(f"--wait must be a number of seconds above 0, not {args.wait:g}")
+    if not 0 < args.wait <= MAX_WAIT_S:  # NaN too: a wait without end is no wait
+        raise CommandError(
+            f"--wait must be a number of seconds above 0 and at most {MAX_WAIT_S:g},"
+            f" not {args.wait:g}"
+        )
     out = args.out or settings.data_dir / CALIBRATION_FILE
     picture_path = args.picture or out.with_name(PICTURE_FILE)
     _check_writable(out, "--out" if args.out else "the calibration file")
