@@ -6,7 +6,8 @@ damaged database is renamed aside, never overwritten or emptied.
 
 A save is never resumed short. Every log entry carries ``chain``, the SHA-256 of the previous
 entry's chain (the first one's: of the save's identity, its row in ``games``) and of this entry's
-number, kind and move text as stored; the save's row keeps the chain of its last entry
+number, kind and move text as stored (and of the digest of a snapshot written with it, below);
+the save's row keeps the chain of its last entry
 (``head``) and how many entries it has (``entries``), written in the same transaction as the
 entry. Opening a game recomputes the chain over its log: a missing, altered, reordered or extra
 entry, a log cut short (a damaged index hides rows; ``PRAGMA quick_check`` does not see that)
@@ -22,26 +23,35 @@ and every move, undo and redo is refused with ``SaveNotKeptError`` before anythi
 
 A game resumes from a snapshot of its state and replays only the log entries after it. Every
 ``SNAPSHOT_EVERY`` log entries the state is written into ``snapshots`` in the same transaction as
-the next entry (no extra commit on a move; a failed snapshot write is rolled back to a savepoint
-and only costs the snapshot). A snapshot is a cache, never the truth: it is used only if its
-``prefix`` equals the (verified) chain of the log entry it follows, its ``engine`` key equals the
-fingerprint of this engine and game code and of the codec, and its blob decodes to a state of
-this game with the move count it claims. Anything else is ignored and the game is replayed from
-an older good snapshot or from the start.
+the next entry, and that entry's chain covers the snapshot's digest (``log.snapshot``: SHA-256
+of the chain of the entry the snapshot follows, its number, the moves applied, the engine key
+and the snapshot's bytes). A snapshot written after a long replay, when no entry follows yet,
+has its digest in the save's row (``games.snapshot``), sealed into ``head``, until the next
+entry takes it into its chain. No extra commit on a move; a failed snapshot write is rolled back
+to a savepoint and only costs the snapshot. A snapshot is a cache, never the truth: it is used
+only if its ``engine`` key is this engine's and game code's and codec's, its bytes give the
+digest the (verified) chain keeps for its place, and they decode to a state of this game after
+the move count of that place. A snapshot that differs in one bit from what was written, an
+older one of the same game put in its place, one copied from another game, or one that does
+not decode is ignored with one warning line, and the game resumes from an older good snapshot
+or from the start: the resumed state is the log's. A damaged snapshot never sets a save aside;
+a changed digest is a changed log, and is refused like one.
 
-Codec: pickle (protocol 5), read back with an unpickler that resolves only classes of the
-``engine`` package and of the game's own module. Pickle is acceptable here because the database
-is the kiosk's own file in its data directory: whoever can write it can write the code next to
-it; the restricted unpickler and the prefix check are there against damage and other versions,
-not as a security boundary. The states are frozen dataclasses with frozensets, enums and tuples,
-which pickle round-trips exactly (equality checked by the tests) without a codec per game.
+Codec: JSON of the engine's state types (msgspec), decoded against the game's own state type
+(``engine.core.statetype``: ``State[D]`` with D the type of the data the game's ``setup`` makes,
+and its ``options_type``): nothing is executed and no class is looked up by name, so a saved
+game is data, never code. A state is written only if its bytes read back equal to it (a game
+whose data has untyped fields resumes by replay). Anything else (random bytes, another schema,
+deep nesting, huge numbers, above ``SNAPSHOT_MAX_BYTES``) is ``SnapshotError``, one line, never
+a traceback. The codec's name is part of the engine key: the pickled snapshots of schema 4 are
+deleted by the migration to 5, unread.
 
 The package's modules, by what they hold: ``errors`` (what the store raises and says),
 ``schema`` (the tables and migrations), ``files`` (transactions, the data folder, SQLite's
 errors, a file set aside), ``chain`` (the log's hash chain and its parsed entries),
-``snapshots`` (cadence and codec), ``database`` (``Store``), ``saved`` (``SavedGame``). Names
-with a leading underscore are the package's own, shared between its modules; everything a user
-needs is imported from ``kiosk.store``.
+``snapshots`` (cadence, codec and digest), ``database`` (``Store``), ``saved``
+(``SavedGame``). Names with a leading underscore are the package's own, shared between its
+modules; everything a user needs is imported from ``kiosk.store``.
 """
 
 from __future__ import annotations
@@ -77,10 +87,13 @@ from kiosk.store.schema import APPLICATION_ID, COLUMNS, MIGRATIONS, SCHEMA_VERSI
 from kiosk.store.snapshots import (
     CODEC,
     SNAPSHOT_EVERY,
+    SNAPSHOT_MAX_BYTES,
     SNAPSHOTS_KEPT,
+    SnapshotError,
     decode_state,
     encode_state,
     engine_key,
+    snapshot_digest,
 )
 
 __all__ = [
@@ -102,6 +115,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "SNAPSHOTS_KEPT",
     "SNAPSHOT_EVERY",
+    "SNAPSHOT_MAX_BYTES",
     "SQLITE_HEADER",
     "WHY_ASKED",
     "WHY_DENIED",
@@ -113,6 +127,7 @@ __all__ = [
     "SaveNotKeptError",
     "SaveUnusableError",
     "SavedGame",
+    "SnapshotError",
     "Store",
     "StoreDamagedError",
     "StoreError",
@@ -121,4 +136,5 @@ __all__ = [
     "encode_state",
     "engine_key",
     "set_aside",
+    "snapshot_digest",
 ]

@@ -1,5 +1,6 @@
-"""The log's hash chain: where a save's chain starts (its identity), the chain of each entry,
-the check of a log against it, and the logged moves parsed back (see ``kiosk.store``)."""
+"""The log's hash chain: where a save's chain starts (its identity), the chain of each entry
+(with the digest of the snapshot written in its transaction), the save's head, the check of a
+log against them, and the logged moves parsed back (see ``kiosk.store``)."""
 
 from __future__ import annotations
 
@@ -31,13 +32,28 @@ def _identity(conn: sqlite3.Connection, game_id: int) -> bytes:
     return digest.digest()
 
 
-def _link(previous: bytes | None, seq: int, kind: str, move: bytes | None) -> bytes:
+def _link(
+    previous: bytes | None, seq: int, kind: str, move: bytes | None, snapshot: bytes | None = None
+) -> bytes:
     """The chain of a log entry: SHA-256 of the previous entry's chain (the identity for the
-    first), this entry's number and kind, and its move text as stored."""
+    first), this entry's number and kind, its move text as stored and, when a snapshot of the
+    state before it was written in its transaction, that snapshot's digest (an entry without
+    one chains as before schema 5)."""
     digest = hashlib.sha256(previous or b"")
     digest.update(f"\x1f{seq}\x1f{kind}\x1f".encode())
     digest.update(b"\x00" if move is None else b"\x01" + move)
+    if snapshot is not None:
+        digest.update(b"\x1e" + snapshot)
     return digest.digest()
+
+
+def _seal(chain: bytes, snapshot: bytes | None) -> bytes:
+    """The save's head: the chain of its last entry or, when a snapshot of the state after that
+    entry was written since (after a long replay), SHA-256 of that chain and the snapshot's
+    digest; the next entry takes the digest into its own chain."""
+    if snapshot is None:
+        return chain
+    return hashlib.sha256(chain + b"\x1esnapshot\x1f" + snapshot).digest()
 
 
 def _chain_existing(conn: sqlite3.Connection) -> None:
@@ -62,18 +78,23 @@ def _chain_existing(conn: sqlite3.Connection) -> None:
 def _check_chain(
     name: str,
     identity: bytes,
-    rows: list[tuple[Any, Any, Any, Any]],
+    rows: list[tuple[Any, Any, Any, Any, Any]],
     head: object,
     count: object,
-) -> list[bytes]:
-    """The chain of each logged entry, recomputed and compared with what is stored; the save's
-    ``head`` and ``count`` must be those of its last entry. SaveUnusableError at the first
-    difference (a missing, altered, reordered or extra entry; a log cut short)."""
+    pending: object = None,
+) -> tuple[list[bytes], dict[int, bytes]]:
+    """The chain of each logged entry (seq, kind, move, chain, snapshot digest), recomputed and
+    compared with what is stored; the save's ``head`` and ``count`` must be those of its last
+    entry (sealed with ``pending``, the digest of a snapshot written after it). Returns the
+    chains and the verified snapshot digests by the seq of the entry each snapshot follows.
+    SaveUnusableError at the first difference (a missing, altered, reordered or extra entry;
+    a log cut short)."""
     total = count if isinstance(count, int) and count >= 0 else len(rows)
     previous = identity
     chains: list[bytes] = []
+    digests: dict[int, bytes] = {}
     sha256 = hashlib.sha256  # _link, inlined: this loop runs once per logged entry
-    for index, (seq, kind, move, chain) in enumerate(rows):
+    for index, (seq, kind, move, chain, snapshot) in enumerate(rows):
         if seq != index + 1 or not isinstance(kind, str):
             raise SaveUnusableError(name, index + 1, total, MISSING)
         digest = sha256(previous)
@@ -84,6 +105,12 @@ def _check_chain(
             digest.update(b"\x01")
             digest.update(move)
         else:
+            raise SaveUnusableError(name, index + 1, total, ALTERED)
+        if isinstance(snapshot, bytes):
+            digest.update(b"\x1e")
+            digest.update(snapshot)
+            digests[index] = snapshot
+        elif snapshot is not None:
             raise SaveUnusableError(name, index + 1, total, ALTERED)
         previous = digest.digest()
         if chain != previous:
@@ -100,9 +127,13 @@ def _check_chain(
                 f"only {len(rows)} entries could be read where the save recorded {count}",
             ),
         )
-    if head != previous:
+    if pending is not None and not isinstance(pending, bytes):
         raise SaveUnusableError(name, len(rows) or None, total, ALTERED if rows else DAMAGED_ROW)
-    return chains
+    if head != _seal(previous, pending):
+        raise SaveUnusableError(name, len(rows) or None, total, ALTERED if rows else DAMAGED_ROW)
+    if pending is not None:
+        digests[len(rows)] = pending
+    return chains, digests
 
 
 MISSING = Text("这条记录缺失或次序错乱", "this entry is missing or out of order")
@@ -116,13 +147,13 @@ DAMAGED_ROW = Text(
 )
 
 
-def _parse_entries(name: str, rows: list[tuple[Any, Any, Any, Any]]) -> list[_Entry]:
+def _parse_entries(name: str, rows: list[tuple[Any, Any, Any, Any, Any]]) -> list[_Entry]:
     """The checked rows as entries with parsed moves; SaveUnusableError at the first move that
     is not UTF-8 text, not JSON or not a move of a known type."""
     parsed: dict[bytes, Move] = {}  # moves are frozen values: one instance per text
     entries: list[_Entry] = []
     append = entries.append
-    for index, (seq, kind, raw, _) in enumerate(rows):
+    for index, (seq, kind, raw, _, _) in enumerate(rows):
         if kind != "move":
             append((seq, kind, None))
             continue

@@ -15,7 +15,14 @@ from typing import Any
 from engine.core import EngineError, Game, Move, Session, State, Text, find_game
 from kiosk.seats import PlayerSeat, default_seats, parse_seats, seats_json
 from kiosk.store import snapshots
-from kiosk.store.chain import _chain_existing, _check_chain, _identity, _link, _parse_entries
+from kiosk.store.chain import (
+    _chain_existing,
+    _check_chain,
+    _identity,
+    _link,
+    _parse_entries,
+    _seal,
+)
 from kiosk.store.errors import (
     LOW_DISK,
     READ_ONLY,
@@ -48,7 +55,7 @@ from kiosk.store.files import (
 )
 from kiosk.store.saved import SavedGame
 from kiosk.store.schema import APPLICATION_ID, COLUMNS, MIGRATIONS, SCHEMA_VERSION
-from kiosk.store.snapshots import _Snapshot, decode_state
+from kiosk.store.snapshots import SnapshotError, _Snapshot, decode_state, snapshot_digest
 
 log = logging.getLogger("kiosk.store")
 
@@ -320,7 +327,7 @@ class Store:
     def _load(self, name: str | None) -> SavedGame:
         row = self._conn.execute(
             "SELECT id, CAST(name AS BLOB), CAST(game AS BLOB), CAST(options AS BLOB), seed,"
-            " CAST(seats AS BLOB), head, entries FROM games"
+            " CAST(seats AS BLOB), head, entries, snapshot FROM games"
             + (" WHERE name = ?" if name is not None else " ORDER BY updated_at DESC, id DESC")
             + " LIMIT 1",
             (name,) if name is not None else (),
@@ -329,18 +336,20 @@ class Store:
             raise SaveNotFoundError(
                 f"no saved game called {name!r}" if name else "there is no saved game"
             )
-        game_id, raw_name, raw_game, raw_options, seed, raw_seats, head, count = row
+        game_id, raw_name, raw_game, raw_options, seed, raw_seats, head, count, pending = row
         name_ = _text(raw_name) or f"#{game_id}"
         rows = self._conn.execute(
-            "SELECT seq, kind, CAST(move AS BLOB), chain FROM log WHERE game_id = ? ORDER BY seq",
+            "SELECT seq, kind, CAST(move AS BLOB), chain, snapshot FROM log WHERE game_id = ?"
+            " ORDER BY seq",
             (game_id,),
         ).fetchall()
-        chains = _check_chain(name_, _identity(self._conn, game_id), rows, head, count)
+        identity = _identity(self._conn, game_id)
+        chains, digests = _check_chain(name_, identity, rows, head, count, pending)
         saved = self._start(game_id, name_, raw_game, raw_options, seed, raw_seats)
         entries = _parse_entries(name_, rows)  # after _start: finding the game registers its moves
-        saved._head = chains[-1] if chains else _identity(self._conn, game_id)
+        saved._head = chains[-1] if chains else identity
         saved._seq = len(rows)
-        start = saved._restore(entries, chains)
+        start = saved._restore(entries, [identity, *chains], digests)
         for index in range(start, len(entries)):
             saved._replay(index + 1, len(entries), *entries[index][1:])
         if len(entries) - start >= snapshots.SNAPSHOT_EVERY:
@@ -389,27 +398,53 @@ class Store:
             ) from None
         return SavedGame(self, game_id, name, session, seats)
 
-    def _snapshot_heads(self, game_id: int) -> dict[int, tuple[str, str, int]]:
-        """Each snapshot of the game as seq → (prefix hash, engine key, moves), without blobs."""
+    def _snapshot_engines(self, game_id: int) -> dict[int, object]:
+        """Each snapshot of the game as seq → the engine key it claims, without blobs."""
         try:
             rows = self._conn.execute(
-                "SELECT seq, prefix, engine, moves FROM snapshots WHERE game_id = ?", (game_id,)
+                "SELECT seq, engine FROM snapshots WHERE game_id = ?", (game_id,)
             ).fetchall()
         except sqlite3.Error as exc:
             log.warning("snapshots of game %d unreadable (%s): replaying the log", game_id, exc)
             return {}
-        return {seq: (prefix, engine, moves) for seq, prefix, engine, moves in rows}
+        return {seq: engine for seq, engine in rows if isinstance(seq, int)}
 
-    def _snapshot_state(self, game_id: int, seq: int, game: Game) -> State[Any] | None:
-        """The decoded state of one snapshot, or None if it cannot be read or decoded."""
+    def _snapshot_state(
+        self, game_id: int, game: Game, expected: _Snapshot, digest: bytes | None
+    ) -> State[Any] | None:
+        """The state of the snapshot ``expected`` describes (after log entry ``expected.seq``
+        and ``expected.moves`` moves, whose chain is ``expected.prefix``), if its bytes give the
+        ``digest`` the log's chain keeps for it and decode to a state of this game after that
+        many moves; else None, with one warning line."""
+        why = "the log keeps no digest for it"
         try:
-            row = self._conn.execute(
-                "SELECT state FROM snapshots WHERE game_id = ? AND seq = ?", (game_id, seq)
-            ).fetchone()
-            return None if row is None else decode_state(row[0], game)
-        except Exception as exc:  # damaged bytes can raise anything from the unpickler
-            log.warning("snapshot %d of game %d ignored: %s", seq, game_id, exc)
-            return None
+            if digest is not None:
+                row = self._conn.execute(
+                    "SELECT state FROM snapshots WHERE game_id = ? AND seq = ?"
+                    " AND length(state) <= ?",
+                    (game_id, expected.seq, snapshots.SNAPSHOT_MAX_BYTES),
+                ).fetchone()
+                blob = row[0] if row is not None else None
+                why = "it is missing or too large"
+                if isinstance(blob, bytes):
+                    why = "it differs from what the log's chain recorded (damaged or not its own)"
+                    found = snapshot_digest(
+                        expected.prefix, expected.seq, expected.moves, expected.engine, blob
+                    )
+                    if found == digest:
+                        state = decode_state(blob, game)
+                        if state.moves == expected.moves:
+                            return state
+                        why = f"it claims {state.moves} moves where the log has {expected.moves}"
+        except (SnapshotError, sqlite3.Error) as exc:
+            why = str(exc)
+        log.warning(
+            "snapshot after entry %d of game %d ignored, the log replays instead: %s",
+            expected.seq,
+            game_id,
+            why,
+        )
+        return None
 
     def list(self) -> builtins.list[SaveInfo]:
         """Every saved game, the latest first."""
@@ -427,24 +462,42 @@ class Store:
         if self.cannot_keep is not None:
             raise SaveNotKeptError(self.cannot_keep)
         with _transaction(conn):
-            game_id, head, count = conn.execute(
-                "SELECT id, head, entries FROM games WHERE name = ?", (name,)
+            game_id, count = conn.execute(
+                "SELECT id, entries FROM games WHERE name = ?", (name,)
             ).fetchone()
+            head, pending = self._last_chain(game_id)
             now = _now()
             rows = []
             for number, move in enumerate(moves, start=count + 1):
                 text = move.to_json()
-                head = _link(head, number, "move", text.encode())
-                rows.append((game_id, number, text, now, head))
+                head = _link(head, number, "move", text.encode(), pending)
+                rows.append((game_id, number, text, now, head, pending))
+                pending = None
             conn.executemany(
-                "INSERT INTO log (game_id, seq, kind, move, at, chain) VALUES (?, ?, 'move', ?,"
-                " ?, ?)",
+                "INSERT INTO log (game_id, seq, kind, move, at, chain, snapshot)"
+                " VALUES (?, ?, 'move', ?, ?, ?, ?)",
                 rows,
             )
             conn.execute(
-                "UPDATE games SET head = ?, entries = ?, updated_at = ? WHERE id = ?",
-                (head, count + len(moves), now, game_id),
+                "UPDATE games SET head = ?, entries = ?, snapshot = ?, updated_at = ? WHERE id = ?",
+                (head, count + len(moves), pending, now, game_id),
             )
+
+    def _last_chain(self, game_id: int) -> tuple[bytes, bytes | None]:
+        """The chain of the game's last entry (its identity when it has none) and the digest of
+        a snapshot written after that entry (None if none), read inside the caller's
+        transaction: what the next entry chains to and carries."""
+        head, count, pending = self._conn.execute(
+            "SELECT head, entries, snapshot FROM games WHERE id = ?", (game_id,)
+        ).fetchone()
+        if pending is None:
+            return head, None
+        if not count:
+            return _identity(self._conn, game_id), pending
+        (chain,) = self._conn.execute(
+            "SELECT chain FROM log WHERE game_id = ? AND seq = ?", (game_id, count)
+        ).fetchone()
+        return chain, pending
 
     def _append(
         self,
@@ -462,30 +515,55 @@ class Store:
         text = move.to_json() if move else None
         try:
             with _transaction(self._conn):
-                head, count = self._conn.execute(
-                    "SELECT head, entries FROM games WHERE id = ?", (game_id,)
+                (count,) = self._conn.execute(
+                    "SELECT entries FROM games WHERE id = ?", (game_id,)
                 ).fetchone()
+                previous, carried = self._last_chain(game_id)
                 seq = count + 1
-                chain = _link(head, seq, kind, None if text is None else text.encode())
+                if (
+                    snapshot is not None
+                    and snapshot.seq == seq - 1
+                    and snapshot.prefix == previous
+                    and self._put_snapshot(game_id, snapshot, now)
+                ):
+                    carried = snapshot.digest
+                chain = _link(previous, seq, kind, None if text is None else text.encode(), carried)
                 self._conn.execute(
-                    "INSERT INTO log (game_id, seq, kind, move, at, chain)"
-                    " VALUES (?, ?, ?, ?, ?, ?)",
-                    (game_id, seq, kind, text, now, chain),
+                    "INSERT INTO log (game_id, seq, kind, move, at, chain, snapshot)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (game_id, seq, kind, text, now, chain, carried),
                 )
                 self._conn.execute(
-                    "UPDATE games SET updated_at = ?, head = ?, entries = ? WHERE id = ?",
+                    "UPDATE games SET updated_at = ?, head = ?, entries = ?, snapshot = NULL"
+                    " WHERE id = ?",
                     (now, chain, seq, game_id),
                 )
-                if snapshot is not None and snapshot.seq == seq - 1:
-                    self._put_snapshot(game_id, snapshot, now)
         except sqlite3.Error as exc:
             log.warning("a %s of game %d was not kept: %s", kind, game_id, exc)
             raise SaveNotKeptError(_why_failed(exc, self.path)) from None
         return seq, chain
 
-    def _put_snapshot(self, game_id: int, snapshot: _Snapshot, now: str) -> None:
+    def _seal_snapshot(self, game_id: int, snapshot: _Snapshot) -> None:
+        """Write a snapshot of the state after the game's last entry in its own transaction
+        (after a long replay), its digest sealed into the save's head until the next entry
+        carries it; nothing if the log has moved on since. sqlite3.Error if it cannot be
+        written (nothing is changed then)."""
+        with _transaction(self._conn):
+            (count,) = self._conn.execute(
+                "SELECT entries FROM games WHERE id = ?", (game_id,)
+            ).fetchone()
+            chain, _ = self._last_chain(game_id)
+            if count != snapshot.seq or chain != snapshot.prefix:
+                return
+            if self._put_snapshot(game_id, snapshot, _now()):
+                self._conn.execute(
+                    "UPDATE games SET snapshot = ?, head = ? WHERE id = ?",
+                    (snapshot.digest, _seal(chain, snapshot.digest), game_id),
+                )
+
+    def _put_snapshot(self, game_id: int, snapshot: _Snapshot, now: str) -> bool:
         """Write a snapshot and drop the oldest beyond SNAPSHOTS_KEPT, inside the caller's
-        transaction; on any database error only this savepoint is rolled back."""
+        transaction; on any database error only this savepoint is rolled back (False)."""
         self._conn.execute("SAVEPOINT snapshot")
         try:
             self._conn.execute(
@@ -494,7 +572,7 @@ class Store:
                 (
                     game_id,
                     snapshot.seq,
-                    snapshot.prefix,
+                    snapshot.prefix.hex(),
                     snapshot.engine,
                     snapshot.moves,
                     snapshot.blob,
@@ -509,8 +587,10 @@ class Store:
         except sqlite3.Error as exc:
             self._conn.execute("ROLLBACK TO snapshot")
             log.warning("snapshot %d of game %d not written: %s", snapshot.seq, game_id, exc)
+            return False
         finally:
             self._conn.execute("RELEASE snapshot")
+        return True
 
 
 def _options_dict(session: Session) -> dict[str, Any]:

@@ -12,8 +12,8 @@ from kiosk.seats import PlayerSeat, default_seats
 from kiosk.store import snapshots
 from kiosk.store.chain import _Entry
 from kiosk.store.errors import SaveUnusableError
-from kiosk.store.files import _now, _short, _transaction
-from kiosk.store.snapshots import _Snapshot, engine_key
+from kiosk.store.files import _short
+from kiosk.store.snapshots import SnapshotError, _Snapshot, engine_key
 
 if TYPE_CHECKING:
     from kiosk.store.database import Store
@@ -90,16 +90,13 @@ class SavedGame:
         if self._seq is None:
             return None
         try:
-            return _Snapshot(
-                self._seq,
-                self._head.hex(),
-                engine_key(self.game),
-                len(self.session.moves),
-                snapshots.encode_state(self.session.state),
-            )
-        except Exception as exc:  # a state that will not encode costs only its snapshot
+            blob = snapshots.encode_state(self.session.state, self.game)
+        except SnapshotError as exc:  # a state that will not encode costs only its snapshot
             log.warning("snapshot of %r not made: %s", self.name, exc)
             return None
+        return _Snapshot(
+            self._seq, self._head, engine_key(self.game), len(self.session.moves), blob
+        )
 
     def _write_snapshot(self) -> None:
         """Write a snapshot of the current state in its own transaction (after a long replay);
@@ -109,26 +106,28 @@ class SavedGame:
         snapshot = self._snapshot()
         if snapshot is None:
             return
-        conn = self.store._conn
         try:
-            with _transaction(conn):
-                self.store._put_snapshot(self.id, snapshot, _now())
+            self.store._seal_snapshot(self.id, snapshot)
         except sqlite3.Error as exc:
             log.warning("snapshot of %r not written: %s", self.name, exc)
 
-    def _restore(self, entries: list[_Entry], chains: list[bytes]) -> int:
-        """Put the session at the newest snapshot that matches the checked log ``entries``
-        (whose chains are ``chains``; older matching snapshots become undo checkpoints); return
-        how many entries it covers."""
-        heads = self.store._snapshot_heads(self.id)
-        if not heads:
-            return 0
+    def _restore(
+        self, entries: list[_Entry], chains: list[bytes], digests: dict[int, bytes]
+    ) -> int:
+        """Put the session at the newest snapshot that the checked log ``entries`` vouch for
+        (``chains[n]`` is the chain after n entries, ``digests[n]`` the digest the chain keeps
+        of the snapshot after n entries; older good snapshots become undo checkpoints); return
+        how many entries it covers. A snapshot that does not verify or decode is ignored with
+        one warning line."""
+        engines = self.store._snapshot_engines(self.id)
         engine = engine_key(self.game)
+        if engine not in engines.values():
+            return 0  # none, or another version's: the log replays
         moves: list[Move] = []
         undone: list[Move] = []
         good: list[tuple[int, int, list[Move], list[Move]]] = []
         lowest: list[int] = []  # the fewest moves on the stack since each good snapshot
-        for index, (seq, kind, move) in enumerate(entries):
+        for seq, kind, move in entries:
             if kind == "move" and move is not None:
                 moves.append(move)
                 undone.clear()
@@ -139,26 +138,27 @@ class SavedGame:
             else:
                 break  # replay will say what is wrong; no snapshot past here
             lowest = [min(low, len(moves)) for low in lowest]
-            head = heads.get(seq)
-            if head is not None and head == (chains[index].hex(), engine, len(moves)):
-                good.append((index + 1, len(moves), list(moves), list(undone)))
+            if engines.get(seq) == engine:
+                good.append((seq, len(moves), list(moves), list(undone)))
                 lowest.append(len(moves))
+
+        def state(seq: int, length: int) -> State[Any] | None:
+            expected = _Snapshot(seq, chains[seq], engine, length, b"")
+            return self.store._snapshot_state(self.id, self.game, expected, digests.get(seq))
+
         for position in range(len(good) - 1, -1, -1):
-            count, length, stack, taken_back = good[position]
-            state = self.store._snapshot_state(self.id, entries[count - 1][0], self.game)
-            if state is None or state.game != self.game.name or state.moves != length:
+            seq, length, stack, taken_back = good[position]
+            resumed = state(seq, length)
+            if resumed is None:
                 continue
-            session = self.session
-            session.resume(stack, taken_back, state)  # undo rebuilds from here
+            self.session.resume(stack, taken_back, resumed)  # undo rebuilds from here
             for older in range(position - 1, -1, -1):  # older snapshots still on this stack
-                count_, length_, _, _ = good[older]
-                if lowest[older] >= length_:
-                    older_state = self.store._snapshot_state(
-                        self.id, entries[count_ - 1][0], self.game
-                    )
-                    if older_state is not None and older_state.moves == length_ > 0:
-                        session.keep_checkpoint(length_, older_state)
-            return count
+                seq_, length_, _, _ = good[older]
+                if lowest[older] >= length_ > 0:
+                    older_state = state(seq_, length_)
+                    if older_state is not None:
+                        self.session.keep_checkpoint(length_, older_state)
+            return seq
         return 0
 
     def _replay(self, entry: int, total: int, kind: str, move: Move | None) -> None:

@@ -3,7 +3,7 @@ that brings each version to the next (run by ``Store.open``, ``kiosk.store.datab
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 APPLICATION_ID = 0x54534754
 """``PRAGMA application_id`` of a tablesight save ("TSGT"); another program's id is foreign."""
@@ -48,9 +48,18 @@ MIGRATIONS: dict[int, str] = {
     DELETE FROM snapshots;
     PRAGMA application_id = {APPLICATION_ID}
     """,
+    5: """
+    ALTER TABLE log ADD COLUMN snapshot BLOB;
+    ALTER TABLE games ADD COLUMN snapshot BLOB;
+    DELETE FROM snapshots
+    """,
 }
 """Schema version → the SQL that brings the previous version to it (4 also chains the entries
-already logged, ``_chain_existing``; the old snapshots' prefixes were another hash)."""
+already logged, ``_chain_existing``; the old snapshots' prefixes were another hash). 5 puts
+snapshots in the hash chain: ``log.snapshot`` is the digest of the snapshot written in that
+entry's transaction (of the state before it), ``games.snapshot`` that of a snapshot written
+after the last entry (sealed into ``head``); the old snapshots (pickles) are deleted, the
+entries' chains stay as they were (an entry without a snapshot chains as before)."""
 
 COLUMNS: dict[str, tuple[int, set[str]]] = {
     "games": (1, {"id", "name", "game", "options", "seed", "created_at", "updated_at"}),

@@ -72,10 +72,10 @@ def from_snapshot(store: Store, name: str) -> tuple[SavedGame, list[int]]:
     used: list[int] = []
     original = store._snapshot_state
 
-    def spy(game_id, seq, game):  # type: ignore[no-untyped-def]
-        state = original(game_id, seq, game)
+    def spy(game_id, game, expected, digest):  # type: ignore[no-untyped-def]
+        state = original(game_id, game, expected, digest)
         if state is not None:
-            used.append(seq)
+            used.append(expected.seq)
         return state
 
     store._snapshot_state = spy  # type: ignore[method-assign]
@@ -171,15 +171,18 @@ DAMAGES = {
     "not a state": lambda p: damage(p, "UPDATE snapshots SET state = ?", b"\x80\x05K\x07."),
     "wrong prefix": lambda p: damage(p, "UPDATE snapshots SET seq = seq - 1"),
     "another version": lambda p: damage(p, "UPDATE snapshots SET engine = 'an older engine'"),
-    "wrong move count": lambda p: damage(p, "UPDATE snapshots SET moves = moves + 1"),
-    "another save": lambda p: damage(
-        p, "UPDATE snapshots SET prefix = (SELECT prefix FROM snapshots ORDER BY seq LIMIT 1)"
+    "all shifted": lambda p: damage(
+        p,
+        "UPDATE snapshots SET state = coalesce((SELECT s.state FROM snapshots s"
+        " WHERE s.seq < snapshots.seq ORDER BY s.seq DESC LIMIT 1), x'')",
     ),
 }
 
 
 @pytest.mark.parametrize("how", list(DAMAGES))
-def test_a_snapshot_that_does_not_match_is_ignored(tmp_path: Path, how: str) -> None:
+def test_a_snapshot_that_does_not_match_is_ignored(
+    tmp_path: Path, how: str, caplog: pytest.LogCaptureFixture
+) -> None:
     path = tmp_path / "games.sqlite"
     long_game(path)
     expected = replayed(path, "g")
@@ -187,8 +190,12 @@ def test_a_snapshot_that_does_not_match_is_ignored(tmp_path: Path, how: str) -> 
     with Store.open(path) as store:
         resumed, used = from_snapshot(store, "g")
     assert_same(resumed, expected)
-    if how != "another save":  # the oldest kept snapshot still matches there
-        assert not used
+    assert not used
+    ignored = [r for r in caplog.records if "ignored" in r.getMessage()]
+    if how == "another version":  # another version's cache: not damage, nothing to say
+        assert not ignored
+    else:
+        assert 0 < len(ignored) <= snapshots_module.SNAPSHOTS_KEPT
 
 
 def test_a_deleted_log_entry_stops_the_resume_at_that_entry(tmp_path: Path) -> None:
@@ -221,8 +228,8 @@ def test_an_old_database_opens_and_gets_snapshots(tmp_path: Path) -> None:
 def test_a_failed_snapshot_costs_only_the_snapshot(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def refuse(state: object) -> bytes:
-        raise RuntimeError("no room")
+    def refuse(state: object, game: object) -> bytes:
+        raise snapshots_module.SnapshotError("no room")
 
     monkeypatch.setattr(snapshots_module, "encode_state", refuse)
     path = tmp_path / "games.sqlite"
@@ -317,3 +324,279 @@ def test_the_screen_memory_replays_only_the_last_stretch(
         whole = table_module.Table(store.load("long"))
     assert list(short._recent) == list(whole._recent)
     assert short._dice == whole._dice
+
+
+# --- snapshots in the log's hash chain (issue 25) -------------------------------------------
+
+
+def newest_two(path: Path, name: str = "g") -> tuple[int, int]:
+    conn = sqlite3.connect(path)
+    rows = conn.execute(
+        "SELECT s.seq FROM snapshots s JOIN games g ON g.id = s.game_id WHERE g.name = ?"
+        " ORDER BY s.seq DESC LIMIT 2",
+        (name,),
+    ).fetchall()
+    conn.close()
+    return rows[0][0], rows[1][0]
+
+
+def blob(path: Path, name: str, seq: int) -> bytes:
+    conn = sqlite3.connect(path)
+    (state,) = conn.execute(
+        "SELECT s.state FROM snapshots s JOIN games g ON g.id = s.game_id"
+        " WHERE g.name = ? AND s.seq = ?",
+        (name, seq),
+    ).fetchone()
+    conn.close()
+    return bytes(state)
+
+
+def put_blob(path: Path, seq: int, state: bytes) -> None:
+    damage(path, "UPDATE snapshots SET state = ? WHERE seq = ? AND game_id = 1", state, seq)
+
+
+def score_edited(state: bytes) -> bytes:
+    """The snapshot's JSON with player 1's score raised by 50 (still a valid state)."""
+    data = json.loads(state)
+    data["data"]["players"][0]["score"] += 50
+    return json.dumps(data).encode()
+
+
+def swap_newest(path: Path, how: str) -> None:
+    """Replace the newest snapshot of game 'g' as ``how`` says."""
+    new, old = newest_two(path)
+    oldest = snapshots(path)[0]
+    if how == "by an older one":
+        put_blob(path, new, blob(path, "g", oldest))
+    elif how == "by the older row whole":
+        damage(
+            path,
+            "UPDATE snapshots SET (prefix, engine, moves, state) = (SELECT prefix, engine, moves,"
+            " state FROM snapshots WHERE game_id = 1 AND seq = ?) WHERE game_id = 1 AND seq = ?",
+            old,
+            new,
+        )
+    elif how == "by another game's":
+        with Store.open(path) as store:
+            other = store.new_game("h", "greenwood", {"players": 3}, seed=8)
+            play(other, walk_moves("greenwood", 8, 120), random.Random(8))
+        put_blob(path, new, blob(path, "h", newest_two(path, "h")[0]))
+    elif how == "by a changed one (score edited)":
+        put_blob(path, new, score_edited(blob(path, "g", new)))
+    elif how == "by one bit changed":
+        state = bytearray(blob(path, "g", new))
+        state[len(state) // 2] ^= 0x01
+        put_blob(path, new, bytes(state))
+    elif how == "deleted":
+        damage(path, "DELETE FROM snapshots WHERE game_id = 1 AND seq = ?", new)
+
+
+SWAPS = [
+    "by an older one",
+    "by the older row whole",
+    "by another game's",
+    "by a changed one (score edited)",
+    "by one bit changed",
+    "deleted",
+]
+
+
+@pytest.mark.parametrize("how", SWAPS)
+def test_the_newest_snapshot_swapped_resumes_the_logs_exact_state(
+    tmp_path: Path, how: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The newest snapshot replaced (or deleted): it is known, ignored with one warning line,
+    and the game resumes from the older good snapshot, exactly as a replay from the start."""
+    path = tmp_path / "games.sqlite"
+    long_game(path)
+    new, old = newest_two(path)
+    expected = replayed(path, "g")
+    swap_newest(path, how)
+    caplog.clear()
+    with Store.open(path) as store:
+        resumed, used = from_snapshot(store, "g")
+    assert_same(resumed, expected)
+    assert (
+        resumed.session.state.data.players[0].score == expected.session.state.data.players[0].score
+    )
+    assert used and max(used) == old and new not in used
+    ignored = [r.getMessage() for r in caplog.records if "ignored" in r.getMessage()]
+    if how == "deleted":
+        assert not ignored
+    else:
+        assert len(ignored) == 1 and f"after entry {new} " in ignored[0], ignored
+        assert "differs from what the log's chain recorded" in ignored[0]
+
+
+def test_a_changed_snapshot_would_have_shown_another_score(tmp_path: Path) -> None:
+    """The edited snapshot of the test above is a state that decodes (so the chain, not the
+    codec, is what refuses it), with another score."""
+    path = tmp_path / "games.sqlite"
+    long_game(path)
+    new, _ = newest_two(path)
+    game = find_game("greenwood")
+    edited = snapshots_module.decode_state(score_edited(blob(path, "g", new)), game)
+    original = snapshots_module.decode_state(blob(path, "g", new), game)
+    assert edited.data.players[0].score == original.data.players[0].score + 50
+
+
+def counter_save(path: Path, ticks: int) -> None:
+    from bench.counter import COUNTER, OPTIONS, Tick
+
+    with Store.open(path) as store:
+        store.new_game("c", COUNTER.name, OPTIONS)
+        store.append_moves("c", [Tick(seat=i % 4) for i in range(ticks)])
+
+
+def test_a_snapshot_after_a_long_replay_is_sealed_in_the_head_then_chained(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A resume that replays a long stretch writes a snapshot of the state after the last entry:
+    its digest seals the save's head, and the next entry takes it into its chain. Damaged, it is
+    ignored and the log replays; its digest changed is damage of the log itself."""
+    from bench.counter import Tick
+
+    path = tmp_path / "games.sqlite"
+    counter_save(path, 3 * EVERY)
+    with Store.open(path) as store:
+        assert store.load("c").session.state.data == 3 * EVERY
+    assert snapshots(path) == [3 * EVERY]
+    conn = sqlite3.connect(path)
+    head, pending = conn.execute("SELECT head, snapshot FROM games").fetchone()
+    (last,) = conn.execute("SELECT chain FROM log ORDER BY seq DESC LIMIT 1").fetchone()
+    conn.close()
+    assert len(pending) == 32 and head != last
+    with Store.open(path) as store:
+        resumed, used = from_snapshot(store, "c")
+    assert used == [3 * EVERY] and resumed.session.state.data == 3 * EVERY
+
+    put_blob(path, 3 * EVERY, blob(path, "c", 3 * EVERY).replace(b'"data":15', b'"data":73'))
+    caplog.clear()
+    with Store.open(path) as store:
+        resumed, used = from_snapshot(store, "c")
+        assert not used and resumed.session.state.data == 3 * EVERY
+        assert len([r for r in caplog.records if "ignored" in r.getMessage()]) == 1
+        resumed.submit(Tick(seat=(3 * EVERY) % 4))  # carries the rewritten snapshot's digest
+    conn = sqlite3.connect(path)
+    carried = conn.execute("SELECT snapshot FROM log WHERE seq = ?", (3 * EVERY + 1,)).fetchone()
+    assert len(carried[0]) == 32 and conn.execute("SELECT snapshot FROM games").fetchone() == (
+        None,
+    )
+    conn.close()
+    with Store.open(path) as store:
+        resumed, used = from_snapshot(store, "c")
+    assert used == [3 * EVERY] and resumed.session.state.data == 3 * EVERY + 1
+
+    damage(path, "UPDATE log SET snapshot = zeroblob(32) WHERE seq = ?", 3 * EVERY + 1)
+    with Store.open(path) as store, pytest.raises(SaveUnusableError) as info:
+        store.load("c")
+    assert info.value.entry == 3 * EVERY + 1
+
+
+def test_a_changed_pending_digest_is_damage_of_the_save_row(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite"
+    counter_save(path, 2 * EVERY)
+    Store.open(path).load("c").store.close()
+    damage(path, "UPDATE games SET snapshot = zeroblob(32)")
+    with Store.open(path) as store, pytest.raises(SaveUnusableError) as info:
+        store.load("c")
+    assert info.value.entry == 2 * EVERY
+
+
+def test_a_save_whose_snapshot_digest_in_the_log_is_changed_is_set_aside(tmp_path: Path) -> None:
+    """The digest is part of the log: changed, the log fails its check and the kiosk sets the
+    save aside as for any damaged log (never for a damaged snapshot)."""
+    from kiosk.settings import load_settings
+    from kiosk.table import open_table
+
+    path = tmp_path / "games.sqlite"
+    long_game(path)
+    first = (
+        sqlite3.connect(path)
+        .execute("SELECT min(seq) FROM log WHERE snapshot IS NOT NULL")
+        .fetchone()[0]
+    )
+    damage(path, "UPDATE log SET snapshot = zeroblob(32) WHERE seq = ?", first)
+    table, store = open_table(load_settings(data_dir=tmp_path, game="greenwood"))
+    try:
+        (aside,) = tmp_path.glob("games.sqlite.damaged-*")
+        (warning,) = table.warnings
+        assert f"entry {first} of its log" in warning.en and aside.name in warning.en
+    finally:
+        store.close()
+
+
+def test_a_damaged_snapshot_never_sets_a_save_aside(tmp_path: Path) -> None:
+    from kiosk.settings import load_settings
+    from kiosk.table import open_table
+
+    path = tmp_path / "games.sqlite"
+    long_game(path)
+    expected = replayed(path, "g")
+    flip_bytes(path)
+    table, store = open_table(load_settings(data_dir=tmp_path, game="greenwood"))
+    try:
+        assert not list(tmp_path.glob("*.damaged-*")) and not table.warnings
+        assert_same(table.saved, expected)
+    finally:
+        store.close()
+
+
+PICKLE_TOUCH = b"cos\nsystem\n(S'touch pickled-marker'\ntR."
+"""A protocol-0 pickle that runs ``os.system('touch pickled-marker')`` when unpickled."""
+
+
+def test_a_schema_4_save_with_pickled_snapshots_migrates_and_resumes_exactly(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A save of schema 4 (no snapshot digests; pickled snapshots, one of them hostile) opens:
+    migrated, its pickles deleted unread, the game resumed as its log replays."""
+    path = tmp_path / "games.sqlite"
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(snapshots_module, "SNAPSHOT_EVERY", 10**9)
+    long_game(path)
+    monkeypatch.setattr(snapshots_module, "SNAPSHOT_EVERY", EVERY)
+    expected = replayed(path, "g")
+    conn = sqlite3.connect(path)
+    conn.executescript(
+        "ALTER TABLE log DROP COLUMN snapshot; ALTER TABLE games DROP COLUMN snapshot;"
+        " PRAGMA user_version = 4;"
+    )
+    (chain,) = conn.execute("SELECT chain FROM log WHERE seq = 40").fetchone()
+    conn.execute(
+        "INSERT INTO snapshots VALUES (1, 40, ?, ?, 30, ?, 'then')",
+        (chain.hex(), "pickle-5/engine-only-1", PICKLE_TOUCH),
+    )
+    conn.commit()
+    conn.close()
+    with Store.open(path) as store:
+        assert_same(store.load("g"), expected)
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == 5
+    assert PICKLE_TOUCH not in [r[0] for r in conn.execute("SELECT state FROM snapshots")]
+    conn.close()
+    assert not (tmp_path / "pickled-marker").exists()
+    with Store.open(path) as store:
+        resumed, used = from_snapshot(store, "g")
+    assert_same(resumed, expected)
+    assert used
+
+
+def example_states(path: Path) -> tuple[object, list]:
+    game, setup, seed, moves = example_moves(path)
+    session = Session(find_game(game), setup, int(seed))
+    states = [session.state]
+    for move in moves:
+        if session.submit(move).accepted:
+            states.append(session.state)
+    return session.game, states
+
+
+@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.jsonl")), ids=lambda p: p.stem)
+def test_every_state_of_the_example_games_round_trips_through_the_codec(path: Path) -> None:
+    game, states = example_states(path)
+    assert len(states) > 10
+    for state in states:
+        back = snapshots_module.decode_state(snapshots_module.encode_state(state, game), game)
+        assert back == state
+        assert type(back.data) is type(state.data) and type(back.options) is type(state.options)
