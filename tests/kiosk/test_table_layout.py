@@ -111,7 +111,7 @@ def test_the_main_actions_fit_in_the_console_at_one_look(
             page.context.close()
 
 
-@pytest.mark.parametrize("file", ["greenwood.jsonl", "dont_starve.jsonl"])
+@pytest.mark.parametrize("file", ["greenwood.jsonl", "dont_starve.jsonl", "stonesaga.jsonl"])
 def test_the_main_actions_fit_at_every_position_of_a_first_round(
     shared_server: Server, browser: Any, file: str
 ) -> None:

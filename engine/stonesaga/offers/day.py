@@ -4,8 +4,9 @@ challenge."""
 
 from __future__ import annotations
 
+import functools
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from engine.core import Choice, Field, Offer, Seat, Text
@@ -229,11 +230,24 @@ def _actions(data: Saga, seat: Seat, own: list[tuple[int, Character]]) -> list[O
     fire = _attributes(("dexterity", "faith"))
     out.append(Offer(mv.MakeFire.type, seat, T("生火", "Make a fire"), fields=(who, fire, fiber)))
     for index, char in own:
-        out += _character_actions(data, seat, index, char)
+        # An offer names its character only when the seat has more than one (the seat's heading
+        # names a lone one): shorter buttons, so that the day's actions fit the console.
+        label: Labeller = functools.partial(_with, char=char) if len(own) > 1 else _as_is
+        out += _character_actions(data, seat, index, char, label)
     return out
 
 
-def _character_actions(data: Saga, seat: Seat, index: int, char: Character) -> list[Offer]:
+Labeller = Callable[[Text], Text]
+"""An action's label as the console shows it for one character (with its name, or as it is)."""
+
+
+def _as_is(label: Text) -> Text:
+    return label
+
+
+def _character_actions(
+    data: Saga, seat: Seat, index: int, char: Character, label: Labeller
+) -> list[Offer]:
     """The actions whose choices depend on where one character stands and what it holds."""
     me = {"character": index}
     tiles = valley()[1]
@@ -251,7 +265,7 @@ def _character_actions(data: Saga, seat: Seat, index: int, char: Character) -> l
         Offer(
             mv.Travel.type,
             seat,
-            _with(T("移动", "Travel"), char),
+            label(T("移动", "Travel")),
             me,
             (_pick("to", T("前往", "To"), near), journey),
             camera=True,
@@ -259,15 +273,15 @@ def _character_actions(data: Saga, seat: Seat, index: int, char: Character) -> l
         Offer(
             mv.RelocateOutpost.type,
             seat,
-            _with(T("迁移前哨", "Relocate the outpost"), char),
+            label(T("迁移前哨", "Relocate the outpost")),
             me,
             (_pick("to", T("迁往", "To"), near),),
         ),
-        _outpost(data, seat, index, char, others),
+        _outpost(data, seat, index, char, others, label),
         Offer(
             mv.Build.type,
             seat,
-            _with(T("建建筑", "Build"), char),
+            label(T("建建筑", "Build")),
             me,
             (
                 _pick("name", T("建筑", "Building"), names("buildings")),
@@ -278,10 +292,10 @@ def _character_actions(data: Saga, seat: Seat, index: int, char: Character) -> l
         ),
     ]
     if others:
-        out += _exchange(data, seat, index, char, others)
+        out += _exchange(data, seat, index, char, others, label)
         if incapacitated_any(data, others):
-            out.append(_aid(data, seat, index, char, others))
-    out += _process(seat, index, char)
+            out.append(_aid(data, seat, index, char, others, label))
+    out += _process(seat, index, char, label)
     materials = [k for k, _ in char.pack if k.partition(":")[0] in resource_data()["materials"]]
     if materials:
         pairs = list(itertools.combinations_with_replacement(materials[:MAX_KINDS], 2))
@@ -296,7 +310,7 @@ def _character_actions(data: Saga, seat: Seat, index: int, char: Character) -> l
             Offer(
                 mv.Craft.type,
                 seat,
-                _with(T("合成", "Craft"), char),
+                label(T("合成", "Craft")),
                 me,
                 (
                     _pick(
@@ -317,7 +331,12 @@ def incapacitated_any(data: Saga, chars: Sequence[tuple[int, Character]]) -> boo
 
 
 def _outpost(
-    data: Saga, seat: Seat, index: int, char: Character, others: list[tuple[int, Character]]
+    data: Saga,
+    seat: Seat,
+    index: int,
+    char: Character,
+    others: list[tuple[int, Character]],
+    label: Labeller,
 ) -> Offer:
     """§建前哨: a zone, and who shares the 4 energy (one other character on the tile, 1 up to
     its energy)."""
@@ -336,13 +355,18 @@ def _outpost(
         _pick("zone", T("区", "Zone"), zones),
         _pick("shares", T("分摊精力", "Shared energy"), shares),
     )
-    label = _with(T("建前哨", "Build an outpost"), char)
-    offer = Offer(mv.BuildOutpost.type, seat, label, {"character": index}, fields)
+    title = label(T("建前哨", "Build an outpost"))
+    offer = Offer(mv.BuildOutpost.type, seat, title, {"character": index}, fields)
     return _greyed(offer) if full else offer
 
 
 def _exchange(
-    data: Saga, seat: Seat, index: int, char: Character, others: list[tuple[int, Character]]
+    data: Saga,
+    seat: Seat,
+    index: int,
+    char: Character,
+    others: list[tuple[int, Character]],
+    label: Labeller,
 ) -> list[Offer]:
     """§交换: with each partner on the tile, any number of each resource given and received
     (a tally of each pack); partners elsewhere in one offer, greyed."""
@@ -355,14 +379,14 @@ def _exchange(
                 _tally("give", T("{who}给出", "{who} gives").format(who=me), char),
                 _tally("receive", T("{who}给出", "{who} gives").format(who=them), c),
             )
-            label = T(f"交换:{me.zh}与{them.zh}", f"Exchange: {me.en} with {them.en}")
+            pair = T(f"交换:{me.zh}与{them.zh}", f"Exchange: {me.en} with {them.en}")
             fixed = {"character": index, "partner": other}
-            out.append(Offer(mv.Exchange.type, seat, label, fixed, tallies))
+            out.append(Offer(mv.Exchange.type, seat, pair, fixed, tallies))
     away = [(i, c) for i, c in others if c.tile != char.tile]
     if away:
-        label = _with(T("交换(不在同一地块)", "Exchange (not on this tile)"), char)
+        title = label(T("交换(不在同一地块)", "Exchange (not on this tile)"))
         fields = (_character_field(away, "partner"), give)
-        offer = Offer(mv.Exchange.type, seat, label, {"character": index}, fields)
+        offer = Offer(mv.Exchange.type, seat, title, {"character": index}, fields)
         out.append(_greyed(offer))  # §交换: only with a character on the same tile
     return out
 
@@ -379,7 +403,12 @@ def _tokens(char: Character) -> list[tuple[Any, Text]]:
 
 
 def _aid(
-    data: Saga, seat: Seat, index: int, char: Character, others: list[tuple[int, Character]]
+    data: Saga,
+    seat: Seat,
+    index: int,
+    char: Character,
+    others: list[tuple[int, Character]],
+    label: Labeller,
 ) -> Offer:
     """§救助: an incapacitated character on the tile degrades a malady of its choice."""
     cells = (
@@ -389,7 +418,7 @@ def _aid(
     return Offer(
         mv.Aid.type,
         seat,
-        _with(T("救助", "Aid"), char),
+        label(T("救助", "Aid")),
         {"character": index},
         (
             _character_field(others, "target"),
@@ -398,7 +427,7 @@ def _aid(
     )
 
 
-def _process(seat: Seat, index: int, char: Character) -> list[Offer]:
+def _process(seat: Seat, index: int, char: Character, label: Labeller) -> list[Offer]:
     """§加工: one to three resources (hard food or materials held raw), a different tool icon
     each (heat up to three times), the icons in the order of the resources (the engine checks
     only that they differ, so each set of icons is listed once)."""
@@ -427,10 +456,7 @@ def _process(seat: Seat, index: int, char: Character) -> list[Offer]:
             Offer(
                 mv.Process.type,
                 seat,
-                _with(
-                    T(f"加工{size}个资源", f"Process {size} resource{'s' if size > 1 else ''}"),
-                    char,
-                ),
+                label(T(f"加工{size}个资源", f"Process {size} resource{'s' if size > 1 else ''}")),
                 {"character": index},
                 (
                     _pick(
