@@ -12,16 +12,16 @@ at every start.
   years.
 - **The short code** (six digits, 10^6 values) is for typing. Guessing it is limited twice:
   per device, ``FREE_TRIES`` (5) wrong codes, then a wait of ``FIRST_WAIT_S`` (2 s) doubled at
-  each further wrong code up to ``MAX_WAIT_S`` (10 min): at most about 19 wrong codes in a
-  device's first hour and 6 an hour after that. And for the whole network, at most
+  each further wrong code up to ``MAX_WAIT_S`` (10 min): at most 18 wrong codes in any hour
+  (its first) and 6 an hour after that. And for the whole network, at most
   ``NETWORK_WRONG_PER_HOUR`` (30) wrong codes in any hour: beyond, the short code is paused for
   devices not yet paired (429: "scan the QR code") until the hour's oldest wrong code is an hour
   old. Whatever the number of addresses an attacker holds, a guess of the code is then checked at
   most 30 times an hour: the expected number of guesses to find a code is (10^6 + 1) / 2, so the
   expected time is 500,000 / 30 h ≈ 16,700 h ≈ 1.9 years (and 26 % in a year), while the code
   changes at every start of the kiosk. One device alone never pauses the code for the others
-  (19 < 30 in its first hour, 6 an hour then); a paired phone, and any phone that scans the QR
-  code, is never held back by it.
+  (18 < 30 in any hour); a paired phone, and any phone that scans the QR code, is never held
+  back by it.
 
 The short code cannot be both limited network-wide and never paused for a stranger with the right
 code: while wrong codes are refused unchecked, an answer that let a right one in would tell an

@@ -231,7 +231,7 @@ def change_settings(body: SettingsBody, table: TableDep, settings: SettingsDep) 
     try:
         save_kiosk_changes(settings)
     except OSError as exc:  # a read-only data folder, a full disk: as a move that is not kept
-        text = NOT_SAVED.format(reason=WHY_NOT_WRITTEN.get(exc.errno, WHY_UNWRITABLE))
+        text = NOT_SAVED.format(reason=WHY_NOT_WRITTEN.get(exc.errno or 0, WHY_UNWRITABLE))
         raise HTTPException(503, text.in_(settings.lang)) from None
     table.touch("settings")
     return {

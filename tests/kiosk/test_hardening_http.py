@@ -10,13 +10,11 @@ headers on every answer, NaN in a body, the expensive routes' limit and cache.
 
 from __future__ import annotations
 
-import fcntl
 import ipaddress
 import json
 import os
 import resource
 import socket
-import struct
 import subprocess
 import sys
 import time
@@ -28,110 +26,28 @@ from pathlib import Path
 import httpx
 import pytest
 from fastapi import FastAPI
+from hostile_http import (
+    CODE,
+    REMOTE,
+    WAIT_S,
+    Clock,
+    ask,
+    connect,
+    has_security_headers,
+    menu,
+    needs_remote,
+    parse,
+    read_all,
+)
 from serving import LOCAL, PHONE, Server, free_port, start_server
 from serving import asgi_call as call
 
-from kiosk.app import SECURITY_HEADERS, create_app
+from kiosk.app import create_app
 from kiosk.guard import OncePerCause
 from kiosk.pairing import FREE_TRIES, NETWORK_WRONG_PER_HOUR, PAIRING_HEADER, Pairing
 from kiosk.routers import camera
 from kiosk.settings import load_settings
 from kiosk.table import open_table
-
-CODE = "246810"
-WAIT_S = 10.0
-"""How long a socket waits for the server before the test gives up (a bound, not a figure)."""
-
-
-# --- helpers -------------------------------------------------------------------------------------
-
-
-def own_address() -> str | None:
-    """One of this machine's IPv4 addresses that is not loopback, or None."""
-    for _, name in socket.if_nameindex():
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-            try:
-                packed = fcntl.ioctl(
-                    probe.fileno(), 0x8915, struct.pack("256s", name.encode()[:15])
-                )  # SIOCGIFADDR
-            except OSError:
-                continue
-        address = socket.inet_ntoa(packed[20:24])
-        if not ipaddress.ip_address(address).is_loopback:
-            return address
-    return None
-
-
-REMOTE = own_address()
-needs_remote = pytest.mark.skipif(
-    REMOTE is None, reason="this machine has no non-loopback address to stand for a phone"
-)
-
-
-def connect(server: Server, source: str | None = None) -> socket.socket:
-    """A TCP connection to the server, from ``source`` (an address of this machine)."""
-    sock = socket.socket()
-    sock.settimeout(WAIT_S)
-    if source is not None:
-        sock.bind((source, 0))
-    sock.connect(("127.0.0.1", server.port))
-    return sock
-
-
-def request(
-    server: Server, method: str, path: str, *, headers: dict[str, str] | None = None
-) -> bytes:
-    """A whole request that asks the server to close the connection after answering."""
-    lines = [f"{method} {path} HTTP/1.1", f"Host: 127.0.0.1:{server.port}", "Connection: close"]
-    lines += [f"{k}: {v}" for k, v in (headers or {}).items()]
-    if method == "POST":
-        lines += ["Content-Type: application/json", "Content-Length: 2"]
-    return ("\r\n".join(lines) + "\r\n\r\n" + ("{}" if method == "POST" else "")).encode()
-
-
-def read_all(sock: socket.socket) -> bytes:
-    """Everything the server sends until it closes the connection (at most ``WAIT_S``)."""
-    chunks = []
-    deadline = time.monotonic() + WAIT_S
-    while time.monotonic() < deadline:
-        try:
-            chunk = sock.recv(65536)
-        except (ConnectionResetError, TimeoutError):
-            break
-        if not chunk:
-            break
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
-def parse(answer: bytes) -> tuple[int, dict[str, str], bytes]:
-    """Status, headers (lower-case names) and body of a raw HTTP answer."""
-    head, _, body = answer.partition(b"\r\n\r\n")
-    lines = head.decode("latin-1").split("\r\n")
-    status = int(lines[0].split()[1]) if lines and lines[0].startswith("HTTP/") else 0
-    headers = {}
-    for line in lines[1:]:
-        name, _, value = line.partition(":")
-        headers[name.strip().lower()] = value.strip()
-    return status, headers, body
-
-
-def ask(
-    server: Server,
-    method: str,
-    path: str,
-    *,
-    source: str | None = None,
-    headers: dict[str, str] | None = None,
-) -> tuple[int, dict[str, str], bytes]:
-    """One request on a new connection; the parsed answer."""
-    with closing(connect(server, source)) as sock:
-        sock.sendall(request(server, method, path, headers=headers))
-        return parse(read_all(sock))
-
-
-def has_security_headers(headers: dict[str, str]) -> bool:
-    return all(headers.get(k.lower()) == v for k, v in SECURITY_HEADERS.items())
 
 
 @pytest.fixture
@@ -351,16 +267,6 @@ def test_a_flood_beyond_the_descriptor_budget_is_closed_at_once_and_logged_once(
 # --- pairing -------------------------------------------------------------------------------------
 
 
-class Clock:
-    """A clock the test moves by hand."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture
 def clock() -> Clock:
     return Clock()
@@ -374,11 +280,6 @@ def app(tmp_path: Path, clock: Clock) -> Iterator[FastAPI]:
         yield create_app(settings, table, pairing=Pairing(code=CODE, clock=clock))
     finally:
         store.close()
-
-
-def menu(app: FastAPI, client: tuple[str, int], code: str | None) -> httpx.Response:
-    headers = {PAIRING_HEADER: code} if code is not None else {}
-    return call(app, "POST", "/api/menu", json={}, client=client, headers=headers)
 
 
 def test_wrong_codes_make_a_device_wait_longer_and_longer_and_never_unpair_others(
