@@ -255,35 +255,99 @@ const Console = {
     });
   },
 
+  // A placement (a submarine piece the camera could not read), touched on the player's own
+  // board as the table draws it (Board.panel: start cell, rewards, placed pieces), its edges
+  // labelled as the board prints them (columns A…, rows 1…; the engine's cell names). The cells
+  // some legal placement covers are marked; a touch chooses one (a touch on a legal cell that
+  // does not go with those chosen starts again there), a touch on a chosen cell takes it back,
+  // or places the piece once the chosen cells are a placement ("Do it" does the same). A cell
+  // no legal placement covers is dimmed; a touch says why.
   cellsRow(f, k) {
     const p = Console.picking;
     const [cols, rows] = f.grid || [8, 8];
     const key = (c) => `${c[0]},${c[1]}`;
-    const usable = f.choices.filter((c) => Console.candidates(k, c.value).some((x) => x.ok));
+    const name = (c, r) => `${String.fromCharCode(65 + c)}${r + 1}`;
+    const verdicts = f.choices.map((c) => Console.candidates(k, c.value));
+    const usable = f.choices.filter((c, i) => verdicts[i].some((x) => x.ok));
+    const legal = new Set(usable.flatMap((c) => c.value.map(key)));
     const fits = usable.filter((c) => [...p.cells].every((cell) => c.value.some((v) => key(v) === cell)));
     const reachable = new Set(fits.flatMap((c) => c.value.map(key)));
-    const grid = Kiosk.el("div", { class: "cell-grid" });
-    grid.style.gridTemplateColumns = `repeat(${cols}, var(--cell))`;
+    // Why a cell takes no piece: the reason the rules give most often for the placements over
+    // it, else that a piece covers it already (no placement is offered there), else no room.
+    const reasons = new Map();
+    f.choices.forEach((c, i) => {
+      const reason = (verdicts[i].find((x) => !x.ok) || {}).reason;
+      if (!reason) return;
+      for (const cell of c.value.map(key)) {
+        const counts = reasons.get(cell) || new Map();
+        counts.set(reason, (counts.get(reason) || 0) + 1);
+        reasons.set(cell, counts);
+      }
+    });
+    const s = Console.last || {};
+    const drawn = (s.picture?.boards || []).find((b) => b.seat === p.offer.seat && b.cols === cols && b.rows === rows);
+    const blank = () => Array.from({ length: cols * rows }, (_, i) => ({ col: i % cols, row: Math.floor(i / cols), kind: "empty" }));
+    const board = drawn || { title: "", seat: p.offer.seat, cols, rows, cells: blank() }; // a game with no picture
+    const kinds = new Map((board.cells || []).map((c) => [`${c.col},${c.row}`, c.kind]));
+    const why = (id) => {
+      const counts = reasons.get(id);
+      if (counts) return [...counts.entries()].sort((a, b) => b[1] - a[1])[0][0];
+      const covered = ["piece", "done"].includes(kinds.get(id));
+      return Kiosk.t(covered ? "cellTaken" : "cellNoRoom");
+    };
+    const over = Kiosk.el("div", { class: "cell-over" });
     for (let r = 0; r < rows; r++) {
       for (let c = 0; c < cols; c++) {
         const id = `${c},${r}`;
         const on = p.cells.has(id);
+        const refused = legal.has(id) ? null : why(id);
         const b = Kiosk.el("button", {
-          type: "button", class: `grid-cell${reachable.has(id) ? " reachable" : ""}`,
-          "aria-pressed": String(on), "data-cell": id, "aria-label": `${c + 1}, ${r + 1}`,
+          type: "button", "data-cell": id, "aria-pressed": String(on), "aria-disabled": String(Boolean(refused)),
+          class: `grid-cell${refused ? " refused" : " legal"}${reachable.has(id) ? " reachable" : ""}`,
+          "aria-label": refused ? `${name(c, r)}: ${refused}` : name(c, r),
         });
         b.addEventListener("click", () => {
-          if (on) p.cells.delete(id); else p.cells.add(id);
+          const line = document.getElementById("picker-why");
+          if (refused) { line.textContent = `${name(c, r)}: ${refused}`; return; }
+          if (on && p.picks[k] !== undefined && !Console.problem()) { Console.submit(); return; }
+          if (on) p.cells.delete(id);
+          else if (reachable.has(id)) p.cells.add(id);
+          else p.cells = new Set([id]);
           const exact = f.choices.find((ch) => ch.value.length === p.cells.size
             && ch.value.every((v) => p.cells.has(key(v))));
           p.picks[k] = exact ? exact.value : undefined;
           Console.draw();
         });
-        grid.append(b);
+        over.append(b);
       }
     }
-    const note = Kiosk.el("p", { class: "muted", text: `${Kiosk.t("tapCells")} · ${Kiosk.t("placements", { n: usable.length })}` });
-    return Kiosk.el("div", { class: "cells" }, note, grid);
+    const labels = (cls, n, text) => Kiosk.el("div", { class: `cell-labels ${cls}`, "aria-hidden": "true" },
+      ...Array.from({ length: n }, (_, i) => Kiosk.el("span", { text: text(i) })));
+    const stage = Kiosk.el("div", { class: "cell-stage" }, Board.panel(board, s.seats), over);
+    const grid = Kiosk.el("div", { class: "cell-board" }, Kiosk.el("span"),
+      labels("col-labels", cols, (i) => String.fromCharCode(65 + i)), labels("row-labels", rows, (i) => String(i + 1)), stage);
+    grid.style.setProperty("--cols", String(cols));
+    grid.style.setProperty("--rows", String(rows));
+    const complete = p.picks[k] !== undefined;
+    const note = Kiosk.el("p", { class: "muted",
+      text: complete ? Kiosk.t("touchAgain") : Kiosk.t("placements", { n: usable.length }) }); // "tap…": the why line
+    return Kiosk.el("div", { class: "cells" }, note,
+      Kiosk.el("div", { class: "cell-layout" }, grid, Console.cellsLegend(board, s)));
+  },
+
+  // The board's legend as the table shows it, narrowed to what this board draws (its own
+  // seat's pieces), then the picker's own marks.
+  cellsLegend(board, s) {
+    const kinds = new Set([...(board.cells || []).map((c) => c.kind), ...(board.marks || []).map((m) => m.kind)]);
+    const entries = (s.picture?.legend || []).filter((l) => kinds.has(l.kind))
+      .map((l) => (Array.isArray(l.seats) ? { ...l, seats: l.seats.filter((seat) => seat === board.seat) } : l))
+      .filter((l) => !Array.isArray(l.seats) || l.seats.length)
+      .map((l) => Board.entry(l, s.seats));
+    const mark = (cls, text) => Kiosk.el("li", {},
+      Kiosk.el("span", { class: "swatches" }, Kiosk.el("span", { class: `swatch ${cls}`, "aria-hidden": "true" })), text);
+    return Kiosk.el("ul", { class: "board-legend cell-legend" },
+      mark("mark-legal", Kiosk.t("cellLegal")), mark("mark-chosen", Kiosk.t("cellChosen")),
+      mark("mark-refused", Kiosk.t("cellRefused")), ...entries);
   },
 
   numberRow(f) {
@@ -383,7 +447,8 @@ const Console = {
     const fields = Console.pickFields(p.offer);
     if (p.picks.some((v) => v === undefined)) {
       const cells = fields.find((f, j) => f.kind === "cells" && p.picks[j] === undefined);
-      if (!cells || !p.cells.size) return Kiosk.t("chooseEach");
+      if (!cells) return Kiosk.t("chooseEach");
+      if (!p.cells.size) return Kiosk.t("tapCells");
       const key = (c) => `${c[0]},${c[1]}`;
       const partOfOne = cells.choices.some((c) => [...p.cells].every((id) => c.value.some((v) => key(v) === id)));
       return Kiosk.t(partOfOne ? "tapCells" : "noPlacement");
@@ -424,6 +489,15 @@ const Console = {
     return move;
   },
 
+  // The move the picker spells, made ("Do it", or a second touch on a chosen cell).
+  submit() {
+    const p = Console.picking;
+    if (!p || p.sending || Console.problem()) return; // once, however often it is touched
+    p.sending = true;
+    Console.send(p.offer, Console.build(p.offer, p.picks, p.numbers, p.faces, p.counts, p.places))
+      .finally(() => { p.sending = false; });
+  },
+
   async send(o, move) {
     const answer = await Kiosk.post(`/api/move?lang=${encodeURIComponent(Kiosk.lang)}`, move);
     const accepted = Boolean(answer.ok && answer.accepted);
@@ -448,10 +522,6 @@ const Console = {
 
   init() {
     document.getElementById("picker-cancel").addEventListener("click", () => Console.close());
-    document.getElementById("picker-do").addEventListener("click", () => {
-      const p = Console.picking;
-      if (!p || Console.problem()) return;
-      Console.send(p.offer, Console.build(p.offer, p.picks, p.numbers, p.faces, p.counts, p.places));
-    });
+    document.getElementById("picker-do").addEventListener("click", () => Console.submit());
   },
 };
