@@ -332,7 +332,7 @@ def test_calibrate_with_a_wait_without_end_says_so_in_one_line(tmp_path: Path) -
             ],
             capture_output=True,
             text=True,
-            timeout=120,  # a bound on a hang, not a figure
+            timeout=60,  # a bound on a hang, not a figure
             env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
         )
         assert done.returncode == 2, (wait, done.stderr)
