@@ -54,7 +54,7 @@ from kiosk.store import StoreError
 from kiosk.table import Change, Table, open_table
 from vision.errors import VisionError
 from vision.registry import load_registry
-from vision.sources import open_source
+from vision.sources import CameraLoadError, open_source
 
 log = logging.getLogger("tablesight.run")
 
@@ -157,6 +157,16 @@ NO_CAMERA = Text(
     "no camera found (no Pi camera, no /dev/video0): the synthetic table plays the scripted"
     " session instead",
 )
+CAMERA_NOT_LOADED = Text(
+    "树莓派摄像头无法加载:{reason};见 docs/pi-setup.md 的“摄像头无法加载”一节;"
+    "看板照常运行,但不读取桌面",
+    "the Pi camera could not be loaded: {reason}; see docs/pi-setup.md, “The camera does not"
+    " load”; the kiosk runs without reading the table",
+)
+CAMERA_UNAVAILABLE = Text(
+    "摄像头不可用:{reason};看板照常运行,但不读取桌面",
+    "camera not available: {reason}; the kiosk runs without reading the table",
+)
 FIRST_FRAME = Text("摄像头:第一帧 {size}", "camera: first frame {size}")
 SIM_RESUMED = Text(
     "继续《{title}》的脚本演示,从第{step}/{of}步接着演示",
@@ -200,6 +210,8 @@ class TableHardware:
         self.camera = settings.camera
         self._frame_seen = False
         self.simulation: Simulation | None = None
+        self.camera_problem: Text | None = None
+        """Why the configured camera could not be opened (the report's camera line)."""
 
     def open(self, app: FastAPI) -> None:
         """Open the panel, the controller and the camera; mirror the table on them; start the
@@ -254,9 +266,13 @@ class TableHardware:
         else:
             try:
                 source = open_source(camera.source_config())
-            except VisionError as exc:
-                table.set_link("camera", "not_connected", str(exc))
-                print(f"tablesight: camera not available: {exc}", file=sys.stderr)
+            except VisionError as exc:  # the report's camera line says why; the kiosk runs on
+                table.set_link("camera", "lost", str(exc))
+                self.camera_problem = (
+                    CAMERA_NOT_LOADED.format(reason=exc.reason)
+                    if isinstance(exc, CameraLoadError)
+                    else CAMERA_UNAVAILABLE.format(reason=str(exc))
+                )
                 return
             calibration = load_calibration(self.settings.data_dir / CALIBRATION_FILE)
         self.loop = TableLoop(
@@ -360,6 +376,8 @@ class TableHardware:
 
     def _camera_line(self) -> Text:
         camera = self.camera
+        if self.camera_problem is not None:
+            return self.camera_problem
         if self.simulation is not None:
             c = self.simulation.camera
             sim = self.simulation

@@ -66,6 +66,16 @@ class SourceConfigError(VisionError, ValueError):
     """A frame-source spec or setting cannot be used (unknown kind, missing extra, bad value)."""
 
 
+class CameraLoadError(SourceConfigError):
+    """The camera's library is installed but fails when imported (a broken install, e.g. a
+    module built against another numpy); ``reason`` is the failure in one line."""
+
+    def __init__(self, library: str, reason: str) -> None:
+        super().__init__(f"{library} could not be loaded: {reason}")
+        self.library = library
+        self.reason = reason
+
+
 class SourceEndedError(VisionError, EOFError):
     """A finite source (video file or folder, not looping) has given its last frame."""
 
@@ -312,11 +322,15 @@ class PiCameraSource:
     def __init__(self, config: SourceConfig) -> None:
         try:
             import picamera2  # noqa: F401  (an optional extra)
-        except ImportError:
+        except ModuleNotFoundError as exc:
+            if exc.name != "picamera2":  # something picamera2 needs is missing
+                raise CameraLoadError("picamera2", _one_line(exc)) from None
             raise SourceConfigError(
-                "picamera2 is not installed: on a Pi, `pip install tablesight[pi]` "
-                "(or `apt install python3-picamera2`), or choose another source"
+                "picamera2 is not installed: on a Pi, `apt install python3-picamera2` "
+                "(see docs/pi-setup.md), or choose another source"
             ) from None
+        except Exception as exc:  # any failure of a broken install (a numpy mismatch…)
+            raise CameraLoadError("picamera2", _one_line(exc)) from None
         self.config = config
         self.name = "picamera2"
         self._camera: object | None = None
@@ -501,6 +515,12 @@ class FolderSource:
     def close(self) -> None:
         """Forget the listing (the position is kept for a reopen)."""
         self._files = None
+
+
+def _one_line(exc: BaseException) -> str:
+    """An exception as one line: its type and the first line of its message."""
+    message = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {message[0]}" if message else type(exc).__name__
 
 
 def _short(exc: Exception, path: Path) -> str:

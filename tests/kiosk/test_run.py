@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import socket
 import subprocess
@@ -10,7 +11,8 @@ import sys
 import urllib.request
 from pathlib import Path
 
-from serving import start_server
+import pytest
+from serving import post, start_server
 
 from engine.core import Pass
 from kiosk.store import Store
@@ -117,3 +119,72 @@ def test_the_start_up_report_of_a_chinese_kiosk_is_chinese_and_names_the_game_by
         assert not re.search(r"[a-z]{4,}", line.replace("Factory", "")), line
     assert set(LINK_STATES) == set(LinkStatus)
     assert all(t.zh != t.en for t in LINK_STATES.values())
+
+
+NUMPY_CLASH = (
+    "numpy.dtype size changed, may indicate binary incompatibility. Expected 96 from C header,"
+    " got 88 from PyObject"
+)
+"""What Raspberry Pi OS's simplejpeg (built against numpy 1.x) raises under numpy 2."""
+
+
+def broken_picamera2(folder: Path) -> Path:
+    """A stand-in ``picamera2`` package in ``folder`` that fails on import as a Pi's
+    picamera2 does with numpy 2 in the venv; returns the folder to put first on the path."""
+    package = folder / "picamera2"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text(f"raise ValueError({NUMPY_CLASH!r})\n")
+    return folder
+
+
+def test_a_pi_camera_that_fails_to_load_is_one_line_and_the_kiosk_serves_on(
+    tmp_path: Path,
+) -> None:
+    """Issue 30: picamera2 raising ValueError at import took the kiosk down (a traceback and
+    "Application startup failed")."""
+    site = broken_picamera2(tmp_path / "site")
+    config = tmp_path / "tablesight.toml"
+    config.write_text('[camera]\nsource = "picamera2"\n', encoding="utf-8")
+    env = {
+        "PYTHONPATH": os.pathsep.join([str(site), *sys.path]),
+        "TABLESIGHT_CONFIG": str(config),
+    }
+    server = start_server(tmp_path / "data", env=env)
+    try:
+        status = get_status(server.url)
+        assert status["links"]["camera"]["state"] == "lost", status["links"]
+        assert NUMPY_CLASH in status["links"]["camera"]["detail"]
+        assert status["links"]["controller"]["state"] == "simulated", status["links"]
+        assert post(server, "/api/move", {"type": "pass", "seat": 0})["accepted"]
+        assert get_status(server.url)["moves"] == 1
+    finally:
+        code, err = server.stop()
+    assert code == 0, err
+    assert "Traceback" not in err and "startup failed" not in err, err
+    lines = [line for line in err.splitlines() if "picamera2" in line or "Pi camera" in line]
+    assert lines == [
+        f"tablesight: the Pi camera could not be loaded: ValueError: {NUMPY_CLASH}; see"
+        " docs/pi-setup.md, “The camera does not load”; the kiosk runs without reading the table"
+    ], err
+    assert "camera: none" not in err
+    assert "GPIO: MockFactory" in err and "LED controller: emulated" in err
+
+
+def test_a_chinese_kiosk_says_in_chinese_that_the_pi_camera_could_not_be_loaded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 30: the same line in the kiosk's language."""
+    from kiosk.rig import TableHardware
+    from kiosk.routers.camera import CameraFeed
+    from kiosk.settings import load_settings
+    from kiosk.table import open_table
+
+    monkeypatch.syspath_prepend(str(broken_picamera2(tmp_path / "site")))
+    settings = load_settings(data_dir=tmp_path, lang="zh", camera={"source": "picamera2"})
+    table, _ = open_table(settings)
+    hardware = TableHardware(settings)
+    hardware._open_camera(table, CameraFeed(settings, table))
+    assert hardware.loop is None and table.links["camera"].state == "lost"
+    line = hardware._camera_line().in_(settings.lang)  # the report's camera line
+    assert line.startswith(f"树莓派摄像头无法加载:ValueError: {NUMPY_CLASH};见 docs/pi-setup.md")
+    assert line.endswith("看板照常运行,但不读取桌面"), line
