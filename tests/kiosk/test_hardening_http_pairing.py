@@ -25,6 +25,7 @@ import cv2
 import httpx
 import numpy as np
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from fastapi import FastAPI
 from hostile_http import (
     CODE,
@@ -192,6 +193,12 @@ def test_the_qr_code_on_the_kiosk_screen_pairs_a_phone_that_guessed_wrong_before
         screen.wait_for_function("document.getElementById('pair-qr').naturalWidth > 0")
         assert CODE in screen.locator("#pair-code").inner_text()
         link = read_qr(qr.screenshot())
+        for lang in ("en", "zh"):  # the open dialog's words are readable (WCAG AA contrast)
+            screen.goto(f"{server.url}/?lang={lang}")
+            screen.locator("#pairing").click()
+            qr.wait_for(state="visible")
+            low = Axe().run(screen, options={"runOnly": ["color-contrast"]}).response
+            assert low["violations"] == [], (lang, low["violations"])
         kiosk.close()
         parts = urlsplit(link)
         assert (parts.scheme, parts.port, parts.path) == ("http", server.port, "/"), link
