@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from engine.core import EngineError, Game, Move, Session, State, Text, find_game
+from engine.core import EngineError, Move, Session, State, Text, find_game
 from kiosk.seats import PlayerSeat, default_seats, parse_seats, seats_json
 from kiosk.store import snapshots
 from kiosk.store.chain import (
@@ -347,11 +347,28 @@ class Store:
         chains, digests = _check_chain(name_, identity, rows, head, count, pending)
         saved = self._start(game_id, name_, raw_game, raw_options, seed, raw_seats)
         entries = _parse_entries(name_, rows)  # after _start: finding the game registers its moves
+        start = saved._restore(entries, [identity, *chains], digests)
+        try:
+            for index in range(start, len(entries)):
+                saved._replay(index + 1, len(entries), *entries[index][1:])
+        except SaveUnusableError as exc:
+            if not start:
+                raise
+            # a snapshot that verified yet is not the log's state (only a forged chain can
+            # vouch for one): the log alone decides
+            log.warning(
+                "the saved game %r does not replay after its snapshot after entry %d (%s):"
+                " replaying its log from the start",
+                name_,
+                start,
+                exc.text.en,
+            )
+            saved = self._start(game_id, name_, raw_game, raw_options, seed, raw_seats)
+            start = 0
+            for index in range(len(entries)):
+                saved._replay(index + 1, len(entries), *entries[index][1:])
         saved._head = chains[-1] if chains else identity
         saved._seq = len(rows)
-        start = saved._restore(entries, [identity, *chains], digests)
-        for index in range(start, len(entries)):
-            saved._replay(index + 1, len(entries), *entries[index][1:])
         if len(entries) - start >= snapshots.SNAPSHOT_EVERY:
             saved._write_snapshot()  # an old save, or damaged snapshots: the next resume is short
         return saved
@@ -410,7 +427,7 @@ class Store:
         return {seq: engine for seq, engine in rows if isinstance(seq, int)}
 
     def _snapshot_state(
-        self, game_id: int, game: Game, expected: _Snapshot, digest: bytes | None
+        self, saved: SavedGame, expected: _Snapshot, digest: bytes | None
     ) -> State[Any] | None:
         """The state of the snapshot ``expected`` describes (after log entry ``expected.seq``
         and ``expected.moves`` moves, whose chain is ``expected.prefix``), if its bytes give the
@@ -422,26 +439,27 @@ class Store:
                 row = self._conn.execute(
                     "SELECT state FROM snapshots WHERE game_id = ? AND seq = ?"
                     " AND length(state) <= ?",
-                    (game_id, expected.seq, snapshots.SNAPSHOT_MAX_BYTES),
+                    (saved.id, expected.seq, snapshots.SNAPSHOT_MAX_BYTES),
                 ).fetchone()
                 blob = row[0] if row is not None else None
-                why = "it is missing or too large"
+                why = "it is missing, not bytes or too large"
                 if isinstance(blob, bytes):
                     why = "it differs from what the log's chain recorded (damaged or not its own)"
                     found = snapshot_digest(
                         expected.prefix, expected.seq, expected.moves, expected.engine, blob
                     )
                     if found == digest:
-                        state = decode_state(blob, game)
+                        state = decode_state(blob, saved.game)
                         if state.moves == expected.moves:
                             return state
                         why = f"it claims {state.moves} moves where the log has {expected.moves}"
         except (SnapshotError, sqlite3.Error) as exc:
             why = str(exc)
         log.warning(
-            "snapshot after entry %d of game %d ignored, the log replays instead: %s",
+            "the snapshot after entry %d of the saved game %r is ignored, its log replays"
+            " instead: %s",
             expected.seq,
-            game_id,
+            saved.name,
             why,
         )
         return None

@@ -144,7 +144,7 @@ class SavedGame:
 
         def state(seq: int, length: int) -> State[Any] | None:
             expected = _Snapshot(seq, chains[seq], engine, length, b"")
-            return self.store._snapshot_state(self.id, self.game, expected, digests.get(seq))
+            return self.store._snapshot_state(self, expected, digests.get(seq))
 
         for position in range(len(good) - 1, -1, -1):
             seq, length, stack, taken_back = good[position]

@@ -1,10 +1,14 @@
 """Files and paths given on the command line that a hostile or unlucky user could give: each is
 one clear line and the documented exit status, never a traceback (the real entry point, as a
-user runs it), and random JSON-lines files fuzzed through `tablesight replay`."""
+user runs it), random JSON-lines files fuzzed through `tablesight replay`, and hostile snapshots
+in a saved game (random bytes, flipped bits, code-running pickles, deep or huge JSON): never
+code run, never a traceback, always the log's state."""
 
 from __future__ import annotations
 
 import json
+import random
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -14,9 +18,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.core import Pass
+from engine.core import Pass, State, offers
+from engine.core.offers import sample
 from kiosk.cli import main
-from kiosk.store import Store
+from kiosk.store import SnapshotError, Store, decode_state, encode_state, snapshot_digest
+from kiosk.store.chain import _identity, _link
 
 DEEP = "[" * 100_000 + "]" * 100_000
 BIG = "9" * 5000
@@ -218,3 +224,272 @@ def test_replay_of_any_file_ends_with_a_status_never_an_exception(
     ends_with_a_status()
     print(f"\nreplay fuzzing, exit statuses: {dict(sorted(codes.items()))}")
     assert set(codes) == {0, 1, 2}
+
+
+# --- hostile snapshots (issue 25) -----------------------------------------------------------
+
+SNAPSHOT_EVERY = 5
+SAVE_MOVES = 60
+
+
+def _unicode(text: bytes) -> bytes:
+    return b"\x8c" + bytes([len(text)]) + text
+
+
+EVAL = b"open('evaluated-marker', 'w').close()"
+PICKLES = {
+    "os.system": b"cos\nsystem\n(S'touch hostile-marker'\ntR.",
+    "posix.system": b"cposix\nsystem\n(S'touch hostile-marker'\ntR.",
+    "builtins.eval": b"\x80\x02cbuiltins\neval\n" + _unicode(EVAL) + b"\x85R.",
+    "through the engine's imports": b"\x80\x04"
+    + _unicode(b"engine.greenwood.catalogue")
+    + _unicode(b"resources._common.os.system")
+    + b"\x93"
+    + _unicode(b"touch hostile-marker")
+    + b"\x85R.",
+}
+"""Pickles that run code when unpickled (what a snapshot could be before issue 25)."""
+
+CRAFTED = [
+    *PICKLES.values(),
+    b"",
+    b"null",
+    b"{}",
+    b"[]",
+    b'{"game": "greenwood"}',
+    b"[" * 100_000 + b"]" * 100_000,
+    b'{"game": "greenwood", "players": ' + b"9" * 5000 + b"}",
+    b'{"game": "greenwood", "players": 1e400}',
+    b'{"game": "greenwood", "players": 2, "options": ' + b"[" * 50_000 + b"]" * 50_000 + b"}",
+    b'{"__reduce__": ["os.system", ["touch hostile-marker"]]}',
+    b"\xff\xfe\x00\x00",
+    b'"' + b"\\u0000" * 1000 + b'"',
+]
+
+
+def markers(folder: Path) -> list[Path]:
+    return [p for p in folder.iterdir() if "marker" in p.name]
+
+
+def _game_states() -> dict[str, tuple[object, list]]:
+    from engine.core import Session, find_game, move_from_dict
+
+    examples = Path(__file__).resolve().parents[2] / "docs" / "examples"
+    found: dict[str, tuple[object, list]] = {}
+    for name in ("greenwood", "dont_starve", "stonesaga"):
+        lines = (examples / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()
+        head = json.loads(lines[0])
+        session = Session(find_game(name), head.get("setup"), int(head.get("seed", 0)))
+        states = [session.state]
+        for line in lines[1:]:
+            if line.strip() and session.submit(move_from_dict(json.loads(line))).accepted:
+                states.append(session.state)
+        found[name] = (session.game, states)
+    return found
+
+
+GAME_STATES = _game_states()
+
+
+def payloads(real: bytes) -> st.SearchStrategy[bytes]:
+    """Random bytes, bits flipped in a real snapshot, crafted payloads, random JSON, and real
+    snapshots of other games and moments."""
+    others = [encode_state(s, g) for g, states in GAME_STATES.values() for s in states[::7]]
+    bits = st.lists(st.integers(0, len(real) * 8 - 1), min_size=1, max_size=6)
+
+    def flip(positions: list[int]) -> bytes:
+        out = bytearray(real)
+        for bit in positions:
+            out[bit // 8] ^= 1 << (bit % 8)
+        return bytes(out)
+
+    return st.one_of(
+        st.binary(max_size=400),
+        bits.map(flip),
+        st.sampled_from(CRAFTED),
+        JSON.map(lambda v: json.dumps(v, allow_nan=True).encode()),
+        st.sampled_from(others),
+        st.integers(1, len(real) - 1).map(lambda n: real[:n]),
+    )
+
+
+def test_the_snapshot_decoder_refuses_in_one_line_and_runs_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Hostile bytes straight into the codec, for each of the three games: a state of that game
+    or SnapshotError in one line, never another exception, never code run."""
+    monkeypatch.chdir(tmp_path)
+    game, states = GAME_STATES["greenwood"]
+    real = encode_state(states[-1], game)
+    outcomes: dict[str, int] = {}
+
+    @settings(max_examples=400, deadline=None, derandomize=True, database=None)
+    @given(payload=payloads(real), name=st.sampled_from(sorted(GAME_STATES)))
+    def refused_or_a_state(payload: bytes, name: str) -> None:
+        game = GAME_STATES[name][0]
+        try:
+            state = decode_state(payload, game)
+        except SnapshotError as exc:
+            assert "\n" not in str(exc)
+            outcomes["refused"] = outcomes.get("refused", 0) + 1
+        else:
+            assert isinstance(state, State) and state.game == game.name
+            outcomes["a state"] = outcomes.get("a state", 0) + 1
+
+    refused_or_a_state()
+    for payload in PICKLES.values():
+        with pytest.raises(SnapshotError, match="not a state of greenwood"):
+            decode_state(payload, game)
+    print(f"\nsnapshot decoder fuzzing: {outcomes}")
+    assert not markers(tmp_path)
+    assert outcomes.get("refused") and outcomes.get("a state")
+
+
+@pytest.fixture(scope="module")
+def hostile_template(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, int, State]:
+    """A greenwood save with several snapshots (one every 5 entries), the newest snapshot's
+    entry, and the state its log replays to."""
+    from kiosk.store import snapshots
+
+    folder = tmp_path_factory.mktemp("hostile")
+    path = folder / "template.sqlite"
+    every, snapshots.SNAPSHOT_EVERY = snapshots.SNAPSHOT_EVERY, SNAPSHOT_EVERY
+    try:
+        with Store.open(path) as store:
+            saved = store.new_game("g", "greenwood", {"players": 2}, seed=3)
+            rnd = random.Random(3)
+            while len(saved.session.moves) < SAVE_MOVES and saved.session.state.outcome is None:
+                move = sample(offers(saved.game, saved.session.state), rnd)
+                assert move is not None and saved.submit(move).accepted
+            expected = saved.session.state
+    finally:
+        snapshots.SNAPSHOT_EVERY = every
+    conn = sqlite3.connect(path)
+    (newest,) = conn.execute("SELECT max(seq) FROM snapshots").fetchone()
+    conn.close()
+    return path, newest, expected
+
+
+def forge(path: Path, seq: int, payload: bytes) -> None:
+    """What someone with the file and this code can do: put ``payload`` as the snapshot after
+    entry ``seq`` and rewrite the log's chain to vouch for it (its digest, every later entry's
+    chain, the head), so that the payload reaches the decoder."""
+    conn = sqlite3.connect(path)
+    engine, moves = conn.execute(
+        "SELECT engine, moves FROM snapshots WHERE seq = ?", (seq,)
+    ).fetchone()
+    conn.execute("UPDATE snapshots SET state = ? WHERE seq = ?", (payload, seq))
+    previous = _identity(conn, 1)
+    rows = conn.execute("SELECT seq, kind, move, snapshot FROM log ORDER BY seq").fetchall()
+    for number, kind, move, snapshot in rows:
+        if number == seq + 1:
+            snapshot = snapshot_digest(previous, seq, moves, engine, payload)
+        previous = _link(previous, number, kind, move and move.encode(), snapshot)
+        conn.execute(
+            "UPDATE log SET chain = ?, snapshot = ? WHERE seq = ?", (previous, snapshot, number)
+        )
+    conn.execute("UPDATE games SET head = ?", (previous,))
+    conn.commit()
+    conn.close()
+
+
+def test_a_hostile_snapshot_in_a_real_save_resumes_the_logs_state(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    hostile_template: tuple[Path, int, State],
+) -> None:
+    """Hostile bytes as the newest snapshot of a real save, as left in the file (the chain then
+    finds them) or with the chain rewritten to vouch for them (the decoder then meets them):
+    opening the save never raises, runs nothing, and resumes the log's exact state, except
+    when the forged chain vouches for a valid state of this game at that move (then that state:
+    nothing without a secret can tell a forger's log from the real one)."""
+    template, newest, expected = hostile_template
+    monkeypatch.chdir(tmp_path)
+    game, _ = GAME_STATES["greenwood"]
+    conn = sqlite3.connect(template)
+    real, moves = conn.execute(
+        "SELECT state, moves FROM snapshots WHERE seq = ?", (newest,)
+    ).fetchone()
+    conn.close()
+    seen: dict[str, int] = {}
+
+    @settings(
+        max_examples=150,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+    )
+    @given(payload=payloads(real), forged=st.booleans())
+    def resumes_the_log(payload: bytes, forged: bool) -> None:
+        path = tmp_path / "games.sqlite"
+        shutil.copyfile(template, path)
+        if forged:
+            forge(path, newest, payload)
+        else:
+            conn = sqlite3.connect(path)
+            conn.execute("UPDATE snapshots SET state = ? WHERE seq = ?", (payload, newest))
+            conn.commit()
+            conn.close()
+        with Store.open(path) as store:
+            state = store.load("g").session.state
+        if state == expected:
+            kind = "log's state" if payload != real else "the real snapshot"
+        else:
+            assert forged, "an unforged snapshot changed the resumed state"
+            assert decode_state(payload, game).moves == moves  # a valid state at its place
+            kind = "a forged valid state"
+        seen[kind] = seen.get(kind, 0) + 1
+
+    resumes_the_log()
+    print(f"\nhostile snapshots in a real save: {seen}")
+    assert not markers(tmp_path)
+    assert seen.get("log's state", 0) > 100
+
+
+def test_replay_from_a_save_with_a_pickled_snapshot_runs_nothing(
+    tmp_path: Path, hostile_template: tuple[Path, int, State]
+) -> None:
+    """`tablesight replay --from-save`, as a user runs it, on a save whose newest snapshot is a
+    code-running pickle vouched for by a rewritten chain: no file made, one warning line, the
+    game's exact state, exit 0."""
+    template, newest, expected = hostile_template
+    path = tmp_path / "games.sqlite"
+    shutil.copyfile(template, path)
+    forge(path, newest, PICKLES["os.system"])
+    (tmp_path / "moves.jsonl").write_text("")
+    args = ["--data-dir", str(tmp_path), "replay", "greenwood", "moves.jsonl"]
+    proc = tablesight(*args, "--from-save", "g", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert one_line(proc).startswith(
+        f"the snapshot after entry {newest} of the saved game 'g' is ignored, its log replays"
+        " instead: not a state of greenwood"
+    )
+    assert not markers(tmp_path)
+    with Store.open(path, read_only=True) as store:
+        assert store.load("g").session.state == expected
+
+
+def test_a_forged_snapshot_the_log_does_not_replay_after_falls_back_to_the_log(
+    tmp_path: Path, hostile_template: tuple[Path, int, State], caplog: pytest.LogCaptureFixture
+) -> None:
+    """A valid state vouched for by a rewritten chain, after which the logged moves are not
+    legal (another phase): the store replays the log from the start instead of refusing the
+    save, and says so in one line."""
+    template, newest, expected = hostile_template
+    path = tmp_path / "games.sqlite"
+    shutil.copyfile(template, path)
+    conn = sqlite3.connect(path)
+    (real,) = conn.execute("SELECT state FROM snapshots WHERE seq = ?", (newest,)).fetchone()
+    conn.close()
+    data = json.loads(real)
+    game = GAME_STATES["greenwood"][0]
+    other = next(p.name for p in game.phases if p.name != data["flow"]["phase"])
+    data["flow"] = {**data["flow"], "phase": other, "step": 0}
+    forged = json.dumps(data).encode()
+    assert decode_state(forged, game).flow.phase == other
+    forge(path, newest, forged)
+    with Store.open(path) as store:
+        assert store.load("g").session.state == expected
+    (said,) = [r.getMessage() for r in caplog.records if "does not replay" in r.getMessage()]
+    assert f"after its snapshot after entry {newest}" in said and "from the start" in said

@@ -72,8 +72,8 @@ def from_snapshot(store: Store, name: str) -> tuple[SavedGame, list[int]]:
     used: list[int] = []
     original = store._snapshot_state
 
-    def spy(game_id, game, expected, digest):  # type: ignore[no-untyped-def]
-        state = original(game_id, game, expected, digest)
+    def spy(saved, expected, digest):  # type: ignore[no-untyped-def]
+        state = original(saved, expected, digest)
         if state is not None:
             used.append(expected.seq)
         return state
