@@ -241,7 +241,8 @@ class TableHardware:
         ):
             found = find_camera()
             if found is None:
-                say(NO_CAMERA.in_(self.settings.lang))
+                if self.settings.simulation is None:  # --no-simulation: the report says "none"
+                    say(NO_CAMERA.in_(self.settings.lang))
             else:  # the report's camera line names it
                 camera = camera.model_copy(update={"source": found})
         self.camera = camera

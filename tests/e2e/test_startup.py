@@ -8,6 +8,7 @@ import urllib.request
 from pathlib import Path
 
 import cv2
+import pytest
 from serving import start_server
 
 from kiosk.rig import find_camera
@@ -61,6 +62,20 @@ def test_a_camera_is_found_by_its_device_file(tmp_path: Path) -> None:
     assert find_camera(tmp_path) is None
     (tmp_path / "video0").touch()
     assert find_camera(tmp_path) == f"camera:{tmp_path / 'video0'}"
+
+
+def test_with_no_simulation_and_no_camera_the_report_names_no_scripted_session(
+    tmp_path: Path,
+) -> None:
+    """Issue 30: `run --no-simulation` said "the synthetic table plays the scripted session
+    instead" before "camera: none"."""
+    if find_camera() is not None:
+        pytest.skip("this machine has a camera: the kiosk would read it")
+    server = start_server(tmp_path, "--no-simulation")
+    code, err = server.stop()
+    assert code == 0, err
+    assert "camera: none (the kiosk runs without reading the table)" in err, err
+    assert "scripted" not in err and "synthetic" not in err, err
 
 
 def test_the_start_up_report_says_which_save_plays_and_narrates_the_session(
