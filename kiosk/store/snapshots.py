@@ -22,8 +22,9 @@ from engine.core.statetype import state_type
 
 SNAPSHOT_EVERY = 256
 """Log entries between snapshots. Measured (``tablesight bench engine``): replaying a move costs
-40–110 µs in the three games, encoding a state as JSON about 0.03 ms and 1–5 kB; 256 bounds
-the engine work of a resume to ~10–30 ms and costs one small blob per 256 moves."""
+40–110 µs in the three games; writing a snapshot (JSON, read back to check it) 0.02–0.1 ms and
+0.7–4.7 kB, reading one 0.02–0.1 ms (every state of the example games in ``docs/examples``);
+256 bounds the engine work of a resume to ~10–30 ms and costs one small blob per 256 moves."""
 
 SNAPSHOTS_KEPT = 4
 """Snapshots kept per game (older ones are deleted with the newest's write); the older ones serve
