@@ -203,7 +203,7 @@ def test_a_new_campaign_opens_with_the_campaign_start_card_chosen(
         assert len(epochs) == 2, epochs  # not set, or the first epoch: a campaign starts there
         page.screenshot(path=str(tmp_path / f"campaign-new-options-{lang}.png"))
         page.locator("#next").click()
-        with page.expect_request("**/api/new-game") as sent:
+        with page.expect_request("**/api/new-game?*") as sent:
             page.locator("#start").click()
         assert json.loads(sent.value.post_data)["options"]["challenge"] == "GI01"
         page.wait_for_url(server.url + "/")
