@@ -157,15 +157,16 @@ def kept_answer(v: Verdict, lang: Language) -> dict[str, Any]:
 
 
 @router.post("/advance")
-def advance(table: TableDep, settings: SettingsDep) -> dict[str, Any]:
+def advance(table: TableDep, settings: SettingsDep, lang: Language | None = None) -> dict[str, Any]:
     """The confirm button: next step of a table phase, or end it. When the table's confirm is
     not open (``confirm`` in the status), nothing is made: the screen says why, and so does
-    the answer (``accepted`` false, ``open`` false)."""
+    the answer (``accepted`` false, ``open`` false), in ``lang`` (default the kiosk's)."""
+    lang = lang or settings.lang
     result = table.confirm()
     if result is None:
-        why = table.presenter.snapshot(settings.lang).confirm
+        why = table.presenter.snapshot(lang).confirm
         return {"accepted": False, "open": False, "code": why.code, "message": why.why}
-    return kept_answer(result.verdict, settings.lang)
+    return kept_answer(result.verdict, lang)
 
 
 @router.post("/move")

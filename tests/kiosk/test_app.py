@@ -579,3 +579,16 @@ def test_players_chosen_names_and_colours_are_used_wherever_a_seat_is_named(app:
         json={"game": "greenwood", "players": 2, "seats": [{"colour": "red"}, {"colour": "red"}]},
     )
     assert wrong.status_code == 400 and "same colour" in wrong.json()["detail"]
+
+
+def test_a_closed_confirm_says_why_in_the_language_asked(app: FastAPI) -> None:
+    """The table's confirm is offer ``advance`` (seat null), made through POST /api/advance; like
+    a move, its answer comes in ``lang`` when asked (issue 26: it took no ``lang``)."""
+    call(app, "POST", "/api/new-game", json={"game": "greenwood", "players": 2})
+    offers = call(app, "GET", "/api/offers").json()
+    assert not [o for g in offers["groups"] for o in g["offers"] if o["move"] == "advance"]
+    en = call(app, "POST", "/api/advance").json()  # dusk: the players act, confirm is closed
+    zh = call(app, "POST", "/api/advance?lang=zh").json()
+    assert (en["accepted"], en["open"], zh["accepted"], zh["open"]) == (False, False, False, False)
+    assert en["message"].startswith("Dusk is played by the players")
+    assert zh["message"].startswith("黄昏") and not re.search(r"[A-Za-z]{3}", zh["message"])
