@@ -393,7 +393,7 @@ def allowed_challenge(log: Log, card_id: str) -> tuple[Challenge, NextSession]:
         kinds = " or ".join(k.replace("_", " ") for k in nxt.kinds)
         raise GameConfigError(
             f"session {nxt.session} of epoch {nxt.epoch} takes a {kinds} challenge;"
-            f" {card.id} is a {card.kind.replace('_', ' ')}"
+            f" {card.id} is {_a(card.kind.replace('_', ' '))}"
             + ("" if card.kind not in nxt.kinds else " that is not pending")
             + f"; allowed: {', '.join(ok) or 'none in data/campaign.toml'}",
             _not_allowed(nxt.epoch, nxt.session, nxt.kinds, card, ok),
@@ -412,11 +412,16 @@ def allowed_first(card_id: str, epoch: int) -> Challenge:
         kind = " or ".join(k.replace("_", " ") for k in kinds)
         raise GameConfigError(
             f"session 1 of epoch {epoch} takes a {kind} challenge (§开局设置.5);"
-            f" {card.id} is a {card.kind.replace('_', ' ')}"
+            f" {card.id} is {_a(card.kind.replace('_', ' '))}"
             f"; allowed: {', '.join(ok) or 'none in data/campaign.toml'}",
             _not_allowed(epoch, 1, kinds, card, ok),
         )
     return card
+
+
+def _a(noun: str) -> str:
+    """The noun with its English article: 'an epoch start', 'a crisis'."""
+    return f"{'an' if noun[:1] in 'aeiou' else 'a'} {noun}"
 
 
 KIND_NAMES: dict[str, Text] = {
@@ -444,7 +449,7 @@ def _not_allowed(
         f"「{card.title.zh}」是{'未待决的' if pending else ''}{have.zh}挑战。"
         + (f"可选:{allowed_zh}" if titles else "现在没有可选的挑战卡"),
         f"Session {session} of epoch {epoch} takes a {' or '.join(k.en for k in want)} challenge;"
-        f" '{card.title.en}' is a {'crisis that is not pending' if pending else have.en}."
+        f" '{card.title.en}' is {'a crisis that is not pending' if pending else _a(have.en)}."
         + (f" Allowed: {allowed_en}" if titles else " No card is allowed now"),
     )
 
