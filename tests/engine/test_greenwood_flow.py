@@ -5,12 +5,22 @@ from __future__ import annotations
 import pytest
 
 from engine.core import Advance, GameConfigError, Pass, Session, find_game
+from engine.greenwood.moves import PlaceDuskMarker
+
+
+def lay_markers(session: Session) -> None:
+    """§三.2: every player lays the dusk marker before dusk ends (on another effect each round)."""
+    effects = ("recruit", "aurora", "protect", "strengthen")
+    for seat in session.state.seats:
+        effect = effects[session.state.flow.round - 1]
+        assert session.submit(PlaceDuskMarker(seat=seat, effect=effect)).accepted
 
 
 def finish_seat_phases(session: Session) -> list[str]:
     """Everyone passes through dusk, departure and night (a departure without aurora moves on
     by itself, §三.3); returns the phases begun on the way."""
     seen = [session.state.flow.phase]
+    lay_markers(session)
     while session.state.flow.phase in ("dusk", "departure", "night"):
         flow = session.state.flow
         seat = (
@@ -33,8 +43,10 @@ def test_three_nights_of_four_phases_with_upkeep_only_after_the_first_two() -> N
         session.submit(Advance())
         if round_ < 3:
             assert session.state.flow.phase == "upkeep"
-            for _ in range(5):  # §三.15: five upkeep steps
-                session.submit(Advance())
+            # §三.15: five steps, the watchtower's only when preparing round 3 (§三.15.2)
+            for _ in range(4 if round_ == 1 else 5):
+                assert session.submit(Advance()).accepted
+            assert session.state.flow.phase == "dusk"
     assert phases == ["dusk", "departure", "night"] * 3
     assert session.state.flow.phase == "scoring"
     result = session.submit(Advance())
@@ -44,6 +56,7 @@ def test_three_nights_of_four_phases_with_upkeep_only_after_the_first_two() -> N
 def test_night_is_clockwise_from_the_start_player_and_the_marker_passes_each_round() -> None:
     """§三.4 clockwise from the start player; §三.15 step 5 passes the marker clockwise."""
     session = Session(find_game("greenwood"), {"players": 3, "start_seat": 2})
+    lay_markers(session)
     for seat in (0, 1, 2):
         assert session.submit(Pass(seat=seat)).accepted
     # §三.3: 没有极光的玩家跳过本阶段 — nobody holds aurora, so departure moves on by itself
@@ -55,8 +68,8 @@ def test_night_is_clockwise_from_the_start_player_and_the_marker_passes_each_rou
     session.submit(Pass(seat=0))
     session.submit(Pass(seat=1))
     session.submit(Advance())
-    for _ in range(5):
-        session.submit(Advance())
+    for _ in range(4):  # §三.15: four steps after round 1 (§三.15.2)
+        assert session.submit(Advance()).accepted
     assert session.state.flow.round == 2 and session.state.flow.start_seat == 0
 
 
@@ -104,6 +117,7 @@ def test_the_kiosk_is_told_each_phase_turn_reward_and_refusal() -> None:
     assert [e.type for e in rewards] == ["greenwood.reward_gained"] * 2  # the step, its space
     refused = session.submit(Strengthen(seat=0)).events
     assert [(e.type, e.code) for e in refused] == [("move_rejected", "greenwood.effect_done")]
+    assert session.submit(PlaceDuskMarker(seat=1, effect="aurora")).accepted
     for seat in (0, 1):
         events = session.submit(Pass(seat=seat)).events
     while session.state.flow.phase == "departure":  # one without aurora moved on by itself
