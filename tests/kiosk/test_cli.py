@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from engine.core import Pass
+from engine.greenwood.moves import PlaceDuskMarker
 from kiosk.cli import build_parser, main
 from kiosk.store import Store
 
@@ -49,22 +50,22 @@ def test_replay_prints_each_verdict_and_goes_on_after_a_refusal(capsys) -> None:
     out = capsys.readouterr().out.splitlines()
     assert code == 1  # the example has one malformed line on purpose
     verdicts = [line for line in out if line.startswith("line ")]
-    assert verdicts[0] == 'line 2: {"type":"pass","seat":0}  accepted'
-    assert "line 5:" in verdicts[3] and "REJECTED core.no_advance" in verdicts[3]
-    assert "REJECTED core.not_your_turn: It is player 2's turn" in verdicts[5]
-    assert verdicts[8] == "line 10: malformed: unknown move type 'teleport'"
-    assert out[-1] == "after 7 accepted moves: round 1, phase upkeep"
+    assert verdicts[2] == 'line 4: {"type":"pass","seat":0}  accepted'  # after the markers
+    assert "line 7:" in verdicts[5] and "REJECTED core.no_advance" in verdicts[5]
+    assert "REJECTED core.not_your_turn: It is player 2's turn" in verdicts[7]
+    assert verdicts[10] == "line 12: malformed: unknown move type 'teleport'"
+    assert out[-1] == "after 9 accepted moves: round 1, phase upkeep"
 
 
 def test_replay_json_gives_one_object_per_line_with_both_languages(capsys) -> None:
     main(["replay", "greenwood", str(EXAMPLE), "--json"])
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert [r["line"] for r in rows] == list(range(2, 12))
+    assert [r["line"] for r in rows] == list(range(2, 14))
     rejected = next(r for r in rows if r.get("accepted") is False)
     assert rejected["verdict"]["code"] == "core.no_advance"
     assert rejected["verdict"]["message"]["zh"] and rejected["verdict"]["message"]["en"]
     assert [e["type"] for e in rejected["events"]] == ["move_rejected"]
-    assert rows[8] == {"line": 10, "error": "unknown move type 'teleport'"}
+    assert rows[10] == {"line": 12, "error": "unknown move type 'teleport'"}
     phases = [e["phase"] for r in rows for e in r.get("events", []) if e["type"] == "phase_started"]
     assert phases == ["departure", "night", "dawn", "upkeep"]
 
@@ -74,6 +75,8 @@ def test_replay_from_a_save_starts_there_and_leaves_the_save_untouched(
 ) -> None:
     with Store.open(tmp_path / "games.sqlite") as store:
         saved = store.new_game("tuesday", "greenwood", {"players": 2, "start_seat": 0})
+        for seat in (0, 1):  # greenwood.zh.md §三.2: the dusk marker before dusk ends
+            saved.submit(PlaceDuskMarker(seat=seat, effect="recruit"))
         saved.submit(Pass(seat=0))
     moves = tmp_path / "moves.jsonl"
     moves.write_text('{"type": "pass", "seat": 0}\n{"type": "pass", "seat": 1}\n')
@@ -82,9 +85,9 @@ def test_replay_from_a_save_starts_there_and_leaves_the_save_untouched(
     out = capsys.readouterr().out
     assert "REJECTED core.already_passed" in out  # seat 0 passed in the save already
     # departure moves on by itself (nobody holds aurora, greenwood.zh.md §三.3): night begins
-    assert out.rstrip().endswith("after 2 accepted moves: round 1, phase night, player 1 to act")
+    assert out.rstrip().endswith("after 4 accepted moves: round 1, phase night, player 1 to act")
     with Store.open(tmp_path / "games.sqlite") as store:
-        assert len(store.load("tuesday").session.moves) == 1
+        assert len(store.load("tuesday").session.moves) == 3
 
 
 def test_replay_with_an_unknown_save_or_bad_options_says_so(tmp_path: Path, capsys) -> None:
