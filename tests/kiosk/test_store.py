@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from engine.core import Advance, NothingToUndoError, Pass, Session, find_game, flow
+from engine.greenwood.moves import PlaceDuskMarker
 from kiosk.seats import PlayerSeat
 from kiosk.store import (
     MIGRATIONS,
@@ -23,8 +24,10 @@ OPTIONS = {"players": 2, "start_seat": 0}
 
 
 def dusk_moves() -> list:
-    """Dusk and night passed by both (departure moves on by itself: nobody holds aurora)."""
-    return [Pass(seat=0), Pass(seat=1), Pass(seat=0), Pass(seat=1)]
+    """Dusk (each dusk marker laid first, greenwood.zh.md §三.2) and night passed by both
+    (departure moves on by itself: nobody holds aurora)."""
+    markers = [PlaceDuskMarker(seat=0, effect="recruit"), PlaceDuskMarker(seat=1, effect="aurora")]
+    return [*markers, Pass(seat=0), Pass(seat=1), Pass(seat=0), Pass(seat=1)]
 
 
 def test_the_database_is_in_wal_mode_with_full_sync_and_current_schema(tmp_path: Path) -> None:
@@ -113,11 +116,11 @@ def test_undo_and_redo_are_saved_too(tmp_path: Path) -> None:
         saved.undo()
         saved.undo()
         saved.redo()
-        assert saved.session.moves == dusk_moves()[:3]
+        assert saved.session.moves == dusk_moves()[:-1]
     with Store.open(path) as store:
         resumed = store.load("g")
-        assert resumed.session.moves == dusk_moves()[:3]
-        assert resumed.session.undone == [dusk_moves()[3]]  # redo survives a restart
+        assert resumed.session.moves == dusk_moves()[:-1]
+        assert resumed.session.undone == [dusk_moves()[-1]]  # redo survives a restart
         resumed.redo()
         with pytest.raises(NothingToUndoError):
             resumed.redo()
@@ -130,7 +133,7 @@ def test_several_named_games_latest_first(tmp_path: Path) -> None:
         store.new_game("one", "greenwood", OPTIONS)
         two = store.new_game("two", "greenwood", OPTIONS)
         one = store.load("one")
-        one.submit(Pass(seat=0))
+        one.submit(PlaceDuskMarker(seat=0, effect="recruit"))
         assert [s.name for s in store.list()] == ["one", "two"]
         assert store.load().name == "one"
         assert two.session.moves == []
@@ -210,7 +213,9 @@ def test_a_version_1_save_opens_with_numbered_players_and_keeps_its_moves(
             " VALUES ('old', 'greenwood', '{\"players\": 2}', 0, 'then', 'then')"
         )
         db.execute(
-            "INSERT INTO log VALUES (1, 1, 'move', '{\"type\": \"pass\", \"seat\": 0}', 'then')"
+            "INSERT INTO log VALUES (1, 1, 'move',"
+            " '{\"type\": \"greenwood.dusk_marker\", \"seat\": 0, \"effect\": \"recruit\"}',"
+            " 'then')"
         )
     with Store.open(path) as store:
         saved = store.load("old")
