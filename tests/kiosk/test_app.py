@@ -36,6 +36,11 @@ from kiosk.table import open_table
 CODE = "246810"
 
 
+def marker(seat: int) -> dict[str, Any]:
+    """A Greenwood dusk marker, laid before a seat may pass dusk (greenwood.zh.md §三.2)."""
+    return {"type": "greenwood.dusk_marker", "seat": seat, "effect": "recruit"}
+
+
 # --- a game the kiosk knows nothing about -----------------------------------------------------
 
 
@@ -131,7 +136,7 @@ def test_with_the_pairing_code_a_phone_may_control_the_table(app: FastAPI) -> No
         app,
         "POST",
         "/api/move",
-        json={"type": "pass", "seat": 0},
+        json=marker(0),
         client=PHONE,
         headers={PAIRING_HEADER: CODE},
     )
@@ -186,15 +191,17 @@ def test_a_phone_reads_the_offers_in_its_language_and_moves_only_when_paired(app
     en = call(app, "GET", "/api/offers?lang=en", client=PHONE).json()
     assert [g["name"] for g in zh["groups"]] == ["1号玩家", "2号玩家"]
     assert [g["name"] for g in en["groups"]] == ["Player 1", "Player 2"]
+    assert call(app, "POST", "/api/move", json=marker(0)).json()["accepted"]  # at the kiosk
+    en = call(app, "GET", "/api/offers?lang=en", client=PHONE).json()
     done = next(o for o in en["groups"][0]["offers"] if o["move"] == "pass")
     assert done["label"] == "Done for this phase" and done["ok"]
     move = {"type": "pass", "seat": 0}
     assert call(app, "POST", "/api/move", json=move, client=PHONE).status_code == 403
-    assert moves(app) == 0
+    assert moves(app) == 1
     paired = call(app, "POST", "/api/move", json=move, client=PHONE, headers={PAIRING_HEADER: CODE})
-    assert paired.json()["accepted"] and moves(app) == 1
+    assert paired.json()["accepted"] and moves(app) == 2
     after = call(app, "GET", "/api/offers?lang=en", client=PHONE).json()
-    assert [g["seat"] for g in after["groups"]] == [1] and after["moves"] == 1
+    assert [g["seat"] for g in after["groups"]] == [1] and after["moves"] == 2
 
 
 def test_check_answers_whether_a_move_may_be_made_and_changes_nothing(app: FastAPI) -> None:
@@ -203,7 +210,7 @@ def test_check_answers_whether_a_move_may_be_made_and_changes_nothing(app: FastA
     )
     assert refused.status_code == 200 and not refused.json()["accepted"]
     assert refused.json()["code"] == "core.no_such_seat"
-    ok = call(app, "POST", "/api/check", json={"type": "pass", "seat": 0}, client=PHONE)
+    ok = call(app, "POST", "/api/check", json=marker(0), client=PHONE)
     assert ok.json()["accepted"] and moves(app) == 0
     assert call(app, "POST", "/api/check", json={"type": "nope"}).status_code == 400
 
@@ -460,6 +467,7 @@ def test_undo_and_a_restart_keep_the_dice_pool_and_the_log(app: FastAPI, tmp_pat
 
 
 def test_a_refused_move_is_shown_with_its_reason_and_no_pass_is_lost(app: FastAPI) -> None:
+    call(app, "POST", "/api/move", json=marker(0))
     call(app, "POST", "/api/move", json={"type": "pass", "seat": 0})
     call(app, "POST", "/api/move", json={"type": "pass", "seat": 5})
     status = call(app, "GET", "/api/status").json()
@@ -467,8 +475,8 @@ def test_a_refused_move_is_shown_with_its_reason_and_no_pass_is_lost(app: FastAP
     assert (
         status["recent"][0]["type"] == "move_rejected" and "player 6" in status["recent"][0]["text"]
     )
-    assert status["moves"] == 1  # the accepted pass before it is kept
-    call(app, "POST", "/api/move", json={"type": "pass", "seat": 1})
+    assert status["moves"] == 2  # the accepted marker and pass before it are kept
+    call(app, "POST", "/api/move", json=marker(1))
     assert call(app, "GET", "/api/status").json()["refusal"] is None  # gone once a move lands
 
 
@@ -480,7 +488,7 @@ def test_a_failing_listener_does_not_stop_a_move_or_the_other_listeners(app: Fas
 
     app.state.table.listen(broken)
     app.state.table.listen(lambda change: heard.append(change.seq))
-    answer = call(app, "POST", "/api/move", json={"type": "pass", "seat": 0})
+    answer = call(app, "POST", "/api/move", json=marker(0))
     assert answer.status_code == 200 and answer.json()["accepted"]
     assert heard and moves(app) == 1
 
@@ -561,6 +569,8 @@ def test_players_chosen_names_and_colours_are_used_wherever_a_seat_is_named(app:
     status = call(app, "GET", "/api/status").json()
     assert [(s["name"], s["colour"]) for s in status["seats"]] == [("Ann", "green"), ("Bo", "red")]
     assert status["next"].startswith("Ann: choose — ")
+    for seat in (0, 1):
+        assert call(app, "POST", "/api/move", json=marker(seat)).json()["accepted"]
     call(app, "POST", "/api/move", json={"type": "pass", "seat": 1})
     assert call(app, "GET", "/api/status").json()["recent"][0]["text"] == "Bo is done"
     # dusk ends; departure moves on by itself (nobody holds aurora, §三.3): the night, Ann's turn
