@@ -18,6 +18,11 @@ from kiosk.store import Store
 from kiosk.table import Table
 
 
+def dusk_marker(seat: int):
+    """A Greenwood dusk marker (greenwood.zh.md §三.2)."""
+    return move_from_dict({"type": "greenwood.dusk_marker", "seat": seat, "effect": "recruit"})
+
+
 @pytest.fixture
 def table(tmp_path) -> Table:
     store = Store.open(tmp_path / "t.db")
@@ -65,6 +70,7 @@ def test_the_json_is_the_status_and_fresh_at_every_call(table: Table) -> None:
 
 def test_one_diff_per_change_sent_alike_to_every_viewer(table: Table) -> None:
     presenter = table.presenter
+    table.submit(dusk_marker(0))  # greenwood.zh.md §三.2: the dusk marker before passing dusk
     first = presenter.frame("en")
     table.submit(Pass(seat=0))
     frame = presenter.frame("en")
@@ -72,7 +78,7 @@ def test_one_diff_per_change_sent_alike_to_every_viewer(table: Table) -> None:
     assert "title" not in frame.changed and "phases" not in frame.changed
     change = json.loads(frame.change_body)
     assert (
-        change["moves"] == 1
+        change["moves"] == 2
         and change["passed_players"] == [1]
         and set(change) == set(frame.changed)
     )
@@ -162,17 +168,19 @@ def test_undo_names_the_move_it_took_back_and_asks_once_across_a_phase(table: Ta
     assert zh.hint.text == "撤销了:1号玩家 放置黄昏标记(保护队伍)" == zh.recent[0].text
     assert en.hint is not None and en.hint.text.startswith("Undone: Player 1 — Place the dusk")
     for seat in (0, 1):
+        table.submit(dusk_marker(seat))  # greenwood.zh.md §三.2: the dusk marker before passing
+    for seat in (0, 1):
         table.submit(Pass(seat=seat))
     assert table.presenter.snapshot("en").phase.name == "night"
     table.hint_seconds = 0.3
     assert table.take_back() is None  # it asks
     asked = table.presenter.snapshot("zh")
-    assert asked.moves == 2 and asked.hint is not None and asked.hint.kind == "undo_again"
+    assert asked.moves == 4 and asked.hint is not None and asked.hint.kind == "undo_again"
     assert asked.hint.text == "撤销会回到上一阶段(第1轮 黄昏):再按一次撤销"
     time.sleep(0.6)  # the question times out: the next press asks again
     assert table.presenter.snapshot("zh").hint is None
-    assert table.take_back() is None and table.presenter.snapshot("zh").moves == 2
+    assert table.take_back() is None and table.presenter.snapshot("zh").moves == 4
     assert table.take_back() is not None  # the second press while it asks
     back = table.presenter.snapshot("zh")
-    assert back.moves == 1 and back.phase.name == "dusk"
+    assert back.moves == 3 and back.phase.name == "dusk"
     assert back.recent[0].text == "撤销了:2号玩家 本阶段结束"
