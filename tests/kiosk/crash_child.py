@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from engine.core import Advance, Move, Pass, TurnOrder
+from engine.greenwood.moves import PlaceDuskMarker
 from kiosk.store import Store
 
 
@@ -21,6 +22,11 @@ def next_move(saved) -> Move:
     seat = state.flow.current
     if seat is None:
         seat = min(set(state.seats) - state.flow.done)
+    player = state.data.players[seat]
+    if state.flow.phase == "dusk" and player.marker_round != state.flow.round:
+        # greenwood.zh.md §三.2: the dusk marker (on another effect than last round's) first
+        effect = "aurora" if player.marker == "recruit" else "recruit"
+        return PlaceDuskMarker(seat=seat, effect=effect)
     return Pass(seat=seat)
 
 

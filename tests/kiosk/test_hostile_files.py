@@ -18,8 +18,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.core import Pass, State, offers
+from engine.core import State, offers
 from engine.core.offers import sample
+from engine.greenwood.moves import PlaceDuskMarker
 from kiosk.cli import main
 from kiosk.store import SnapshotError, Store, decode_state, encode_state, snapshot_digest
 from kiosk.store.chain import _identity, _link
@@ -89,7 +90,8 @@ MOVE_LINES = {
 @pytest.mark.parametrize("case", list(MOVE_LINES))
 def test_replay_reports_a_hostile_move_line_and_goes_on(tmp_path: Path, case: str) -> None:
     line, said = MOVE_LINES[case]
-    (tmp_path / "moves.jsonl").write_text(line + '\n{"type": "pass", "seat": 0}\n')
+    good = '{"type": "greenwood.dusk_marker", "seat": 0, "effect": "recruit"}'
+    (tmp_path / "moves.jsonl").write_text(line + "\n" + good + "\n")
     proc = tablesight("replay", "greenwood", "moves.jsonl", cwd=tmp_path)
     assert proc.returncode == 1 and proc.stderr == ""
     out = proc.stdout.splitlines()
@@ -124,8 +126,8 @@ def test_replay_from_a_damaged_save_names_it_and_leaves_it_as_it_was(tmp_path: P
     path = tmp_path / "games.sqlite"
     with Store.open(path) as store:
         saved = store.new_game("tuesday", "greenwood", {"players": 2, "start_seat": 0})
-        saved.submit(Pass(seat=0))
-        saved.submit(Pass(seat=1))
+        for seat in (0, 1):  # two accepted moves
+            saved.submit(PlaceDuskMarker(seat=seat, effect="recruit"))
     conn = sqlite3.connect(path)
     conn.execute("DELETE FROM log WHERE seq = 1")
     conn.commit()
