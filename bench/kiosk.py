@@ -65,6 +65,8 @@ def run(quick: bool) -> list[Figure]:
                 "bench kiosk: Chromium or Playwright not installed; browser load skipped",
                 file=sys.stderr,
             )
+        marker = {"type": "greenwood.dusk_marker", "seat": 0, "effect": "recruit"}
+        httpx.post(f"{url}/api/move", json=marker, timeout=10).raise_for_status()  # before a pass
         for viewers in (1, 10):
             before = httpx.get(f"{url}/api/live/stats", timeout=10).json()
             samples, changes = _update_latency(url, viewers, updates)

@@ -19,6 +19,11 @@ expect.set_options(timeout=WAIT_MS)
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "out" / "screenshots"
 
 
+def marker(seat: int) -> dict[str, object]:
+    """A Greenwood dusk marker, laid before the seat may pass dusk (greenwood.zh.md §三.2)."""
+    return {"type": "greenwood.dusk_marker", "seat": seat, "effect": "recruit"}
+
+
 @pytest.fixture
 def server(fresh: Server) -> Server:
     """Here: the shared server, with a new game for each test (one start for the module)."""
@@ -43,7 +48,7 @@ def test_a_move_changes_the_page_live_and_a_refusal_shows_icon_and_text(
 ) -> None:
     page.goto(server.url + "/")
     expect(page.locator("#phase")).to_have_text("Dusk")
-    assert post(server, "/api/move", {"type": "pass", "seat": 0})["accepted"]
+    assert post(server, "/api/move", marker(0))["accepted"]
     expect(page.locator("#moves")).to_have_text("1 moves saved")
     closed = post(server, "/api/advance")  # no table step at dusk: confirm is not open
     assert not closed["accepted"] and closed["open"] is False
@@ -59,7 +64,8 @@ def test_a_move_changes_the_page_live_and_a_refusal_shows_icon_and_text(
     expect(page.locator("#refusal-todo")).to_have_text("Choose again, or make another move")
     expect(page.locator("#next")).to_have_text("First deal with the refused move below")
     expect(page.locator("#log li").first).to_have_attribute("data-type", "move_rejected")
-    assert post(server, "/api/move", {"type": "pass", "seat": 1})["accepted"]
+    for move in ({"type": "pass", "seat": 0}, marker(1), {"type": "pass", "seat": 1}):
+        assert post(server, "/api/move", move)["accepted"]
     # departure moves on by itself: nobody holds aurora (greenwood.zh.md §三.3)
     expect(page.locator("#phase")).to_have_text("Night")
     expect(banner).to_be_hidden()  # a move accepted after it: the table has moved on
@@ -70,6 +76,8 @@ def test_after_a_restart_the_page_reconnects_and_shows_the_same_state(tmp_path: 
     server = start_server(tmp_path)
     try:
         page.goto(server.url + "/")
+        for seat in (0, 1):  # each dusk marker first (greenwood.zh.md §三.2)
+            post(server, "/api/move", marker(seat))
         for seat in (0, 1):  # dusk; departure moves on by itself (nobody holds aurora)
             post(server, "/api/move", {"type": "pass", "seat": seat})
         expect(page.locator("#phase")).to_have_text("Night")
@@ -78,11 +86,11 @@ def test_after_a_restart_the_page_reconnects_and_shows_the_same_state(tmp_path: 
         server = start_server(tmp_path, port=server.port)
         expect(page.locator("#connection")).to_have_attribute("data-state", "ok")
         assert page.locator("#phase").inner_text() == "Night"
-        assert page.locator("#moves").inner_text() == "2 moves saved"
+        assert page.locator("#moves").inner_text() == "4 moves saved"
         status = httpx.get(server.url + "/api/status", timeout=10).json()
         turn = {"type": "pass", "seat": status["current_player"] - 1}  # who ends the night
         assert post(server, "/api/move", turn)["accepted"]  # and it follows the new server
-        expect(page.locator("#moves")).to_have_text("3 moves saved")
+        expect(page.locator("#moves")).to_have_text("5 moves saved")
     finally:
         server.stop()
 

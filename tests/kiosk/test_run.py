@@ -15,6 +15,7 @@ import pytest
 from serving import post, start_server
 
 from engine.core import Pass
+from engine.greenwood.moves import PlaceDuskMarker
 from kiosk.store import Store
 
 
@@ -37,12 +38,14 @@ def test_run_starts_a_game_serves_its_status_and_stops_cleanly_on_ctrl_c(tmp_pat
 def test_run_resumes_the_latest_saved_game(tmp_path: Path) -> None:
     with Store.open(tmp_path / "games.sqlite") as store:
         saved = store.new_game("sunday", "greenwood", {"players": 2, "start_seat": 1})
+        for seat in (0, 1):  # greenwood.zh.md §三.2: each dusk marker before passing dusk
+            assert saved.submit(PlaceDuskMarker(seat=seat, effect="recruit")).accepted
         for seat in (0, 1):  # dusk; departure moves on by itself (nobody holds aurora)
             assert saved.submit(Pass(seat=seat)).accepted
     server = start_server(tmp_path)
     try:
         status = get_status(server.url)
-        assert status["save"] == "sunday" and status["moves"] == 2
+        assert status["save"] == "sunday" and status["moves"] == 4
         assert status["phase"]["name"] == "night" and status["current_player"] == 2
         assert "resumed saved game 'sunday'" in status["notices"][0]
     finally:
@@ -155,7 +158,8 @@ def test_a_pi_camera_that_fails_to_load_is_one_line_and_the_kiosk_serves_on(
         assert status["links"]["camera"]["state"] == "lost", status["links"]
         assert NUMPY_CLASH in status["links"]["camera"]["detail"]
         assert status["links"]["controller"]["state"] == "simulated", status["links"]
-        assert post(server, "/api/move", {"type": "pass", "seat": 0})["accepted"]
+        marker = {"type": "greenwood.dusk_marker", "seat": 0, "effect": "recruit"}
+        assert post(server, "/api/move", marker)["accepted"]
         assert get_status(server.url)["moves"] == 1
     finally:
         code, err = server.stop()

@@ -87,6 +87,10 @@ def test_undo_names_the_move_it_took_back_on_the_screen_and_in_the_log(
 
 def test_undo_across_a_phase_needs_the_second_touch(fresh: Server, page) -> None:
     page.goto(f"{fresh.url}/?lang=zh")
+    for seat in (0, 1):  # greenwood.zh.md §三.2: each dusk marker before passing dusk
+        click_move(
+            page, fresh.url, {"type": "greenwood.dusk_marker", "seat": seat, "effect": "recruit"}
+        )
     for seat in (0, 1):  # dusk ends; departure moves on by itself (nobody holds aurora)
         click_move(page, fresh.url, {"type": "pass", "seat": seat})
     expect(page.locator("#phase")).to_have_text("夜晚")
@@ -94,9 +98,9 @@ def test_undo_across_a_phase_needs_the_second_touch(fresh: Server, page) -> None
     hint = page.locator("#hint")
     expect(hint).to_have_text("撤销会回到上一阶段(第1轮 黄昏):再按一次撤销")
     expect(page.locator("#undo")).to_have_attribute("data-asking", "true")
-    assert status(fresh)["moves"] == 2 and page.locator("#phase").inner_text() == "夜晚"
+    assert status(fresh)["moves"] == 4 and page.locator("#phase").inner_text() == "夜晚"
     shot(page, "undo-asks-zh")
     page.locator("#undo").click()
     expect(page.locator("#phase")).to_have_text("黄昏")
     expect(hint).to_have_text("撤销了:2号玩家 本阶段结束")
-    assert status(fresh)["moves"] == 1
+    assert status(fresh)["moves"] == 3
