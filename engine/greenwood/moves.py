@@ -246,6 +246,17 @@ class PlacementAwaited(Event):
 
 
 @dataclass(frozen=True)
+class RewardLost(Event):
+    """A reward brought a piece no cell of the submarine can take: it is lost (§三.2: 若无法满足
+    效果的条件,该效果直接失去; §三.10), and the rewards after it go on."""
+
+    type: ClassVar[str] = "greenwood.reward_lost"
+    seat: Seat
+    piece: str
+    source: str
+
+
+@dataclass(frozen=True)
 class PiecePlaced(Event):
     """A piece was accepted in a submarine, turned ``rotation`` degrees clockwise."""
 

@@ -7,23 +7,22 @@ every option with ``legal()`` and greys the refused ones with their reason, so c
 forbid right now stay visible when a player would look for them (a second marker, the spirit
 sent hiking, a creature whose knowledge is missing).
 
-Choices are left out only where they could never be made good at this table: a wisp or a
-creature that no longer fits in the submarine (§三.10: every piece must go in, so taking it would
-leave the player stuck), and places the piece cannot lie on inside the board.
+A piece's placement leaves out only the places it cannot lie on inside the board. A rescue, a
+wisp action or a wisp from a card that no cell could take is offered greyed with the rules'
+reason (§三.10, §四.8), and a reward that chains into such a wisp loses it (§三.2), so no
+choice leads to a dead end and the offers need no look ahead.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator
-from functools import cache
 
-from engine.core import Move, Seat, State, Text
+from engine.core import Seat, State, Text
 from engine.core.forms import Choice, Field, Offer
-from engine.greenwood import rules
-from engine.greenwood.board import Cell, Cells, neighbours, turn
-from engine.greenwood.catalogue import KNOWLEDGE, Catalogue, Layout, catalogue, parse_reward
+from engine.greenwood.board import Cell
+from engine.greenwood.catalogue import KNOWLEDGE, Catalogue, catalogue, parse_reward
 from engine.greenwood.moves import SPIRIT
+from engine.greenwood.rules.placement import placements
 from engine.greenwood.state import ORDINARY_PLACES, GreenwoodData, Player
 from engine.greenwood.texts import (
     CHOICE_TEXTS,
@@ -45,8 +44,6 @@ POINTS = tuple(range(1, 9))
 """The points a card or tile prints (``vp:1`` … ``vp:8``)."""
 PAID = tuple(range(1, 6))
 """The points a card may ask for (``vp:-1`` … ``vp:-5``, §四.8)."""
-LOOKAHEAD_BELOW = 12
-"""Free submarine cells below which a reward is checked for the pieces it brings."""
 OTHER_REWARDS = ("energy", "spy", "aurora", "strength", "pathfinding", "slot", "wisp")
 """The other rewards of ``greenwood.gain``, one unit each (tap again for more)."""
 
@@ -65,11 +62,7 @@ def greenwood_offers(state: State[GreenwoodData], seat: Seat) -> list[Offer]:
     else:
         return out
     out += _any_time(state, seat, player)
-    layout = catalogue().layouts[state.options.layout]
-    free = layout.cols * layout.rows - len(layout.unusable) - len(player.covered)
-    if free >= LOOKAHEAD_BELOW:
-        return out
-    return [o for o in (_without_dead_ends(state, seat, d, layout) for d in out) if o]
+    return out
 
 
 # --- per phase -------------------------------------------------------------------------------
@@ -113,16 +106,9 @@ def _night(state: State[GreenwoodData], seat: Seat, p: Player) -> Iterator[Offer
     abilities = tuple(Choice(a, t) for a, t in SPIRIT_ABILITY_NAMES.items())
     yield _offer("greenwood.spirit_ability", seat, _pick("ability", abilities))
     cat = catalogue()
-    layout = cat.layouts[state.options.layout]
-    creatures = tuple(
-        Choice(name, _creature_label(cat, name))
-        for name, c in cat.creatures.items()
-        if _room(layout, p.covered, (c.shape,) * c.pieces)
-    )
-    if creatures:
-        yield _offer("greenwood.rescue", seat, _pick("creature", creatures))
-    if _room(layout, p.covered, ("wisp",)):
-        yield _offer("greenwood.take_wisp", seat)
+    creatures = tuple(Choice(name, _creature_label(cat, name)) for name in cat.creatures)
+    yield _offer("greenwood.rescue", seat, _pick("creature", creatures))
+    yield _offer("greenwood.take_wisp", seat)
     colours = tuple(Choice(k, KNOWLEDGE_NAMES[k]) for k in KNOWLEDGE)
     yield _offer("greenwood.swap_knowledge", seat, _pick("old", colours), _pick("new", colours))
 
@@ -160,7 +146,7 @@ def place_offer(state: State[GreenwoodData], seat: Seat, piece: str) -> Offer:
     covered = state.data.players[seat].covered
     choices = tuple(
         Choice([list(c) for c in cells], _cells_label(cells, orientation))
-        for cells, orientation in _placements(layout.number, piece)
+        for cells, orientation in placements(layout.number, piece)
         if not covered.intersection(cells)
     )
     cells_field = Field(
@@ -170,93 +156,6 @@ def place_offer(state: State[GreenwoodData], seat: Seat, piece: str) -> Offer:
     return Offer(
         "greenwood.place", seat, label, fixed={"piece": piece}, fields=(cells_field,), camera=True
     )
-
-
-Placement = tuple[tuple[Cell, ...], tuple[int, bool]]
-
-
-@cache
-def _placements(layout_number: int, piece: str) -> tuple[Placement, ...]:
-    """Every way to lay ``piece`` inside the board: (cells row by row, (degrees, flipped))."""
-    cat = catalogue()
-    layout, shape = cat.layouts[layout_number], cat.shapes[piece]
-    seen: set[frozenset[Cell]] = set()
-    out: list[Placement] = []
-    for flipped in (False, True) if shape.flippable else (False,):
-        for q in range(4):
-            turned = [turn(c, q, flipped) for c in shape.cells]
-            c0, r0 = min(c for c, _ in turned), min(r for _, r in turned)
-            base = frozenset((c - c0, r - r0) for c, r in turned)
-            if base in seen:
-                continue
-            seen.add(base)
-            width = max(c for c, _ in base) + 1
-            height = max(r for _, r in base) + 1
-            for dc in range(layout.cols - width + 1):
-                for dr in range(layout.rows - height + 1):
-                    cells = sorted(((c + dc, r + dr) for c, r in base), key=lambda x: (x[1], x[0]))
-                    out.append((tuple(cells), (q * 90, flipped)))
-    return tuple(out)
-
-
-def _fits(layout: Layout, covered: Cells, cells: tuple[Cell, ...]) -> bool:
-    """§三.10 for one placement, without the shape check (the cells are the piece's)."""
-    if covered.intersection(cells) or layout.unusable.intersection(cells):
-        return False
-    if not covered:
-        return layout.start in cells
-    return any(n in covered for cell in cells for n in neighbours(cell))
-
-
-def _without_dead_ends(
-    state: State[GreenwoodData], seat: Seat, offer: Offer, layout: Layout
-) -> Offer | None:
-    """The offer without the choices after which a piece could no longer go in (§三.10).
-
-    On a nearly full submarine a reward may chain into a wisp (an icon, a pathfinding space, a
-    protection reward) that no cell can take, leaving the player with nothing to do. A choice of
-    the offer's first pick is dropped when every legal option with it is such a dead end; an
-    offer without picks is dropped when it is one. The piece to place keeps every cell when
-    none leads on: it has to go in if it can.
-    """
-    picks = offer.picks
-    if len(picks) > 2:
-        return offer
-    if not picks:
-        return None if _dead_end(state, seat, offer.build(())) else offer
-    rest = [(c.value,) for c in picks[1].choices] if len(picks) == 2 else [()]
-    kept, leads_on = [], False
-    for choice in picks[0].choices:
-        ends = [_dead_end(state, seat, offer.build((choice.value, *r))) for r in rest]
-        if False in ends or all(e is None for e in ends):  # a way on, or greyed anyway
-            kept.append(choice)
-            leads_on = leads_on or False in ends
-    if offer.move == "greenwood.place" and not leads_on:
-        return offer  # the piece must go in wherever it can, dead end or not
-    if not kept:
-        return None
-    first = dataclasses.replace(picks[0], choices=tuple(kept))
-    return dataclasses.replace(offer, fields=(first, *offer.fields[1:]))
-
-
-def _dead_end(state: State[GreenwoodData], seat: Seat, move: Move) -> bool | None:
-    """None if ``move`` is refused; else whether it leaves a piece no cell can take."""
-    if not rules.check(state, move):
-        return None
-    after = rules.play(state, move)[0].data.players[seat]
-    pieces = tuple(r.removeprefix("place:") for _, r in after.pending if r.startswith("place:"))
-    layout = catalogue().layouts[state.options.layout]
-    return not _room(layout, after.covered, pieces)
-
-
-def _room(layout: Layout, covered: Cells, pieces: tuple[str, ...]) -> bool:
-    """Whether these pieces can go into the submarine one after the other (§三.10)."""
-    if not pieces:
-        return True
-    for cells, _ in _placements(layout.number, pieces[0]):
-        if _fits(layout, covered, cells) and _room(layout, covered | set(cells), pieces[1:]):
-            return True
-    return False
 
 
 # --- building blocks -------------------------------------------------------------------------

@@ -33,6 +33,13 @@ MARKER_FIRST = _r(
     "Place the dusk marker before any dusk effect",
     "§三.2",
 )
+MARKER_NOT_LAID = _r(
+    "marker_not_laid",
+    "先把黄昏标记放在四种黄昏效果之一上,才能结束黄昏(只有效果可以放弃)",
+    "Lay your dusk marker on one of the four dusk effects before you finish dusk "
+    "(only the effects may be given up)",
+    "§三.2",
+)
 EFFECT_BLOCKED = _r(
     "effect_blocked",
     "本轮黄昏标记挡住了{effect}",
@@ -161,6 +168,12 @@ NOTHING_TO_PLACE = _r(
     "现在没有要放入潜艇的板块",
     "There is no piece to place now: rescue a creature or take a wisp first",
     "§三.10",
+)
+NO_ROOM = _r(
+    "no_room",
+    "你的潜艇里放不下{piece}:每块板块都必须按摆放规则放进潜艇",
+    "No cell of your submarine can take the {piece}: every piece must go in by the placement rules",
+    "§四.8 §三.10",
 )
 WRONG_PIECE = _r(
     "wrong_piece",

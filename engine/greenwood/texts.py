@@ -30,6 +30,10 @@ EVENT_TEXTS: dict[str, Text] = {
     "greenwood.reward_gained": Text(
         "{player}号玩家获得{reward}({source})", "Player {player} gains {reward} ({source})"
     ),
+    "greenwood.reward_lost": Text(
+        "{player}号玩家的潜艇里放不下{piece},这份奖励失去",
+        "No cell of player {player}'s submarine can take the {piece}: that reward is lost",
+    ),
     "greenwood.solo_rated": Text(
         "单人成绩:{score}分,{title_zh}", "Solo result: {score} points, {title_en}"
     ),
@@ -413,7 +417,6 @@ SOURCES: dict[str, Text] = {
     "dusk: gain aurora": Text("黄昏:获得极光", "dusk: gain aurora"),
     "dusk: strengthen": Text("黄昏:强化伙伴队伍", "dusk: strengthen"),
     "spirit: draw three": Text("原初之灵:抽3张牌", "primal spirit: draw three"),
-    "wisp reward": Text("鬼火奖励", "a wisp reward"),
     "all 4 energy tokens held (§四.7)": Text("4个能量标记已满", "all 4 energy tokens held"),
     "both spy tokens held (§四.7)": Text("2个间谍标记已满", "both spy tokens held"),
     "strength track end (§四.3)": Text("力量轨道终点", "end of the strength track"),
@@ -523,6 +526,18 @@ def _reward_line(e: dict[str, Any]) -> Text:
     return Text(f"{line.zh}({source.zh})", f"{line.en} ({source.en})")
 
 
+def _lost_line(e: dict[str, Any]) -> Text:
+    piece = piece_name(str(e["piece"]))
+    line = Text(
+        f"{_who(e).zh}的潜艇里放不下{piece.zh},这份奖励失去",
+        f"No cell of {_who(e).en}'s submarine can take the {piece.en}: that reward is lost",
+    )
+    source = source_name(str(e.get("source", "")))
+    if source is None:
+        return line
+    return Text(f"{line.zh}({source.zh})", f"{line.en} ({source.en})")
+
+
 def _scores_line(e: dict[str, Any]) -> Text:
     rescued = list(e.get("rescued") or ())
     parts = []
@@ -583,6 +598,7 @@ EVENT_LINES: dict[str, Callable[[dict[str, Any]], Text]] = {
         f"{_who(e).en}: place the {piece_name(str(e['piece'])).en} in the submarine",
     ),
     "greenwood.reward_gained": _reward_line,
+    "greenwood.reward_lost": _lost_line,
     "greenwood.solo_rated": lambda e: Text(
         f"单人成绩:{e['score']}分,第{e['band']}档:{e['title_zh']}",
         f"Solo result: {e['score']} points, band {e['band']} of 5: {e['title_en']}",

@@ -60,8 +60,19 @@ class Table:
             seat = (
                 flow.current if flow.current is not None else min(set(self.state.seats) - flow.done)
             )
+            if flow.phase == "dusk" and self.player(seat).marker_round != flow.round:
+                self.ok(marker_for(self.state, seat))  # §三.2: the marker is not optional
             self.ok(Pass(seat=seat))
         raise AssertionError(f"never reached {phase}")
+
+
+def marker_for(state: State[Any], seat: int) -> Move:
+    """A dusk marker the seat may lay now (§三.2: on another effect than last round's)."""
+    from engine.greenwood.moves import PlaceDuskMarker
+    from engine.greenwood.texts import DUSK_EFFECT_NAMES
+
+    last = state.data.players[seat].marker
+    return PlaceDuskMarker(seat=seat, effect=next(e for e in DUSK_EFFECT_NAMES if e != last))
 
 
 def with_player(state: State[Any], seat: int, **changes: Any) -> State[Any]:

@@ -98,24 +98,28 @@ def test_a_walk_through_the_offers_plays_a_whole_game_without_a_refusal(
     assert "pass" in walk.types  # a night ends only when every seat has passed (§三.4)
 
 
-def test_a_full_submarine_is_offered_nothing_that_brings_a_piece(gw) -> None:
-    """§三.10: 被解救生物和鬼火都必须放入自己的潜艇 — with no cell left, a wisp action, a rescue
-    or a wisp reward would leave the player stuck, so the console does not offer them."""
+def test_a_full_submarine_greys_what_brings_a_piece_and_leaves_no_dead_end(gw) -> None:
+    """greenwood.zh.md §三.10 (被解救生物和鬼火都必须放入自己的潜艇) and §四.8 (否则不能执行该
+    效果): with no cell left, the wisp action, every rescue and a wisp from a card stay on the
+    console greyed with the reason; a reward that would chain into a wisp (a strength step to a
+    wisp space) is open: that wisp is lost (§三.2), so no choice ends in a dead end."""
     t = gw.Table(1, layout=0)
     t.pass_until("night")
     full = frozenset((c, r) for c in range(6) for r in range(6))
     t.session.state = gw.with_player(t.state, 0, pieces=(Placed("square4", full),))
     t.ok(UseEnergy(seat=0, companion=0))
-    offered_now = moves_of(t, 0)
-    assert "greenwood.take_wisp" not in offered_now and "greenwood.rescue" not in offered_now
-    rewards = {
-        c.value
-        for g in open_offers(t)
-        for o in g.offers
-        if o.move == "greenwood.gain"
-        for c in o.fields[0].choices
+    assert code(t, TakeWisp(seat=0)) == "greenwood.no_room"
+    assert code(t, Gain(seat=0, reward="wisp")) == "greenwood.no_room"
+    rescue = next(o for g in open_offers(t) for o in g.offers if o.move == "greenwood.rescue")
+    assert {o.verdict.code for o in rescue.options} <= {
+        "greenwood.no_room",
+        "greenwood.missing_knowledge",
     }
-    assert "wisp" not in rewards and "vp:2" in rewards and "energy" in rewards
+    t.session.state = gw.with_player(t.state, 0, pathfinding=5)  # space 6 pays a wisp
+    assert code(t, Gain(seat=0, reward="pathfinding")) == "ok"
+    t.ok(Gain(seat=0, reward="pathfinding"))
+    assert t.player(0).awaiting is None
+    assert offered(open_offers(t), EndTurn(seat=0)) is not None
 
 
 # --- every move of a phase is on offer --------------------------------------------------------

@@ -1,10 +1,23 @@
 """Rewards of the submarine and the tracks, and the token limits (greenwood.zh.md §三.10, §四.2,
-§四.3, §四.7, §三.2), resolved by the real engine."""
+§四.3, §四.7, §三.2), resolved by the real engine; a piece no cell can take is refused or lost,
+never a dead end (§三.10, §四.8, §三.2)."""
 
 from __future__ import annotations
 
+from engine.core import EndTurn, Pass
 from engine.greenwood.catalogue import catalogue
-from engine.greenwood.moves import Gain, Place, PlacementAwaited, RewardGained, Strengthen
+from engine.greenwood.moves import (
+    Gain,
+    Hike,
+    Place,
+    PlaceDuskMarker,
+    PlacementAwaited,
+    Rescue,
+    RewardGained,
+    RewardLost,
+    Strengthen,
+    TakeWisp,
+)
 from engine.greenwood.state import Placed
 
 CAT = catalogue()
@@ -127,3 +140,74 @@ def test_strengthen_at_dusk_moves_one_space(table) -> None:
     table.ok(PlaceDuskMarker(seat=0, effect="aurora"))
     table.ok(Strengthen(seat=0))
     assert table.player(0).strength == 1 and table.player(0).slots == 3  # space 1: a slot
+
+
+# --- a piece no cell can take is never a dead end (issue 26) ----------------------------------
+
+ALL = frozenset((c, r) for c in range(6) for r in range(6))
+"""Every cell of layout 0 (6 × 6, no unusable cell)."""
+
+
+def lost(events) -> list[tuple[str, str]]:
+    return [(e.piece, e.source) for e in events if isinstance(e, RewardLost)]
+
+
+def test_a_wisp_a_reward_chains_into_is_lost_when_no_cell_can_take_it(gw) -> None:
+    """greenwood.zh.md §三.10: 被解救生物和鬼火都必须放入自己的潜艇 … 每次放置都必须遵守以下
+    限制; §三.2: 若无法满足效果的条件,该效果直接失去 — the wisp of pathfinding space 6 on a
+    full submarine is lost, nothing waits, and the player's turn can end."""
+    state = at_dusk(gw, pieces=(Placed("x", ALL),), pathfinding=5)
+    state, events = gw.apply(state, Gain(seat=0, reward="pathfinding"))
+    assert rewards(events) == [("pathfinding", "card"), ("wisp", "pathfinding track space 6")]
+    assert lost(events) == [("wisp", "pathfinding track space 6")]
+    assert not any(isinstance(e, PlacementAwaited) for e in events)
+    me = state.data.players[0]
+    assert (me.pathfinding, me.pending, me.awaiting) == (6, (), None)
+    state, _ = gw.apply(state, PlaceDuskMarker(seat=0, effect="recruit"))
+    assert gw.legal(state, Pass(seat=0)).ok  # no dead end: the dusk can end
+
+
+def test_a_lost_wisp_lets_the_rewards_after_it_go_on(gw) -> None:
+    """§三.10 chains first, §三.2 the lost wisp: the last free cell is the wisp icon's; the wisp
+    that covers it brings a second wisp no cell can take, which is lost, and the bow's strength
+    step after it is still paid, with the space it reaches."""
+    state = at_dusk(gw, pieces=(Placed("x", ALL - {(3, 1)}),))
+    state, events = place(gw, state, "wisp", [(3, 1)])
+    assert lost(events) == [("wisp", "icon (3,1)")]
+    assert ("strength", "area bow") in rewards(events)
+    me = state.data.players[0]
+    assert (me.strength, me.pending) == (1, ())
+
+
+def test_the_second_piece_of_a_pair_is_lost_once_the_first_took_the_room(gw) -> None:
+    """§三.9: 若解救的是成对生物,则必须放置两块对应板块; §三.2: four free cells in a row take
+    both dominoes, but a first one laid in the middle leaves two lone cells: the second is
+    lost instead of waiting for ever."""
+    row = {(2, 5), (3, 5), (4, 5), (5, 5)}
+    state = at_dusk(gw, pieces=(Placed("x", ALL - row),))
+    state = gw.with_player(state, 0, pending=(("rescue: twin newts", "place:domino"),) * 2)
+    state, events = gw.apply(state, Place(seat=0, piece="domino", cells=((3, 5), (4, 5))))
+    assert lost(events) == [("domino", "rescue: twin newts")]
+    assert state.data.players[0].pending == ()
+
+
+def test_a_move_that_brings_a_piece_no_cell_can_take_is_refused(gw) -> None:
+    """§三.10 with §四.8: 支付或弃置费用后必须满足对应规则要求,否则不能执行该效果 — on a full
+    submarine a wisp action, a rescue and a wisp entered from a card are refused with the
+    reason (nothing changes), and the console shows them greyed with it."""
+    from engine.core import find_game, match, offered, offers
+
+    t = gw.Table(1, layout=0)
+    t.pass_until("night")
+    t.session.state = gw.with_player(
+        t.state, 0, pieces=(Placed("x", ALL),), knowledge=("red", "blue")
+    )
+    t.ok(Hike(seat=0, companion=0))
+    for move in (TakeWisp(seat=0), Rescue(seat=0, creature="moth"), Gain(seat=0, reward="wisp")):
+        assert t.refused(move) == "greenwood.no_room"
+        open_now = offers(find_game("greenwood"), t.state)
+        assert offered(open_now, move) is None
+        assert match(open_now, move)[1].verdict.code == "greenwood.no_room"
+    assert t.refused(Rescue(seat=0, creature="moth")) == "greenwood.no_room"
+    t.ok(Gain(seat=0, reward="vp:1"))
+    t.ok(EndTurn(seat=0))

@@ -73,6 +73,26 @@ def test_the_dusk_marker_must_move_in_rounds_2_and_3_and_may_go_back_in_round_3(
     table.ok(PlaceDuskMarker(seat=0, effect="protect"))
 
 
+def test_dusk_ends_for_a_player_only_once_the_marker_is_laid(table) -> None:
+    """greenwood.zh.md §三.2: 每位玩家将自己的黄昏标记放在4种黄昏效果中的1种上 … 玩家可以放弃
+    某项效果 — the effects may be given up, the marker may not: ``pass`` before it is refused
+    with a reason that says what to do, and the console offers no pass until then."""
+    from engine.core import find_game, match, offered, offers
+
+    game = find_game("greenwood")
+    assert table.refused(Pass(seat=0)) == "greenwood.marker_not_laid"
+    assert offered(offers(game, table.state), Pass(seat=0)) is None
+    _, option = match(offers(game, table.state), Pass(seat=0))
+    assert option.verdict.message.en.startswith("Lay your dusk marker")
+    assert "黄昏标记" in option.verdict.message.zh
+    table.ok(PlaceDuskMarker(seat=0, effect="recruit"))  # no effect done: each may be forgone
+    assert offered(offers(game, table.state), Pass(seat=0)) is not None
+    table.ok(Pass(seat=0))
+    table.pass_until("dusk", 2)  # round 2: last round's marker does not count
+    assert table.player(0).marker == "recruit"
+    assert table.refused(Pass(seat=0)) == "greenwood.marker_not_laid"
+
+
 def test_recruiting_replaces_a_companion_only_when_every_place_is_full(table) -> None:
     """§三.2 招募伙伴: 若所有普通伙伴位置都已占满,必须选择一个已有伙伴替换."""
     table.ok(PlaceDuskMarker(seat=0, effect="aurora"))
@@ -351,6 +371,7 @@ def test_departure_moves_on_by_itself_when_no_one_has_aurora(table) -> None:
     """§三.3: 没有极光的玩家跳过本阶段 — nobody passes: the departure is announced, each player
     is done at once, and the night begins with the start player's turn."""
     table.ok(PlaceDuskMarker(seat=0, effect="aurora"))
+    table.ok(PlaceDuskMarker(seat=1, effect="aurora"))
     table.ok(Pass(seat=0))
     events = table.ok(Pass(seat=1))
     types = [e.type for e in events]

@@ -4,7 +4,10 @@ Every refusal is a reason of ``reasons.py`` citing its section of ``greenwood.zh
 Rewards resolve in order, and a reward that triggers others (a track space, a wisp to place, a
 full energy supply) resolves those first (§三.10: 必须先完成连锁触发的奖励): pending rewards
 live in the player's ``pending`` queue, front first, and a piece to place stops the queue until
-it is placed.
+it is placed. A piece no cell can take never stops it: a move that would bring one directly (a
+rescue, a wisp action, a wisp entered from a card) is refused (§四.8: 支付或弃置费用后必须满足
+对应规则要求,否则不能执行该效果), and one a reward chains into is lost (§三.2: 若无法满足效果的
+条件,该效果直接失去), so nothing can leave a player with only Undo.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from engine.core import ACCEPTED, EndTurn, Event, Move, Pass, Seat, State, Text,
 from engine.core.offers import CORE_LABELS
 from engine.core.vocabulary import SeatPassed
 from engine.greenwood.board import orientation_of
-from engine.greenwood.catalogue import Catalogue, catalogue, parse_reward
+from engine.greenwood.catalogue import Catalogue, Layout, catalogue, parse_reward
 from engine.greenwood.errors import GreenwoodDataError
 from engine.greenwood.moves import (
     SPIRIT,
@@ -37,6 +40,7 @@ from engine.greenwood.moves import (
     RemoveHiker,
     Rescue,
     RewardGained,
+    RewardLost,
     SpiritAbility,
     Strengthen,
     SwapKnowledge,
@@ -56,6 +60,7 @@ from engine.greenwood.reasons import (
     LEARNED_TWICE,
     MARKER_FIRST,
     MARKER_MUST_MOVE,
+    MARKER_NOT_LAID,
     MARKER_PLACED,
     MISSING_KNOWLEDGE,
     NO_AURORA_LEFT,
@@ -64,6 +69,7 @@ from engine.greenwood.reasons import (
     NO_FREE_SLOT,
     NO_HIKER,
     NO_PROTECTION_LEFT,
+    NO_ROOM,
     NO_SPIRIT_TOKEN,
     NO_SPY,
     NO_SUCH_PLACE,
@@ -88,7 +94,7 @@ from engine.greenwood.reasons import (
     UNKNOWN_REWARD,
     WRONG_PIECE,
 )
-from engine.greenwood.rules.placement import check_placement, rewards_of
+from engine.greenwood.rules.placement import check_placement, rewards_of, room
 from engine.greenwood.state import (
     MAX_AURORA,
     MAX_ENERGY,
@@ -134,10 +140,13 @@ def check(state: State[GreenwoodData], move: Move) -> Verdict:
 
 
 def check_pass(state: State[GreenwoodData], move: Pass | EndTurn) -> Verdict:
-    """Greenwood's rules for ending a turn or a phase (§三.4, §三.10)."""
+    """Greenwood's rules for ending a turn or a phase (§三.2, §三.4, §三.10): a piece to place
+    comes first; dusk ends for a player only once its marker lies on an effect this round."""
     player = state.data.players[move.seat]
     if player.awaiting is not None:
         return PLACE_FIRST.reject(piece=piece_name(player.awaiting))
+    if state.flow.phase == "dusk" and player.marker_round != state.flow.round:
+        return MARKER_NOT_LAID.reject()
     if (
         state.flow.phase == "night"
         and isinstance(move, EndTurn)
@@ -252,7 +261,8 @@ def _recruit(state: State[GreenwoodData], p: Player, m: Recruit, ev: list[Event]
 
 
 def _aurora(state: State[GreenwoodData], p: Player, m: GainAurora, ev: list[Event]) -> Effect:
-    return _resolve(_done(p, "aurora"), m.seat, [("dusk: gain aurora", "aurora")], ev), state.data
+    items = [("dusk: gain aurora", "aurora")]
+    return _resolve(_layout(state), _done(p, "aurora"), m.seat, items, ev), state.data
 
 
 def _protect(state: State[GreenwoodData], p: Player, m: Protect, ev: list[Event]) -> Effect:
@@ -260,12 +270,12 @@ def _protect(state: State[GreenwoodData], p: Player, m: Protect, ev: list[Event]
     p = _done(replace(p, protections=(*kept, m.threat)), "protect")
     threat = catalogue().threats[state.data.threats[m.threat]]
     items = [(f"protection: {threat.name}", r) for r in threat.protection]
-    return _resolve(p, m.seat, items, ev), state.data
+    return _resolve(_layout(state), p, m.seat, items, ev), state.data
 
 
 def _strengthen(state: State[GreenwoodData], p: Player, m: Strengthen, ev: list[Event]) -> Effect:
     p = _done(p, "strengthen")
-    return _resolve(p, m.seat, [("dusk: strengthen", "strength")], ev), state.data
+    return _resolve(_layout(state), p, m.seat, [("dusk: strengthen", "strength")], ev), state.data
 
 
 # --- departure -------------------------------------------------------------------------------
@@ -293,7 +303,7 @@ def _remove_hiker(
 def _spell(state: State[GreenwoodData], p: Player, m: CastSpell, ev: list[Event]) -> Effect:
     p = replace(p, departure_left=p.departure_left - 1)
     reward = "vp:1" if m.spell == "request_aid" else "pathfinding"
-    return _resolve(p, m.seat, [(f"spell: {m.spell}", reward)], ev), state.data
+    return _resolve(_layout(state), p, m.seat, [(f"spell: {m.spell}", reward)], ev), state.data
 
 
 # --- night tokens ----------------------------------------------------------------------------
@@ -414,6 +424,8 @@ def _check_gain(state: State[GreenwoodData], p: Player, m: Gain) -> Verdict:
         return UNKNOWN_REWARD.reject(reward=m.reward)
     if kind == "vp" and p.score + amount < 0:
         return SCORE_BELOW_ZERO.reject(score=p.score)
+    if kind == "wisp" and not room(_layout(state), p.covered, ("wisp",)):
+        return NO_ROOM.reject(piece=piece_name("wisp"))
     return _in_turn(state, m.seat)
 
 
@@ -460,11 +472,16 @@ def _check_rescue(state: State[GreenwoodData], p: Player, m: Rescue) -> Verdict:
                 held=knowledge_list(p.knowledge),
             )
         held.remove(k)
+    if not room(_layout(state), p.covered, (creature.shape,) * creature.pieces):
+        return NO_ROOM.reject(piece=creature_name(m.creature))
     return _in_turn(state, m.seat) and _forest(state, p, "rescue")
 
 
 def _check_take_wisp(state: State[GreenwoodData], p: Player, m: TakeWisp) -> Verdict:
-    return _in_turn(state, m.seat) and _forest(state, p, "wisp")
+    verdict = _in_turn(state, m.seat) and _forest(state, p, "wisp")
+    if verdict and not room(_layout(state), p.covered, ("wisp",)):
+        return NO_ROOM.reject(piece=piece_name("wisp"))
+    return verdict
 
 
 def _check_swap(state: State[GreenwoodData], p: Player, m: SwapKnowledge) -> Verdict:
@@ -485,7 +502,7 @@ def _spirit(state: State[GreenwoodData], p: Player, m: SpiritAbility, ev: list[E
     p = replace(p, spirit_ready=False)
     if m.ability == "journey":  # a card and a longer move: one forest action follows as moves
         return replace(p, forest=()), state.data
-    return _resolve(p, m.seat, [("spirit: draw three", "vp:2")], ev), state.data
+    return _resolve(_layout(state), p, m.seat, [("spirit: draw three", "vp:2")], ev), state.data
 
 
 def _check_place(state: State[GreenwoodData], p: Player, m: Place) -> Verdict:
@@ -494,9 +511,14 @@ def _check_place(state: State[GreenwoodData], p: Player, m: Place) -> Verdict:
         return NOTHING_TO_PLACE.reject()
     if m.piece != awaiting:
         return WRONG_PIECE.reject(piece=piece_name(awaiting), other=piece_name(m.piece))
-    cat = catalogue()
-    layout = cat.layouts[state.options.layout]
-    return check_placement(layout, p.covered, frozenset(m.cells), cat.shapes[m.piece])
+    return check_placement(
+        _layout(state), p.covered, frozenset(m.cells), catalogue().shapes[m.piece]
+    )
+
+
+def _layout(state: State[GreenwoodData]) -> Layout:
+    """The submarine layout every player of this game uses (§一.1)."""
+    return catalogue().layouts[state.options.layout]
 
 
 def _colour(knowledge: str) -> Text:
@@ -510,7 +532,7 @@ def _cost(cat: Catalogue, name: str) -> tuple[str, ...]:
 
 
 def _gain(state: State[GreenwoodData], p: Player, m: Gain, ev: list[Event]) -> Effect:
-    return _resolve(p, m.seat, [("card", m.reward)], ev), state.data
+    return _resolve(_layout(state), p, m.seat, [("card", m.reward)], ev), state.data
 
 
 def _learn(state: State[GreenwoodData], p: Player, m: Learn, ev: list[Event]) -> Effect:
@@ -535,12 +557,12 @@ def _rescue(state: State[GreenwoodData], p: Player, m: Rescue, ev: list[Event]) 
     items = [(source, f"vp:{creature.vp}")] + [
         (source, f"place:{creature.shape}")
     ] * creature.pieces
-    return _resolve(p, m.seat, items, ev), state.data
+    return _resolve(_layout(state), p, m.seat, items, ev), state.data
 
 
 def _take_wisp(state: State[GreenwoodData], p: Player, m: TakeWisp, ev: list[Event]) -> Effect:
     p = replace(_forest_done(state, p, "wisp"), swap_ready=True)
-    return _resolve(p, m.seat, [("wisp action", "place:wisp")], ev), state.data
+    return _resolve(_layout(state), p, m.seat, [("wisp action", "place:wisp")], ev), state.data
 
 
 def _swap(state: State[GreenwoodData], p: Player, m: SwapKnowledge, ev: list[Event]) -> Effect:
@@ -560,32 +582,41 @@ def _place(state: State[GreenwoodData], p: Player, m: Place, ev: list[Event]) ->
     ev.append(PiecePlaced(m.seat, m.piece, tuple(sorted(cells)), rotation, flipped))
     paid = rewards_of(layout, p.covered, cells)
     p = replace(p, pieces=(*p.pieces, Placed(m.piece, cells)), pending=p.pending[1:])
-    return _resolve(p, m.seat, paid, ev), state.data
+    return _resolve(layout, p, m.seat, paid, ev), state.data
 
 
 # --- rewards ---------------------------------------------------------------------------------
 
 
-def _resolve(p: Player, seat: Seat, items: list[Pending], ev: list[Event]) -> Player:
+def _resolve(
+    layout: Layout, p: Player, seat: Seat, items: list[Pending], ev: list[Event]
+) -> Player:
     """Resolve ``items`` then the player's waiting rewards, chained rewards first (§三.10).
 
-    Stops at a piece to place: the rest waits in ``pending`` until it is placed.
+    Stops at a piece to place: the rest waits in ``pending`` until it is placed. A piece no
+    cell of the submarine can take is lost (§三.2: 若无法满足效果的条件,该效果直接失去) and
+    the rest goes on.
     """
     stack = [*items, *p.pending]
     cat = catalogue()
     while stack:
         source, reward = stack[0]
         if reward.startswith("place:"):
-            ev.append(PlacementAwaited(seat, reward.removeprefix("place:")))
-            return replace(p, pending=tuple(stack))
+            piece = reward.removeprefix("place:")
+            if room(layout, p.covered, (piece,)):
+                ev.append(PlacementAwaited(seat, piece))
+                return replace(p, pending=tuple(stack))
+            stack.pop(0)
+            ev.append(RewardLost(seat, piece, source))
+            continue
         stack.pop(0)
         ev.append(RewardGained(seat, reward, source))
-        p, follow = _gain_one(cat, p, reward)
+        p, follow = _gain_one(cat, p, reward, source)
         stack[:0] = follow
     return replace(p, pending=())
 
 
-def _gain_one(cat: Catalogue, p: Player, reward: str) -> tuple[Player, list[Pending]]:
+def _gain_one(cat: Catalogue, p: Player, reward: str, source: str) -> tuple[Player, list[Pending]]:
     """One reward's effect, and the rewards it triggers in turn."""
     kind, n = parse_reward(reward)
     if kind == "vp":
@@ -605,7 +636,7 @@ def _gain_one(cat: Catalogue, p: Player, reward: str) -> tuple[Player, list[Pend
     if kind == "slot":
         return replace(p, slots=p.slots + n), []
     if kind == "wisp":
-        return p, [("wisp reward", "place:wisp")] * n
+        return p, [(source, "place:wisp")] * n
     follow: list[Pending] = []
     for _ in range(n):
         if kind == "strength":

@@ -8,10 +8,11 @@ piece it sees.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cache
 
 from engine.core import ACCEPTED, Reason, Text, Verdict
-from engine.greenwood.board import Cell, Cells, neighbours, orientation_of
-from engine.greenwood.catalogue import Layout, Shape
+from engine.greenwood.board import Cell, Cells, neighbours, orientation_of, turn
+from engine.greenwood.catalogue import Layout, Shape, catalogue
 from engine.greenwood.texts import cell_names, piece_name
 
 RULE = "greenwood.zh.md §三.10"
@@ -96,3 +97,50 @@ def rewards_of(layout: Layout, covered: Cells, cells: Cells) -> list[tuple[str, 
         if area.cells <= done_after and not area.cells <= done_before:
             out.append((f"area {area.name}", area.reward))
     return out
+
+
+Placement = tuple[tuple[Cell, ...], tuple[int, bool]]
+"""A way to lay a piece: its cells row by row, and (clockwise degrees, flipped)."""
+
+
+@cache
+def placements(layout_number: int, piece: str) -> tuple[Placement, ...]:
+    """Every way to lay ``piece`` inside the board of a layout, each turn (and flip) once."""
+    cat = catalogue()
+    layout, shape = cat.layouts[layout_number], cat.shapes[piece]
+    seen: set[frozenset[Cell]] = set()
+    out: list[Placement] = []
+    for flipped in (False, True) if shape.flippable else (False,):
+        for q in range(4):
+            turned = [turn(c, q, flipped) for c in shape.cells]
+            c0, r0 = min(c for c, _ in turned), min(r for _, r in turned)
+            base = frozenset((c - c0, r - r0) for c, r in turned)
+            if base in seen:
+                continue
+            seen.add(base)
+            width = max(c for c, _ in base) + 1
+            height = max(r for _, r in base) + 1
+            for dc in range(layout.cols - width + 1):
+                for dr in range(layout.rows - height + 1):
+                    cells = sorted(((c + dc, r + dr) for c, r in base), key=lambda x: (x[1], x[0]))
+                    out.append((tuple(cells), (q * 90, flipped)))
+    return tuple(out)
+
+
+def _fits(layout: Layout, covered: Cells, cells: tuple[Cell, ...]) -> bool:
+    """§三.10 for one placement, without the shape check (the cells are the piece's)."""
+    if covered.intersection(cells) or layout.unusable.intersection(cells):
+        return False
+    if not covered:
+        return layout.start in cells
+    return any(n in covered for cell in cells for n in neighbours(cell))
+
+
+def room(layout: Layout, covered: Cells, pieces: tuple[str, ...]) -> bool:
+    """Whether these pieces can go into the submarine one after the other (§三.10)."""
+    if not pieces:
+        return True
+    for cells, _ in placements(layout.number, pieces[0]):
+        if _fits(layout, covered, cells) and room(layout, covered | set(cells), pieces[1:]):
+            return True
+    return False
