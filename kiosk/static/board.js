@@ -46,36 +46,76 @@ const Board = {
   },
 
   // Each board's drawing as large as the panel allows (its cells and texts read from the
-  // chairs), leaving the notes and legend beside it the width they need not to be cut (tried
-  // from a fifth of the width up to a half); the side column gets any width left over.
+  // chairs), with every note, title and legend line whole. The notes and legend go beside
+  // the drawing, or the notes beside and the legend under it, or both under it: whichever
+  // keeps every word whole and the smallest text of the drawing readable (20 px tall at
+  // 1920×1080, 16 px at 1280×720, issue 24) with the largest drawing (a wide valley takes
+  // the width, a map the height); failing that, the one readable, then the largest.
   fit(target) {
     const panels = [...target.querySelectorAll(".board-panel")];
     if (!panels.length || target.hidden) return;
+    const side = target.querySelector(".board-side");
+    const notes = side?.querySelector(".board-note");
+    const legend = side?.querySelector(".board-legend");
+    const parts = [target, ...target.querySelectorAll(".board-side, .board-note, figcaption, .board-legend, .board-legend li")];
+    const cut = () => parts.some((el) => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1);
+    // The notes' and legend's share of the width, smallest first: in each arrangement the
+    // first share that keeps every word whole leaves the drawing its largest.
+    const shares = [0.2, 0.3, 0.4, 0.5, 0.6, 0.7];
+    const tries = [];
+    if (notes || legend) tries.push(["beside", shares], ["under", [0]]);
+    else tries.push(["beside", [0]]);
+    if (notes && legend) tries.push(["split", shares]);
+    const least = innerWidth >= 1920 ? 20 : 16 * Math.min(1, innerWidth / 1280);
+    const texts = [...target.querySelectorAll("svg text")];
+    const rank = (c) => [c.whole && c.readable, c.readable, c.whole, c.scale];
+    const better = (a, b) => {
+      const x = rank(a); const y = rank(b);
+      const i = x.findIndex((v, k) => v !== y[k]);
+      return i >= 0 && x[i] > y[i];
+    };
+    let best = null;
+    for (const [place, keep] of tries) {
+      for (const share of keep) {
+        const scale = Board.size(target, panels, place, share);
+        const readable = texts.every((t) => t.getBoundingClientRect().height >= least);
+        const tried = { place, share, scale, whole: !cut(), readable };
+        if (!best || better(tried, best)) best = tried;
+        if (tried.whole) break;
+      }
+    }
+    Board.size(target, panels, best.place, best.share);
+  },
+
+  // The drawings sized for one arrangement of the notes and legend: "beside" (both, in share
+  // of the width), "split" (the notes beside in share of the width, the legend under) or
+  // "under" (both); the scale the drawings get.
+  size(target, panels, place, share) {
+    target.dataset.side = place;
     const css = getComputedStyle(target);
     const px = (name) => parseFloat(css[name]) || 0;
     const width = target.clientWidth - px("paddingLeft") - px("paddingRight");
-    const height = target.clientHeight - px("paddingTop") - px("paddingBottom");
+    let height = target.clientHeight - px("paddingTop") - px("paddingBottom");
     const gap = px("columnGap");
     const side = target.querySelector(".board-side");
-    const words = side && side.childElementCount ? [side, ...side.children] : [];
-    const cut = () => words.some((el) => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1);
-    const shares = words.length ? [0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.2] : [0];
-    for (const [i, share] of shares.entries()) { // none fits: the largest drawing (0.2)
-      const keep = words.length ? Math.max(width * share, 160) : 0;
-      const across = (width - keep - gap * panels.length) / panels.length;
-      for (let pass = 0; pass < 2; pass++) { // a caption may wrap differently once sized
-        for (const panel of panels) {
-          const svg = panel.querySelector("svg");
-          const [, , w, h] = svg.getAttribute("viewBox").split(" ").map(Number);
-          const others = [...panel.children].filter((c) => c !== svg).reduce((t, c) => t + c.offsetHeight, 0);
-          const scale = Math.max(0, Math.min(across / w, (height - others - 2) / h));
-          svg.style.width = `${Math.floor(w * scale)}px`;
-          svg.style.height = `${Math.floor(h * scale)}px`;
-          panel.style.maxWidth = `${Math.floor(across)}px`; // its title and notes wrap there
-        }
+    const under = place === "under" ? side : place === "split" ? side.querySelector(".board-legend") : null;
+    if (under) height -= under.offsetHeight + px("rowGap");
+    const keep = place === "under" || !side?.childElementCount ? 0 : Math.max(width * share, 160);
+    const across = (width - keep - gap * (panels.length - (keep ? 0 : 1))) / panels.length;
+    let least = Infinity;
+    for (let pass = 0; pass < 2; pass++) { // a caption may wrap differently once sized
+      for (const panel of panels) {
+        const svg = panel.querySelector("svg");
+        const [, , w, h] = svg.getAttribute("viewBox").split(" ").map(Number);
+        const others = [...panel.children].filter((c) => c !== svg).reduce((t, c) => t + c.offsetHeight, 0);
+        const scale = Math.max(0, Math.min(across / w, (height - others - 2) / h));
+        svg.style.width = `${Math.floor(w * scale)}px`;
+        svg.style.height = `${Math.floor(h * scale)}px`;
+        panel.style.maxWidth = `${Math.floor(across)}px`; // its title and notes wrap there
+        if (pass) least = Math.min(least, scale);
       }
-      if (i === shares.length - 1 || !cut()) return;
     }
+    return least;
   },
 
   // One line of the legend: the swatch of a kind or mark (one per seat in the seat's colour
@@ -144,8 +184,8 @@ const Board = {
       const cx = t.col * U + U / 2 + dx;
       const cy = t.row * U + U / 2 + (k ? 2.2 : 0);
       const g = Board.node("g", { class: "token", "data-seat": t.seat ?? "" });
-      g.append(Board.node("circle", { cx, cy, r: 4.2, fill: Board.colour(seats, t.seat) || "#eef2f5" }));
-      g.append(Board.node("text", { x: cx, y: cy, class: "token-text", "font-size": Math.min(6, 7.4 / Board.ems(t.text)) }, t.text));
+      g.append(Board.node("circle", { cx, cy, r: 4.5, fill: Board.colour(seats, t.seat) || "#eef2f5" }));
+      g.append(Board.node("text", { x: cx, y: cy, class: "token-text", "font-size": Math.min(7, 8 / Board.ems(t.text)) }, t.text));
       svg.append(g);
     }
     const caption = Kiosk.el("figcaption", { text: b.title });
@@ -170,7 +210,7 @@ const Board = {
 
   // A cell's text, centred across \`span\` cells of its row (a tile's number over two cells).
   label(col, row, text, span = 1) {
-    const size = Math.min(6.5, (span * U - 0.8) / Board.ems(text));
+    const size = Math.min(7.5, (span * U - 0.8) / Board.ems(text));
     return Board.node("text", { x: col * U + span * U / 2, y: row * U + U / 2, "font-size": size, class: "cell-text" }, text);
   },
 
@@ -195,11 +235,12 @@ const Board = {
     const all = chart.series.flatMap((s) => s.points);
     const top = Math.max(1, ...all);
     const w = 100; const h = 60; const n = chart.rounds.length;
+    const base = h - 10; // the axis; the rounds' numbers under it
     const x = (i) => (n === 1 ? w / 2 : 8 + (i * (w - 16)) / (n - 1));
-    const y = (v) => h - 8 - (v / top) * (h - 16);
+    const y = (v) => base - (v / top) * (base - 6);
     const svg = Board.node("svg", { viewBox: `0 0 ${w} ${h}`, role: "img", "aria-label": Kiosk.t("chart") });
-    svg.append(Board.node("path", { d: `M4 ${h - 8}H${w - 2}`, class: "axis" }));
-    chart.rounds.forEach((r, i) => svg.append(Board.node("text", { x: x(i), y: h - 2, class: "axis-text" }, String(r))));
+    svg.append(Board.node("path", { d: `M4 ${base}H${w - 2}`, class: "axis" }));
+    chart.rounds.forEach((r, i) => svg.append(Board.node("text", { x: x(i), y: h - 1.5, class: "axis-text" }, String(r))));
     for (const s of chart.series) {
       const pts = s.points.map((v, i) => `${x(i)},${y(v)}`).join(" ");
       svg.append(Board.node("polyline", { points: pts, class: "series", stroke: s.hex }));

@@ -14,22 +14,26 @@ function render(s) {
   $("title").textContent = s.title;
   $("round").textContent = s.rounds ? t("roundOf", { n: s.round, of: s.rounds }) : t("round", { n: s.round });
   $("phase").textContent = s.phase.title;
+  // The phase's guide (beside the console) says what to do in it: gone once the game is over.
   $("guide").textContent = s.phase.guide || "";
-  $("guide").hidden = !s.phase.guide;
+  $("guide").hidden = !s.phase.guide || !!s.end;
   $("step").textContent = s.step && s.step.of > 1 ? `· ${s.step.title}` : ""; // its number: the strip
   $("next").textContent = s.next || "";
+  fitPhaseTitle();
   renderTrack(s);
   renderPrompts(s.prompts || []);
   renderRefusal(s.refusal);
   renderEnd(s);
   // The board at every moment, the end included (the end box above it stays smaller).
-  Board.render(s.picture, s.seats, $("board"));
+  // A figure's disc is named on its player's strip, not again in the board's legend.
+  const stripped = new Set((s.seats || []).map((seat) => seat.seat));
+  const legend = (s.picture?.legend || []).filter((l) => !(l.kind === "token" && stripped.has(l.seat)));
+  Board.render(s.picture && { ...s.picture, legend }, s.seats, $("board"));
   renderPlayers(s);
   renderDice(s);
   Console.render(s);
   $("console-undo").disabled = !s.can_undo;
   renderButtons(s);
-  fitConsole();
   $("log").replaceChildren(...s.recent.slice(0, 8).map((e) => Kiosk.el("li", { "data-type": e.type, text: e.text })));
   for (const name of ["camera", "controller"]) {
     const link = s.links[name] || { state: "not_connected", detail: "" };
@@ -49,6 +53,7 @@ function render(s) {
   $("menu").hidden = !(menuOpen || (s.menu && s.control.local));
   $("save").textContent = `${t("saveName")}: ${s.save}`;
   $("notices").replaceChildren(...s.notices.map((n) => Kiosk.el("li", { text: n })));
+  fitConsole(); // once the log under it is drawn: the column's room is known
   Board.fit($("board")); // the board's drawing sized once every panel around it is drawn
   // For anything that watches the screen (a browser extension, the layout tests): drawn.
   document.dispatchEvent(new CustomEvent("tablesight:rendered", { detail: { seq: s.seq } }));
@@ -80,8 +85,19 @@ function renderTrack(s) {
   fitPhases();
 }
 
+// The current phase's title on one line where a smaller size allows (a night step's long
+// title, "Night 2/9: Recover: rest, food, water, comfort", would take two lines of the
+// board's height); never under 1.3rem, and the strip above spells it out in full too.
+function fitPhaseTitle() {
+  const phase = $("phase");
+  for (const size of [2.2, 1.9, 1.6, 1.3]) {
+    phase.style.fontSize = `${size}rem`;
+    if (phase.getClientRects().length === 1) return;
+  }
+}
+
 // The board stays the largest panel: the console's box (as tall as what it offers) is held to
-// the board's area when a banner or the end's result leaves the board less room; it scrolls then.
+// the board's area when a banner leaves the board less room; it scrolls then.
 function fitConsole() {
   const box = document.querySelector(".console-box");
   box.style.maxHeight = "";
@@ -90,8 +106,10 @@ function fitConsole() {
   if (phone || board.hidden || !board.getClientRects().length) return;
   const b = board.getBoundingClientRect();
   const c = box.getBoundingClientRect();
+  const inner = $("console"); // as tall as what it offers, were the column not to shrink it
+  const wants = c.height - inner.clientHeight + inner.scrollHeight;
   const most = (b.width * b.height * 0.97) / c.width;
-  if (c.height > most) box.style.maxHeight = `${Math.max(Math.floor(most), 200)}px`;
+  if (wants > most) box.style.maxHeight = `${Math.max(Math.floor(most), 200)}px`;
 }
 
 // Full titles when they fit, else the compact strip (measured: the titles' widths depend on the
@@ -153,13 +171,32 @@ function renderPlayers(s) {
   const fields = new Map((view.players || []).map((p) => [p.seat, p.fields || []]));
   $("players").replaceChildren(...(s.seats || []).map((seat) => {
     const acting = s.current_player === seat.seat + 1;
+    // The player's figures as the board draws them (their discs), before the name.
+    const discs = (s.picture?.legend || []).filter((l) => l.kind === "token" && l.seat === seat.seat)
+      .map((l) => Object.assign(Kiosk.el("span", { class: "swatch disc", "aria-hidden": "true", text: l.token }), { style: `background: ${seat.hex}` }));
     const card = Kiosk.el("div", { class: "player", "data-seat": seat.seat, "data-acting": String(acting) },
-      Kiosk.el("h3", { text: seat.name }),
+      ...discs, Kiosk.el("h3", { text: seat.name }),
       Kiosk.el("p", { class: "stats" }, ...(fields.get(seat.seat) || []).slice(0, 6).map(([k, v]) => Kiosk.el(
-        "span", { class: "stat" }, Kiosk.el("span", { class: "stat-label", text: k }), " ", Kiosk.el("b", { text: String(v) })))));
+        "span", { class: "stat" }, Kiosk.el("span", { class: "stat-label", text: k }), " ",
+        Kiosk.el("b", { text: String(v).replace(/ (?=[\d×+])/g, "\u00a0") }))))); // "perception 3" kept together
     card.style.setProperty("--seat", seat.hex);
     return card;
   }));
+  fitPlayers();
+}
+
+// The players' strips as short as their fields allow, each field whole (never cut): side by
+// side, or one row a player with the name in the row, whichever is shorter, so that the board
+// above them keeps the height.
+function fitPlayers() {
+  const players = $("players");
+  if (!players.childElementCount) return;
+  const heights = {};
+  for (const flow of ["cards", "rows"]) {
+    players.dataset.flow = flow;
+    heights[flow] = players.offsetHeight;
+  }
+  players.dataset.flow = heights.rows < heights.cards ? "rows" : "cards";
 }
 
 // The dice pool to roll, under the name and colour of whose it is. Once the roll is entered
@@ -215,7 +252,7 @@ document.addEventListener("DOMContentLoaded", () => {
   $("undo").addEventListener("click", () => act("/api/undo"));
   $("console-undo").addEventListener("click", () => act("/api/undo"));
   Console.init();
-  window.addEventListener("resize", () => { fitPhases(); fitConsole(); });
+  window.addEventListener("resize", () => { fitPhases(); fitPhaseTitle(); fitPlayers(); fitConsole(); });
   $("log-toggle").addEventListener("click", () => {
     const open = $("log-box").dataset.open !== "true";
     $("log-box").dataset.open = String(open);
