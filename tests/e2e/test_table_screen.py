@@ -2,8 +2,9 @@
 session: the simulated camera and taps play the session while six screens watch it (Chinese and
 English, at 1920×1080, 1280×720 and 1024×600). After every redraw each screen checks itself:
 no scrolling, Confirm/Undo/Menu in view, no id, bracket, Python value or rule file name in the
-text, no Latin word in the Chinese view, and at 1920×1080 no text under 28 px (the board's SVG
-cell labels aside: they scale with the cells). The 1920×1080 screens are photographed at the
+text, no Latin word in the Chinese view, no player's field cut, at 1920×1080 no text under
+28 px (the board's SVG cell labels aside: they scale with the cells), and the board read from
+the chairs (``BOARD_READ``). The 1920×1080 screens are photographed at the
 refused move (where the script has one) and at the end, and checked with axe-core for contrast.
 """
 
@@ -54,13 +55,10 @@ refused (Greenwood: a piece off the start cell), or a draw the camera reads and 
 touch its own). The change that
 brings it, the camera prompt's code, and what shows it on the screen."""
 
-BOARD_READ = frozenset({"greenwood"})
+BOARD_READ = frozenset({"greenwood", "stonesaga", "dont_starve"})
 """The games whose board is checked as read from the chairs after every redraw (issue 24):
 SVG texts at least 20 px tall at 1920×1080 and 16 px at 1280×720, the board the largest
-panel, no board note, title or legend line cut. Don't Starve's map and Stonesaga's valley do
-not pass yet: their symbols are large enough where the board has its room, but Stonesaga's
-"where" box (a three-line guide) and player strips leave the valley too little height, and a
-long legend is still cut at moments; they join this set when they pass."""
+panel, no board note, title or legend line cut. Every game: a game joins only when it passes."""
 
 CHECK_EACH_DRAW = """
 (() => {
@@ -120,6 +118,14 @@ CHECK_EACH_DRAW = """
         if (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1) {
           note(`${at}: board text cut ${JSON.stringify(el.textContent.slice(0, 60))}`);
         }
+      }
+    }
+    // Every player's name and field whole (issue 24: a pack, a health track, an attribute line
+    // ended in "…"): nothing overflows its box, the strips included.
+    for (const el of document.querySelectorAll(".players, .player, .player h3, .player .stat")) {
+      const cut = el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1;
+      if (cut || getComputedStyle(el).textOverflow === "ellipsis") {
+        note(`${at}: player field cut ${JSON.stringify(el.textContent.slice(0, 60))}`);
       }
     }
     const parts = [...document.querySelectorAll("body > header, body > main, body > footer")];
