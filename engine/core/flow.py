@@ -96,13 +96,17 @@ def start(
 
 
 def legal(game: Game, state: State[Any], move: Move) -> Verdict:
-    """Whether the move may be made now: the core's checks first, then the game's own."""
+    """Whether the move may be made now: the core's checks first (game over, the seat, an
+    action in progress, phase and turn), then the game's own."""
     if state.outcome is not None:
         return GAME_OVER.reject()
     phase = game.phase(state.flow.phase)
     seat = move.seat
     if seat is not None and not 0 <= seat < state.players:
         return NO_SUCH_SEAT.reject(player=seat + 1)
+    progress = game.in_progress(state)
+    if progress is not None and not progress.allows(move):
+        return progress.verdict  # finish the action in progress first
     if isinstance(move, Advance):
         if phase.order is not TurnOrder.TABLE:
             return NO_ADVANCE.reject(phase=phase.title)

@@ -46,6 +46,27 @@ dashed), where the acting player is (accent)."""
 
 
 @dataclass(frozen=True)
+class InProgress:
+    """An action in progress: a state of the engine with its own legal moves (DESIGN.md,
+    "Actions in progress"; OpenSpiel's chance nodes, boardgame.io's stages): a mining bag open,
+    a test or a fight waiting for the table's dice, a pending reward or placement.
+
+    While a game's ``in_progress`` names one, the core allows only ``moves`` (those that
+    continue or close it, and the free actions the rules allow meanwhile), made by ``seat``
+    (None: by any seat); every other move, ending the turn, passing and the table's confirm
+    are refused with ``verdict``, which says what to finish first and cites the rule.
+    """
+
+    seat: Seat | None
+    verdict: Verdict
+    moves: frozenset[str]
+
+    def allows(self, move: Move) -> bool:
+        """Whether this move may be made while the action is open (the game judges it then)."""
+        return move.type in self.moves and (self.seat is None or move.seat == self.seat)
+
+
+@dataclass(frozen=True)
 class Options:
     """Setup options every game has; a game subclasses this with its own fields."""
 
@@ -107,6 +128,12 @@ class Game:
     def apply(self, state: State[Any], move: Move) -> tuple[State[Any], tuple[Event, ...]]:
         """The effects of a legal game move (core moves never reach this hook)."""
         return state, ()
+
+    def in_progress(self, state: State[Any]) -> InProgress | None:
+        """The action in progress now (the innermost, when one opened inside another), or None
+        (default): while one is open the core refuses every move it does not allow
+        (``InProgress``), so no turn, pass or phase can leave it half done."""
+        return None
 
     def offers(self, state: State[Any], seat: Seat) -> Iterable[Offer]:
         """The game's own moves this seat may make now, as offers for the players' console.

@@ -23,8 +23,9 @@ Field kinds:
 - ``tally``: a count from 0 to its ``most`` for each choice (a trade: how many of each kind
   each player gives); the move's field is the list of the choices counted, each as
   ``{**value, "count": n}`` for a dict value, else ``[value, n]``; at least ``low`` choices
-  counted. Checked as a whole when the move is made; the game gives each choice's ``most`` so
-  that any one count alone is legal.
+  counted. The options are checked with the first ``low`` choices counted once; the whole is
+  checked when the move is made; the game gives each choice's ``most`` so that any one count
+  alone is legal.
 - ``assign``: each value of ``pool`` (the dice the players kept) placed on one of ``choices``
   (a die on an attribute), each choice's value naming the move's field that gets the value;
   the console draws the dice and the choices, a touch on a die then on a choice places it.
@@ -141,13 +142,19 @@ def offers(game: Game, state: State[Any]) -> tuple[SeatOffers, ...]:
 
 
 def checked(game: Game, state: State[Any], offer: Offer) -> Offer:
-    """The offer with every combination of its pick fields checked by ``legal()``."""
+    """The offer with every combination of its pick fields checked by ``legal()`` (a tally
+    with its first ``low`` choices counted once, the least it can be made with)."""
     picks = offer.picks
     combos = itertools.product(*(tuple(c.value for c in f.choices) for f in picks))
     options = []
     make = _maker(offer.move)
+    least = {
+        f.name: [int(k < f.low) for k in range(len(f.choices))]
+        for f in offer.fields
+        if f.kind == "tally" and f.low
+    }
     for values in itertools.islice(combos, MAX_OPTIONS + 1):
-        move = make(offer._data(values, {}, {}))
+        move = make(offer._data(values, {}, {}, least))
         options.append(Option(tuple(values), flow.legal(game, state, move)))
     if len(options) > MAX_OPTIONS:
         raise ValueError(

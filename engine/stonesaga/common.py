@@ -11,7 +11,6 @@ from engine.stonesaga import moves as mv
 from engine.stonesaga import state as st
 from engine.stonesaga.catalogue import FEATURES, valley
 from engine.stonesaga.reasons import (
-    BUSY,
     DEAD,
     NO_ENERGY,
     NO_FEATURE,
@@ -20,7 +19,6 @@ from engine.stonesaga.reasons import (
     NOT_YOURS,
     ONE_ACTION,
     OUTPOST_SHARES,
-    TEST_IN_PROGRESS,
 )
 from engine.stonesaga.rules import basics
 from engine.stonesaga.texts import character_name, counted, tile_name
@@ -150,15 +148,9 @@ def _held(pack: st.Resources, names: tuple[str, ...]) -> str | None:
 
 
 def _busy(state: State[Data], seat: Seat) -> Verdict:
-    """A mining action or a test of this seat is still open, or its turn had its action."""
-    data = state.data
-    if data.test is not None:
-        return TEST_IN_PROGRESS.reject()
-    mine = data.mining
-    if mine is not None and mine.seat == seat and state.flow.current == seat:
-        name = character_name(data.characters[mine.character].name)
-        return BUSY.reject(name=name, what=Text("采矿", "mining"))
-    if data.acted and state.flow.current == seat:
+    """The seat's turn has had its one action (§白天阶段). An action still open (a mining, a
+    test, fishing dice) is the core's to refuse (``rules.dice.in_progress``)."""
+    if state.data.acted and state.flow.current == seat:
         return ONE_ACTION.reject()
     return ACCEPTED
 

@@ -15,6 +15,7 @@ from engine.core import (
     ACCEPTED,
     Event,
     Game,
+    InProgress,
     Move,
     Offer,
     Options,
@@ -33,6 +34,7 @@ from engine.stonesaga.offers import offers as seat_offers
 from engine.stonesaga.phases import PHASES
 from engine.stonesaga.picture import picture as valley_picture
 from engine.stonesaga.reasons import MOURNING_DUE
+from engine.stonesaga.rules.dice import in_progress
 from engine.stonesaga.rules.dispatch import check, play
 from engine.stonesaga.rules.interval import (
     campaign_log,
@@ -125,6 +127,11 @@ class Stonesaga(Game):
     def legal(self, state: State[Any], move: Move) -> Verdict:
         """The seat's character, then the move's own rule (``rules/dispatch.py``)."""
         return check(state, move)
+
+    def in_progress(self, state: State[Any]) -> InProgress | None:
+        """An open test, mining bag or fishing dice: only what continues or closes it is legal
+        (``rules/dice.py``)."""
+        return in_progress(state)
 
     def legal_pass(self, state: State[Any], move: Move) -> Verdict:
         """§夜晚阶段.1: a player whose character died rolls the mourning die before passing;

@@ -165,9 +165,11 @@ class PrepareShelter(Move):
 
 @dataclass(frozen=True)
 class Fish(Move):
-    """§钓鱼 (2 energy, depletes): at the declared lake, river or wetland; four dice."""
+    """§钓鱼 (2 energy, depletes): at the declared lake, river or wetland; four dice. The turn
+    stays open: the dice are entered (``fishing_roll``) before anything else."""
 
     type: ClassVar[str] = "stonesaga.fish"
+    ends_turn: ClassVar[bool] = False
     seat: Seat
     character: int
     feature: str
@@ -176,9 +178,11 @@ class Fish(Move):
 @dataclass(frozen=True)
 class FishingRoll(Move):
     """§钓鱼.3: the four dice rolled at the table for the fishing just done, one value per die
-    (they are then laid on the strike zones; what is caught is recorded with ``effect``)."""
+    (they are then laid on the strike zones; what is caught is recorded with ``effect``, then
+    ``end_turn``)."""
 
     type: ClassVar[str] = "stonesaga.fishing_roll"
+    ends_turn: ClassVar[bool] = False
     seat: Seat
     d1: int
     d2: int

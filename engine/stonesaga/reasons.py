@@ -46,6 +46,12 @@ NO_FEATURE = _reason(
 NOT_SAME_TILE = _reason(
     "not_same_tile", "{other}不在同一地块", "{other} is not on the same tile", "交换"
 )
+NOTHING_EXCHANGED = _reason(
+    "nothing_exchanged",
+    "交换至少要换出或换来一样资源",
+    "An exchange must give or receive something",
+    "交换",
+)
 NOT_INCAPACITATED = _reason(
     "not_incapacitated", "{name}没有失能", "{name} is not incapacitated", "救助"
 )
@@ -98,11 +104,18 @@ OUTPOST_SHARES = _reason(
 SHELTER_FULL = _reason(
     "shelter_full", "庇护所已经是2,不能再升级", "The shelter is already a 2", "备庇护所"
 )
-BUSY = _reason(
-    "busy",
-    "{name}正在{what},先完成它",
-    "{name} is in the middle of {what}; finish it first",
-    "白天阶段",
+MINING_OPEN = _reason(
+    "mining_open",
+    "{name}正在采矿:先决定继续摸还是收手(最多3枚,收手时矿石全部放回)",
+    "{name} is mining: decide first whether to draw again or stop (at most 3; stopping"
+    " returns every token)",
+    "采矿.6",
+)
+FISHING_OPEN = _reason(
+    "fishing_open",
+    "{name}正在钓鱼:先输入掷出的四颗骰",
+    "{name} is fishing: enter the four dice rolled first",
+    "钓鱼.3",
 )
 NOT_MINING = _reason("not_mining", "现在没有在采矿", "Nobody is mining now", "采矿")
 DRAW_LIMIT = _reason("draw_limit", "一次行动最多采3枚", "At most 3 draws per action", "采矿")
@@ -122,7 +135,10 @@ UNKNOWN_NAME = _reason(
     "unknown_name", "没有这个{what}:{name}", "There is no {what} called {name}", "图标图例"
 )
 TEST_IN_PROGRESS = _reason(
-    "test_in_progress", "先把正在进行的判定掷完", "Finish the test in progress first", "判定"
+    "test_in_progress",
+    "{name}的判定还没完:先输入掷出的骰子",
+    "{name}'s test is not finished: enter the die rolled first",
+    "判定",
 )
 NO_TEST = _reason("no_test", "现在没有进行中的判定", "There is no test to roll for", "判定")
 BAD_DIE = _reason("bad_die", "骰子点数是1到6", "A die shows 1 to 6", "判定.1")

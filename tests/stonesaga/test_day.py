@@ -388,18 +388,32 @@ def test_tokens_return_and_the_turn_ends_when_mining_finishes() -> None:
     """§采矿.6: 完成后把所有矿石标记倒回供应堆."""
     play = mining_play()
     play.do(mv.DrawOre(0, "sun_stone", "sun"))
-    assert play.check(mv.Pack(1, 1)).code == "core.turn_in_progress"
-    assert play.check(mv.Pack(0, 0)).code == "stonesaga.busy"
+    assert play.check(mv.Pack(1, 1)).code == "stonesaga.mining_open"
+    assert play.check(mv.Pack(0, 0)).code == "stonesaga.mining_open"
     events = play.do(mv.FinishMining(0))
     assert of(events, mv.OreReturned)[0].drawn == 1 and play.data.mining is None
     assert play.check(mv.Pack(1, 1)).ok
 
 
-def test_a_mining_turn_ended_early_leaves_no_bag_to_draw_from() -> None:
-    """§采矿.6: after the action nothing more is drawn from that bag."""
+def test_a_mining_turn_cannot_end_before_the_miner_stops() -> None:
+    """stonesaga.zh.md §采矿.6: 决定继续还是收手（最多 3 枚）。完成后把所有矿石标记倒回供应堆 —
+    ending the turn, passing, anyone else's move and ending the day are refused until the
+    miner stops (or has drawn 3 and stops); then every token goes back and the bag is gone."""
     play = mining_play()
-    play.do(EndTurn(0))
-    assert play.check(mv.DrawOre(0, "sun_stone", "sun")).code == "stonesaga.not_mining"
+    play.do(mv.DrawOre(0, "sun_stone", "sun"))
+    for move in (EndTurn(0), Pass(0), Pass(1), mv.Pack(0, 0), mv.EndChallenge(0, "won")):
+        verdict = play.check(move)
+        assert verdict.code == "stonesaga.mining_open", move
+        assert "先决定继续摸还是收手" in verdict.message.zh
+        assert verdict.rule == "stonesaga.zh.md §采矿.6"
+    play.do(mv.DrawOre(0, "river_stone", "moon"))
+    play.do(mv.DrawOre(0, "river_stone", "star"))
+    assert play.check(EndTurn(0)).code == "stonesaga.mining_open"  # 3 drawn: stop, still
+    assert of(play.do(mv.FinishMining(0)), mv.OreReturned)[0].drawn == 3
+    assert play.data.mining is None and play.state.flow.current is None
+    play.do(mv.Effect(0, 0, "gain", 1, "water"))  # the seat's next turn: no old bag reopens
+    assert play.check(mv.DrawOre(0, "sun_stone", "moon")).code == "stonesaga.not_mining"
+    assert play.check(mv.Pack(0, 0)).ok
 
 
 def test_an_unknown_effect_is_refused_with_a_message() -> None:
@@ -497,4 +511,4 @@ def test_food_and_water_change_hands_freely_but_not_during_an_action() -> None:
     play.do(mv.Give(0, 0, 1, "water"))
     assert play.char(1).pack == (("water", 1),) and play.char(0).energy == 5
     play.do(mv.Mine(0, 0, "cave"))
-    assert play.check(mv.Give(0, 0, 1, "fish")).code == "stonesaga.busy"
+    assert play.check(mv.Give(0, 0, 1, "fish")).code == "stonesaga.mining_open"

@@ -50,21 +50,24 @@ def offers(state: State[Any], seat: Seat) -> list[Offer]:
         return [*(_keep(seat, i, c) for i, c in own), _record(data, seat)]
     if phase not in ("day", "night_7"):
         return []
+    # An action in progress (rules.dice.in_progress): what continues or closes it; the core
+    # greys everything else, ending the turn and passing too, with what to finish first.
     if data.test is not None:  # only the die of the test in progress, and what cards did
         if data.test.seat == seat:
             return [_roll(seat), *_effects(data, seat, own)]
         return _night_cards(seat, own) if phase == "night_7" and own else []
+    if data.fishing is not None and data.fishing[0] == seat:
+        return [_fishing(seat)]
     if not own:  # every character of the seat is dead: the challenge may still end
         return _end_challenge(seat) if phase == "day" else []
     tests = [*_tests(data, seat, own), *_effects(data, seat, own)]
     if phase == "night_7":
         return [*_night_cards(seat, own), *tests]
     mine = data.mining
-    if mine is not None and mine.seat == seat and state.flow.current == seat:
-        return [*_mining(data, seat), *_effects(data, seat, own)]
-    fishing = [_fishing(seat)] if data.fishing is not None and data.fishing[0] == seat else []
+    if mine is not None and mine.seat == seat:
+        return [*_mining(data, seat), *tests]
     actions = _actions(data, seat, own)
     if data.acted and state.flow.current == seat:  # §白天阶段: one action per turn
         actions = [_greyed(o) for o in actions]
     actions += _gifts(data, seat, own)
-    return [*fishing, *actions, *tests, *_end_challenge(seat)]
+    return [*actions, *tests, *_end_challenge(seat)]

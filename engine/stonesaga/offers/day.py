@@ -369,19 +369,26 @@ def _exchange(
     label: Labeller,
 ) -> list[Offer]:
     """§交换: with each partner on the tile, any number of each resource given and received
-    (a tally of each pack); partners elsewhere in one offer, greyed."""
+    (a tally of each pack), something at least: one offer where the character gives one or
+    more (and receives any), one where it only receives (while the partner holds anything);
+    with nothing in either pack, the first, greyed with the reason. Partners elsewhere in one
+    offer, greyed."""
     give = _pick("give", T("给出", "Give"), [((), T("不给", "nothing")), *_tokens(char)])
     out = []
     for other, c in others:
         if c.tile == char.tile:
             me, them = character_name(char.name), character_name(c.name)
-            tallies = (
-                _tally("give", T("{who}给出", "{who} gives").format(who=me), char),
-                _tally("receive", T("{who}给出", "{who} gives").format(who=them), c),
-            )
-            pair = T(f"交换:{me.zh}与{them.zh}", f"Exchange: {me.en} with {them.en}")
+            gives = _tally("give", T("{who}给出", "{who} gives").format(who=me), char, 1)
+            takes = T("{who}给出", "{who} gives").format(who=them)
             fixed = {"character": index, "partner": other}
-            out.append(Offer(mv.Exchange.type, seat, pair, fixed, tallies))
+            if char.pack or not c.pack:
+                pair = T(f"交换:{me.zh}与{them.zh}", f"Exchange: {me.en} with {them.en}")
+                tallies = (gives, _tally("receive", takes, c))
+                out.append(Offer(mv.Exchange.type, seat, pair, fixed, tallies))
+            if c.pack:
+                only = T(f"交换:{me.zh}只收下{them.zh}的", f"Exchange: {me.en} only takes")
+                receives = (_tally("receive", takes, c, 1),)
+                out.append(Offer(mv.Exchange.type, seat, only, fixed, receives))
     away = [(i, c) for i, c in others if c.tile != char.tile]
     if away:
         title = label(T("交换(不在同一地块)", "Exchange (not on this tile)"))
@@ -391,10 +398,11 @@ def _exchange(
     return out
 
 
-def _tally(name: str, label: Text, char: Character) -> Field:
-    """How many of each resource in the character's pack change hands (§交换: any number)."""
+def _tally(name: str, label: Text, char: Character, low: int = 0) -> Field:
+    """How many of each resource in the character's pack change hands (§交换: any number),
+    at least ``low`` kinds."""
     choices = tuple(Choice(k, resource_name(k), most=n) for k, n in char.pack if n > 0)
-    return Field(name, label, "tally", choices)
+    return Field(name, label, "tally", choices, low=low)
 
 
 def _tokens(char: Character) -> list[tuple[Any, Text]]:

@@ -21,7 +21,6 @@ from engine.stonesaga.catalogue import (
     valley,
 )
 from engine.stonesaga.common import (
-    _busy,
     _check_shares,
     _deplete,
     _energy,
@@ -50,7 +49,7 @@ from engine.stonesaga.reasons import (
     NOT_HELD,
     NOT_INCAPACITATED,
     NOT_SAME_TILE,
-    ONE_ACTION,
+    NOTHING_EXCHANGED,
     OUTPOST_EXISTS,
     OUTPOST_LIMIT,
     OUTPOST_SHARES,
@@ -103,6 +102,8 @@ def _check_exchange(state: State[Data], move: mv.Exchange) -> Verdict:
     partner = data.characters[move.partner]
     if not partner.alive or partner.tile != char.tile:
         return NOT_SAME_TILE.reject(other=character_name(partner.name))
+    if not move.give and not move.receive:
+        return NOTHING_EXCHANGED.reject()
     cost = 0 if data.tile(char.tile).outpost else 1
     for pack, given in ((char.pack, move.give), (partner.pack, move.receive)):
         wanted: dict[str, int] = {}
@@ -429,10 +430,7 @@ def _scavenge(state: State[Data], move: mv.Scavenge) -> tuple[Data, Events]:
 
 
 def _check_give(state: State[Data], move: mv.Give) -> Verdict:
-    data = state.data
-    busy = _busy(state, move.seat)
-    if not busy.ok and busy.code != ONE_ACTION.code:
-        return busy
+    data = state.data  # never in the middle of an action: the core refuses it then
     if not 0 <= move.partner < data.party or move.partner == move.character:
         return NO_SUCH_CHARACTER.reject(n=move.partner + 1)
     char, partner = data.characters[move.character], data.characters[move.partner]

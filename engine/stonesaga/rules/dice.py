@@ -1,10 +1,12 @@
-"""Tests and dice (§判定, §采矿, §钓鱼.3) and the effects recorded from cards (§精力, §疾苦)."""
+"""Tests and dice (§判定, §采矿, §钓鱼.3), the effects recorded from cards (§精力, §疾苦), and
+the action in progress while a test, a mining or fishing dice are open (``in_progress``)."""
 
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
-from engine.core import ACCEPTED, DicePoolAnnounced, Event, State, Text, Verdict
+from engine.core import ACCEPTED, DicePoolAnnounced, Event, InProgress, State, Text, Verdict
 from engine.stonesaga import moves as mv
 from engine.stonesaga import state as st
 from engine.stonesaga.catalogue import ATTRIBUTES, MALADIES, OMENS, STONES, mining, table_entry
@@ -12,6 +14,8 @@ from engine.stonesaga.common import _bag_text, _gain_energy, _health, _lose, _ma
 from engine.stonesaga.reasons import (
     BAD_DIE,
     DRAW_LIMIT,
+    FISHING_OPEN,
+    MINING_OPEN,
     NO_FISHING,
     NO_SUCH_MALADY,
     NO_TEST,
@@ -25,10 +29,37 @@ from engine.stonesaga.reasons import (
     UNKNOWN_RESOURCE,
 )
 from engine.stonesaga.rules import basics
-from engine.stonesaga.texts import name_in, resource_name
+from engine.stonesaga.texts import character_name, name_in, resource_name
 
 Events = tuple[Event, ...]
 Data = st.Saga
+
+
+TEST_MOVES = frozenset({mv.Roll.type, mv.Effect.type})
+"""§判定 is one flow: while a test is open, its dice (each heroic effort's too) and what cards
+change meanwhile (effects), nothing else."""
+MINING_MOVES = frozenset({mv.DrawOre.type, mv.FinishMining.type, mv.CallTest.type, mv.Effect.type})
+"""§采矿.4–6: while the bag is open, a draw or stopping, and what the mining table's entry
+asks for (a test, an effect)."""
+FISHING_MOVES = frozenset({mv.FishingRoll.type})
+"""§钓鱼.3: the four dice the tray lit, before anything else."""
+
+
+def in_progress(state: State[Any]) -> InProgress | None:
+    """The action open now, the innermost first: a test (perhaps called inside a mining), a
+    mining bag, fishing dice; None when nothing is open (``Game.in_progress``)."""
+    data: Data = state.data
+    if data.test is not None:
+        name = character_name(data.characters[data.test.character].name)
+        return InProgress(data.test.seat, TEST_IN_PROGRESS.reject(name=name), TEST_MOVES)
+    if data.mining is not None:
+        name = character_name(data.characters[data.mining.character].name)
+        return InProgress(data.mining.seat, MINING_OPEN.reject(name=name), MINING_MOVES)
+    if data.fishing is not None:
+        seat, index = data.fishing
+        name = character_name(data.characters[index].name)
+        return InProgress(seat, FISHING_OPEN.reject(name=name), FISHING_MOVES)
+    return None
 
 
 def _check_fishing_roll(state: State[Data], move: mv.FishingRoll) -> Verdict:
@@ -100,8 +131,6 @@ def _finish(state: State[Data], move: mv.FinishMining) -> tuple[Data, Events]:
 
 
 def _check_call_test(state: State[Data], move: mv.CallTest) -> Verdict:
-    if state.data.test is not None:
-        return TEST_IN_PROGRESS.reject()
     if move.attribute not in ATTRIBUTES:
         return UNKNOWN_NAME.reject(
             what=Text("属性", "attribute"), name=name_in(ATTRIBUTES, move.attribute)
