@@ -128,6 +128,28 @@ def test_a_tally_counts_each_choice_within_its_bounds() -> None:
     }
 
 
+def test_a_tally_with_a_low_is_checked_with_its_first_choices_counted_once() -> None:
+    """An offer whose move needs something counted (low 1) is checked as the least it can be
+    made with, not as an empty list (Stonesaga's exchange must exchange something)."""
+    session = toy_session()
+    colours = (Choice("gold", T("gold"), most=2), Choice("red", T("red"), most=3))
+    lots = Field("lots", T("lots"), "tally", choices=colours, low=2)
+    seen: list[Share] = []
+
+    class Spy(Toy):
+        name = "toy_spy"
+
+        def legal(self, state, move):  # type: ignore[no-untyped-def]
+            seen.append(move)
+            return super().legal(state, move)
+
+    offer = checked(Spy(), session.state, Offer("toy.share", 0, T("share"), fields=(lots,)))
+    assert offer.ok and seen == [Share(0, (("gold", 1), ("red", 1)))]
+    groups = (SeatOffers(0, True, (offer,)),)
+    assert offered(groups, Share(0, (("gold", 1),))) is None  # fewer than low
+    assert offered(groups, Share(0, (("gold", 2), ("red", 3)))) is not None
+
+
 def test_a_field_the_offer_leaves_out_must_keep_its_default() -> None:
     session = toy_session()
     offer = checked(TOY, session.state, Offer("toy.take", 0, T("take")))
