@@ -38,7 +38,7 @@ const Board = {
     }
     if (lines.length) side.append(Kiosk.el("ul", { class: "board-legend" }, ...lines));
     target.replaceChildren(row, side);
-    Board.fit(target);
+    // Sized by Board.fit, which the page calls once every panel around the board is drawn.
     if (!Board.fitted) { // once: a new window size fits the board again
       Board.fitted = true;
       window.addEventListener("resize", () => Board.fit(target));
