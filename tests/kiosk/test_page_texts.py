@@ -43,7 +43,9 @@ def visible_text(page) -> str:
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_every_page_reads_as_words_in_each_language(fresh: Server, page, lang: str) -> None:
-    for seat in (0, 1):  # a game under way: the night, with a log
+    for seat in (0, 1):  # a game under way: the night, with a log (§三.2: the marker first)
+        marker = {"type": "greenwood.dusk_marker", "seat": seat, "effect": "recruit"}
+        assert post(fresh, "/api/move", marker)["accepted"]
         assert post(fresh, "/api/move", {"type": "pass", "seat": seat})["accepted"]
     problems = []
     for path, ready in PAGES.items():
