@@ -34,8 +34,10 @@ def with_data(state: S, data: DSData) -> S:
 
 
 def finish_turn(state: S, seat: Seat) -> tuple[S, Events]:
-    """The character flips its activation token: done until the dial turns (结束回合)."""
-    flow = replace(state.flow, done=state.flow.done | {seat})
+    """The character flips its activation token: done until the dial turns, and its turn is
+    over (结束回合)."""
+    current = None if state.flow.current == seat else state.flow.current
+    flow = replace(state.flow, done=state.flow.done | {seat}, current=current)
     data = replace(state.data, moved=state.data.moved - {seat})
     return replace(state, flow=flow, data=data), (SeatPassed(seat, state.flow.phase),)
 

@@ -37,7 +37,7 @@ from engine.dont_starve.offers import seat_offers
 from engine.dont_starve.phases import PHASES
 from engine.dont_starve.picture import layout_picture
 from engine.dont_starve.picture import picture as map_picture
-from engine.dont_starve.rules import check, play
+from engine.dont_starve.rules import check, check_pass, play
 from engine.dont_starve.state import ESSENCE_START, MAX_STRUCTURES, Character, DSData
 from engine.dont_starve.texts import EVENT_TEXTS, OUTCOME_TEXTS, event_line
 from engine.dont_starve.texts import option_texts as setup_texts
@@ -199,6 +199,10 @@ class DontStarve(Game):
     def legal(self, state: State[Any], move: Move) -> Verdict:
         """Don't Starve's own checks of a move the core allows now (``rules/legality.py``)."""
         return check(state, move)
+
+    def legal_pass(self, state: State[Any], move: Move) -> Verdict:
+        """No turn or phase ends while a fight waits for its dice (§战斗结算)."""
+        return check_pass(state, move)
 
     def apply(self, state: State[Any], move: Move) -> tuple[State[Any], Events]:
         """The effects of a legal Don't Starve move (``rules/effects.py``)."""

@@ -91,9 +91,16 @@ class Fight(Move):
 
 @dataclass(frozen=True)
 class Roll(Move):
-    """What one fighter's dice showed after any focus rerolls (made by the fight's initiator)."""
+    """What one fighter's dice showed after any focus rerolls (made by the fight's initiator).
+
+    Reading dice neither starts nor ends a turn in the core's flow (``out_of_turn``): the fight
+    is the initiator's main action, whose turn stays open until the last fighter's dice are
+    read; then the fight's end flips the initiator's token and ends the turn (§战斗结算).
+    """
 
     type: ClassVar[str] = "dont_starve.roll"
+    ends_turn: ClassVar[bool] = False
+    out_of_turn: ClassVar[bool] = True
     seat: Seat
     fighter: Seat
     successes: int = 0

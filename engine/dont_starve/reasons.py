@@ -136,6 +136,14 @@ NOT_FIGHTING = Reason(
     ),
     rule("战斗结算"),
 )
+INITIATOR_ROLLS = Reason(
+    "dont_starve.initiator_rolls",
+    Text(
+        "这场战斗由{player}号玩家发起,骰子由{player}号玩家录入",
+        "Player {player} started this fight and enters its dice",
+    ),
+    rule("战斗结算"),
+)
 BAD_DICE = Reason(
     "dont_starve.bad_dice",
     Text(

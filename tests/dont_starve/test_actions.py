@@ -225,6 +225,29 @@ def test_helpers_join_from_adjacent_tiles_and_share_the_dice(play) -> None:
     assert p.events_of("dont_starve.fight_ended", events)[0].to_dict()["won"] is False
 
 
+def test_a_turn_ends_only_once_every_fighters_dice_are_read(play) -> None:
+    """§战斗结算 (a fight is the turn's main action, resolved by its dice) with §结束回合: while
+    a fight waits for its dice, ending the turn is refused with what to finish and the console
+    offers no end of turn; reading one fighter's dice keeps the initiator's turn open, the last
+    one ends the fight and the turn; a helper does not enter the dice (the initiator does)."""
+    from engine.core import offered, offers
+
+    game = find_game("dont_starve")
+    p = _explored(play, hostile=False)
+    p.set_char(1, tile="P")  # beside E: may join
+    p.do(Fight(seat=0, monster_cv=5, helpers=(1,)))
+    assert p.state.flow.current == 0
+    assert p.check(Pass(seat=0)).code == "dont_starve.fight_pending"
+    assert offered(offers(game, p.state), Pass(seat=0)) is None
+    assert p.check(Roll(seat=1, fighter=1)).code == "dont_starve.initiator_rolls"
+    p.do(Roll(seat=0, fighter=1, successes=1))
+    assert p.state.flow.current == 0 and p.data.fight is not None  # still Wilson's turn
+    assert p.check(Pass(seat=0)).code == "dont_starve.fight_pending"
+    p.do(Roll(seat=0, fighter=0, successes=1))
+    assert p.data.fight is None and p.state.flow.current is None  # the turn is over
+    assert 0 in p.state.flow.done  # its activation token flipped (§结束回合)
+
+
 def test_an_inactive_character_cannot_join(play) -> None:
     """§加入战斗: joining gives up that character's turn, so it must still have one."""
     p = _explored(play, hostile=False)

@@ -148,14 +148,14 @@ def offered_option(
     numbers: dict[str, int] | None = None,
     fixed: dict[str, Any] | None = None,
 ) -> Move | None:
-    """The move of the first offer of ``move_type`` for ``seat`` (with these fixed values)
-    whose option ``values`` (or its first legal option) is legal, with ``numbers``; None if the
-    console does not offer it now."""
+    """The move of the first offer of ``move_type`` for ``seat`` (with exactly these fixed
+    values, when given) whose option ``values`` (or its first legal option) is legal, with
+    ``numbers``; None if the console does not offer it now."""
     for group in open_now:
         for offer in group.offers:
             if offer.move != move_type or offer.seat != seat:
                 continue
-            if any(offer.fixed.get(k) != v for k, v in (fixed or {}).items()):
+            if fixed is not None and offer.fixed != fixed:
                 continue
             for option in offer.options:
                 if option.verdict.ok and (values is None or tuple(option.values) == values):

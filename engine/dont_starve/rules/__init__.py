@@ -2,6 +2,6 @@
 does (``effects``)."""
 
 from engine.dont_starve.rules.effects import play
-from engine.dont_starve.rules.legality import check
+from engine.dont_starve.rules.legality import check, check_pass
 
-__all__ = ["check", "play"]
+__all__ = ["check", "check_pass", "play"]

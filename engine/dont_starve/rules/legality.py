@@ -64,6 +64,15 @@ def check(state: S, move: Move) -> Verdict:
     return checker(data, seat, move) if checker is not None else ACCEPTED
 
 
+def check_pass(state: S, move: Move) -> Verdict:
+    """Ending a turn (``pass``: the activation token flips) or the phase while a fight waits
+    for its dice is refused: the fight is the turn's main action, resolved by its dice before
+    the turn ends (§战斗结算); otherwise the core's rules alone."""
+    if state.data.fight is not None:
+        return R.FIGHT_PENDING.reject()
+    return ACCEPTED
+
+
 def _legal_moveto(data: DSData, seat: Seat, move: MoveTo) -> Verdict:
     where = places(data)
     here = data.char(seat).tile
@@ -147,6 +156,8 @@ def _legal_roll(data: DSData, seat: Seat, move: Roll) -> Verdict:
     fight = data.fight
     if fight is None:
         return R.NO_FIGHT.reject()
+    if seat != fight.initiator:
+        return R.INITIATOR_ROLLS.reject(player=fight.initiator + 1)
     done = {s for s, _ in fight.results}
     if move.fighter not in fight.fighters or move.fighter in done:
         return R.NOT_FIGHTING.reject(player=move.fighter + 1)
