@@ -114,13 +114,16 @@ def _night(state: State[GreenwoodData], seat: Seat, p: Player) -> Iterator[Offer
 
 
 def _any_time(state: State[GreenwoodData], seat: Seat, p: Player) -> Iterator[Offer]:
-    """What a card or tile may give in any phase: rewards, knowledge; a piece to place."""
-    points = tuple(Choice(f"vp:{n}", _reward_label(f"vp:{n}")) for n in POINTS)
-    yield _offer("greenwood.gain", seat, _pick("reward", points), label=OFFER_TEXTS["gain.points"])
-    paid = tuple(Choice(f"vp:-{n}", _reward_label(f"vp:-{n}")) for n in PAID)
-    yield _offer("greenwood.gain", seat, _pick("reward", paid), label=OFFER_TEXTS["gain.pay"])
-    others = tuple(Choice(r, _reward_label(r)) for r in OTHER_REWARDS)
-    yield _offer("greenwood.gain", seat, _pick("reward", others), label=OFFER_TEXTS["gain.other"])
+    """What a card or tile may give in any phase: rewards (the console's "card effect…"
+    entry: what a card says, not an action of the rules), knowledge; a piece to place."""
+    for label, rewards in (
+        ("gain.points", tuple(f"vp:{n}" for n in POINTS)),
+        ("gain.pay", tuple(f"vp:-{n}" for n in PAID)),
+        ("gain.other", OTHER_REWARDS),
+    ):
+        choices = tuple(Choice(r, _reward_label(r)) for r in rewards)
+        field = _pick("reward", choices)
+        yield Offer("greenwood.gain", seat, OFFER_TEXTS[label], fields=(field,), kind="card_effect")
     colours = tuple(Choice(k, KNOWLEDGE_NAMES[k]) for k in KNOWLEDGE)
     slots = (
         Choice(None, CHOICE_TEXTS["free_slot"]),
