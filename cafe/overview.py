@@ -173,6 +173,8 @@ class Overview:
         self._drops_logged_at = -DROP_LOG_S
         self._file_rows = 0
         self._started = False
+        self._evicted: list[str] = []  # tiles given up for a table heard live, to be told
+        self._heard: set[str] = set()  # tables heard live (not only through retained ones)
         self.connected = threading.Event()
         self._lock = threading.Lock()
         self._listeners: list[Listener] = []
@@ -309,6 +311,15 @@ class Overview:
             self._drop(str(message.topic), f"{type(exc).__name__}: {exc}")
 
     def _take(self, topic_name: str, payload: bytes, retained: bool) -> None:
+        try:
+            self._read(topic_name, payload, retained)
+        finally:
+            with self._lock:
+                evicted, self._evicted = self._evicted, []
+            for name in evicted:
+                self._tell(name)
+
+    def _read(self, topic_name: str, payload: bytes, retained: bool) -> None:
         if topic_name == UPTIME:
             self._on_uptime(payload)
             return
@@ -326,7 +337,7 @@ class Overview:
                     )
                 state = as_json(read_state(payload, name)) if payload else None
             except ValueError:
-                self._unreadable(name)
+                self._unreadable(name, retained)
                 raise
             self._state(name, state, retained)
         elif too_long:
@@ -359,22 +370,43 @@ class Overview:
             last,
         )
 
-    def _tile(self, name: str) -> dict[str, Any]:
+    def _tile(self, name: str, live: bool = False) -> dict[str, Any]:
         """A table's tile, made for a table not seen before if there is room (the caller holds
-        the lock); ValueError beyond ``limits.tables``."""
+        the lock). At ``limits.tables``, a table heard live takes the place of one that only
+        the broker's retained messages brought and that is not online (after a restart of the
+        overview, what the broker kept fills the tiles in its own order); else ValueError."""
+        if live:
+            self._heard.add(name)
         tile = self.tables.get(name)
         if tile is None:
             if len(self.tables) >= self.limits.tables:
-                raise ValueError(f"the overview shows at most {self.limits.tables} tables")
+                kept = (
+                    n
+                    for n, t in self.tables.items()
+                    if n not in self._heard and t["online"] is not True
+                )
+                gone = next(kept, None) if live else None
+                if gone is None:
+                    self._heard.discard(name)
+                    raise ValueError(f"the overview shows at most {self.limits.tables} tables")
+                self._forget(gone)
+                self._evicted.append(gone)
             tile = {"name": name, "online": None, "state": None, "unreadable": False}
             self.tables[name] = tile
         return tile
 
-    def _unreadable(self, name: str) -> None:
+    def _forget(self, name: str) -> None:
+        """A tile goes (the caller holds the lock)."""
+        del self.tables[name]
+        self._doubt.pop(name, None)
+        self._held.pop(name, None)
+        self._heard.discard(name)
+
+    def _unreadable(self, name: str, retained: bool) -> None:
         """The table's latest state could not be read: its tile says so (what it said before
         is no longer its word)."""
         with self._lock:
-            tile = self._tile(name)
+            tile = self._tile(name, live=not retained)
             tile["state"] = None
             tile["unreadable"] = True
         self._tell(name)
@@ -409,7 +441,7 @@ class Overview:
         with self._lock:
             if text == "" and name not in self.tables:
                 return
-            tile = self._tile(name)
+            tile = self._tile(name, live=not retained)
             back = self._return
             if text == "":
                 tile["online"] = None
@@ -450,7 +482,7 @@ class Overview:
         with self._lock:
             if state is None and name not in self.tables:
                 return
-            tile = self._tile(name)
+            tile = self._tile(name, live=not retained)
             back = self._return
             old = tile["state"]
             further = old is not None and state is not None and _later(state, old)
@@ -472,9 +504,7 @@ class Overview:
         message) is gone from the café: its tile goes (the caller holds the lock)."""
         tile = self.tables[name]
         if tile["state"] is None and tile["online"] is None and not tile["unreadable"]:
-            del self.tables[name]
-            self._doubt.pop(name, None)
-            self._held.pop(name, None)
+            self._forget(name)
 
     def _shown(self, name: str) -> dict[str, Any]:
         """One tile as the page gets it: ``checking`` while the table has yet to speak after
@@ -772,7 +802,7 @@ def create_app(overview: Overview, lang: str) -> FastAPI:
     @app.get("/healthz")
     def healthz() -> JSONResponse:
         """Whether the overview is up and listening (503 when its MQTT client died), whether
-        it has the broker, and how many messages it dropped."""
+        it has the broker, its tables, the messages it dropped and the bytes it keeps."""
         alive = overview.subscribing()
         body = {
             "status": "ok" if alive else "failing",
@@ -780,6 +810,7 @@ def create_app(overview: Overview, lang: str) -> FastAPI:
             "broker": overview.connected.is_set(),
             "tables": len(overview.snapshot()["tables"]),
             "dropped": overview.dropped,
+            "kept_bytes": overview.kept_bytes(),
         }
         return JSONResponse(body, status_code=200 if alive else 503)
 
