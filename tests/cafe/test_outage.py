@@ -201,6 +201,38 @@ def test_the_overviews_own_link_lost_keeps_quiet_tables_online(
         sim.stop()
 
 
+def test_a_quiet_table_back_before_the_overview_stays_online(
+    broker: Mosquitto, overview: Overview, wait: Any, tmp_path: Path
+) -> None:
+    """Issue 24: after a killed broker, a table that reconnects before the overview and makes
+    no move is known by its state summary's connection count, not marked offline."""
+    sim = SimulatedTable("t-early", tmp_path, broker.url, seed=9).start()
+    try:
+        wait(lambda: settled(overview, "t-early"), what="the table online")
+        wait(lambda: tile(overview, "t-early")["state"] is not None, what="its state")
+        first = tile(overview, "t-early")["state"]["connection"]
+        heard = time.time()
+        wait(lambda: autosaved_after(broker, heard), what="the broker's autosave")
+        lost = time.monotonic()
+        broker.kill(signal.SIGKILL)
+        wait(lambda: not overview.connected.is_set(), what="the overview to lose the broker")
+        # the overview's network is slow to come back (6 s between tries): the table is first
+        overview.client.reconnect_delay_set(min_delay=6, max_delay=6)
+        time.sleep(max(0.0, lost + 1.5 - time.monotonic()))  # before the table's retry at 3 s
+        broker.start()
+        wait(sim.publisher.connected.is_set, what="the table back on the broker")
+        assert not overview.connected.is_set(), "the table is back first"
+        wait(overview.connected.is_set, what="the overview back")
+        wait(lambda: settled(overview, "t-early"), what="the table's word since the return")
+        assert tile(overview, "t-early")["state"]["connection"] == first + 1
+        time.sleep(GRACE_S + 1)  # past the grace, with no move: still there
+        assert settled(overview, "t-early")
+    finally:
+        if broker.process is None:
+            broker.start()
+        sim.stop()
+
+
 # --- the page ---------------------------------------------------------------------------------
 
 
