@@ -133,8 +133,8 @@ def _interval(data: Saga, seat: Seat) -> list[Offer]:
             else (("", T("没有低于6的属性", "no attribute below 6")),),
         )
         label = T("哀悼骰(年老+2)", "Mourning die (+2 for old age)")
-        if data.interval != "generation":
-            label = T("哀悼骰", "Mourning die")
+        if data.interval == "epoch":  # ruling of issue 26: every death between sessions +2
+            label = T("哀悼骰(纪元交替+2)", "Mourning die (+2 as the epoch ends)")
         die = Field("dice", label, "dice", dice=(d6("roll", label),))
         out.append(
             Offer(
