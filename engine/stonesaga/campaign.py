@@ -28,13 +28,15 @@ from engine.stonesaga.catalogue import (
 from engine.stonesaga.state import AGES, LogCharacter, Relics, ValleyRecord
 
 MOURNING_OLD_AGE = 2
-"""§角色死亡与传说.1: +2 to the mourning roll for a death of old age between sessions."""
+"""§角色死亡与传说.1: +2 to the mourning roll for a death between sessions (若因局间年老而死)."""
 
 
 def mourning(roll: int, old_age: bool = False) -> str:
     """§角色死亡与传说.1: 1 → population −1; 2–4 → unrest +1; 5–6 → an attribute +1 (max 6).
 
-    The roll is a d6, +2 for a death of old age between sessions (so 7–8 count as 5–6).
+    The roll is a d6, +2 (``old_age``) for a death between sessions, which the rule text knows
+    only as a death of old age (也可能在局间老死): a generation's, and an epoch's end too
+    (ruling of issue 26), so 7–8 count as 5–6.
     """
     total = roll + (MOURNING_OLD_AGE if old_age else 0)
     if total <= 1:
@@ -42,6 +44,14 @@ def mourning(roll: int, old_age: bool = False) -> str:
     if total <= 4:
         return "unrest"
     return "attribute"
+
+
+def between_sessions_death(interval: str) -> bool:
+    """Ruling (issue 26): whether a death at this interval is mourned with the +2 of
+    §角色死亡与传说.1. The rule text knows two deaths, 局中 (of illness, a plain d6) and 局间老死
+    (+2); a character an interval ends (§间隔与变老: a generation's old, 纪元 Epoch：所有角色死亡
+    并成为传说) dies between sessions of the passing of time, young or old: +2."""
+    return interval in ("generation", "epoch")
 
 
 def outpost_limit(population: int) -> int:
@@ -95,7 +105,8 @@ def after_interval(roster: Sequence[Any], interval: str, rolls: Sequence[int]) -
     """§间隔 and §角色死亡与传说: age every living character of the Log (``Hero`` values).
 
     Each who dies is mourned with the next d6 of ``rolls`` (roster order; ValueError when there
-    are too few): +2 for death of old age (a generation), no +2 when an epoch ends everyone.
+    are too few), +2: every death between sessions comes of the passing of time, a generation's
+    and an epoch's alike (``between_sessions_death``).
     On 5–6 the legend's highest attribute below 6 is raised by 1 (the table's choice, 黎明规则).
     """
     out, mourned, population, unrest = [], [], 0, 0
@@ -111,7 +122,7 @@ def after_interval(roster: Sequence[Any], interval: str, rolls: Sequence[int]) -
         roll = next(dice, None)
         if roll is None:
             raise ValueError(f"a mourning roll is needed for {hero.name}")
-        effect = mourning(roll, old_age=interval == "generation")
+        effect = mourning(roll, old_age=between_sessions_death(interval))
         hero = replace(hero, age="dead")
         if effect == "population":
             population -= 1

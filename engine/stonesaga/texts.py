@@ -350,7 +350,8 @@ DICE_REASONS: dict[str, Text] = {
         "the mourning of a character who died of old age between sessions (+2)",
     ),
     "mourning_epoch": Text(
-        "为纪元交替中死去的角色哀悼", "the mourning of a character who died as the epoch ended"
+        "为纪元交替中死去的角色哀悼(局间而死,结果+2)",
+        "the mourning of a character who died as the epoch ended (+2)",
     ),
 }
 """Why the table rolls the dice it is told to (the ``reason`` of ``dice_pool_announced``)."""

@@ -255,11 +255,12 @@ def test_a_generation_ages_the_log_and_mourns_the_old_with_plus_two() -> None:
     assert after.roster[2].faith == 6 and after.roster[1].faith == 5
 
 
-def test_an_epoch_ends_everyone_and_mourns_without_the_old_age_bonus() -> None:
-    """§间隔 纪元: 所有角色死亡并成为传说 (mourned with a plain d6)."""
+def test_an_epoch_ends_everyone_and_mourns_them_between_sessions_with_plus_two() -> None:
+    """§间隔 纪元: 所有角色死亡并成为传说; §角色死亡与传说: 也可能在局间老死, 结果 +2 — every
+    epoch death is between sessions (the ruling of issue 26): a 1 counts 3, unrest."""
     after = camp.after_interval([hero("Ash", "young"), hero("Birch", "old")], "epoch", [1, 2])
     assert [h.age for h in after.roster] == ["dead", "dead"]
-    assert (after.population, after.unrest) == (-1, 1)
+    assert (after.population, after.unrest) == (0, 2)
     with pytest.raises(ValueError, match="mourning roll is needed for Birch"):
         camp.after_interval([hero("Ash", "young"), hero("Birch", "old")], "epoch", [3])
 

@@ -5,7 +5,7 @@ campaign's pure rules are in ``campaign.py``.
 With the option ``log`` (the JSON of ``campaign.Log``) the roster, the society tracks, the epoch,
 the session's number, the valley and the behemoths come from the Log, and the session opens with
 the ``interval`` phase: the chosen challenge's interval ages the roster (§间隔与变老), each death
-of old age is mourned with the players' d6 + 2 (§角色死亡与传说.1, ``mourn``), the free outpost
+between sessions (of old age, or at an epoch's end) is mourned with the players' d6 + 2 (§角色死亡与传说.1, ``mourn``), the free outpost
 moves are offered (§废墟与迁移前哨, ``move_outpost``) and the rebuilt valley is checked against
 the Log's map (§开局设置.7, §山谷扩张, ``rebuild_valley``). Then ``creation`` as in any session.
 """
@@ -192,7 +192,7 @@ def interval_begin(state: State[Data]) -> tuple[State[Data], Events]:
         free_moves=camp.free_relocations(data.interval, outposts, data.session == 1),
     )
     if due:
-        why = "mourning_old_age" if _old_age(data) else "mourning_epoch"
+        why = "mourning_epoch" if data.interval == "epoch" else "mourning_old_age"
         events.append(DicePoolAnnounced(None, ("d6",), why))
     return replace(state, data=data), tuple(events)
 
@@ -249,9 +249,10 @@ def ruin(state: State[Data], move: mv.RuinOutpost) -> tuple[Data, Events]:
 
 
 def _old_age(data: Data) -> bool:
-    """§角色死亡与传说.1: +2 when the death was of old age (a generation); an epoch's end
-    kills every character whatever its age, mourned with a plain d6."""
-    return data.interval == "generation"
+    """§角色死亡与传说.1: +2 for a death between sessions — of old age at a generation, and
+    (our ruling, ``campaign.between_sessions_death``) everyone an epoch's end kills, young or
+    old: every death of the interval comes of the passing of time."""
+    return camp.between_sessions_death(data.interval)
 
 
 def check_mourn(state: State[Data], move: mv.Mourn) -> Verdict:
@@ -283,7 +284,7 @@ def check_mourn(state: State[Data], move: mv.Mourn) -> Verdict:
 
 
 def mourn(state: State[Data], move: mv.Mourn) -> tuple[Data, Events]:
-    """§角色死亡与传说.1: the d6 (+2 for old age): 1 population −1; 2–4 unrest +1; 5+ the
+    """§角色死亡与传说.1: the d6 (+2 between sessions): 1 population −1; 2–4 unrest +1; 5+ the
     chosen attribute +1 (at most 6). The character is a legend."""
     if state.flow.phase != "interval":
         return _night_mourn(state, move)
