@@ -72,10 +72,12 @@ def _fishing(seat: Seat) -> Offer:
 
 
 def _tests(data: Saga, seat: Seat, own: list[tuple[int, Character]]) -> list[Offer]:
-    """§判定: a test of an attribute; §角力: a contest against a behemoth's value."""
+    """§判定: a test of an attribute; §角力: a contest against a behemoth's value. A card, an
+    event or the Secret Book calls for them ("判定文本"), so they sit with the card effects."""
     who = _character_field(own)
     modifier = _number("modifier", T("修正", "Modifier"), *MODIFIERS, default=0)
-    out = [Offer(mv.CallTest.type, seat, T("判定", "Test"), fields=(who, _attributes(), modifier))]
+    fields = (who, _attributes(), modifier)
+    out = [Offer(mv.CallTest.type, seat, T("判定", "Test"), fields=fields, kind=EFFECT)]
     if data.behemoths:
         versus = _number("versus", T("巨兽的属性值", "The behemoth's value"), 1, 12, default=6)
         out.append(
@@ -84,6 +86,7 @@ def _tests(data: Saga, seat: Seat, own: list[tuple[int, Character]]) -> list[Off
                 seat,
                 T("角力(对巨兽)", "Contest (against the behemoth)"),
                 fields=(who, _attributes(), modifier, versus),
+                kind=EFFECT,
             )
         )
     return out
@@ -490,13 +493,16 @@ def _tools_ok(icons: tuple[str, ...]) -> bool:
 
 
 def _gifts(data: Saga, seat: Seat, own: list[tuple[int, Character]]) -> list[Offer]:
-    """§白天阶段 食物与水: food or water handed to a character on the same tile."""
+    """§白天阶段 食物与水: food or water handed to a character on the same tile, "不消耗行动":
+    a free action (the console's free row, after the actions); named by the giver only when
+    the seat has more than one character, as the actions are."""
     food = {*resource_data()["perishable"], *resource_data()["hard"], "water"}
     out = []
     for index, char in own:
         held = [(k, resource_name(k)) for k, _ in char.pack if k.partition(":")[0] in food]
         others = _others(data, index)
         if held and others:
+            label = T("送食物或水", "Hand over food or water")
             fields = (
                 _character_field(others, "partner"),
                 _pick("resource", T("食物或水", "Food or water"), held),
@@ -505,9 +511,10 @@ def _gifts(data: Saga, seat: Seat, own: list[tuple[int, Character]]) -> list[Off
                 Offer(
                     mv.Give.type,
                     seat,
-                    _with(T("送食物或水", "Hand over food or water"), char),
+                    _with(label, char) if len(own) > 1 else label,
                     {"character": index},
                     fields,
+                    kind="free",
                 )
             )
     return out
