@@ -12,7 +12,7 @@ from typing import Any
 
 from stonesaga_play import GAME, Play, of
 
-from engine.core import EndTurn, Pass, legal, offered, offers
+from engine.core import Advance, EndTurn, Pass, legal, offered, offers
 from engine.core.offers import SeatOffers, sample
 from engine.stonesaga import moves as mv
 
@@ -216,3 +216,19 @@ def test_the_console_offers_no_exchange_of_nothing() -> None:
         move = sample(only, rnd)
         assert isinstance(move, mv.Exchange) and (move.give or move.receive)
         assert legal(GAME, play.state, move).ok
+
+
+def test_a_bag_left_open_by_an_old_save_holds_no_night_up() -> None:
+    """A save made before these rules may replay into a night with a bag, a test or fishing
+    dice still open (replays are not checked again): the table walks on, and the next day
+    begins with nothing open, so no saved game reaches a dead end."""
+    play = Play(1)
+    play.edit(0, tile="102")
+    play.do(mv.Mine(0, 0, "cave"))
+    mine = play.data.mining
+    play.do(mv.FinishMining(0))
+    play.to_night_step(2)
+    play.set(mining=mine, fishing=(0, 0))
+    assert play.check(Advance()).ok
+    play.to_night_step(1)  # walks on through the night into the next day, then to night 1
+    assert play.data.mining is None and play.data.fishing is None

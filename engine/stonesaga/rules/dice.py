@@ -47,15 +47,18 @@ FISHING_MOVES = frozenset({mv.FishingRoll.type})
 
 def in_progress(state: State[Any]) -> InProgress | None:
     """The action open now, the innermost first: a test (perhaps called inside a mining), a
-    mining bag, fishing dice; None when nothing is open (``Game.in_progress``)."""
+    mining bag, fishing dice; None when nothing is open (``Game.in_progress``). One open
+    outside the phases its moves belong to (left by a save from before these rules, replayed)
+    holds nothing up: the next day clears it."""
     data: Data = state.data
-    if data.test is not None:
+    phase = state.flow.phase
+    if data.test is not None and phase in ("day", "night_7"):
         name = character_name(data.characters[data.test.character].name)
         return InProgress(data.test.seat, TEST_IN_PROGRESS.reject(name=name), TEST_MOVES)
-    if data.mining is not None:
+    if data.mining is not None and phase == "day":
         name = character_name(data.characters[data.mining.character].name)
         return InProgress(data.mining.seat, MINING_OPEN.reject(name=name), MINING_MOVES)
-    if data.fishing is not None:
+    if data.fishing is not None and phase == "day":
         seat, index = data.fishing
         name = character_name(data.characters[index].name)
         return InProgress(seat, FISHING_OPEN.reject(name=name), FISHING_MOVES)
