@@ -1,8 +1,8 @@
 """A local Mosquitto on a loopback port, started and stopped by the tests and the bench.
 
 Its configuration file and its persistence live in a folder of the caller's (a temporary one):
-``listener PORT 127.0.0.1``, anonymous clients allowed unless a password file is given, TLS
-when a certificate is given.
+``listener PORT 127.0.0.1``, anonymous clients allowed unless a password file is given, an ACL
+file when given, TLS when a certificate is given.
 Persistence is on, so a broker that is killed and started again keeps the subscriptions of the
 clients with a lasting session (saved every second).
 """
@@ -46,6 +46,7 @@ class Mosquitto:
         port: int | None = None,
         passwords: Path | None = None,
         tls: tuple[Path, Path, Path] | None = None,
+        acl: Path | None = None,
     ):
         path = mosquitto_path()
         if path is None:
@@ -69,6 +70,8 @@ class Mosquitto:
         ]
         if passwords is not None:
             lines.append(f"password_file {passwords}")
+        if acl is not None:  # who may read and write which topics (docs/mqtt.md)
+            lines.append(f"acl_file {acl}")
         if tls is not None:  # (CA certificate, the broker's certificate, its key)
             lines += [f"cafile {tls[0]}", f"certfile {tls[1]}", f"keyfile {tls[2]}"]
         folder.mkdir(parents=True, exist_ok=True)
