@@ -179,11 +179,11 @@ def played(*cards: tuple[str, str]) -> list[dict[str, str]]:
     [
         ({}, {"CR01", "CR02", "CR03"}, 1, 2),
         ({"pending": ["CR03"]}, {"CR03"}, 1, 2),
-        ({"session": 3, "pending": ["CR01"]}, {"CR01", "FI01"}, 1, 4),
-        ({"session": 5, "pending": ["CR01"]}, {"FI01"}, 1, 6),
+        ({"session": 3, "pending": ["CR01"]}, {"CR01", "FI01", "FI02", "FI03"}, 1, 4),
+        ({"session": 5, "pending": ["CR01"]}, {"FI01", "FI02", "FI03"}, 1, 6),
         (
             {"session": 4, "challenges": played(("GI01", "won"), ("FI01", "won"))},
-            {"ES01", "ES02"},
+            {"ES01", "ES02", "ES03"},
             2,
             1,
         ),
