@@ -231,7 +231,7 @@ def _setup(drawn: dict[str, Any]) -> dict[str, Any]:
     return {**out, "characters": list(drawn["order"][: drawn["players"]])}
 
 
-@settings(max_examples=4, deadline=None)
+@settings(max_examples=3, deadline=None)
 @given(setups)
 def test_steered_walks_reach_the_last_needs_tile_keeping_every_invariant(
     drawn: dict[str, Any],
