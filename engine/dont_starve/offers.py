@@ -77,9 +77,10 @@ FOOD_MAX = 6
 LIGHT_MAX = 3
 SEAT_PHASES = ("action", "shadow", "daily_needs", "weather")
 """The phases in which characters act (the others are the table's: confirm)."""
-END_TURN = Text("结束回合(激活指示物翻至未激活面)", "End my turn (activation token to inactive)")
+END_TURN = Text("结束回合", "End my turn")
 """§结束回合: the core's ``pass`` in the action phase: the character flips its activation
-token and is done until the action dial turns (the phase ends when the dial reaches 0)."""
+token and is done until the action dial turns (the phase ends when the dial reaches 0). The
+button says it in two words; the log's line says the token is flipped."""
 DONE_WITH_PHASE = Text("本阶段结束", "Done with this phase")
 """The core's ``pass`` in the shadow, daily needs and weather phases."""
 
