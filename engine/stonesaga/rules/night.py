@@ -124,8 +124,8 @@ def _mourn(state: State[Data], move: mv.Mourn) -> tuple[Data, Events]:
     data = state.data
     char = data.characters[move.legend]
     effect = camp.mourning(move.roll)
-    if effect == "population":
-        data = replace(data, population=data.population - 1)
+    if effect == "population":  # the track ends at 0 (a Log below it would be refused)
+        data = replace(data, population=max(data.population - 1, 0))
     elif effect == "unrest":
         data = replace(data, unrest=data.unrest + 1)
     else:
