@@ -117,7 +117,11 @@ def test_a_broker_outage_marks_no_table_offline_and_its_return_finds_the_one_gon
     doomed = table_process("t-gone", tmp_path / "t-gone", broker)
     names = ("t-a", "t-b", "t-gone")
     try:
-        wait(lambda: all(online(overview, n) for n in names), what="three tables online")
+        # heard live ("seen"): the broker still holds what the previous test's tables retained
+        wait(
+            lambda: all(online(overview, n) and "seen" in tile(overview, n) for n in names),
+            what="three tables online, each heard live",
+        )
         wait(lambda: moves(overview, "t-gone") == 1, what="the doomed table's move")
         # the broker's autosave holds them "online" (a killed broker comes back from it)
         heard = time.time()

@@ -4,6 +4,7 @@ addresses and names."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ from cafe.broker import Mosquitto
 from cafe.simulate import SimulatedTable
 from engine.core import Advance, find_game
 from kiosk.cli import main
+from kiosk.mqtt.payloads import read_state
 from kiosk.seats import COLOURS, PlayerSeat
 
 
@@ -51,6 +53,7 @@ def test_state_and_events_arrive_with_the_documented_payloads(
         assert [p["score"] for p in state["players"]] == list(game.scores(session.state))
         assert state["url"] == link
         assert state["alerts"] == [] and state["end"] is None
+        assert read_state(json.dumps(state), "table-1").connection == state["connection"] >= 1
 
         # a refused move: an event with the verdict, and the state's alert until it is fixed
         refused = sim.table.submit(Advance())
