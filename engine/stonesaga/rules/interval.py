@@ -5,9 +5,10 @@ campaign's pure rules are in ``campaign.py``.
 With the option ``log`` (the JSON of ``campaign.Log``) the roster, the society tracks, the epoch,
 the session's number, the valley and the behemoths come from the Log, and the session opens with
 the ``interval`` phase: the chosen challenge's interval ages the roster (§间隔与变老), each death
-between sessions (of old age, or at an epoch's end) is mourned with the players' d6 + 2 (§角色死亡与传说.1, ``mourn``), the free outpost
-moves are offered (§废墟与迁移前哨, ``move_outpost``) and the rebuilt valley is checked against
-the Log's map (§开局设置.7, §山谷扩张, ``rebuild_valley``). Then ``creation`` as in any session.
+between sessions (of old age, or at an epoch's end) is mourned with the players' d6 + 2
+(§角色死亡与传说.1, ``mourn``), the free outpost moves are offered (§废墟与迁移前哨,
+``move_outpost``) and the rebuilt valley is checked against the Log's map (§开局设置.7, §山谷扩张,
+``rebuild_valley``). Then ``creation`` as in any session.
 """
 
 from __future__ import annotations
