@@ -596,3 +596,20 @@ def test_the_set_up_page_lists_the_challenges_in_the_order_an_epoch_takes_them()
     cards = [k.split("=")[1] for k in GAME.option_texts if k.startswith("challenge=")]
     kinds = [camp.challenge(c).kind for c in cards]
     assert cards[0] == "GI01" and kinds == sorted(kinds, key=KIND_ORDER.index)
+
+
+def test_a_mourning_one_at_population_zero_leaves_the_track_at_zero() -> None:
+    """§角色死亡与传说.1: 1 → 人口 −1; the track ends at 0, so the session's Log stays one the
+    next session takes (population −1 was refused as a Log, ending the campaign: issue 26's
+    campaign walk found it)."""
+    rows = [json.loads(line) for line in (EXAMPLES / "stonesaga-mourning.jsonl").open()]
+    setup = {**rows[0]["setup"], "population": 0}
+    state, _ = start(GAME, setup, rows[0]["seed"])
+    for row in rows[1:]:
+        if row["type"] == "stonesaga.mourn":
+            row = {**row, "roll": 1, "attribute": ""}
+        move = move_from_dict(row)
+        if legal(GAME, state, move).ok:
+            state, _ = apply(GAME, state, move)
+    assert state.outcome is not None and state.data.population == 0
+    assert camp.Log.from_json(GAME.campaign_log(state)).population == 0
