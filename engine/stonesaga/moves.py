@@ -705,6 +705,19 @@ class CharacterAged(Event):
 
 
 @dataclass(frozen=True)
+class OutpostsReviewed(Event):
+    """§建前哨, §废墟与迁移前哨: the Log's outposts as a session begins between sessions: the
+    tiles they stand on, how many the population allows, how many must become ruins now (at a
+    new epoch's start) and the free moves."""
+
+    type: ClassVar[str] = "stonesaga.outposts_reviewed"
+    tiles: tuple[str, ...]
+    limit: int
+    ruins_due: int
+    free_moves: int
+
+
+@dataclass(frozen=True)
 class LegendMourned(Event):
     """§角色死亡与传说.1: the mourning of a character who died between sessions: the d6, its
     total (+2 for old age) and the effect; the character is a legend."""
