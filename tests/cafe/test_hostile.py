@@ -402,6 +402,7 @@ def test_the_issues_deep_message_read_through_does_not_stop_the_subscriber(
         client.loop_stop()
 
 
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
 def test_healthz_says_when_the_subscriber_died(fresh: Mosquitto, wait: Any) -> None:
     broker = fresh
     overview = Overview(MqttSettings(url=broker.url))
