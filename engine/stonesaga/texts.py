@@ -191,6 +191,10 @@ EVENT_TEXTS: dict[str, Text] = {
     "stonesaga.valley_recorded": Text("山谷已记录({region})", "The valley is recorded ({region})"),
     "stonesaga.interval_applied": Text("局间:{interval}", "Between sessions: {interval}"),
     "stonesaga.character_aged": Text("{name}:{age}", "{name}: {age}"),
+    "stonesaga.outposts_reviewed": Text(
+        "前哨:{tiles}(上限{limit},要变废墟{ruins_due},可免费迁移{free_moves})",
+        "Outposts: {tiles} (limit {limit}, {ruins_due} to become ruins, {free_moves} free moves)",
+    ),
     "stonesaga.legend_mourned": Text(
         "哀悼{name}:骰{roll},合计{total}({effect})",
         "Mourning {name}: rolled {roll}, total {total} ({effect})",
@@ -705,6 +709,17 @@ EVENT_LINES: dict[str, Line] = {
         a=name_in(AGE_NAMES, str(e["age"])),
     ),
     "stonesaga.legend_mourned": _mourned_line,
+    "stonesaga.outposts_reviewed": lambda e: _f(
+        Text(
+            "《日志》上的前哨:{t};人口允许{l}个,现在要有{r}个变成废墟,局间可免费迁移{m}次",
+            "The Log's outposts: {t}; the population allows {l}, {r} must become ruins now,"
+            " {m} free moves between sessions",
+        ),
+        t=listed(e.get("tiles") or (), tile_name),
+        l=e["limit"],
+        r=e["ruins_due"],
+        m=e["free_moves"],
+    ),
     "stonesaga.outpost_moved": lambda e: _f(
         Text(
             "前哨从{t}免费迁到{o}(局间还可迁{l}次)",

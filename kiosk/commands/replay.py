@@ -1,7 +1,8 @@
 """`tablesight replay`: apply a JSON-lines file of moves and print each verdict and the events.
 
 Each line of FILE is one move as JSON (``{"type": "pass", "seat": 0}``). A first line of the form
-``{"setup": {...options...}, "seed": N}`` sets the game up; otherwise ``--options`` and ``--seed``
+``{"setup": {...options...}, "seed": N}`` sets the game up (its events are printed first, as
+line 1); otherwise ``--options`` and ``--seed``
 do, or ``--from-save NAME`` starts from a saved game (which is read, never changed). A refused move
 changes nothing and the replay goes on; a malformed line is reported with its number.
 Exit status: 0 when every line was read, 1 when a line was malformed, 2 when nothing could be read.
@@ -73,6 +74,8 @@ def replay(args: argparse.Namespace, settings: Settings) -> int:
             raise CommandError(f"--options must be a JSON object, not {_kind(options)}")
     session = _start(game.name, args, settings, options, seed)
     out = Printer(args.json, settings.lang)
+    if setup is not None:
+        out.setup(seed, session.start_events)
     malformed = 0
     for number, line in enumerate(lines[first_move_line:], start=first_move_line + 1):
         if not line.strip():
@@ -199,6 +202,18 @@ class Printer:
 
     def _emit(self, data: dict[str, Any]) -> None:
         print(json.dumps(data, ensure_ascii=False))
+
+    def setup(self, seed: int, events: tuple[Event, ...]) -> None:
+        """What the set-up line (line 1) did as the game began: its events (a Stonesaga session
+        set up from a Log shows there the interval's ageing, deaths and outposts)."""
+        if self.as_json:
+            self._emit(
+                {"line": 1, "setup": True, "seed": seed, "events": [e.to_dict() for e in events]}
+            )
+            return
+        print(f"line 1: set up (seed {seed})")
+        for event in events:
+            print(f"    {event.to_json()}")
 
     def malformed(self, number: int, message: str) -> None:
         """A line that is not a move."""

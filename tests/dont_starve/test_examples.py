@@ -19,6 +19,7 @@ def replay(capsys, name: str) -> tuple[int, list[dict], int]:
     path = EXAMPLES / name
     code = main(["--lang", "en", "replay", "dont_starve", str(path), "--json"])
     results = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    results = [r for r in results if not r.get("setup")]  # the moves' rows (line 1 sets up)
     return code, results, len(path.read_text(encoding="utf-8").splitlines())
 
 

@@ -12,7 +12,8 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
 
 def replay(path: Path, capsys) -> tuple[int, list[dict]]:
     code = main(["--lang", "en", "replay", "greenwood", str(path), "--json"])
-    return code, [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    return code, [r for r in rows if not r.get("setup")]  # the moves' rows (line 1 sets up)
 
 
 def test_the_two_player_example_is_a_whole_game_read_to_its_last_line(capsys) -> None:

@@ -50,6 +50,7 @@ def test_replay_prints_each_verdict_and_goes_on_after_a_refusal(capsys) -> None:
     out = capsys.readouterr().out.splitlines()
     assert code == 1  # the example has one malformed line on purpose
     verdicts = [line for line in out if line.startswith("line ")]
+    assert verdicts.pop(0) == "line 1: set up (seed 7)"  # its events follow, as a move's do
     assert verdicts[2] == 'line 4: {"type":"pass","seat":0}  accepted'  # after the markers
     assert "line 7:" in verdicts[5] and "REJECTED core.no_advance" in verdicts[5]
     assert "REJECTED core.not_your_turn: It is player 2's turn" in verdicts[7]
@@ -60,6 +61,7 @@ def test_replay_prints_each_verdict_and_goes_on_after_a_refusal(capsys) -> None:
 def test_replay_json_gives_one_object_per_line_with_both_languages(capsys) -> None:
     main(["replay", "greenwood", str(EXAMPLE), "--json"])
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert rows.pop(0)["setup"] is True
     assert [r["line"] for r in rows] == list(range(2, 14))
     rejected = next(r for r in rows if r.get("accepted") is False)
     assert rejected["verdict"]["code"] == "core.no_advance"

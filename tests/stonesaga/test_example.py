@@ -16,6 +16,7 @@ def test_the_example_replays_every_line_to_a_shared_win(capsys) -> None:
     assert "setup" in json.loads(lines[0])
     assert main(["replay", "stonesaga", str(EXAMPLE), "--json"]) == 0
     out = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert out.pop(0)["setup"] is True  # line 1 sets the game up: its events come first
     assert [o["line"] for o in out] == list(range(2, len(lines) + 1))
     refused = [o["verdict"]["code"] for o in out if not o["accepted"]]
     assert refused == [

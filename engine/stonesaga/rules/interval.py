@@ -165,7 +165,8 @@ def interval_begin(state: State[Data]) -> tuple[State[Data], Events]:
     """§间隔与变老: every living character of the Log ages by the interval (season: nothing;
     generation: young → old, old → dead; epoch: all die); the dead become legends, each to be
     mourned (``mourn``); what they kept may go to a new character. The free outpost moves of
-    §废墟与迁移前哨 are counted."""
+    §废墟与迁移前哨 are counted, and the outposts reviewed (at a new epoch's start those beyond
+    the population's limit must become ruins, §建前哨: the mourning's +2 never lowers it)."""
     data = state.data
     events: list[Event] = [
         mv.IntervalApplied(data.challenge, data.interval, data.epoch, data.session)
@@ -192,6 +193,11 @@ def interval_begin(state: State[Data]) -> tuple[State[Data], Events]:
         stored=tuple(r for r in data.stored if r.name not in dead),
         free_moves=camp.free_relocations(data.interval, outposts, data.session == 1),
     )
+    if outposts:
+        tiles = tuple(tile for tile, t in data.tiles if t.outpost)
+        ruins = camp.ruins_needed(outposts, data.population) if data.session == 1 else 0
+        limit = camp.outpost_limit(data.population)
+        events.append(mv.OutpostsReviewed(tiles, limit, ruins, data.free_moves))
     if due:
         why = "mourning_epoch" if data.interval == "epoch" else "mourning_old_age"
         events.append(DicePoolAnnounced(None, ("d6",), why))
