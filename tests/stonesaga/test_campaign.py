@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -613,3 +615,40 @@ def test_a_mourning_one_at_population_zero_leaves_the_track_at_zero() -> None:
             state, _ = apply(GAME, state, move)
     assert state.outcome is not None and state.data.population == 0
     assert camp.Log.from_json(GAME.campaign_log(state)).population == 0
+
+
+def test_replay_shows_the_interval_of_a_continued_session() -> None:
+    """§间隔与变老, §建前哨: `tablesight replay` (the real command) prints the set-up line's
+    events first: the interval applied, each character aged (Ash young → old, Elder dead of old
+    age, after a generation) and the Log's outposts (issue 26: the interval was silent); at an
+    epoch's start every character dies and the outposts over the limit are named as due."""
+
+    def run(path: Path, *extra: str) -> list[str]:
+        args = [sys.executable, "-m", "kiosk.cli", "--lang", "en", "replay", "stonesaga"]
+        done = subprocess.run([*args, str(path), *extra], capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.splitlines()
+
+    text = run(SECOND)
+    assert text[0] == "line 1: set up (seed 5)"
+    head = text[1 : next(k for k, line in enumerate(text) if line.startswith("line 2:"))]
+    shown = [json.loads(line) for line in head]
+    aged = [(e["name"], e["age"]) for e in shown if e["type"] == "stonesaga.character_aged"]
+    assert aged == [("Elder", "dead"), ("Ash", "old")]
+    interval = next(e for e in shown if e["type"] == "stonesaga.interval_applied")
+    assert (interval["challenge"], interval["interval"]) == ("CR02", "generation")
+    outposts = next(e for e in shown if e["type"] == "stonesaga.outposts_reviewed")
+    assert outposts == {
+        "type": "stonesaga.outposts_reviewed", "tiles": ["101"], "limit": 2, "ruins_due": 0,
+        "free_moves": 1,
+    }  # fmt: skip
+    rows = [json.loads(line) for line in run(EPOCH, "--json")]
+    assert rows[0]["line"] == 1 and rows[0]["setup"] is True and rows[1]["line"] == 2
+    events = {e["type"]: e for e in rows[0]["events"]}
+    assert events["stonesaga.interval_applied"]["interval"] == "epoch"
+    assert [e["age"] for e in rows[0]["events"] if e["type"] == "stonesaga.character_aged"] == [
+        "dead",
+        "dead",
+    ]
+    assert events["stonesaga.outposts_reviewed"]["ruins_due"] == 1
+    assert events["dice_pool_announced"]["reason"] == "mourning_epoch"
