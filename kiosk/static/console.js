@@ -37,14 +37,16 @@ const Console = {
   group(g, gi) {
     const seat = g.seat == null ? "table" : String(g.seat);
     g.offers.forEach((o, oi) => { o.index = `${gi}.${oi}`; });
-    // One row in a stable order, as the engine lists them within each kind: the dice just
-    // rolled (the console asks what they show), the main actions, the end of the turn or phase,
-    // the card effects behind one entry, the free actions; then what the camera reads, and
-    // the moves that end the game in a row of their own. A refused offer is greyed where it
-    // stands, its reason said once above when it is the same for many, else on a touch (the
+    // One row, each kind in the engine's order: the dice just rolled (the console asks what
+    // they show), the main actions open now, the end of the turn or phase, the main actions
+    // greyed now (what a player can do stays in view even when the rules name many actions,
+    // as Stonesaga's day does); then the card effects behind one entry, the free actions; then
+    // what the camera reads, and the moves that end the game in a row of their own. A greyed
+    // offer's reason is said once above when it is the same for many, else on a touch (the
     // row stays one look tall: a reason under every greyed button would not fit).
     const of = (k) => g.offers.filter((o) => Console.kind(o) === k);
-    const row = [...of("dice"), ...of("main"), ...of("core")];
+    const main = of("main");
+    const row = [...of("dice"), ...main.filter((o) => o.ok), ...of("core"), ...main.filter((o) => !o.ok)];
     const free = of("free");
     const greyed = [...row, ...free].filter((o) => !o.ok);
     const reasons = [...new Set(greyed.map((o) => Console.refusal(o)))];

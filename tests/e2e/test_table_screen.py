@@ -120,6 +120,21 @@ CHECK_EACH_DRAW = """
         }
       }
     }
+    // At 1920×1080 the acting seat's (else the first seat's) main actions open now lie inside
+    // the console's box: none needs a scroll (issue 24), at every moment of the session (a
+    // greyed one may wait below while, e.g., a piece must be placed first: the line above the
+    // row says so).
+    const console_ = document.getElementById("console");
+    const group = console_.querySelector(".seat-group");
+    if (innerWidth === 1920 && group && console_.getClientRects().length) {
+      const box = console_.getBoundingClientRect();
+      for (const b of group.querySelectorAll('.offer[data-kind="main"]:not(.greyed)')) {
+        const r = b.getBoundingClientRect();
+        if (r.top < box.top - 1 || r.bottom > box.bottom + 1) {
+          note(`${at}: main action out of the console's view ${JSON.stringify(b.innerText)}`);
+        }
+      }
+    }
     // Every player's name and field whole (issue 24: a pack, a health track, an attribute line
     // ended in "…"): nothing overflows its box, the strips included.
     for (const el of document.querySelectorAll(".players, .player, .player h3, .player .stat")) {
