@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 from checked_walk import CheckedWalk, checked_walk, offered_option
 
-from engine.core import GameConfigError, Move, State
+from engine.core import GameConfigError, Move, State, offered
 from engine.core.offers import SeatOffers, sample
 from engine.stonesaga import STONESAGA as GAME
 from engine.stonesaga import campaign as camp
@@ -72,12 +72,25 @@ def _outposts(state: State[Any]) -> int:
     return sum(1 for _, t in state.data.tiles if t.outpost)
 
 
-def _first(open_now: tuple[SeatOffers, ...], move_type: str, **numbers: int) -> Move | None:
+def _first(open_now: tuple[SeatOffers, ...], move_type: str) -> Move | None:
     """The first offered, legal option of ``move_type`` for any seat."""
     for group in open_now:
-        move = offered_option(open_now, group.seat, move_type, numbers=numbers or None)
+        move = offered_option(open_now, group.seat, move_type)
         if move is not None:
             return move
+    return None
+
+
+def _rolled(open_now: tuple[SeatOffers, ...], move_type: str, faces: list[int]) -> Move | None:
+    """The first offered, legal option of ``move_type`` with these dice (face indices)."""
+    for group in open_now:
+        for offer in group.offers:
+            if offer.move != move_type:
+                continue
+            for option in offer.options:
+                move = offer.build(option.values, faces={"dice": faces})
+                if option.verdict.ok and offered(open_now, move) is not None:
+                    return move
     return None
 
 
@@ -102,7 +115,7 @@ def steer(state: State[Any], open_now: tuple[SeatOffers, ...], rnd: random.Rando
     if phase == "creation":
         return _first(open_now, mv.ChooseCharacter.type)
     if _first(open_now, mv.Mourn.type) is not None and data.epoch == 1 and data.population >= 8:
-        return _first(open_now, mv.Mourn.type, roll=1)  # §角色死亡与传说.1: 1 → population −1
+        return _rolled(open_now, mv.Mourn.type, [0])  # §角色死亡与传说.1: 1 → population −1
     if phase != "day":
         return None
     limit = camp.outpost_limit(data.population)
