@@ -652,3 +652,34 @@ def test_replay_shows_the_interval_of_a_continued_session() -> None:
     ]
     assert events["stonesaga.outposts_reviewed"]["ruins_due"] == 1
     assert events["dice_pool_announced"]["reason"] == "mourning_epoch"
+
+
+CHAIN = [EXAMPLES / f"stonesaga-campaign-{n}.jsonl" for n in range(1, 9)]
+"""A campaign from its start to the second epoch's finale, one session a file (issue 26)."""
+
+
+@pytest.mark.parametrize("number", range(2, 9))
+def test_each_example_session_starts_from_the_log_the_one_before_ends_with(number: int) -> None:
+    """§局间保留与存档: every session of the example campaign is set up from the Log the
+    session before handed on (`replay --campaign-out`), and each replays with nothing refused
+    but what the first two show on purpose."""
+    before, _ = replay(CHAIN[number - 2])
+    setup = json.loads(CHAIN[number - 1].read_text(encoding="utf-8").splitlines()[0])["setup"]
+    assert setup["log"] == GAME.campaign_log(before)
+    state, refused = replay(CHAIN[number - 1])
+    assert state.outcome is not None and (number <= 2 or refused == [])
+
+
+def test_the_example_campaign_runs_from_gi01_through_an_epoch_start_to_a_finale() -> None:
+    """§开局设置.5, §三个纪元: GI01, two crises, the first epoch's finale; an epoch start, two
+    crises, the second epoch's finale — each session the kind the rule allows there."""
+    log = GAME.campaign_log(replay(CHAIN[-1])[0])
+    played = [(camp.challenge(p["id"]).kind, p["id"]) for p in log["challenges"]]
+    kinds = [kind for kind, _ in played]
+    assert played[0] == ("campaign_start", "GI01")
+    assert kinds == [
+        "campaign_start", "crisis", "crisis", "finale", "epoch_start", "crisis", "crisis", "finale"
+    ]  # fmt: skip
+    assert (log["epoch"], log["session"]) == (2, 4)
+    ages = {h["name"]: h["age"] for h in log["roster"]}
+    assert all(ages[h] == "dead" for h in ("Elder", "Ash", "Flint", "Birch", "Reed"))
