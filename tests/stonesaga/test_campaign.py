@@ -683,3 +683,14 @@ def test_the_example_campaign_runs_from_gi01_through_an_epoch_start_to_a_finale(
     assert (log["epoch"], log["session"]) == (2, 4)
     ages = {h["name"]: h["age"] for h in log["roster"]}
     assert all(ages[h] == "dead" for h in ("Elder", "Ash", "Flint", "Birch", "Reed"))
+
+
+def test_an_epoch_start_refused_is_named_with_its_article() -> None:
+    """§开局设置.5: an epoch start chosen for a crisis's session is refused as "an epoch start"
+    (issue 26: the message said "ES01 is a epoch start"), in the log and to the players."""
+    with pytest.raises(GameConfigError) as refused:
+        GAME.parse_options({"players": 2, "challenge": "ES01", "log": log_json()})
+    assert "ES01 is an epoch start;" in str(refused.value)
+    title = camp.challenge("ES01").title
+    assert f"'{title.en}' is an epoch start." in refused.value.text.en
+    assert f"「{title.zh}」是纪元起始挑战" in refused.value.text.zh
