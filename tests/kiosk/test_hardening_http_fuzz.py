@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import json
 import socket
-import time
 from collections.abc import Iterator
 from contextlib import closing
 
 import pytest
+from hostile_http import read_all
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from serving import Server, start_server
@@ -103,17 +103,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 def exchange(server: Server, raw: bytes) -> bytes:
     with closing(socket.create_connection(("127.0.0.1", server.port), timeout=10)) as sock:
         sock.sendall(raw)
-        chunks = []
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            try:
-                chunk = sock.recv(65536)
-            except (ConnectionResetError, TimeoutError):
-                break
-            if not chunk:
-                break
-            chunks.append(chunk)
-        return b"".join(chunks)
+        return read_all(sock)
 
 
 @settings(
