@@ -247,7 +247,8 @@ def test_main_actions_come_first_and_card_effects_open_behind_one_entry(
     shared_server: Server, page
 ) -> None:
     """dont-starve.zh.md §执行回合 (可选移动,然后是主要行动) and §结束回合: the acting seat's row
-    starts with its main actions, then "End my turn"; what a card says (gain, lose) is behind
+    starts with its main actions open now, then "End my turn", then the main actions greyed now
+    (issue 24: what a player can do first, in view); what a card says (gain, lose) is behind
     one "Card effect…" entry that opens on a touch; the order of the row does not change when a
     card effect is made. The Chinese view shows no raw id."""
     setup, seed, _ = example("dont_starve.jsonl")
@@ -261,7 +262,8 @@ def test_main_actions_come_first_and_card_effects_open_behind_one_entry(
             group.locator(".offers")
             .first.locator(".offer")
             .evaluate_all(
-                "nodes => nodes.map(n => [n.dataset.kind || 'toggle', n.dataset.move, n.innerText])"
+                "nodes => nodes.map(n => [(n.dataset.kind || 'toggle') + (n.classList"
+                ".contains('greyed') ? ' greyed' : ''), n.dataset.move, n.innerText])"
             )
         )
 
@@ -269,6 +271,8 @@ def test_main_actions_come_first_and_card_effects_open_behind_one_entry(
     kinds = [kind for kind, _, _ in before]
     assert kinds[0] == "main" and "core" in kinds and "toggle" in kinds
     assert kinds.index("core") > max(i for i, k in enumerate(kinds) if k == "main")
+    assert "main greyed" in kinds  # some main actions are not open at the start
+    assert kinds.index("core") < min(i for i, k in enumerate(kinds) if k == "main greyed")
     assert any("End my turn" in text for _, _, text in before)
     assert group.locator('.offer[data-move="dont_starve.gain"]').count() == 0
     gain = {"type": "dont_starve.gain", "seat": 0, "kind": "basic", "count": 1}
@@ -276,7 +280,12 @@ def test_main_actions_come_first_and_card_effects_open_behind_one_entry(
     expect(group.locator(".effects-toggle")).to_have_attribute("aria-expanded", "true")
     shown = group.locator('.effect-offers .offer[data-move="dont_starve.gain"]')
     expect(shown.first).to_be_visible()
-    assert [entry[:2] for entry in row()] == [entry[:2] for entry in before]  # same order
+    after = row()  # the same buttons; open ones, then core, then greyed, each in the engine's order
+    assert sorted(str(entry[1]) for entry in after) == sorted(str(entry[1]) for entry in before)
+    engine = [o["move"] for o in offers(shared_server.url)["groups"][0]["offers"]]
+    for part in ("main", "main greyed"):
+        moves = [move for kind, move, _ in after if kind == part]
+        assert moves == sorted(moves, key=engine.index), part
     page.goto(shared_server.url + "/?lang=zh")
     expect(page.locator("#console .effects-toggle").first).to_be_visible()
     text = page.locator("#console").inner_text()

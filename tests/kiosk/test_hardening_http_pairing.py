@@ -192,7 +192,12 @@ def test_the_qr_code_on_the_kiosk_screen_pairs_a_phone_that_guessed_wrong_before
         qr.wait_for(state="visible")
         screen.wait_for_function("document.getElementById('pair-qr').naturalWidth > 0")
         assert CODE in screen.locator("#pair-code").inner_text()
-        link = read_qr(qr.screenshot())
+        link = ""
+        for _ in range(20):  # a bound on waiting for the drawn code to settle, not a speed
+            link = read_qr(qr.screenshot())
+            if link:
+                break
+            screen.wait_for_timeout(250)
         for lang in ("en", "zh"):  # the open dialog's words are readable (WCAG AA contrast)
             screen.goto(f"{server.url}/?lang={lang}")
             screen.locator("#pairing").click()

@@ -69,7 +69,7 @@ def test_a_bad_spec_says_what_is_accepted(spec: str) -> None:
     importlib.util.find_spec("picamera2") is not None, reason="picamera2 is installed here"
 )
 def test_picamera2_without_the_extra_names_the_extra() -> None:
-    with pytest.raises(SourceConfigError, match=r"tablesight\[pi\]"):
+    with pytest.raises(SourceConfigError, match=r"apt install python3-picamera2"):
         PiCameraSource(SourceConfig("picamera2"))
 
 
