@@ -39,9 +39,11 @@ const Board = {
     if (lines.length) side.append(Kiosk.el("ul", { class: "board-legend" }, ...lines));
     target.replaceChildren(row, side);
     // Sized by Board.fit, which the page calls once every panel around the board is drawn.
-    if (!Board.fitted) { // once: a new window size fits the board again
+    if (!Board.fitted) { // once: a new window size, or a font that arrives late, fits it again
       Board.fitted = true;
       window.addEventListener("resize", () => Board.fit(target));
+      // a symbol's font may load after the fit measured its fallback's width (a legend cut)
+      document.fonts.addEventListener("loadingdone", () => Board.fit(target));
     }
   },
 

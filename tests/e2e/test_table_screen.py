@@ -113,12 +113,15 @@ CHECK_EACH_DRAW = """
         const what = `${p.id || p.className} (${Math.round(area(p))} px²)`;
         if (area(p) > own) note(`${at}: ${what} larger than the board (${Math.round(own)} px²)`);
       }
-      const words = ".board-note, figcaption, .board-legend, .board-legend li";
-      for (const el of board.querySelectorAll(words)) {
-        if (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1) {
-          note(`${at}: board text cut ${JSON.stringify(el.textContent.slice(0, 60))}`);
+      // measured once the page's fonts have loaded (a late font refits the board)
+      document.fonts.ready.then(() => requestAnimationFrame(() => {
+        const words = ".board-note, figcaption, .board-legend, .board-legend li";
+        for (const el of board.querySelectorAll(words)) {
+          if (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1) {
+            note(`${at}: board text cut ${JSON.stringify(el.textContent.slice(0, 60))}`);
+          }
         }
-      }
+      }));
     }
     // At 1920×1080 the acting seat's (else the first seat's) main actions open now lie inside
     // the console's box: none needs a scroll (issue 24), at every moment of the session (a
