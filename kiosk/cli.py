@@ -12,11 +12,13 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from contextlib import nullcontext
 from pathlib import Path
 from typing import NoReturn
 
 from kiosk.commands import load, summaries
 from kiosk.errors import CommandError
+from kiosk.stop_signals import held_stop_signals
 
 EXIT_USAGE = 2
 
@@ -53,6 +55,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     argv = sys.argv[1:] if argv is None else list(argv)
     args = build_parser(argv).parse_args(argv)
+    # Before numpy starts threads (kiosk.settings imports it): see kiosk.stop_signals.
+    with held_stop_signals() if getattr(args, "holds_stop_signals", False) else nullcontext():
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
+    """Load the settings and run the verb's handler, each known error as one line."""
     from kiosk.settings import SettingsError, load_settings  # pydantic: after --help
 
     try:

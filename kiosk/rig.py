@@ -91,8 +91,8 @@ def serve(args: argparse.Namespace, settings: Settings) -> int:
         say(KIOSK_ON.format(url=url, path=store.path).in_(lang))
     if host not in ("127.0.0.1", "::1", "localhost"):
         say(PAIRING.format(code=app.state.pairing.code).in_(lang))
-    # Ctrl-C stops the kiosk cleanly whatever the parent left SIGINT as: uvicorn restores this
-    # handler after its graceful shutdown and raises the signal again, which uvicorn.run absorbs.
+    # Ctrl-C stops the kiosk cleanly whatever the parent left SIGINT as (kiosk.stop_signals
+    # hands it to this handler, or to uvicorn's while it serves).
     signal.signal(signal.SIGINT, signal.default_int_handler)
     # The door's connection cap, request timeout and keep-alive (kiosk.guard).
     options: dict[str, Any] = {"log_level": "warning", "timeout_graceful_shutdown": 2}
@@ -276,6 +276,7 @@ class TableHardware:
                 )
                 return
             calibration = load_calibration(self.settings.data_dir / CALIBRATION_FILE)
+        feed.fed = True  # the loop reads the camera: the camera page never opens it twice
         self.loop = TableLoop(
             table,
             source,

@@ -53,6 +53,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     parser.set_defaults(
         handler=run,
+        holds_stop_signals=True,  # Ctrl-C during a detection stops cleanly (kiosk.stop_signals)
         setting_flags=lambda a: {
             "host": a.host,
             "port": a.port,

@@ -70,8 +70,8 @@ class CameraFeed:
             table.set_link("camera", "not_connected", f"{source}: opened while it is viewed")
 
     fed = False
-    """True while the table loop publishes its frames here (the camera is then not opened
-    a second time)."""
+    """True once the table loop reads the camera (set before its first frame) and publishes
+    its frames here: the camera is then never opened a second time."""
 
     def publish(self, image: np.ndarray, detections: list[Detection]) -> None:
         """A frame the table loop read; drawn and encoded only while someone watches."""
