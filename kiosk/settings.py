@@ -112,6 +112,14 @@ class MqttSettings(BaseModel):
         10_000, ge=10, le=1_000_000, description="events kept while the broker is away"
     )
     keepalive: int = Field(30, ge=5, le=3600, description="seconds between MQTT pings")
+    discovery: bool = Field(
+        False, description="announce this table to Home Assistant (MQTT discovery)"
+    )
+    discovery_prefix: str = Field(
+        "homeassistant",
+        pattern=r"^[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+)*$",
+        description="Home Assistant's discovery prefix (its MQTT integration's setting)",
+    )
 
     @field_validator("url")
     @classmethod
