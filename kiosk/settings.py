@@ -98,6 +98,11 @@ class MqttSettings(BaseModel):
     table: str | None = Field(
         None, description="this table's name in the topics (default: the machine's name)"
     )
+    site: str | None = Field(
+        None,
+        description="the site this table belongs to (a café of a chain, a room of a club):"
+        " its topics are then tablesight/<site>/<table>/… (default: none, tablesight/<table>/…)",
+    )
     username: str | None = Field(None, description="user name, for a broker that asks")
     password: str | None = Field(None, description="password, for a broker that asks")
     ca_file: Path | None = Field(
@@ -136,6 +141,13 @@ class MqttSettings(BaseModel):
         from kiosk.mqtt.topics import check_table_name
 
         return None if name is None else check_table_name(name)
+
+    @field_validator("site")
+    @classmethod
+    def _site_name(cls, name: str | None) -> str | None:
+        from kiosk.mqtt.topics import check_site_name
+
+        return None if name is None else check_site_name(name)
 
     @field_validator("ca_file")
     @classmethod

@@ -1,8 +1,10 @@
-"""Topic names, table names and broker addresses (no MQTT library imported here).
+"""Topic names, table and site names and broker addresses (no MQTT library imported here).
 
-Every table publishes under ``tablesight/<table>/``: ``state`` (retained summary), ``events``
-(QoS 1, each with its sequence number), ``status`` (retained ``online``/``offline``, the last
-will) and ``result`` (retained, the last ended game). docs/mqtt.md describes the payloads.
+Every table publishes under ``tablesight/<table>/``, or ``tablesight/<site>/<table>/`` when it
+belongs to a site (a café of a chain, a room of a club: ``--site``): ``state`` (retained
+summary), ``events`` (QoS 1, each with its sequence number), ``status`` (retained
+``online``/``offline``, the last will) and ``result`` (retained, each ended game).
+docs/mqtt.md describes the payloads.
 """
 
 from __future__ import annotations
@@ -34,17 +36,49 @@ def check_table_name(name: str) -> str:
     return name
 
 
-def topic(table: str, what: str) -> str:
-    """The topic ``tablesight/<table>/<what>``."""
-    return f"{ROOT}/{table}/{what}"
+def check_site_name(name: str) -> str:
+    """The name if it may be a site's level of a topic (as a table's name), else ValueError."""
+    if not TABLE_NAME.match(name):
+        raise ValueError(
+            f"{name!r} is not a site name: use 1–40 letters, digits, '-' or '_',"
+            " starting with a letter or digit (e.g. north-street)"
+        )
+    return name
 
 
-def table_of(topic_name: str) -> tuple[str, str] | None:
-    """(table, what) of a ``tablesight/<table>/<what>`` topic; None for any other topic."""
+def topic(table: str, what: str, site: str | None = None) -> str:
+    """The topic ``tablesight/<table>/<what>``, or ``tablesight/<site>/<table>/<what>``."""
+    return f"{ROOT}/{table}/{what}" if site is None else f"{ROOT}/{site}/{table}/{what}"
+
+
+def subscriptions(what: str) -> list[str]:
+    """The filters that take ``what`` of every table, with a site and without."""
+    return [f"{ROOT}/+/{what}", f"{ROOT}/+/+/{what}"]
+
+
+@dataclass(frozen=True)
+class Where:
+    """Whose topic it is: the site (None in the tree without sites), the table, and what."""
+
+    site: str | None
+    table: str
+    what: str
+
+    @property
+    def key(self) -> str:
+        """The table's name across sites: ``<site>/<table>``, or ``<table>`` without a site."""
+        return self.table if self.site is None else f"{self.site}/{self.table}"
+
+
+def where_of(topic_name: str) -> Where | None:
+    """Whose a ``tablesight/[<site>/]<table>/<what>`` topic is; None for any other topic.
+    The names are not checked here (``check_table_name``, ``check_site_name``)."""
     parts = topic_name.split("/")
-    if len(parts) != 3 or parts[0] != ROOT:
+    if parts[0] != ROOT or len(parts) not in (3, 4):
         return None
-    return parts[1], parts[2]
+    if len(parts) == 3:
+        return Where(None, parts[1], parts[2])
+    return Where(parts[1], parts[2], parts[3])
 
 
 @dataclass(frozen=True)
@@ -83,3 +117,9 @@ def parse_broker_url(url: str) -> BrokerAddress:
         username=unquote(parts.username) if parts.username else None,
         password=unquote(parts.password) if parts.password else None,
     )
+
+
+def table_of(topic_name: str) -> tuple[str, str] | None:
+    """(table, what) of a ``tablesight/<table>/<what>`` topic; None for any other topic."""
+    where = where_of(topic_name)
+    return None if where is None or where.site is not None else (where.table, where.what)
