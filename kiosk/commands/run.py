@@ -51,6 +51,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--table", metavar="NAME", help="this table's name on the broker (default: the machine's)"
     )
+    parser.add_argument(
+        "--site",
+        metavar="SITE",
+        help="the site this table belongs to (a café of a chain): its topics are then"
+        " tablesight/SITE/NAME/… (default: none)",
+    )
     parser.set_defaults(
         handler=run,
         holds_stop_signals=True,  # Ctrl-C during a detection stops cleanly (kiosk.stop_signals)
@@ -63,7 +69,8 @@ def register(sub: argparse._SubParsersAction) -> None:
             "speed": a.speed,
             "simulation": a.simulation,
             "repeat": a.repeat,
-            "mqtt": {k: v for k, v in (("url", a.mqtt), ("table", a.table)) if v} or None,
+            "mqtt": {k: v for k, v in (("url", a.mqtt), ("table", a.table), ("site", a.site)) if v}
+            or None,
         },
     )
 
