@@ -6,6 +6,9 @@ already seen. A row is deleted only when the broker acknowledged its message (PU
 outbox is bounded: beyond ``limit`` rows the oldest are dropped and counted (``dropped``), so a
 broker away for days costs a bounded file, and the newest events (the game as it is now) are
 kept. The file lives in the data folder (``mqtt-outbox.sqlite``).
+
+Ended games' results wait here too, each once by its id, numbered in the order the games ended,
+until the broker acknowledged them (they are few: never dropped).
 """
 
 from __future__ import annotations
@@ -24,7 +27,15 @@ CREATE TABLE IF NOT EXISTS events (
     payload TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS results (
+    n INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    payload TEXT NOT NULL,
+    sent INTEGER NOT NULL DEFAULT 0
+);
 """
+RESULTS_KEPT = 50
+"""Results the broker acknowledged that are kept (a game resumed after it ended is known)."""
 
 
 class Outbox:
@@ -126,6 +137,54 @@ class Outbox:
             value = int(self._meta(key) or 0) + 1
             self._set_meta(key, str(value))
             return value
+
+    def keep_result(self, result_id: str, payload_of: Callable[[int], str]) -> bool:
+        """Keep an ended game's result until the broker has it, once: ``payload_of(n)`` makes
+        its text with its number (1, 2, 3 … in the order games ended). False when it was kept
+        before (the same game seen ended again)."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                cursor = self._db.execute(
+                    "INSERT OR IGNORE INTO results(id, payload) VALUES (?, '')", (result_id,)
+                )
+                if not cursor.rowcount:
+                    self._db.execute("ROLLBACK")
+                    return False
+                n = int(cursor.lastrowid or 0)
+                self._db.execute("UPDATE results SET payload = ? WHERE n = ?", (payload_of(n), n))
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            return True
+
+    def results_after(self, n: int) -> list[tuple[int, str]]:
+        """The results waiting for the broker numbered above ``n``, oldest first."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT n, payload FROM results WHERE sent = 0 AND n > ? ORDER BY n", (n,)
+            ).fetchall()
+        return [(int(k), str(p)) for k, p in rows]
+
+    def result_delivered(self, n: int) -> None:
+        """The broker acknowledged result ``n``; only the newest ``RESULTS_KEPT`` are kept."""
+        with self._lock:
+            self._db.execute("UPDATE results SET sent = 1 WHERE n = ?", (n,))
+            self._db.execute(
+                "DELETE FROM results WHERE sent = 1 AND n <= (SELECT MAX(n) FROM results) - ?",
+                (RESULTS_KEPT,),
+            )
+
+    def delivered_result(self) -> str | None:
+        """The newest result when the broker has every one (to retain it again on a broker
+        that may have lost it), else None."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT payload, sent FROM results ORDER BY n DESC LIMIT 1"
+            ).fetchone()
+            waiting = self._db.execute("SELECT 1 FROM results WHERE sent = 0 LIMIT 1").fetchone()
+        return None if row is None or waiting is not None else str(row[0])
 
     def close(self) -> None:
         """Close the file (idempotent)."""

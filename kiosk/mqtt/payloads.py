@@ -131,12 +131,22 @@ class ResultPlayer(_Payload):
 
 
 class Result(_Payload):
-    """The result of one ended game (``tablesight/<table>/result``, one row of the café's
-    results)."""
+    """The result of one ended game (``tablesight/[<site>/]<table>/result``, one row of the
+    café's results)."""
 
     v: Literal[1]
     table: str
     save: str
+    id: str | None = Field(None, pattern=r"^[0-9a-f]{16}$")
+    """The game's result id, made from the save and the table's session (its outbox's epoch and
+    when it first saw the save): the same ended game always has the same id, two games never
+    one (added in version 1; absent from older tables)."""
+    site: str | None = None
+    """The table's site (None in the tree without sites)."""
+    number: int | None = Field(None, ge=1)
+    """The table's results so far, 1, 2, 3 … in the order its games ended."""
+    started: str | None = None
+    """When the table first saw the save (UTC)."""
     game: str
     title: Text
     ended: str
@@ -171,10 +181,12 @@ def read_state(payload: bytes | str, table: str | None = None) -> State:
     return state
 
 
-def read_result(payload: bytes | str, table: str | None = None) -> Result:
-    """A result checked against its schema (and naming ``table``, when given); ValueError
-    saying the first field that is wrong."""
+def read_result(payload: bytes | str, table: str | None = None, site: str | None = None) -> Result:
+    """A result checked against its schema (and naming ``table`` and ``site``, when a table
+    is given); ValueError saying the first field that is wrong."""
     result: Result = _read(_RESULT, payload, table)
+    if table is not None and result.site != site:
+        raise ValueError(f"names site {result.site!r} on the topic of site {site!r}")
     return result
 
 

@@ -11,6 +11,7 @@ what was in flight, in order.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import logging
 import queue
@@ -94,6 +95,12 @@ def plain(value: Any) -> Any:
 def now_iso() -> str:
     """The wall-clock time, UTC, to the millisecond (for receivers; never used by the table)."""
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def result_id(epoch: str, save: str, started: str) -> str:
+    """An ended game's result id: the save and the table's session (its outbox's epoch, when
+    the table first saw the save), so the same game always has the same id."""
+    return hashlib.sha256(f"{epoch}\n{save}\n{started}".encode()).hexdigest()[:16]
 
 
 def default_table_name() -> str:
@@ -221,6 +228,8 @@ class Publisher:
             raise ValueError("no broker address (mqtt.url)")
         self.table = table
         self.name = check_table_name(name or mqtt_settings.table or default_table_name())
+        self.site = mqtt_settings.site
+        """The table's site (topics ``tablesight/<site>/<table>/…``), or None."""
         self.address: BrokerAddress = parse_broker_url(mqtt_settings.url)
         self.link = link
         self.outbox = Outbox(data_dir / OUTBOX_FILE, mqtt_settings.outbox_limit)
@@ -237,7 +246,9 @@ class Publisher:
         self._state: dict[str, Any] | None = None
         self._state_sent: str | None = None
         self._connection: int | None = None  # this table's connections so far (outbox file)
-        self._result_sent: str | None = None
+        self._repeat_result = False  # retain the newest result again (after a connection)
+        self._results_inflight: dict[int, int] = {}  # paho's message id → result number
+        self._result_handed = 0  # the newest result number handed to paho
         self._unlisten: Any = None
         self._lost = False
         self._worker: threading.Thread | None = None
@@ -250,7 +261,7 @@ class Publisher:
             clean_session=True,
             protocol=mqtt.MQTTv311,
         )
-        client.will_set(topic(self.name, STATUS), OFFLINE, qos=1, retain=True)
+        client.will_set(self._topic(STATUS), OFFLINE, qos=1, retain=True)
         user = settings.username or self.address.username
         password = settings.password or self.address.password
         if user:
@@ -269,6 +280,10 @@ class Publisher:
         client.on_connect_fail = self._on_connect_fail
         self._keepalive = settings.keepalive
         return client
+
+    def _topic(self, what: str) -> str:
+        """This table's topic ``what`` (under its site, when it has one)."""
+        return topic(self.name, what, self.site)
 
     # --- life ----------------------------------------------------------------------------------
 
@@ -292,7 +307,7 @@ class Publisher:
             self._worker.join(timeout=STOP_FLUSH_S + 5)
             self._worker = None
             if self.connected.is_set():
-                info = self.client.publish(topic(self.name, STATUS), OFFLINE, qos=1, retain=True)
+                info = self.client.publish(self._topic(STATUS), OFFLINE, qos=1, retain=True)
                 with contextlib.suppress(RuntimeError, ValueError):
                     info.wait_for_publish(timeout=STOP_FLUSH_S)
             self.client.disconnect()
@@ -373,13 +388,17 @@ class Publisher:
             seq = self._inflight.pop(item.value, None)
             if seq is not None:
                 self.outbox.delivered(seq)
+            number = self._results_inflight.pop(item.value, None)
+            if number is not None:
+                self.outbox.result_delivered(number)
             return False
         if item.kind == "connected":
             self.refused = None
             self._connection = self.outbox.count("connections")
             self.connected.set()
-            self.client.publish(topic(self.name, STATUS), ONLINE, qos=1, retain=True)
-            self._state_sent = self._result_sent = None  # a restarted broker lost them
+            self.client.publish(self._topic(STATUS), ONLINE, qos=1, retain=True)
+            self._state_sent = None  # a restarted broker lost it
+            self._repeat_result = True  # and the retained result
             if self._lost:
                 self._say(f"back on the MQTT broker {self.address}; sending what waited")
             self._lost = False
@@ -438,20 +457,23 @@ class Publisher:
         changed and the broker is there."""
         state = summary(self.table, self.name, self.link, self.outbox.dropped, self._connection)
         self._state = state
+        started = self.outbox.remember(f"started:{state['save']}", now_iso)
+        if state["end"] is not None:  # kept once, sent in order, whether the broker is there
+            rid = result_id(self.outbox.epoch, state["save"], started)
+            self.outbox.keep_result(rid, lambda n: self._result(state, rid, n, started))
         if not self.connected.is_set():
             return
         body = json.dumps(state, ensure_ascii=False, separators=(",", ":"))
         if body != self._state_sent:
-            self.client.publish(topic(self.name, STATE), body, qos=1, retain=True)
+            self.client.publish(self._topic(STATE), body, qos=1, retain=True)
             self._state_sent = body
             self.published_state = state
-        if state["end"] is not None:
-            result = self._result(state)
-            if result != self._result_sent:
-                self.client.publish(topic(self.name, RESULT), result, qos=1, retain=True)
-                self._result_sent = result
+        if self._repeat_result:  # a broker that restarted may have lost the retained one
+            self._repeat_result = False
+            if (again := self.outbox.delivered_result()) is not None:
+                self.client.publish(self._topic(RESULT), again, qos=1, retain=True)
 
-    def _result(self, state: dict[str, Any]) -> str:
+    def _result(self, state: dict[str, Any], rid: str, number: int, started: str) -> str:
         """The ended game's result (docs/mqtt.md "result"); its time is when this table first
         saw it end, kept in the outbox's file so that a restart says the same."""
         ended = self.outbox.remember(f"ended:{state['save']}", now_iso)
@@ -459,6 +481,10 @@ class Publisher:
             "v": PAYLOAD_VERSION,
             "table": self.name,
             "save": state["save"],
+            "id": rid,
+            "site": self.site,
+            "number": number,
+            "started": started,
             "game": state["game"],
             "title": state["title"],
             "ended": ended,
@@ -478,8 +504,13 @@ class Publisher:
         room = WINDOW - len(self._inflight)
         if room <= 0 or not self.connected.is_set():
             return  # while the broker is away, events wait in the outbox (not in memory)
+        for number, payload in self.outbox.results_after(self._result_handed):
+            info = self.client.publish(self._topic(RESULT), payload, qos=1, retain=True)
+            if info.rc != mqtt.MQTT_ERR_SUCCESS:
+                break
+            self._results_inflight[info.mid] = self._result_handed = number
         for seq, payload in self.outbox.after(self._handed, room):
-            info = self.client.publish(topic(self.name, EVENTS), payload, qos=1)
+            info = self.client.publish(self._topic(EVENTS), payload, qos=1)
             if info.rc not in (mqtt.MQTT_ERR_SUCCESS, mqtt.MQTT_ERR_NO_CONN):
                 log.warning("event %d not handed to the MQTT client: %s", seq, info.rc)
                 return
