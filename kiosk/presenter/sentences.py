@@ -75,6 +75,13 @@ EVENT_TEXT: dict[str, Text] = {
 }
 """The log's line of each core event (a game adds its own in ``Game.event_texts``)."""
 
+SAY_ROUND = Text("第{round}轮,{phase}开始", "Round {round}: {phase} begins")
+SAY_TURN = Text("{who},轮到你了", "{who}, your turn")
+SAY_REFUSED = Text("{who}:不行。{why}", "{who}: not allowed. {why}")
+"""Spoken lines (``kiosk.speech``) that the log's lines above do not already say: a round's
+first phase, whose turn it is, a refusal. A phase or a step is spoken as the log says it, the
+game's end as the end screen's title."""
+
 CORE_MOVES = {"advance", "end_turn", "pass"}
 TRAILING = re.compile(r"\s*(\.\.\.|…)\s*$")
 SEAT_NUMBER = re.compile(r"(\d+)号玩家|\b[Pp]layer (\d+)\b")
