@@ -12,7 +12,7 @@ import dataclasses
 import os
 from collections.abc import Set as AbstractSet
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import platformdirs
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -188,6 +188,28 @@ class HttpSettings(BaseModel):
     )
 
 
+class SpeechSettings(BaseModel):
+    """Spoken announcements (``kiosk.speech``): what is spoken, and where to."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    level: Literal["off", "phases", "turns", "all"] | None = Field(
+        None,
+        description="off; phases (each phase and the game's end); turns (phases and whose turn);"
+        " all (also steps and refusals); default: off, but the embedded simulation speaks"
+        " phases and turns",
+    )
+    output: Literal["auto", "audio", "files"] = Field(
+        "auto",
+        description="audio: the audio out; files: one WAV file a line in folder; auto: the audio"
+        " out, except the simulation's own speech off a Raspberry Pi, which writes files",
+    )
+    folder: Path | None = Field(
+        None, description="where the WAV files go (default: speech/ in the data folder)"
+    )
+    keep: int = Field(200, ge=1, le=100_000, description="WAV files kept; older ones are deleted")
+
+
 class Settings(BaseSettings):
     """Every setting of tablesight, validated; one instance is made at start."""
 
@@ -228,6 +250,7 @@ class Settings(BaseSettings):
     detector: DetectorConfig = Field(default_factory=DetectorConfig)
     http: HttpSettings = Field(default_factory=HttpSettings)
     mqtt: MqttSettings = Field(default_factory=MqttSettings)
+    speech: SpeechSettings = Field(default_factory=SpeechSettings)
 
     @field_validator("game")
     @classmethod
