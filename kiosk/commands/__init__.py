@@ -29,6 +29,7 @@ VERBS = {
     "tags": "write printable sticker sheets",
     "calibrate": "calibrate the camera to the table",
     "track": "stream the stickers the camera sees (JSON lines, TUIO)",
+    "inventory": "pack away: which of a game's pieces the camera sees, which are missing",
 }
 """The kiosk's own verbs and the one line that ``tablesight --help`` shows for each."""
 

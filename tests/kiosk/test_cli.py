@@ -16,7 +16,18 @@ from kiosk.store import Store
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = Path(__file__).with_name("data") / "replay_greenwood.jsonl"
-VERBS = ["run", "detect", "scan", "replay", "tags", "calibrate", "bench", "track", "cafe"]
+VERBS = [
+    "run",
+    "detect",
+    "scan",
+    "replay",
+    "tags",
+    "calibrate",
+    "bench",
+    "track",
+    "cafe",
+    "inventory",
+]
 
 
 @pytest.mark.parametrize("verb", VERBS)
