@@ -473,6 +473,31 @@ class Store:
         )
         return [SaveInfo(*row) for row in rows]
 
+    def clocks(self, name: str) -> str | None:
+        """The timers kept with the saved game ``name`` (``kiosk.timers`` reads and checks the
+        JSON), None when it has none."""
+        row = self._conn.execute(
+            "SELECT CAST(c.data AS BLOB) FROM clocks c JOIN games g ON g.id = c.game_id"
+            " WHERE g.name = ?",
+            (name,),
+        ).fetchone()
+        if row is None:
+            return None
+        return bytes(row[0]).decode("utf-8", errors="replace")
+
+    def keep_clocks(self, name: str, data: str) -> None:
+        """Keep the timers of the saved game ``name`` (one JSON document, replacing the last);
+        SaveNotKeptError when the saves cannot be written (the clocks then live in memory)."""
+        try:
+            with _transaction(self._conn):
+                self._conn.execute(
+                    "INSERT OR REPLACE INTO clocks (game_id, data, at)"
+                    " SELECT id, ?, ? FROM games WHERE name = ?",
+                    (data, _now(), name),
+                )
+        except sqlite3.Error as exc:
+            raise SaveNotKeptError(_why_failed(exc, self.path)) from None
+
     def append_moves(self, name: str, moves: builtins.list[Move]) -> None:
         """Log many moves of a game in one transaction without checking or applying them (to
         set up long saves for benchmarks and tests); they are chained like any entry."""

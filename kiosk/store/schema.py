@@ -3,7 +3,7 @@ that brings each version to the next (run by ``Store.open``, ``kiosk.store.datab
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 APPLICATION_ID = 0x54534754
 """``PRAGMA application_id`` of a tablesight save ("TSGT"); another program's id is foreign."""
@@ -53,6 +53,13 @@ MIGRATIONS: dict[int, str] = {
     ALTER TABLE games ADD COLUMN snapshot BLOB;
     DELETE FROM snapshots
     """,
+    6: """
+    CREATE TABLE IF NOT EXISTS clocks (
+        game_id INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+        data TEXT NOT NULL,
+        at TEXT NOT NULL
+    )
+    """,
 }
 """Schema version → the SQL that brings the previous version to it (4 also chains the entries
 already logged, ``_chain_existing``; the old snapshots' prefixes were another hash). 5 puts
@@ -65,5 +72,6 @@ COLUMNS: dict[str, tuple[int, set[str]]] = {
     "games": (1, {"id", "name", "game", "options", "seed", "created_at", "updated_at"}),
     "log": (1, {"game_id", "seq", "kind", "move", "at"}),
     "snapshots": (3, {"game_id", "seq", "prefix", "engine", "moves", "state", "at"}),
+    "clocks": (6, {"game_id", "data", "at"}),
 }
 """The tables a save of a schema version has (from which version, with at least these columns)."""

@@ -19,7 +19,7 @@ import pytest
 
 from engine.core import Session, find_game, move_from_dict, offers
 from engine.core.offers import sample
-from kiosk.store import MIGRATIONS, SavedGame, SaveUnusableError, Store
+from kiosk.store import MIGRATIONS, SCHEMA_VERSION, SavedGame, SaveUnusableError, Store
 from kiosk.store import snapshots as snapshots_module
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
@@ -574,7 +574,7 @@ def test_a_schema_4_save_with_pickled_snapshots_migrates_and_resumes_exactly(
     with Store.open(path) as store:
         assert_same(store.load("g"), expected)
     conn = sqlite3.connect(path)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == 5
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     assert PICKLE_TOUCH not in [r[0] for r in conn.execute("SELECT state FROM snapshots")]
     conn.close()
     assert not (tmp_path / "pickled-marker").exists()
