@@ -48,7 +48,9 @@ def register(sub: Any) -> None:
         help="a photo, a folder of photos, or camera:N, picamera2, video:PATH, synthetic",
     )
     parser.add_argument("--json", action="store_true", help="one JSON object, names in zh and en")
-    parser.add_argument("--lang", choices=("zh", "en"), help="the language (default: the kiosk's)")
+    parser.add_argument(  # a dest of its own: `tablesight --lang zh inventory …` still counts
+        "--lang", dest="text_lang", choices=("zh", "en"), help="the language (default: the kiosk's)"
+    )
     parser.add_argument(
         "--frames",
         type=int,
@@ -91,7 +93,7 @@ def inventory(args: argparse.Namespace, settings: Settings) -> int:
         }
         print(json.dumps(record, ensure_ascii=False))
     else:
-        print(describe(result, game.title, args.lang or settings.lang))
+        print(describe(result, game.title, args.text_lang or settings.lang))
     return 0 if result.complete else EXIT_MISSING
 
 
