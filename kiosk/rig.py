@@ -50,6 +50,7 @@ from kiosk.simulation import (
     script_duration_s,
     script_path,
 )
+from kiosk.speech import Speech, open_speech
 from kiosk.store import StoreError
 from kiosk.table import Change, Table, open_table
 from vision.errors import VisionError
@@ -212,6 +213,7 @@ class TableHardware:
         self.simulation: Simulation | None = None
         self.camera_problem: Text | None = None
         """Why the configured camera could not be opened (the report's camera line)."""
+        self.speech: Speech | None = None
 
     def open(self, app: FastAPI) -> None:
         """Open the panel, the controller and the camera; mirror the table on them; start the
@@ -225,6 +227,7 @@ class TableHardware:
         self._unlisten.append(table.listen(self._on_change))
         self._mirror(table)
         self._open_camera(table, app.state.camera)
+        self._open_speech(table)
         for line in self.report():
             say(line)
         if self.loop is not None:
@@ -287,6 +290,20 @@ class TableHardware:
             simulated=play,
             on_frame=lambda frame, found: self._frame(feed, frame, found),
         )
+
+    def _open_speech(self, table: Table) -> None:
+        """Spoken announcements (``kiosk.speech``): the table's changes are told to them, and
+        where the game is now is said first."""
+        self.speech = open_speech(
+            self.settings,
+            table.presenter.snapshot,
+            simulated=self.simulation is not None,
+            on_pi=on_raspberry_pi(),
+        )
+        announcer = self.speech.announcer
+        if announcer is not None:
+            self._unlisten.append(table.listen(announcer.tell))
+            announcer.tell(Change(table.seq, "start"))
 
     def _frame(self, feed: Any, frame: Any, found: list[Any]) -> None:
         """Every frame goes to the camera page; the first one is reported."""
@@ -367,13 +384,15 @@ class TableHardware:
 
     def report(self) -> list[str]:
         """What was found at start, in the kiosk's language: the save played (after the
-        simulation's choice), the camera, the LED controller, the buttons."""
+        simulation's choice), the camera, the LED controller, the buttons, speech."""
         lines = [
             t.in_(self.settings.lang)
             for t in ([self.save_line] if self.save_line is not None else self._start_notices)
         ]
         for text in (self._camera_line(), self._controller_line(), self._gpio_line()):
             lines.append(text.in_(self.settings.lang))
+        if self.speech is not None:
+            lines.append(self.speech.line.in_(self.settings.lang))
         return lines
 
     def _camera_line(self) -> Text:
@@ -565,6 +584,9 @@ class TableHardware:
         for unlisten in self._unlisten:
             unlisten()
         self._unlisten.clear()
+        if self.speech is not None:
+            self.speech.close()
+            self.speech = None
         if self.panel is not None:
             self.panel.close()
             self.panel = None
