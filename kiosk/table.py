@@ -41,6 +41,7 @@ from engine.core import (
     offers,
 )
 from engine.core.text import Language
+from kiosk.packaway import MissingPieces
 from kiosk.presenter import LINK_STATES, Link, Presenter, TableFacts, frozen_event
 from kiosk.presenter.facts import Event as EventData
 from kiosk.presenter.facts import Hint, Taken
@@ -120,6 +121,9 @@ class Table:
         self.prompts: list[tuple[str, Text]] = []
         self.layout_seen: list[tuple[str, str | None]] = []
         """What the camera finds wrong with the map laid on the table (reason code, place)."""
+        self.missing_pieces: MissingPieces | None = None
+        """What the last pack-away check found missing, until a check finds all (the café's
+        alert; ``kiosk.packaway``)."""
         self.seq = 0
         self._lock = threading.RLock()
         self._listeners: list[Listener] = []
@@ -335,6 +339,13 @@ class Table:
                 return
             self.layout_seen = list(seen)
             change = self._bump("layout")
+        self._tell(change)
+
+    def show_missing(self, missing: MissingPieces | None) -> None:
+        """Keep what a pack-away check found missing (None: all there) and announce it."""
+        with self._lock:
+            self.missing_pieces = missing
+            change = self._bump("packaway")
         self._tell(change)
 
     def toggle_menu(self, open_: bool | None = None) -> None:
