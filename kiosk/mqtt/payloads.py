@@ -83,7 +83,15 @@ class Ended(_Payload):
     winners: list[Text]
 
 
-Alert = Annotated[Refused | LinkLost | Ended, Field(discriminator="kind")]
+class Missing(_Payload):
+    """Pieces of the game that the last pack-away check did not see, until a check finds all."""
+
+    kind: Literal["missing"]
+    count: int = Field(ge=1)
+    title: Text
+
+
+Alert = Annotated[Refused | LinkLost | Ended | Missing, Field(discriminator="kind")]
 
 
 class End(_Payload):
