@@ -168,6 +168,10 @@ def summary(
         state = en.links.get(link_name)
         if state is not None and state.state == "lost":
             alerts.append({"kind": f"{link_name}_lost", "detail": state.detail})
+    missing = table.missing_pieces  # the last pack-away check's (kiosk.packaway)
+    if missing is not None:
+        title = both(missing.title_zh, missing.title_en)
+        alerts.append({"kind": "missing", "count": missing.count, "title": title})
     end = None
     outcome = facts.state.outcome
     if outcome is not None and en.end is not None and zh.end is not None:
