@@ -3,9 +3,13 @@
 Each tag gets a track with a session id. A track is *added* once the tag has been seen steadily
 for a while, *updated* only when it has really moved (the new place must be steady and differ
 from the reported one by more than a threshold: hysteresis, so jitter never moves anything), and
-*removed* only after the tag has been absent for a while (a hand or an arm passing over the table
-hides tags for a second or two). A tag id seen twice in one frame is *flagged*, never guessed:
-that frame tells nothing about the tag.
+*removed* when it has gone. Given the frame (``update(..., image=frame)``), the stabiliser looks
+at the place of a tag it misses (`vision.places`): when the place shows bare table, or another tag
+is read there, the tag is removed within ``bare_ms`` (a quarter of a second); when something
+covers it (a hand, an arm, a card held above, or the tag is there but unread), it stays up to
+``covered_ms``; without a frame to look at, it is removed after ``remove_ms`` of absence. Every
+removal says which it was (``why``). A tag id seen twice in one frame is *flagged*, never
+guessed: that frame tells nothing about the tag.
 
 Positions are in table millimetres through a pixel-to-table homography (from the calibration;
 without one they stay in pixels). Time comes in with every frame; nothing here reads a clock.
@@ -29,9 +33,13 @@ import numpy.typing as npt
 
 from vision.detection import Detection
 from vision.errors import VisionError
+from vision.places import Place, inside, look, remember, same_surroundings
 
 FloatArray: TypeAlias = npt.NDArray[np.float64]
 Kind = Literal["add", "update", "remove", "duplicate"]
+Why = Literal["bare", "replaced", "covered", "unseen"]
+PLACE_REFRESH_MS = 1000.0
+"""How often the place of a tag that is read is remembered again (its surroundings' light)."""
 
 
 class StabiliserError(VisionError, ValueError):
@@ -45,23 +53,30 @@ class StabiliserConfig:
 
     A tag is added after ``add_frames`` consecutive frames and ``add_ms``; it moves when its
     last ``settle_frames`` places lie within ``settle_mm`` of their mean and that mean is more
-    than ``move_mm`` (or ``turn_deg``) from the place last reported; it is removed after
-    ``remove_frames`` frames and ``remove_ms`` without being seen.
+    than ``move_mm`` (or ``turn_deg``) from the place last reported. A tag missed for
+    ``remove_frames`` frames is removed after ``remove_ms`` without being seen when its place
+    cannot be looked at; after ``covered_ms`` (or ``remove_ms`` if longer) when its place is
+    covered; and once its place has looked bare (or held another tag) in ``bare_frames`` frames
+    in a row and it has been missed for ``bare_ms``, whatever ``remove_frames`` says.
     """
 
     add_frames: int = 3
     add_ms: float = 100.0
     remove_frames: int = 10
     remove_ms: float = 1500.0
+    bare_frames: int = 2
+    bare_ms: float = 250.0
+    covered_ms: float = 3000.0
     settle_frames: int = 3
     settle_mm: float = 2.0
     move_mm: float = 5.0
     turn_deg: float = 10.0
 
     def __post_init__(self) -> None:
-        counts = ("add_frames", "remove_frames", "settle_frames")
-        bad = [n for n in counts if getattr(self, n) < (1 if n == "settle_frames" else 0)]
-        sizes = ("add_ms", "remove_ms", "settle_mm", "move_mm", "turn_deg")
+        counts = ("add_frames", "remove_frames", "settle_frames", "bare_frames")
+        ones = ("settle_frames", "bare_frames")
+        bad = [n for n in counts if getattr(self, n) < (1 if n in ones else 0)]
+        sizes = ("add_ms", "remove_ms", "settle_mm", "move_mm", "turn_deg", "bare_ms", "covered_ms")
         bad += [n for n in sizes if getattr(self, n) < 0]
         if bad:
             raise StabiliserError(f"stabiliser settings out of range: {', '.join(bad)}")
@@ -75,7 +90,10 @@ class Observation:
 
     ``kind`` is add, update, remove or duplicate (the same id seen more than once in a frame;
     then ``places`` holds every place it was seen, and ``session_id`` is that of its track or
-    0 when it has none).
+    0 when it has none). A ``remove`` says ``why``: ``bare`` (its place shows bare table),
+    ``replaced`` (another tag is read at its place), ``covered`` (something has covered its
+    place for ``covered_ms``) or ``unseen`` (its place could not be looked at: no frame given, or
+    it lies at the frame's edge).
     """
 
     kind: Kind
@@ -87,6 +105,7 @@ class Observation:
     angle_deg: float
     timestamp_ms: float
     places: tuple[tuple[float, float], ...] = ()
+    why: Why | None = None
 
 
 @dataclass
@@ -103,6 +122,9 @@ class Track:
     added: bool = False
     reported: tuple[float, float, float] | None = None
     recent: deque[tuple[float, float, float]] = field(default_factory=deque)
+    place: Place | None = None
+    place_ms: float = -math.inf
+    bare_run: int = 0
 
 
 Pose: TypeAlias = tuple[float, float, float]
@@ -120,6 +142,7 @@ class Stabiliser:
         self._sessions = itertools.count(1)
         self._duplicates: set[tuple[str, int]] = set()
         self._last_ms: float | None = None
+        self._frame = _Frame(None, [])
 
     def alive(self) -> list[Track]:
         """The tracks that have been added and not removed, by tag id."""
@@ -127,8 +150,15 @@ class Stabiliser:
             (t for t in self._tracks.values() if t.added), key=lambda t: (t.family, t.tag_id)
         )
 
-    def update(self, detections: Iterable[Detection], timestamp_ms: float) -> list[Observation]:
-        """Feed one frame's detections taken at ``timestamp_ms``; returns what changed."""
+    def update(
+        self,
+        detections: Iterable[Detection],
+        timestamp_ms: float,
+        image: npt.NDArray[np.uint8] | None = None,
+    ) -> list[Observation]:
+        """Feed one frame's detections taken at ``timestamp_ms``; returns what changed.
+        ``image`` is the frame (grey or BGR) they were read from: with it, the place of a tag
+        that is missed is looked at (see the module)."""
         if self._last_ms is not None and timestamp_ms < self._last_ms:
             raise StabiliserError(
                 f"time went backwards: frame at {timestamp_ms} ms after one at {self._last_ms} ms"
@@ -136,8 +166,11 @@ class Stabiliser:
         self._last_ms = timestamp_ms
         detections = list(detections)
         by_key: dict[tuple[str, int], list[Pose]] = {}
+        corners: dict[tuple[str, int], Detection] = {}
         for d, pose in zip(detections, self._poses(detections), strict=True):
             by_key.setdefault((d.family, d.id), []).append(pose)
+            corners[(d.family, d.id)] = d
+        self._frame = _Frame(image, detections)
         out: list[Observation] = []
         duplicates = {k for k, poses in by_key.items() if len(poses) > 1}
         for key in sorted(duplicates - self._duplicates):
@@ -161,6 +194,7 @@ class Stabiliser:
             seen = by_key.get(key)
             if seen:
                 out.extend(self._seen(key, seen[0], timestamp_ms))
+                self._remember(key, corners[key], timestamp_ms)
             else:
                 out.extend(self._missed(key, timestamp_ms))
         return out
@@ -186,7 +220,7 @@ class Stabiliser:
         if not track.added and track.missed:
             track.first_seen_ms, track.seen_run = now, 0  # a candidate must be seen in a row
             track.recent.clear()
-        track.missed = 0
+        track.missed = track.bare_run = 0
         track.seen_run += 1
         track.last_seen_ms = now
         track.recent.append(pose)
@@ -215,15 +249,60 @@ class Stabiliser:
         if not track.added:
             del self._tracks[key]  # a candidate that flickers out is forgotten
             return []
-        if track.missed >= c.remove_frames and now - track.last_seen_ms >= c.remove_ms:
+        why = self._look(track)
+        track.bare_run = track.bare_run + 1 if why in ("bare", "replaced") else 0
+        absent = now - track.last_seen_ms
+        if why in ("bare", "replaced"):
+            gone = track.bare_run >= c.bare_frames and absent >= c.bare_ms
+        else:
+            wait = max(c.covered_ms, c.remove_ms) if why == "covered" else c.remove_ms
+            gone = track.missed >= c.remove_frames and absent >= wait
+        if gone:
             del self._tracks[key]
             assert track.reported is not None
-            return [self._observe("remove", track, track.reported, now)]
+            return [self._observe("remove", track, track.reported, now, why)]
         return []
 
+    def _look(self, track: Track) -> Why:
+        """What the place of a missed tag shows in this frame."""
+        frame = self._frame
+        if frame.image is None or track.place is None:
+            return "unseen"
+        place = track.place
+        key = (track.family, track.tag_id)
+        if any((d.family, d.id) != key and inside(place, d.center) for d in frame.detections):
+            return "replaced"
+        return look(frame.image, place)
+
+    def _remember(self, key: tuple[str, int], seen: Detection, now: float) -> None:
+        """Remember where a tag that is read lies and what surrounds it: when it is added or
+        moved, and again every ``PLACE_REFRESH_MS`` (only if its surroundings still look the
+        same: a hand beside it must not become the table it is compared with)."""
+        track = self._tracks.get(key)
+        image = self._frame.image
+        if track is None or image is None or not track.added:
+            return
+        moved = track.place is None or not inside(track.place, seen.center)
+        if not moved and now - track.place_ms < PLACE_REFRESH_MS:
+            return
+        place = remember(image, np.asarray(seen.corners, float))
+        track.place_ms = now
+        if moved or place is None or track.place is None or same_surroundings(track.place, place):
+            track.place = place
+
     @staticmethod
-    def _observe(kind: Kind, track: Track, pose: Pose, now: float) -> Observation:
-        return Observation(kind, track.session_id, track.family, track.tag_id, *pose, now)
+    def _observe(
+        kind: Kind, track: Track, pose: Pose, now: float, why: Why | None = None
+    ) -> Observation:
+        return Observation(kind, track.session_id, track.family, track.tag_id, *pose, now, (), why)
+
+
+@dataclass(frozen=True)
+class _Frame:
+    """The frame being fed: its image (None when not given) and its detections."""
+
+    image: npt.NDArray[np.uint8] | None
+    detections: list[Detection]
 
 
 def _apply(h: FloatArray, points: FloatArray) -> FloatArray:
