@@ -34,6 +34,7 @@ from typing import Any
 
 from engine.core import EngineError, Move, Text, find_game, move_from_dict
 from engine.core.offers import CORE_LABELS
+from kiosk.timers import TimerChoice
 from vision.errors import VisionError
 from vision.registry import Registry, load_registry
 from vision.sheets import sticker_name
@@ -76,6 +77,8 @@ class Script:
     """The beat after a ``say`` (seconds at speed 1): time to read it."""
     step_s: float = 1.5
     """The beat after a ``put`` or a ``lift`` (seconds at speed 1)."""
+    timer: TimerChoice | None = None
+    """The timers the session's game is set up with (``[session] timer``, ``kiosk.timers``)."""
 
     @property
     def save_name(self) -> str:
@@ -122,6 +125,7 @@ def load_script(path: Path, registry: Registry | None = None) -> Script:
             camera=dict(data.get("camera", {})),
             steps=tuple(steps),
             path=path,
+            timer=TimerChoice.model_validate(session["timer"]) if "timer" in session else None,
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise SimulationError(f"{path}: [session] needs game, setup and seed ({exc})") from None
