@@ -24,8 +24,9 @@ PATTERNS: dict[str, Pattern] = {
     "accepted": ((0.06, 0.0),),
     "rejected": ((0.35, 0.12), (0.35, 0.0)),
     "phase": ((0.08, 0.08), (0.08, 0.08), (0.25, 0.0)),
+    "timer": ((0.8, 0.0),),
 }
-"""What the buzzer plays: a move accepted, a move rejected, a new phase."""
+"""What the buzzer plays: a move accepted, a move rejected, a new phase, a timer's zero."""
 
 HEARTBEAT = (0.1, 1.9)
 """Status LED on/off seconds while all is well."""
@@ -122,7 +123,8 @@ class ControlPanel:
     # --- buzzer and LED --------------------------------------------------------------------
 
     def play(self, name: str, *, wait: bool = False) -> None:
-        """Play a buzzer pattern (``accepted``, ``rejected``, ``phase``); a new one cuts the old."""
+        """Play a buzzer pattern (``accepted``, ``rejected``, ``phase``, ``timer``); a new one
+        cuts the old."""
         pattern = PATTERNS[name]
         if self.buzzer is None or self._closed:
             return
