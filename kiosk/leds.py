@@ -12,16 +12,22 @@ white when nobody in particular acts). A coming round the game marks (``TrackMar
 the storm in Don't Starve) blinks in the mark colour. What does not fit the
 strip is left out, phases first. Open-ended games (``rounds`` None) show the rounds played so
 far. ``track_legend`` says what each LED stands for, from the same layout.
+
+While a timer runs (``kiosk.timers``, chosen at set-up) the whole strip is its bar instead: as
+many LEDs lit as the share of the time left (in the timed seat's colour, white for a phase
+everyone plays), blinking in the last ``TIMER_LAST_S`` seconds, breathing while paused, and
+every LED blinking fast once the time is up.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from firmware_bridge.state import Effect, Led
-from kiosk.presenter.facts import TableFacts
+from kiosk.presenter.facts import TableFacts, TimerFacts
 from kiosk.seats import COLOURS
 
 Colour = tuple[int, int, int]
@@ -50,6 +56,10 @@ ACCENT_COLOURS: dict[str, Colour] = {"day": (255, 170, 30), "night": (70, 40, 25
 MARK_COLOUR: Colour = (200, 0, 255)
 OFF = Led((0, 0, 0), Effect.OFF)
 PULSE_MS = 1200
+TIMER_LAST_S = 10
+"""The timer bar blinks in its last seconds."""
+BLINK_MS = 500
+"""The timer bar's blink in its last seconds (twice as fast once the time is up)."""
 
 
 @dataclass(frozen=True)
@@ -74,10 +84,13 @@ class TrackFacts:
     """The game's accent (``day``, ``night``), from its view's ``track``."""
     mark_round: int | None = None
     """A coming round the game marks, from its view's ``track``."""
+    timer: TimerFacts | None = None
+    """The timers now (``kiosk.timers``): while one times somebody the strip is its bar."""
 
 
-def track_facts(facts: TableFacts) -> TrackFacts:
-    """The LEDs' facts of the table at one change: its game's state, seats and dice pool."""
+def track_facts(facts: TableFacts, timer: TimerFacts | None = None) -> TrackFacts:
+    """The LEDs' facts of the table at one change: its game's state, seats and dice pool, and
+    its timers (``timer``, when the game has one)."""
     game, state = facts.game, facts.state
     marks = game.track_marks(state)
     return TrackFacts(
@@ -90,6 +103,7 @@ def track_facts(facts: TableFacts) -> TrackFacts:
         dice=tuple(facts.dice["dice"]) if facts.dice is not None else (),
         accent=marks.accent,
         mark_round=marks.mark_round,
+        timer=timer,
     )
 
 
@@ -116,7 +130,8 @@ def track_legend(track: TrackFacts, length: int) -> list[dict[str, Any]]:
     "round": n, "state": "past" | "current" | "coming" | "mark"}``, ``{"kind": "accent",
     "accent": "day" | "night" | None}``, ``{"kind": "phase", "phase": name, "state": "past" |
     "current" | "coming", "seat": the active seat from 0 or None}``; the LEDs after them are
-    ``{"kind": "unused"}``."""
+    ``{"kind": "unused"}``. While a timer runs: ``{"kind": "timer", "seat": the timed seat
+    from 0 or None, "state": "left" | "gone" | "over"}`` for every LED."""
     roles = [role for _, role in _track(track, length)]
     return roles + [{"kind": "unused"}] * (length - len(roles))
 
@@ -129,7 +144,30 @@ def seat_colour(track: TrackFacts, seat: int) -> Colour:
     return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
 
 
+def timer_bar(timer: TimerFacts, colour: Colour, length: int) -> list[tuple[Led, dict[str, Any]]]:
+    """The strip as the timer's bar: the share of the time left, lit from LED 0."""
+    role: dict[str, Any] = {"kind": "timer", "seat": timer.seat}
+    left = math.ceil(timer.left_s)
+    if left <= 0:
+        return [(Led(colour, Effect.BLINK, BLINK_MS // 2), {**role, "state": "over"})] * length
+    share = left / timer.limit_s if timer.limit_s > 0 else 1.0
+    lit = max(1, min(length, math.ceil(length * share)))
+    if timer.paused:
+        on = Led(colour, Effect.PULSE, PULSE_MS)
+    elif left <= TIMER_LAST_S:
+        on = Led(colour, Effect.BLINK, BLINK_MS)
+    else:
+        on = Led(colour)
+    return [(on, {**role, "state": "left"})] * lit + [(OFF, {**role, "state": "gone"})] * (
+        length - lit
+    )
+
+
 def _track(track: TrackFacts, length: int) -> list[tuple[Led, dict[str, Any]]]:
+    timer = track.timer
+    if timer is not None and timer.kind is not None and length > 0:
+        seat = timer.seat
+        return timer_bar(timer, PHASE_COLOUR if seat is None else seat_colour(track, seat), length)
     current_round = max(track.round, 1)
     rounds = track.rounds or current_round
     mark = track.mark_round

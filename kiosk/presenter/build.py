@@ -4,18 +4,25 @@ and the log of a game whose picture fails)."""
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Mapping, MutableMapping, Sequence
 from typing import Any
 
 from engine.core import Advance, Game, Move, State, Text, legal, offers
 from engine.core.text import Language
-from kiosk.presenter.facts import Event, Hint, TableFacts, Taken
+from kiosk.presenter.facts import Event, Hint, TableFacts, Taken, TimerFacts
 from kiosk.presenter.sentences import (
     A_MOVE,
     CONFIRM_CLOSED,
     FINISHED,
     SOMEONE,
     TABLE_NAME,
+    TIMER_BUDGET,
+    TIMER_IDLE,
+    TIMER_PAUSED,
+    TIMER_PHASE,
+    TIMER_TURN,
+    TIMER_UP,
     TODO_CHOOSE,
     TODO_CONFIRM,
     TODO_PLACE,
@@ -26,6 +33,7 @@ from kiosk.presenter.sentences import (
     WE_WON,
     WIN_MANY,
     WIN_ONE,
+    clock_text,
     describe,
     joined,
     named,
@@ -55,6 +63,8 @@ from kiosk.presenter.snapshot import (
     Series,
     Snapshot,
     StepNow,
+    TimeRow,
+    TimerView,
     freeze,
 )
 from kiosk.seats import COLOURS, PlayerSeat
@@ -297,12 +307,54 @@ def _seat_fields(seat: SeatView) -> dict[str, Any]:
     }
 
 
+LAST_SECONDS = 10
+"""The timer's last seconds (the screen marks them, the LED bar blinks)."""
+
+
+def timer_view(timer: TimerFacts, seats: Sequence[SeatView], lang: Language) -> TimerView:
+    """The timers in words: whose time, how much is left, paused, each seat's time so far."""
+    seat = seats[timer.seat] if timer.seat is not None and timer.seat < len(seats) else None
+    who = seat.name if seat is not None else TABLE_NAME.in_(lang) if timer.kind else ""
+    left = math.ceil(timer.left_s)
+    if timer.kind is None:
+        line = TIMER_IDLE
+    elif left <= 0:
+        line = TIMER_UP
+    else:
+        line = {"turn": TIMER_TURN, "budget": TIMER_BUDGET}.get(timer.kind, TIMER_PHASE)
+    text = line.format(who=who).in_(lang)
+    if timer.paused:
+        text = TIMER_PAUSED.format(line=text).in_(lang)
+    return TimerView(
+        kind=timer.kind,
+        seat=timer.seat,
+        who=who,
+        hex=seat.hex if seat is not None else None,
+        left_s=left,
+        limit_s=round(timer.limit_s),
+        left=clock_text(timer.left_s) if timer.kind else "",
+        text=text,
+        paused=timer.paused,
+        last=timer.kind is not None and left <= LAST_SECONDS,
+        over=timer.kind is not None and left <= 0,
+        totals=tuple(
+            TimeRow(s.seat, s.name, s.hex, round(used), clock_text(used))
+            for s, used in zip(seats, timer.totals, strict=False)
+        ),
+    )
+
+
 def build(
-    facts: TableFacts, lang: Language, labels: Labels, consoles: Consoles | None = None
+    facts: TableFacts,
+    lang: Language,
+    labels: Labels,
+    consoles: Consoles | None = None,
+    timer: TimerFacts | None = None,
 ) -> Snapshot:
     """The snapshot of ``facts`` in ``lang``. ``labels`` is the presenter's memory of the
     offers' labels: this console's are noted before a refused move or the log is named;
-    ``consoles`` the last console of each language, reused while the state is the same."""
+    ``consoles`` the last console of each language, reused while the state is the same;
+    ``timer`` the timers at this moment (``kiosk.timers``), when the game has one."""
     game, state = facts.game, facts.state
     flow = state.flow
     phase = game.phase(flow.phase)
@@ -383,6 +435,7 @@ def build(
         prompts=tuple(Prompt(code, t.in_(lang), t.zh, t.en) for code, t in facts.prompts),
         notices=tuple(n.in_(lang) for n in facts.notices),
         console=offered,
+        timer=None if timer is None else timer_view(timer, seats, lang),
     )
 
 

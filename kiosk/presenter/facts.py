@@ -101,3 +101,22 @@ class TableFacts:
     notices: tuple[Text, ...]
     hint: Hint | None = None
     """The confirm or undo button's short notice now, or None."""
+
+
+@dataclass(frozen=True)
+class TimerFacts:
+    """The table's timers at one moment (``kiosk.timers``): who is timed now and how much of
+    their time is left, whether the clocks are paused, and each seat's time so far."""
+
+    totals: tuple[float, ...]
+    """Seconds each seat (from 0) has spent on its own turns this game."""
+    paused: bool = False
+    kind: str | None = None
+    """``turn`` (seconds per turn), ``budget`` (a chess clock: each seat's time for the game),
+    ``phase`` (a phase everyone plays at once), or None: nobody is timed now."""
+    seat: int | None = None
+    """The seat (from 0) timed, None for a phase timer."""
+    left_s: float = 0.0
+    """Seconds left; below 0 once the time is up (the table decides what then)."""
+    limit_s: float = 0.0
+    """The whole time of this turn, budget or phase."""

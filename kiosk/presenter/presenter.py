@@ -10,6 +10,7 @@ kept waiting by a screen.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import threading
 from collections import Counter
@@ -19,8 +20,8 @@ from typing import Any
 
 from engine.core import Text
 from engine.core.text import Language
-from kiosk.presenter.build import Consoles, build, log_line, seat_names
-from kiosk.presenter.facts import Event, TableFacts
+from kiosk.presenter.build import Consoles, build, log_line, seat_names, timer_view
+from kiosk.presenter.facts import Event, TableFacts, TimerFacts
 from kiosk.presenter.snapshot import FIELDS, Snapshot, thaw
 
 
@@ -86,6 +87,9 @@ class Presenter:
         self._consoles: Consoles = {}
         self.builds: Counter[Language] = Counter()
         """How many snapshots were built, per language."""
+        self.timer: Callable[[], TimerFacts | None] = lambda: None
+        """The table's timers now (``kiosk.timers.TableTimers`` sets it; none by default)."""
+        self._built: dict[Language, TableFacts] = {}
 
     def frame(self, lang: Language) -> Frame:
         """The current snapshot in ``lang``, with its JSON and its diff (built if not kept)."""
@@ -127,8 +131,29 @@ class Presenter:
         before = self._frames.get(lang)
         if before is not None and before.seq >= facts.seq:
             return before  # facts are taken under this lock: an older seq is never asked
-        snapshot = build(facts, lang, self._labels, self._consoles)
-        self.builds[lang] += 1
+        timer = self.timer()
+        last = self._built.get(lang)
+        if before is not None and last is not None and _same_but_seq(last, facts):
+            # Only the timers moved (a tick): the rest of the snapshot is the one before.
+            seats = before.snapshot.seats
+            snapshot = dataclasses.replace(
+                before.snapshot,
+                seq=facts.seq,
+                timer=None if timer is None else timer_view(timer, seats, lang),
+            )
+        else:
+            snapshot = build(facts, lang, self._labels, self._consoles, timer)
+            self.builds[lang] += 1
+        self._built[lang] = facts
         frame = make_frame(snapshot, before)
         self._frames[lang] = frame
         return frame
+
+
+def _same_but_seq(a: TableFacts, b: TableFacts) -> bool:
+    """Whether two moments of the table differ in nothing but their change number."""
+    return all(
+        getattr(a, f.name) is getattr(b, f.name) or getattr(a, f.name) == getattr(b, f.name)
+        for f in dataclasses.fields(TableFacts)
+        if f.name != "seq"
+    )

@@ -7,6 +7,7 @@ seats), so that every sentence a player reads is made in one place and in both l
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -55,6 +56,23 @@ WIN_MANY = Text("{names}共同获胜!", "{names} share the win!")
 WE_WON = Text("你们赢了!", "You won!")
 WE_LOST = Text("你们输了", "You lost")
 FINISHED = Text("游戏结束", "Game over")
+
+TIMER_TURN = Text("{who}:本回合剩余时间", "{who}: time left this turn")
+TIMER_BUDGET = Text("{who}:本局剩余时间", "{who}: time left for the game")
+TIMER_PHASE = Text("全桌:本阶段剩余时间", "Everyone: time left in this phase")
+TIMER_UP = Text("{who}:时间到(由大家决定怎么办)", "{who}: time is up (the table decides)")
+TIMER_IDLE = Text("计时器:现在没有人在计时", "Timer: nobody is timed now")
+TIMER_PAUSED = Text("计时暂停 — {line}", "Timer paused — {line}")
+
+
+def clock_text(seconds: float) -> str:
+    """Seconds as a clock shows them: ``1:05``, ``1:02:03``, ``−0:12`` once the time is up."""
+    whole = math.ceil(seconds)
+    sign, whole = ("−", -whole) if whole < 0 else ("", whole)
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{sign}{hours}:{minutes:02d}:{secs:02d}" if hours else f"{sign}{minutes}:{secs:02d}"
+
 
 SEAT_NAMED = Text("{player}({character})", "{player} ({character})")
 TABLE_NAME = Text("全桌", "The whole table")

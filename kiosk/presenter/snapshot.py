@@ -249,6 +249,44 @@ class Console:
 
 
 @dataclass(frozen=True)
+class TimeRow:
+    """A seat's time on its own turns so far (the timers)."""
+
+    seat: int
+    name: str
+    hex: str
+    seconds: int
+    text: str
+    """As shown: ``12:05``."""
+
+
+@dataclass(frozen=True)
+class TimerView:
+    """The timers (``kiosk.timers``), when the game has one: who is timed and the time left
+    for them, whether paused, and each seat's time so far."""
+
+    kind: str | None
+    """``turn``, ``budget``, ``phase``, or None: nobody is timed now."""
+    seat: int | None
+    """The seat timed (from 0); None for the whole table (a phase) or nobody."""
+    who: str
+    """Whose time it is, as the screen names them ("" when nobody is timed)."""
+    hex: str | None
+    left_s: int
+    """Whole seconds left (rounded up); below 0 once the time is up."""
+    limit_s: int
+    left: str
+    """As shown: ``1:05``, ``−0:12`` once the time is up."""
+    text: str
+    """The line beside it: what the time is (this turn, the game's budget, the phase), paused."""
+    paused: bool
+    last: bool
+    """In the last 10 seconds (or up)."""
+    over: bool
+    totals: tuple[TimeRow, ...]
+
+
+@dataclass(frozen=True)
 class Snapshot:
     """Where the game is, in one language, at one change of the table (``seq``)."""
 
@@ -292,6 +330,8 @@ class Snapshot:
     prompts: tuple[Prompt, ...]
     notices: tuple[str, ...]
     console: Console
+    timer: TimerView | None = None
+    """The timers, when the game has one (chosen at set-up)."""
 
     def to_json(self) -> dict[str, Any]:
         """The status as JSON (plain dicts and lists, fresh at every call)."""
