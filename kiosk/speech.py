@@ -469,9 +469,13 @@ class Announcer:
                 if line is not None:
                     self.spoken.append(self.speaker.say(line))
             except (SpeechError, OSError, ValueError) as exc:
-                self.failures += 1
+                self.failures += 1  # said once; an audio out that is missing fails every line
                 if not self._closing:
-                    log.warning("a spoken line was not said: %s", exc)
+                    log.log(
+                        logging.WARNING if self.failures == 1 else logging.DEBUG,
+                        "a spoken line was not said: %s",
+                        exc,
+                    )
             finally:
                 with self._wake:
                     self._busy = False
