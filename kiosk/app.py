@@ -24,8 +24,9 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from kiosk.guard import CSP, SECURITY_HEADERS, Door, Guard, quiet_floods
+from kiosk.packaway import load_missing
 from kiosk.pairing import Pairing
-from kiosk.routers import camera, campaign, controls, live, pages, status, tray
+from kiosk.routers import camera, campaign, controls, live, packaway, pages, status, tray
 from kiosk.settings import Settings
 from kiosk.table import Table
 
@@ -96,6 +97,7 @@ def create_app(
     app.state.door = Door(settings, app.state.pairing)
     app.state.camera = camera.CameraFeed(settings, table)
     app.state.leds = None  # the LED controller, when the hardware opens one
+    table.show_missing(load_missing(settings.data_dir))  # the last pack-away check's
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -112,7 +114,7 @@ def create_app(
             headers=SECURITY_HEADERS,
         )
 
-    routers = (pages, status, live, controls, camera, tray, campaign)
+    routers = (pages, status, live, controls, camera, tray, campaign, packaway)
     for module in routers:
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")

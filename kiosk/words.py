@@ -222,6 +222,33 @@ WORDS: Mapping[str, Text] = MappingProxyType(
         "healthShare": Text("认出 {share}", "found {share}"),
         "healthMargin": Text("余量 {margin}", "margin {margin}"),
         "healthBits": Text("纠正 {bits} 位", "{bits} bits corrected"),
+        # pack away: which of the game's pieces the camera sees (kiosk/routers/packaway.py)
+        "packAway": Text("收拾装盒", "Pack away"),
+        "packIntro": Text(
+            "把《{title}》的全部配件摊开在摄像头下,贴纸朝上,然后点“检查”。",
+            "Lay all of {title}'s components out under the camera, stickers up, then touch Check.",
+        ),
+        "packCheck": Text("检查", "Check"),
+        "packChecking": Text("检查中…", "Checking…"),
+        "packNone": Text("还没有检查过。", "Not checked yet."),
+        "packAllHere": Text("{of} 件全部都在。", "All {of} pieces are here."),
+        "packSomeMissing": Text(
+            "{of} 件中看到 {seen} 件,缺 {n} 件。", "{seen} of {of} pieces seen: {n} missing."
+        ),
+        "packMissing": Text("缺少的配件", "Missing pieces"),
+        "packCounts": Text("各类数量", "How many of each"),
+        "packCount": Text("{seen} / {of}", "{seen} of {of}"),
+        "packPicture": Text("摄像头看到的(绿框:已看到)", "What the camera saw (green: seen)"),
+        "packPictureAlt": Text("检查时摄像头的画面", "The camera's picture of the check"),
+        "packSheet": Text(
+            "贴纸第 {n} 页:红色的是缺少的", "Sticker sheet, page {n}: missing in red"
+        ),
+        "packNothing": Text(
+            "画面中没有《{title}》的配件:请把配件摊开在摄像头下。",
+            "No piece of {title} in view: lay the components out under the camera.",
+        ),
+        "packNoFrame": Text("摄像头还没有画面,请稍后再试。", "No camera picture yet: try again."),
+        "packAtSetup": Text("开始前查一查配件是否齐全", "Check the box is complete first"),
         # tray page
         "trayHeading": Text("骰盘:谁掷什么骰子,为什么", "Dice trays: who rolls what, and why"),
         "trayN": Text("骰盘 {n}", "Tray {n}"),

@@ -27,6 +27,7 @@ PAGES = {
     "/tray": ("tray.html", ("tray.js",)),
     "/camera": ("camera.html", ("camera.js",)),
     "/calibrate": ("calibrate.html", ("calibrate.js",)),
+    "/packaway": ("packaway.html", ("packaway.js",)),
 }
 """Each page's path → its template and the scripts it loads after ``common.js``."""
 
