@@ -53,6 +53,7 @@ from kiosk.simulation import (
 from kiosk.speech import Speech, open_speech
 from kiosk.store import StoreError
 from kiosk.table import Change, Table, open_table
+from kiosk.timers import MonotonicClock, TableTimers
 from vision.errors import VisionError
 from vision.registry import load_registry
 from vision.sources import CameraLoadError, open_source
@@ -213,6 +214,8 @@ class TableHardware:
         self.simulation: Simulation | None = None
         self.camera_problem: Text | None = None
         """Why the configured camera could not be opened (the report's camera line)."""
+        self.timers: TableTimers | None = None
+        self._track_shown: list[Any] | None = None
         self.speech: Speech | None = None
 
     def open(self, app: FastAPI) -> None:
@@ -224,6 +227,9 @@ class TableHardware:
         self._open_panel(table)
         self._open_controller(table)
         app.state.leds = self.bridge
+        self.timers = TableTimers(table, MonotonicClock(), on_zero=lambda: self._beep("timer"))
+        self.timers.start()
+        app.state.timers = self.timers
         self._unlisten.append(table.listen(self._on_change))
         self._mirror(table)
         self._open_camera(table, app.state.camera)
@@ -366,6 +372,8 @@ class TableHardware:
     def _new_simulated_game(self, table: Table, script: Any) -> None:
         name = f"{script.save_name}-{datetime.now(UTC):%Y%m%d-%H%M%S-%f}"
         table.new_game(script.game, script.setup, name, script.seed)
+        if script.timer is not None and self.timers is not None:
+            self.timers.choose(script.timer)
         if self.simulation is not None:
             self.simulation.save = name
 
@@ -505,8 +513,12 @@ class TableHardware:
 
     def _undo(self) -> None:
         """Undo as the screen's button does (``Table.take_back``: a move that began a phase
-        only at a second press while the screen asks for it)."""
+        only at a second press while the screen asks for it); while the menu is open and the
+        game has a timer, pause or resume the timers instead."""
         assert self.table is not None
+        if self.table.menu_open and self.timers is not None and self.timers.facts() is not None:
+            self.timers.pause()
+            return
         try:
             self.table.take_back()
         except NothingToUndoError:
@@ -545,9 +557,9 @@ class TableHardware:
                 self.panel.error()
             else:
                 self.panel.heartbeat()
-        if change.kind in ("move", "undo", "new_game", "settings"):
+        if change.kind in ("move", "undo", "new_game", "settings", "timer"):
             assert self.table is not None
-            self._mirror(self.table)
+            self._mirror(self.table, ticked=change.kind == "timer")
         if change.kind == "rejected":
             self._beep("rejected")
         elif change.kind == "move":
@@ -557,17 +569,22 @@ class TableHardware:
         if self.panel is not None and self.settings.sound:
             self.panel.play(pattern)
 
-    def _mirror(self, table: Table) -> None:
+    def _mirror(self, table: Table, ticked: bool = False) -> None:
         """Show the dice pool on the trays and the round on the track (from the table's facts,
-        never from the screen's words)."""
+        never from the screen's words), or the timer's bar; a tick of the timers (``ticked``)
+        that moves no LED sends nothing."""
         if self.leds is None:
             return
-        track = track_facts(table.facts())
+        track = track_facts(table.facts(), self.timers.facts() if self.timers else None)
         caps = self.leds.link.capabilities
         slots, trays = (caps.slots_per_tray, caps.trays) if caps else (8, 2)
+        strip = track_leds(track, caps.track_leds if caps else 24)
+        if ticked and strip == self._track_shown:
+            return
+        self._track_shown = strip
         for index, leds in enumerate(tray_leds(track.dice, trays, slots)):
             self.leds.tray(index).show(leds)
-        self.leds.track.show(track_leds(track, caps.track_leds if caps else 24))
+        self.leds.track.show(strip)
         self.leds.set_brightness(round(self.settings.brightness * 255 / 100))
 
     def close_controller(self) -> None:
@@ -584,6 +601,8 @@ class TableHardware:
         for unlisten in self._unlisten:
             unlisten()
         self._unlisten.clear()
+        if self.timers is not None:
+            self.timers.close()
         if self.speech is not None:
             self.speech.close()
             self.speech = None
