@@ -19,7 +19,7 @@ import socket
 from typing import Any
 
 import segno
-from fastapi import APIRouter, HTTPException, Response
+from fastapi import APIRouter, HTTPException, Request, Response
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from engine.core import EngineError, NothingToUndoError, Text, Verdict, move_from_dict
@@ -36,6 +36,7 @@ from kiosk.store import (
     StoreError,
 )
 from kiosk.table import setup_refusal
+from kiosk.timers import TableTimers, TimerChoice
 
 router = APIRouter(prefix="/api", tags=["controls"], dependencies=[Control])
 
@@ -215,6 +216,41 @@ def new_game(
     except (EngineError, StoreError, ValueError) as exc:
         raise HTTPException(400, setup_refusal(exc).in_(lang or settings.lang)) from None
     return {"save": table.saved.name, "game": table.saved.game.name}
+
+
+NO_TIMERS = Text("这台看板没有计时器", "this kiosk runs no timers")
+NO_TIMER = Text("这局游戏没有选计时器(开局时选择)", "this game has no timer (chosen at set-up)")
+
+
+class TimerBody(Strict):
+    """Pause or resume the timers; leave ``paused`` out to toggle them."""
+
+    paused: bool | None = None
+
+
+def _timers(request: Request, lang: Language) -> TableTimers:
+    timers: TableTimers | None = getattr(request.app.state, "timers", None)
+    if timers is None:
+        raise HTTPException(503, NO_TIMERS.in_(lang))
+    return timers
+
+
+@router.post("/timer")
+def pause_timer(body: TimerBody, request: Request, settings: SettingsDep) -> dict[str, Any]:
+    """Pause, resume or toggle the game's timers (the menu's button; ``kiosk.timers``)."""
+    timers = _timers(request, settings.lang)
+    if timers.facts() is None:
+        raise HTTPException(409, NO_TIMER.in_(settings.lang))
+    return {"paused": timers.pause(body.paused)}
+
+
+@router.post("/timer/choice")
+def choose_timer(body: TimerChoice, request: Request, settings: SettingsDep) -> dict[str, Any]:
+    """Set the timers of the game being played (the set-up page, after its new game): off,
+    seconds per turn or a budget per seat, and a phase timer; the clocks start from nothing."""
+    timers = _timers(request, settings.lang)
+    timers.choose(body)
+    return body.model_dump()
 
 
 @router.post("/settings")

@@ -45,7 +45,8 @@ def tray(
     if leds is None:
         return {"connected": False, "link": link, "trays": [], "track": [], **labels}
     answer = {"connected": True, "link": link, **leds.view(), **labels}
-    answer["legend"] = track_legend(track_facts(facts), len(answer["track"]))
+    timer = table.presenter.timer()  # the track is the timer's bar while one runs
+    answer["legend"] = track_legend(track_facts(facts, timer), len(answer["track"]))
     if leds.emulator is not None:
         try:
             state = leds.emulator.state
