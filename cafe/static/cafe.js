@@ -14,6 +14,8 @@ const WORDS = {
     refused: "✖ 被拒的一步待处理:{who}:{what} — {why}", camera_lost: "⚠ 摄像头断开",
     controller_lost: "⚠ 灯光控制器断开", offline: "⊘ 本桌离线", offlineSince: "⊘ 本桌离线(最后消息 {t})",
     ended: "✔ 游戏结束:{title}", waiting: "等待本桌的消息…", open: "打开本桌屏幕",
+    missing: "⚠ 《{title}》缺 {n} 件配件", missing_one: "⚠ 《{title}》缺 1 件配件",
+    short_missing: "《{title}》缺 {n} 件配件", short_missing_one: "《{title}》缺 1 件配件",
     short_refused: "被拒的一步", short_camera_lost: "摄像头断开", short_controller_lost: "灯光控制器断开",
     short_offline: "离线", short_ended: "游戏结束", sep: "、",
     unreadable: "⚠ 无法读取本桌的报告", short_unreadable: "报告无法读取",
@@ -30,6 +32,8 @@ const WORDS = {
     refused: "✖ Refused move waiting: {who}: {what} — {why}", camera_lost: "⚠ Camera lost",
     controller_lost: "⚠ LED controller lost", offline: "⊘ Table offline", offlineSince: "⊘ Table offline (last heard {t})",
     ended: "✔ Game over: {title}", waiting: "Waiting for this table's news…", open: "Open the table's screen",
+    missing: "⚠ {n} pieces of {title} missing", missing_one: "⚠ 1 piece of {title} missing",
+    short_missing: "{n} pieces of {title} missing", short_missing_one: "1 piece of {title} missing",
     short_refused: "refused move", short_camera_lost: "camera lost", short_controller_lost: "LED controller lost",
     short_offline: "offline", short_ended: "game over", sep: ", ",
     unreadable: "⚠ This table's report could not be read", short_unreadable: "report unreadable",
@@ -79,14 +83,21 @@ function level(alerts) {
   if (kinds.includes("offline")) return "offline";
   if (kinds.includes("unreadable")) return "unreadable";
   if (kinds.some(k => k.endsWith("_lost"))) return "lost";
+  if (kinds.includes("missing")) return "missing";
   if (kinds.includes("ended")) return "ended";
   return "none";
 }
 function alertText(a, tile) {
   if (a.kind === "refused") return t("refused", { who: say(a.who), what: say(a.what), why: say(a.why) });
   if (a.kind === "ended") return t("ended", { title: say(a.title) });
+  if (a.kind === "missing") return t(a.count === 1 ? "missing_one" : "missing", { n: a.count, title: say(a.title) });
   if (a.kind === "offline") return tile.seen ? t("offlineSince", { t: clock(tile.seen) }) : t("offline");
   return t(a.kind);
+}
+// The alert as the list of tables needing staff says it ("T3: 2 pieces of Greenwood missing").
+function shortText(a) {
+  if (a.kind === "missing") return t(a.count === 1 ? "short_missing_one" : "short_missing", { n: a.count, title: say(a.title) });
+  return t(`short_${a.kind}`);
 }
 
 // One tile; a tile that cannot be drawn (whatever its report holds) is drawn as unreadable,
@@ -176,7 +187,7 @@ function drawSummary(names) {
   needs.hidden = needing.length === 0;
   const list = el("ul");
   for (const tile of needing) {
-    const kinds = alertsOf(tile).filter(a => a.kind !== "ended").map(a => t(`short_${a.kind}`));
+    const kinds = alertsOf(tile).filter(a => a.kind !== "ended").map(shortText);
     list.append(el("li", { text: `${tile.name}: ${kinds.join(t("sep"))}` }));
   }
   needs.replaceChildren(el("strong", { text: t("needs") }), list);
