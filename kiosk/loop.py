@@ -136,7 +136,9 @@ class TableLoop:
         if not self._ready(frame, known):
             return []
         assert self._stabiliser is not None and self._reader is not None
-        observations = self._stabiliser.update(known, frame.timestamp_ms)
+        # the frame goes too: a sticker missed is removed at once from a bare place, kept
+        # while covered (each remove says why)
+        observations = self._stabiliser.update(known, frame.timestamp_ms, frame.image)
         if not observations:
             return []
         state = self.table.saved.session.state

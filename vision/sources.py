@@ -11,6 +11,10 @@ A source is named by a short spec string, so that a settings file, an environmen
 ``synthetic``              the synthetic table (a scattered table of tags)
 =========================  ==================================================================
 
+Every frame carries the real time it was taken (``Frame.timestamp_ms``): a camera's capture
+time, a video's own timestamps, a folder's ``fps`` or, with none set, its files' modification
+times (when they are distinct and plausible; else ``DEFAULT_FOLDER_FPS``, and ``clock`` says so).
+
 Every source has ``open()``, ``read() -> Frame`` and ``close()``, and raises
 :class:`~vision.errors.SourceLostError` when it cannot give a frame. :class:`ResilientSource`
 wraps any of them: it reports "lost", retries with a growing back-off and resumes where the
@@ -58,6 +62,15 @@ is refused before any pixel is decoded."""
 MIN_IMAGE_SIDE = 16
 """An image narrower or lower than this many pixels cannot hold a readable tag; such a file is
 refused as an image, and skipped as a frame of a folder."""
+DEFAULT_FOLDER_FPS = 10.0
+"""A folder's frame rate when none is set and its files' times cannot be used."""
+FILE_GAP_MS = (1000 / 240, 10_000.0)
+"""The typical (median) gap between a folder's files' modification times must lie in this range
+(240 frames a second to one frame in 10 s) for the times to be used: files copied in one go lie
+closer together."""
+CAPTURE_LAG_MS = (0.0, 2000.0)
+"""A camera's own capture time is used when it lies this far before the moment the frame is
+taken in (the same monotonic clock); otherwise the frame is stamped when taken in."""
 log = logging.getLogger("tablesight.sources")
 _PNM_MAGIC = (b"P1", b"P2", b"P3", b"P4", b"P5", b"P6", b"Pf", b"PF")
 
@@ -93,7 +106,8 @@ class Frame:
 class SourceConfig:
     """Which source to open and how; ``width``, ``height``, ``fps``, ``exposure`` and ``gain``
     are requests to a camera (None leaves the camera's own value; an exposure turns auto
-    exposure off). ``loop`` replays a video or folder from its start when it ends."""
+    exposure off). ``fps`` is also a folder's frame rate (None: its files' times) and the
+    synthetic table's. ``loop`` replays a video or folder from its start when it ends."""
 
     kind: Kind = "camera"
     device: int | str = 0
@@ -277,6 +291,7 @@ class CameraSource:
         self.name = f"camera:{config.device}"
         self._capture: cv2.VideoCapture | None = None
         self._index = 0
+        self._last_ms = -math.inf
 
     def open(self) -> None:
         """Open the camera and request the configured size, rate, exposure and gain."""
@@ -300,14 +315,20 @@ class CameraSource:
         self._capture = capture
 
     def read(self) -> Frame:
-        """The next frame, stamped with the monotonic clock."""
+        """The next frame, stamped with its capture time: the driver's (V4L2 stamps each
+        buffer on the monotonic clock) when plausible, else the moment it was taken in."""
         if self._capture is None:
             raise SourceLostError(f"{self.name}: not open")
-        ok, image = self._capture.read()
+        grabbed = self._capture.grab()
+        now_ms = time.monotonic() * 1000
+        ok, image = self._capture.retrieve() if grabbed else (False, None)
         if not ok or image is None:
             raise SourceLostError(f"{self.name}: the camera stopped giving frames")
         self._index += 1
-        return Frame(np.asarray(image, dtype=np.uint8), time.monotonic() * 1000, self._index - 1)
+        stamp = self._last_ms = max(
+            capture_time(self._capture.get(cv2.CAP_PROP_POS_MSEC), now_ms), self._last_ms
+        )
+        return Frame(np.asarray(image, dtype=np.uint8), stamp, self._index - 1)
 
     def close(self) -> None:
         """Release the camera."""
@@ -335,6 +356,7 @@ class PiCameraSource:
         self.name = "picamera2"
         self._camera: object | None = None
         self._index = 0
+        self._last_ms = -math.inf
 
     def open(self) -> None:
         """Start the camera with the configured size, exposure (µs) and gain."""
@@ -360,17 +382,25 @@ class PiCameraSource:
         self._camera = camera
 
     def read(self) -> Frame:
-        """The next frame, stamped with the monotonic clock."""
+        """The next frame, stamped with its capture time: libcamera's ``SensorTimestamp``
+        (the start of its exposure, on the monotonic clock) when plausible, else the moment it
+        was taken in."""
         if self._camera is None:
             raise SourceLostError("picamera2: not open")
         try:
-            image = self._camera.capture_array()  # type: ignore[attr-defined]
+            request = self._camera.capture_request()  # type: ignore[attr-defined]
+            try:
+                image = request.make_array("main")
+                sensor_ns = request.get_metadata().get("SensorTimestamp")
+            finally:
+                request.release()
         except Exception as exc:
             raise SourceLostError(f"picamera2: the camera stopped giving frames: {exc}") from exc
+        now_ms = time.monotonic() * 1000
+        stamp = capture_time(sensor_ns / 1e6 if sensor_ns else None, now_ms)
+        stamp = self._last_ms = max(stamp, self._last_ms)  # never back, whichever clock
         self._index += 1
-        return Frame(
-            np.ascontiguousarray(image[:, :, :3]), time.monotonic() * 1000, self._index - 1
-        )
+        return Frame(np.ascontiguousarray(image[:, :, :3]), stamp, self._index - 1)
 
     def close(self) -> None:
         """Stop and release the camera."""
@@ -396,6 +426,8 @@ class VideoFileSource:
         self._index = 0
         self._fps = 30.0
         self._played_ms = 0.0  # the time of the laps already played (a looping video)
+        self._last_ms = -math.inf  # the last frame's time in the video
+        self.clock = "the video's own timestamps"
 
     def open(self) -> None:
         """Open the file and seek to where reading stopped; SourceLostError when it is not a
@@ -420,8 +452,9 @@ class VideoFileSource:
         self._capture = capture
 
     def read(self) -> Frame:
-        """The next frame, stamped with its time in the video (a looping video's time goes
-        on from lap to lap: it never goes back)."""
+        """The next frame, stamped with its own time in the video (its presentation
+        timestamp; where the file gives none that goes forward, the frame's number over the
+        video's rate). A looping video's time goes on from lap to lap: it never goes back."""
         if self._capture is None:
             raise SourceLostError(f"{self.name}: not open")
         ok, image = self._capture.read()
@@ -431,13 +464,16 @@ class VideoFileSource:
             if self.config.loop and self._index:
                 self._capture.set(cv2.CAP_PROP_POS_FRAMES, 0)
                 ok, image = self._capture.read()
-                self._played_ms += self._index * 1000 / self._fps
-                self._index = 0
+                self._played_ms += self._last_ms + 1000 / self._fps
+                self._index, self._last_ms = 0, -math.inf
             if not ok:
                 raise SourceEndedError(f"{self.name}: end of the video")
         self._index += 1
-        stamp = self._played_ms + (self._index - 1) * 1000 / self._fps
-        return Frame(np.asarray(image, dtype=np.uint8), stamp, self._index - 1)
+        own = self._capture.get(cv2.CAP_PROP_POS_MSEC)
+        if not math.isfinite(own) or own < 0 or (self._index > 1 and own <= self._last_ms):
+            own = (self._index - 1) * 1000 / self._fps  # no usable timestamp in the file
+        self._last_ms = own
+        return Frame(np.asarray(image, dtype=np.uint8), self._played_ms + own, self._index - 1)
 
     def close(self) -> None:
         """Release the file."""
@@ -460,13 +496,19 @@ class FolderSource:
         self.config = config
         self.path = config.path
         self.name = f"folder:{config.path}"
-        self.fps = config.fps or 10.0
+        self.fps = config.fps
+        """The frame rate set, or None: the files' times (or ``DEFAULT_FOLDER_FPS``)."""
+        self.clock = f"{config.fps:g} frames a second (as set)" if config.fps else ""
+        """Where the frames' times come from, in words (set when the folder is opened)."""
         self.skipped: list[str] = []
         """Why each skipped file was skipped, in the order met (each file once)."""
         self._files: list[Path] | None = None
         self._last: str | None = None
         self._index = 0
         self._bad: set[str] = set()
+        self._times: dict[str, float] = {}  # each file's time (ms from the first), if used
+        self._lap_ms = 0.0  # the time of the laps already played (a looping folder)
+        self._last_ms = 0.0
 
     def open(self) -> None:
         """List the folder's images."""
@@ -476,9 +518,22 @@ class FolderSource:
         if not files:
             raise SourceLostError(f"{self.name}: holds no images ({', '.join(IMAGE_SUFFIXES)})")
         self._files = files
+        if self.fps:
+            return
+        times, why_not = file_times(files)
+        self._times = {p.name: t for p, t in zip(files, times or [], strict=False)}
+        clock = (
+            "the files' modification times"
+            if times
+            else f"{DEFAULT_FOLDER_FPS:g} frames a second: the files' modification times "
+            f"{why_not} (set the rate with --fps or [camera] fps)"
+        )
+        if clock != self.clock and not times:
+            log.warning("%s: frames stamped at %s", self.name, clock)
+        self.clock = clock
 
     def read(self) -> Frame:
-        """The next usable image; timestamps advance by 1/fps per image."""
+        """The next usable image, stamped by ``fps`` or by its file's time (see ``clock``)."""
         if self._files is None:
             raise SourceLostError(f"{self.name}: not open")
         remaining = [p for p in self._files if self._last is None or p.name > self._last]
@@ -490,6 +545,7 @@ class FolderSource:
                 if looped:
                     raise SourceLostError(f"{self.name}: none of its images can be read")
                 remaining, looped = list(self._files), True
+                self._lap_ms = self._last_ms + self._frame_ms()
             path = remaining.pop(0)
             if not path.is_file():  # the folder (a card, a share) has gone: lost, not skipped
                 self._files = None
@@ -499,7 +555,19 @@ class FolderSource:
             if image is not None:
                 break
         self._index += 1
-        return Frame(image, (self._index - 1) * 1000 / self.fps, self._index - 1)
+        if self._times:
+            stamp = self._lap_ms + self._times.get(path.name, 0.0)
+        else:
+            stamp = (self._index - 1) * self._frame_ms()
+        stamp = max(stamp, self._last_ms)  # a file changed while the folder was lost
+        self._last_ms = stamp
+        return Frame(image, stamp, self._index - 1)
+
+    def _frame_ms(self) -> float:
+        """One frame's time: by the rate, or the files' typical gap."""
+        if self._times:
+            return float(np.median(np.diff(list(self._times.values()))))
+        return 1000 / (self.fps or DEFAULT_FOLDER_FPS)
 
     def _image(self, path: Path) -> Image | None:
         """The image at ``path``, or None (and a warning the first time) when it is unusable."""
@@ -515,6 +583,35 @@ class FolderSource:
     def close(self) -> None:
         """Forget the listing (the position is kept for a reopen)."""
         self._files = None
+
+
+def file_times(files: list[Path]) -> tuple[list[float] | None, str]:
+    """The times of ``files`` (in their order) in milliseconds from the first one's
+    modification time, or None and why they cannot be used as frame times: fewer than two, not
+    increasing in name order, or typically closer or further apart than ``FILE_GAP_MS``."""
+    if len(files) < 2:
+        return None, "cannot give a rate (a single image)"
+    try:
+        stamps = [p.stat().st_mtime_ns / 1e6 for p in files]
+    except OSError as exc:
+        return None, f"cannot be read ({exc.strerror})"
+    gaps = np.diff(stamps)
+    if np.any(gaps <= 0):
+        return None, "do not follow the names' order"
+    typical = float(np.median(gaps))
+    if not FILE_GAP_MS[0] <= typical <= FILE_GAP_MS[1]:
+        return None, f"lie {typical:.3g} ms apart (not a camera's rate: copied files?)"
+    return [t - stamps[0] for t in stamps], ""
+
+
+def capture_time(driver_ms: float | None, now_ms: float) -> float:
+    """A camera frame's time: the driver's capture time when it lies at most
+    ``CAPTURE_LAG_MS`` before ``now_ms`` (the same monotonic clock), else ``now_ms``."""
+    if driver_ms is not None and math.isfinite(driver_ms):
+        lag = now_ms - driver_ms
+        if CAPTURE_LAG_MS[0] <= lag <= CAPTURE_LAG_MS[1]:
+            return driver_ms
+    return now_ms
 
 
 def _one_line(exc: BaseException) -> str:

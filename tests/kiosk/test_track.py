@@ -28,7 +28,7 @@ ANCHORS = load_registry().anchors()
 STAY = (Component(150, 250, 200, 20, 30), Component(151, 600, 330, 70, 30))
 GOES = Component(152, 420, 420, 0, 30)  # taken off the table after frame 4
 MOVES = Component(153, 700, 150, 45, 30)  # slid 60 mm to the right after frame 4
-BEFORE, AFTER = 5, 20  # frames of each scene; the folder plays at 10 frames a second
+BEFORE, AFTER = 5, 20  # frames of each scene; the folder plays at 10 frames a second (--fps)
 
 
 def scene(after: bool) -> SyntheticTable:
@@ -68,8 +68,9 @@ def events(stdout: str) -> list[dict]:
 
 def test_json_lines_follow_what_was_rendered(frames, tmp_path: Path) -> None:
     folder, first, last = frames
-    result = tablesight(tmp_path, "track", f"folder:{folder}", "--json")
+    result = tablesight(tmp_path, "track", f"folder:{folder}", "--json", "--fps", "10")
     assert result.returncode == 0, result.stderr
+    assert "frame times: 10 frames a second (as set)" in result.stderr
     out = events(result.stdout)
     adds = {e["id"]: e for e in out if e["event"] == "add"}
     truth = first.truth_by_id()
@@ -85,8 +86,9 @@ def test_json_lines_follow_what_was_rendered(frames, tmp_path: Path) -> None:
     assert len(sessions) == len(adds)
     removes = [e for e in out if e["event"] == "remove"]
     assert [(e["id"], e["session"]) for e in removes] == [(152, adds[152]["session"])]
-    # last seen in frame BEFORE - 1; absent 1.5 s (and 10 frames) before it is removed
-    assert removes[0]["time_ms"] == (BEFORE - 1) * 100 + 1500
+    # last seen in frame BEFORE - 1; its place bare in 2 frames and absent 250 ms: 3 frames on
+    assert removes[0]["time_ms"] == (BEFORE - 1) * 100 + 300
+    assert removes[0]["why"] == "bare"
     updates = [e for e in out if e["event"] == "update"]
     assert [e["id"] for e in updates] == [153]
     x, y = last.truth_by_id()[153].center
@@ -101,14 +103,16 @@ def test_with_a_calibration_places_are_in_table_millimetres(frames, tmp_path: Pa
     found = Detector().detect(first.image)
     calibration = calibrate_table(found, ANCHORS, (960, 540))
     calibration.save(tmp_path / "calibration.json")  # where tablesight calibrate saves it
-    result = tablesight(tmp_path, "track", f"folder:{folder}", "--json", "--frames", "4")
+    result = tablesight(
+        tmp_path, "track", f"folder:{folder}", "--json", "--frames", "4", "--fps", "10"
+    )
     assert result.returncode == 0, result.stderr
     assert "places in table millimetres (the saved calibration)" in result.stderr
     for e in events(result.stdout):
         t = first.truth_by_id()[e["id"]]
         assert e["mm"] == pytest.approx([t.x_mm, t.y_mm], abs=1.5)
         assert abs((e["angle"] - t.rotation_deg + 180) % 360 - 180) < 2
-    readable = tablesight(tmp_path, "track", f"folder:{folder}", "--frames", "3")
+    readable = tablesight(tmp_path, "track", f"folder:{folder}", "--frames", "3", "--fps", "10")
     assert "added     150 domino 3 at (250, 200) mm, turned 20°" in readable.stdout
     assert readable.stdout.splitlines()[-1].startswith("tablesight track: done: 3 frames")
 
@@ -120,7 +124,14 @@ def test_tuio_bundles_reach_a_real_udp_socket(frames, tmp_path: Path) -> None:
         listener.settimeout(10)
         port = listener.getsockname()[1]
         result = tablesight(
-            tmp_path, "track", f"folder:{folder}", "--json", "--tuio", f"127.0.0.1:{port}"
+            tmp_path,
+            "track",
+            f"folder:{folder}",
+            "--json",
+            "--fps",
+            "10",
+            "--tuio",
+            f"127.0.0.1:{port}",
         )
         assert result.returncode == 0, result.stderr
         listener.settimeout(0.5)
