@@ -282,6 +282,24 @@ WORDS: Mapping[str, Text] = MappingProxyType(
         "group_accent": Text("昼夜", "Day"),
         "group_unused": Text("不用", "Unused"),
         "group_other": Text("其他", "Other"),
+        # the timers (kiosk/timers.py): the table page, its menu, the set-up page, the tray page
+        "group_timer": Text("计时条", "Timer"),
+        "timer": Text("计时器", "Timer"),
+        "timerOff": Text("不计时", "Off"),
+        "timerTurn": Text("每回合限时", "Per turn"),
+        "timerBudget": Text("每人总时长(棋钟)", "Chess clock: each player's time for the game"),
+        "timerTurnTime": Text("每回合 {t}", "{t} per turn"),
+        "timerBudgetTime": Text("每人共 {t}", "{t} per player"),
+        "phaseTimer": Text("大家同时行动的阶段限时", "Phases everyone plays at once"),
+        "phaseTimerTime": Text("每阶段 {t}", "{t} per phase"),
+        "timerPause": Text("暂停计时", "Pause the timer"),
+        "timerResume": Text("继续计时", "Resume the timer"),
+        "timerButtons": Text(
+            "菜单打开时,按撤销键也能暂停或继续计时",
+            "While the menu is open, the Undo button pauses or resumes the timer",
+        ),
+        "timerPaused": Text("已暂停", "paused"),
+        "timeTotals": Text("各人用时", "Time on turns"),
     }
 )
 """Each word of the pages by key: Chinese and English."""
