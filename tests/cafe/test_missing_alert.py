@@ -1,0 +1,78 @@
+"""The café overview shows a table's missing pieces (issue 28, pack away): "T3: 2 pieces of
+Greenwood missing" in both languages, from the state summary a real table publishes to a real
+Mosquitto, until a check finds all. The overview is served from a thread of this process."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uvicorn
+from playwright.sync_api import expect
+from serving import free_port
+
+from cafe.broker import Mosquitto
+from cafe.overview import Overview, create_app
+from cafe.simulate import SimulatedTable
+from kiosk.packaway import MissingPieces
+from kiosk.settings import MqttSettings
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def cafe(broker: Mosquitto, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The café overview of the module's broker, on a free port; its address."""
+    overview = Overview(MqttSettings(url=broker.url), tmp_path_factory.mktemp("cafe"))
+    port = free_port()
+    config = uvicorn.Config(create_app(overview, "en"), host="127.0.0.1", port=port)
+    server = uvicorn.Server(config)
+    overview.start()
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        assert time.monotonic() < deadline and thread.is_alive(), "no café overview"
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(30)
+        overview.stop()
+
+
+def test_the_overview_names_the_missing_pieces_until_a_check_finds_all(
+    browser: Any, broker: Mosquitto, cafe: str, tmp_path: Path
+) -> None:
+    table = SimulatedTable("T3", tmp_path / "T3", broker.url, game="greenwood").start()
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        table.table.show_missing(
+            MissingPieces(game="greenwood", title_zh="苍林秘境", title_en="Greenwood", count=2)
+        )
+        page = context.new_page()
+        page.add_init_script("localStorage.setItem('tablesight.cafe.lang', 'en')")
+        page.goto(cafe)
+        tile = page.locator(".tile[data-table='T3']")
+        expect(tile).to_have_attribute("data-level", "missing", timeout=20_000)
+        expect(tile.locator(".alert[data-kind='missing']")).to_have_text(
+            "⚠ 2 pieces of Greenwood missing"
+        )
+        expect(page.locator("#needs")).to_contain_text("T3: 2 pieces of Greenwood missing")
+        page.click("button[data-lang='zh']")
+        expect(tile.locator(".alert[data-kind='missing']")).to_have_text(
+            "⚠ 《苍林秘境》缺 2 件配件"
+        )
+        expect(page.locator("#needs")).to_contain_text("《苍林秘境》缺 2 件配件")
+
+        table.table.show_missing(None)  # the next check found all
+        expect(tile).to_have_attribute("data-level", "none", timeout=20_000)
+        expect(tile.locator(".alert")).to_have_count(0)
+    finally:
+        context.close()
+        table.stop()
