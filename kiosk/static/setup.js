@@ -14,6 +14,7 @@ const setup = {
   game: null, players: 2, seats: [], options: {},
   step: "game", reached: 0, camera: null, poll: null,
   campaigns: { games: [], continuations: [] }, campaign: null,
+  timer: { mode: "off", seconds: 60, phase_seconds: 0 }, // POST /api/timer/choice after the start
 };
 
 const $ = (id) => document.getElementById(id);
@@ -230,7 +231,7 @@ function showNameProblem() {
 function renderOptions() {
   const game = currentGame();
   if (!game) return;
-  $("options").replaceChildren(...optionFields().map(optionPanel));
+  $("options").replaceChildren(...optionFields().map(optionPanel), ...timerPanels());
 }
 
 function optionPanel(o) {
@@ -343,6 +344,7 @@ function renderSummary(game) {
   for (const o of optionFields()) {
     chosen.append(Kiosk.el("dt", { text: o.label }), Kiosk.el("dd", { text: shownValue(o) }));
   }
+  chosen.append(Kiosk.el("dt", { text: Kiosk.t("timer") }), Kiosk.el("dd", { text: timerSummary() }));
   $("summary").replaceChildren(
     Kiosk.el("h3", { class: "sum-title", text: game.title }),
     Kiosk.el("p", { class: "muted", text: Kiosk.t("sumPlayers", { n: setup.players }) }),
@@ -432,8 +434,11 @@ async function start() {
   if (next) { body.save = next.save; delete body.game; }
   const path = next ? "/api/campaigns/continue" : "/api/new-game";
   const answer = await Kiosk.post(`${path}?lang=${encodeURIComponent(Kiosk.lang)}`, body);
+  const timed = answer.ok && (setup.timer.mode !== "off" || setup.timer.phase_seconds > 0);
+  const timer = timed ? await Kiosk.post("/api/timer/choice", setup.timer) : { ok: true };
   button.disabled = false;
-  if (answer.ok) { location.href = "/"; return; }
+  if (answer.ok && timer.ok) { location.href = "/"; return; }
+  if (answer.ok) { say(Kiosk.t("startFailed", { why: Kiosk.describe(timer.detail) }), false); return; }
   say(Kiosk.t("startFailed", { why: Kiosk.describe(answer.detail) }), false);
 }
 
@@ -452,3 +457,45 @@ document.addEventListener("DOMContentLoaded", async () => {
   $("start").addEventListener("click", start);
   await load();
 });
+
+// --- the timers (issue 28, kiosk/timers.py) ------------------------------------------------------
+// Off by default: per turn (seconds a turn) or a chess clock (each player's time for the game),
+// and a limit for the phases everyone plays at once; sent after the game has started.
+const TURN_STEP = 15;
+const BUDGET_STEP = 60;
+const PHASE_CHOICES = [0, 60, 90, 120, 180];
+
+function clockText(seconds) {
+  const m = Math.floor(seconds / 60);
+  const rest = seconds % 60;
+  return `${m}:${String(rest).padStart(2, "0")}`;
+}
+
+function timerSummary() {
+  const tm = setup.timer;
+  const parts = [];
+  if (tm.mode === "turn") parts.push(Kiosk.t("timerTurnTime", { t: clockText(tm.seconds) }));
+  if (tm.mode === "budget") parts.push(Kiosk.t("timerBudgetTime", { t: clockText(tm.seconds) }));
+  if (tm.phase_seconds > 0) parts.push(Kiosk.t("phaseTimerTime", { t: clockText(tm.phase_seconds) }));
+  return parts.length ? parts.join(Kiosk.lang === "zh" ? ";" : "; ") : Kiosk.t("timerOff");
+}
+
+function timerPanels() {
+  const tm = setup.timer;
+  const set = (change) => { Object.assign(setup.timer, change); render(); };
+  const mode = (value, label, seconds) => pressable(label, tm.mode === value, () => set({ mode: value, seconds }), { "data-value": value });
+  const modes = Kiosk.el("div", { class: "choices" },
+    mode("off", Kiosk.t("timerOff"), tm.seconds), mode("turn", Kiosk.t("timerTurn"), 60),
+    mode("budget", Kiosk.t("timerBudget"), 1800));
+  const stepBy = tm.mode === "budget" ? BUDGET_STEP : TURN_STEP;
+  const seconds = (d) => set({ seconds: Math.min(4 * 3600, Math.max(stepBy, tm.seconds + d * stepBy)) });
+  const stepper = Kiosk.el("div", { class: "choices stepper" },
+    pressable("−", false, () => seconds(-1), { class: "step-btn", "aria-label": `${Kiosk.t("timer")} −` }),
+    Kiosk.el("output", { class: "count-value", text: clockText(tm.seconds) }),
+    pressable("+", false, () => seconds(1), { class: "step-btn", "aria-label": `${Kiosk.t("timer")} +` }));
+  const phases = Kiosk.el("div", { class: "choices" }, ...PHASE_CHOICES.map((p) => pressable(
+    p ? clockText(p) : Kiosk.t("timerOff"), tm.phase_seconds === p, () => set({ phase_seconds: p }), { "data-value": String(p) })));
+  const panel = (name, label, ...controls) => Kiosk.el("fieldset", { class: "option", "data-option": name },
+    Kiosk.el("h3", { id: `opt-label-${name}`, class: "option-label", text: label }), ...controls);
+  return [panel("timer", Kiosk.t("timer"), modes, tm.mode === "off" ? null : stepper), panel("phase_timer", Kiosk.t("phaseTimer"), phases)];
+}

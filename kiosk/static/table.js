@@ -24,6 +24,7 @@ function render(s) {
   renderPrompts(s.prompts || []);
   renderRefusal(s.refusal);
   renderEnd(s);
+  renderTimer(s);
   // The board at every moment, the end included (the end box above it stays smaller).
   // A figure's disc is named on its player's strip, not again in the board's legend.
   const stripped = new Set((s.seats || []).map((seat) => seat.seat));
@@ -271,4 +272,42 @@ function showPairing(open) {
     $("pair-qr").src = "/api/pairing.svg";
   }
   $("pair-box").hidden = !open;
+}
+
+// --- the timers (issue 28, kiosk/timers.py) ------------------------------------------------------
+// The time left for whoever acts, large and in their colour, at the head of where the game is;
+// the menu's pause button (and how the buttons pause); each player's time in the end box. The
+// nodes are made once, here, so the page's frame stays as it is for games without a timer.
+function timerNodes() {
+  if (!$("timer")) {
+    $("end").querySelector(".end-body").after(Kiosk.el("p", { id: "end-times", class: "end-times", hidden: "" }));
+    document.querySelector(".where").prepend(Kiosk.el("div", { id: "timer", class: "timer", role: "timer", hidden: "" },
+      Kiosk.el("span", { id: "timer-left", class: "timer-left" }),
+      Kiosk.el("span", { id: "timer-text", class: "timer-text" })));
+    const pause = Kiosk.el("button", { type: "button", id: "menu-timer", hidden: "" });
+    pause.addEventListener("click", () => act("/api/timer", {}));
+    $("menu-close").before(pause, Kiosk.el("p", { id: "menu-timer-hint", class: "save", hidden: "" }));
+  }
+}
+
+function renderTimer(s) {
+  timerNodes();
+  const timer = s.timer;
+  const running = Boolean(timer && timer.kind) && !s.end;
+  $("timer").hidden = !running;
+  $("menu-timer").hidden = $("menu-timer-hint").hidden = !timer || Boolean(s.end);
+  $("end-times").hidden = !(timer && s.end);
+  if (!timer) return;
+  $("menu-timer").textContent = Kiosk.t(timer.paused ? "timerResume" : "timerPause");
+  $("menu-timer").setAttribute("aria-pressed", String(timer.paused));
+  $("menu-timer-hint").textContent = Kiosk.t("timerButtons");
+  $("end-times").textContent = `${Kiosk.t("timeTotals")}: ${timer.totals.map((r) => `${r.name} ${r.text}`).join(" · ")}`;
+  const box = $("timer");
+  box.dataset.paused = String(timer.paused);
+  box.dataset.last = String(timer.last);
+  box.dataset.over = String(timer.over);
+  box.style.setProperty("--seat", timer.hex || "var(--text)");
+  $("timer-left").textContent = timer.left;
+  $("timer-text").textContent = timer.text;
+  box.setAttribute("aria-label", `${timer.text} ${timer.left}`);
 }

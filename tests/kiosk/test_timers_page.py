@@ -1,0 +1,43 @@
+"""The timers on the table page (issue 28), in a real Chromium against a real `tablesight run`:
+the time left for whoever acts, in words, and a pause from the menu; the LED track (the
+emulated controller behind ``/api/tray``) is the timer's bar meanwhile."""
+
+from __future__ import annotations
+
+import re
+
+import httpx
+from playwright.sync_api import expect
+from serving import Server, post
+
+
+def test_the_table_page_shows_the_time_left_and_the_menu_pauses_it(fresh: Server, page) -> None:
+    chosen = post(fresh, "/api/timer/choice", {"mode": "turn", "seconds": 90, "phase_seconds": 120})
+    assert chosen == {"mode": "turn", "seconds": 90, "phase_seconds": 120}
+    page.goto(f"{fresh.url}/?lang=en")
+    timer = page.locator("#timer")
+    expect(timer).to_be_visible()  # dusk is played by everyone at once: the phase timer
+    expect(page.locator("#timer-text")).to_have_text("Everyone: time left in this phase")
+    left = page.locator("#timer-left").inner_text()
+    assert re.fullmatch(r"[12]:\d\d", left), left
+    assert timer.evaluate("t => parseFloat(getComputedStyle(t.firstChild).fontSize)") >= 56
+
+    page.locator("#menu-button").click()
+    pause = page.locator("#menu-timer")
+    expect(pause).to_have_text("Pause the timer")
+    pause.click()
+    expect(timer).to_have_attribute("data-paused", "true")
+    expect(page.locator("#timer-text")).to_have_text(
+        "Timer paused — Everyone: time left in this phase"
+    )
+    expect(pause).to_have_text("Resume the timer")
+    held = page.locator("#timer-left").inner_text()
+    status = httpx.get(f"{fresh.url}/api/status?lang=zh", timeout=10).json()["timer"]
+    assert status["paused"] and status["left"] == held  # paused: the same second, in any language
+    assert status["text"] == "计时暂停 — 全桌:本阶段剩余时间"
+
+    tray = httpx.get(f"{fresh.url}/api/tray?lang=en", timeout=10).json()
+    assert {role["kind"] for role in tray["legend"]} == {"timer"}
+    lit = [led for led in tray["track"] if led["effect"] != "off"]
+    assert lit and {led["colour"] for led in lit} == {"#ffffff"}  # the whole table: white
+    assert {led["effect"] for led in lit} == {"pulse"}  # breathing while paused
