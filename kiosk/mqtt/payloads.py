@@ -136,6 +136,9 @@ class ResultPlayer(_Payload):
     name: Text
     colour: str
     score: int | None
+    time_s: int | None = Field(None, ge=0)
+    """Seconds the seat spent on its own turns, when the game had a timer (``kiosk.timers``;
+    absent from older tables and from games without one)."""
 
 
 class Result(_Payload):
