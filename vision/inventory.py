@@ -201,8 +201,8 @@ def marked_sheets(
             marks.append(
                 f'<rect class="missing" data-id="{placed.tag_id}" x="{placed.x_mm:.2f}" '
                 f'y="{placed.y_mm:.2f}" width="{w:.2f}" height="{h:.2f}" '
-                f'fill="{MISSING_FILL}" fill-opacity="0.25" stroke="{MISSING_FILL}" '
-                'stroke-width="1.2"/>'
+                f'fill="{MISSING_FILL}" fill-opacity="0.35" stroke="{MISSING_FILL}" '
+                'stroke-width="2"/>'
             )
         if marks:
             svg = page_svg(page, "", lang=lang)

@@ -35,8 +35,8 @@ function draw() {
     $("pack-picture").alt = Kiosk.t("packPictureAlt");
   }
   $("pack-sheets").replaceChildren(...(last ? last.pages : []).map((n) => Kiosk.el("figure", {},
-    Kiosk.el("img", { src: `/api/packaway/sheet-${n}.svg?lang=${Kiosk.lang}&n=${last.number}`, alt: Kiosk.t("packSheet", { n }) }),
-    Kiosk.el("figcaption", { text: Kiosk.t("packSheet", { n }) }))));
+    Kiosk.el("figcaption", { text: Kiosk.t("packSheet", { n }) }),
+    Kiosk.el("img", { src: `/api/packaway/sheet-${n}.svg?lang=${Kiosk.lang}&n=${last.number}`, alt: Kiosk.t("packSheet", { n }) }))));
 }
 
 async function load() {
