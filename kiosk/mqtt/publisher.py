@@ -481,6 +481,8 @@ class Publisher:
         """The ended game's result (docs/mqtt.md "result"); its time is when this table first
         saw it end, kept in the outbox's file so that a restart says the same."""
         ended = self.outbox.remember(f"ended:{state['save']}", now_iso)
+        timer = self.table.presenter.snapshot("en").timer  # each seat's time (kiosk.timers)
+        times = [row.seconds for row in timer.totals] if timer is not None else []
         result = {
             "v": PAYLOAD_VERSION,
             "table": self.name,
@@ -496,7 +498,8 @@ class Publisher:
             "winners": state["end"]["winners"],
             "players": [
                 {"name": p["name"], "colour": p["colour"], "score": p["score"]}
-                for p in state["players"]
+                | ({"time_s": times[i]} if i < len(times) else {})
+                for i, p in enumerate(state["players"])
             ],
             "moves": state["moves"],
             "rounds": state["round"],
