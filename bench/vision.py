@@ -46,6 +46,7 @@ import cv2
 import numpy as np
 
 from bench import Figure
+from bench.vision_removal import removal_figures
 from vision.detect_backends import AprilTagBackend, ArucoBackend
 from vision.detection import Detector, DetectorConfig, read_image, to_grey
 from vision.incremental import IncrementalConfig, IncrementalDetector
@@ -191,6 +192,7 @@ def sticker_figures(
     figures += look_alike(quick, detectors, pipelines)
     figures += session(quick, pipelines)
     figures += limit_costs(quick, pipelines)
+    figures += removal_figures(quick)  # bench/vision_removal.py (issue 27)
     return figures
 
 

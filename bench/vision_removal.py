@@ -1,0 +1,132 @@
+"""Removal time, bare against covered (issue 27), for `tablesight bench vision`.
+
+On the rig's camera (1280×720, hard light, 30 frames a second) a table of 16 stickers of 12 mm
+(17 px) goes through the incremental detector and two stabilisers fed the same detections: one
+given each frame, so that it looks at the place of a sticker it misses (`vision.places`), and
+one without the frame, as the stabiliser was before it could look (removal after ``remove_ms``).
+
+- *taken away*: four stickers leave the table at 1 s: the time from the first frame without
+  them to their removal;
+- *under a resting hand*: a hand rests 2 s over stickers, then leaves: removals (goal: none);
+- *covered for good*: a hand comes to rest over stickers and stays: the time to their removal.
+
+Wrong ids and ids never on the table are counted over all three.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import replace
+
+from bench import Figure
+from vision.detection import Detector
+from vision.incremental import IncrementalDetector
+from vision.stabiliser import Observation, Stabiliser
+from vision.synthetic import Effects, Hand, SessionRenderer, SyntheticTable
+
+SUITE = "vision"
+FPS = 30.0
+STICKER_MM = 12.0
+START = 30
+"""The frame (1 s) at which stickers are taken away or a hand comes."""
+
+Shot = tuple[SyntheticTable, Effects]
+Scene = Callable[[int], Shot]
+
+
+def removal_figures(quick: bool) -> list[Figure]:
+    """Removal time bare against covered, with and without looking at the place (module)."""
+    from bench.vision import HARD, SIZES, rig_camera, sticker_table
+
+    width, height = SIZES[0]
+    camera = rig_camera(width, height)
+    renderer = SessionRenderer(camera, layouts=2)
+    detector = Detector()
+    seeds = (1,) if quick else (1, 2, 3)
+    print(f"bench vision: removal bare against covered, {len(seeds)} table(s)…", file=sys.stderr)
+    taken: dict[str, list[float]] = {"looking": [], "not looking": []}
+    rested: dict[str, int] = {"looking": 0, "not looking": 0}
+    for_good: dict[str, list[float]] = {"looking": [], "not looking": []}
+    why: set[str] = set()
+    strays = 0
+    for seed in seeds:
+        table = sticker_table(STICKER_MM, camera, seed, count=16)
+        stickers = table.components
+        gone = {c.tag_id for c in stickers[4:8]}
+        rest = stickers[9]  # the hand rests on it; its arm crosses the row below
+        hand = Hand(rest.x_mm, rest.y_mm, arm_to_mm=(rest.x_mm + 40, 900))
+
+        def without_some(i: int, table: SyntheticTable = table, gone: set[int] = gone) -> Shot:
+            left = tuple(c for c in table.components if i < START or c.tag_id not in gone)
+            return SyntheticTable(left), HARD
+
+        def resting(i: int, table: SyntheticTable = table, hand: Hand = hand) -> Shot:
+            hands = (hand,) if START <= i < START + 2 * FPS else ()
+            return table, replace(HARD, hands=hands)
+
+        def staying(i: int, table: SyntheticTable = table, hand: Hand = hand) -> Shot:
+            return table, replace(HARD, hands=(hand,) if i >= START else ())
+
+        truth = {c.tag_id for c in stickers}
+        for scene, frames, kind in (
+            (without_some, START + 60, "taken"),
+            (resting, START + 90, "rested"),
+            (staying, START + 130, "for good"),
+        ):
+            played = _play(renderer, detector, scene, frames)
+            for label, out in played.items():
+                removes = [o for o in out if o.kind == "remove"]
+                strays += sum(o.tag_id not in truth for o in out)
+                start_ms = START * 1000 / FPS
+                if kind == "taken":
+                    taken[label] += [(o.timestamp_ms - start_ms) / 1000 for o in removes]
+                    strays += sum(o.tag_id not in gone for o in removes)
+                elif kind == "rested":
+                    rested[label] += len(removes)
+                else:
+                    for_good[label] += [(o.timestamp_ms - start_ms) / 1000 for o in removes]
+                if label == "looking":
+                    why |= {f"{kind}: {o.why}" for o in removes}
+    note = "; ".join(sorted(why))
+    return [
+        _seconds("removal of a sticker taken away, looking at its place", taken["looking"], note),
+        _seconds("removal of a sticker taken away, not looking", taken["not looking"]),
+        Figure(SUITE, "removals under a hand resting 2 s, looking", rested["looking"], "removals"),
+        Figure(
+            SUITE,
+            "removals under a hand resting 2 s, not looking",
+            rested["not looking"],
+            "removals",
+        ),
+        _seconds("removal under a hand that stays, looking", for_good["looking"]),
+        _seconds("removal under a hand that stays, not looking", for_good["not looking"]),
+        Figure(SUITE, "removal sequences: wrong or stray ids", strays, "observations"),
+    ]
+
+
+def _play(
+    renderer: SessionRenderer, detector: Detector, scene: Scene, frames: int
+) -> dict[str, list[Observation]]:
+    """The observations of both stabilisers over ``frames`` frames of ``scene``."""
+    pipeline = IncrementalDetector(detector)
+    looking, blind = Stabiliser(), Stabiliser()
+    out: dict[str, list[Observation]] = {"looking": [], "not looking": []}
+    for i in range(frames):
+        table, effects = scene(i)
+        image = renderer.render(table, effects, seed=i).image
+        found = pipeline.detect(image)
+        now = i * 1000 / FPS
+        out["looking"] += looking.update(found, now, image)
+        out["not looking"] += blind.update(found, now)
+    return out
+
+
+def _seconds(name: str, values: list[float], note: str = "") -> Figure:
+    """The mean of ``values`` (seconds), with their count and range in the note."""
+    if not values:
+        return Figure(SUITE, name, float("nan"), "s", "no removal")
+    spread = f"{len(values)} removals, {min(values):.2f}–{max(values):.2f} s"
+    return Figure(
+        SUITE, name, sum(values) / len(values), "s", f"{spread}; {note}" if note else spread
+    )
