@@ -14,7 +14,7 @@ step() { printf '\n==> %s\n' "$*"; }
 step "system packages"
 sudo apt-get update
 sudo apt-get install -y python3-venv python3-dev chromium curl fonts-noto-cjk \
-    python3-picamera2 python3-lgpio
+    python3-picamera2 python3-lgpio espeak-ng
 
 step "service user and folders"
 id tablesight >/dev/null 2>&1 || sudo useradd --system --home /var/lib/tablesight \
