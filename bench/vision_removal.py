@@ -1,7 +1,7 @@
 """Removal time, bare against covered (issue 27), for `tablesight bench vision`.
 
-On the rig's camera (1280×720, hard light, 30 frames a second) a table of 16 stickers of 12 mm
-(17 px) goes through the incremental detector and two stabilisers fed the same detections: one
+On the rig's camera (the first frame size, 1280×720: hard light, 30 frames a second) a table of
+16 stickers of 17 px (12 mm at 1280×720) goes through the incremental detector and two stabilisers fed the same detections: one
 given each frame, so that it looks at the place of a sticker it misses (`vision.places`), and
 one without the frame, as the stabiliser was before it could look (removal after ``remove_ms``).
 
@@ -27,7 +27,7 @@ from vision.synthetic import Effects, Hand, SessionRenderer, SyntheticTable
 
 SUITE = "vision"
 FPS = 30.0
-STICKER_MM = 12.0
+STICKER_PX = 17.0
 START = 30
 """The frame (1 s) at which stickers are taken away or a hand comes."""
 
@@ -37,7 +37,7 @@ Scene = Callable[[int], Shot]
 
 def removal_figures(quick: bool) -> list[Figure]:
     """Removal time bare against covered, with and without looking at the place (module)."""
-    from bench.vision import HARD, SIZES, rig_camera, sticker_table
+    from bench.vision import HARD, SIZES, pixels_per_mm, rig_camera, sticker_table
 
     width, height = SIZES[0]
     camera = rig_camera(width, height)
@@ -51,7 +51,7 @@ def removal_figures(quick: bool) -> list[Figure]:
     why: set[str] = set()
     strays = 0
     for seed in seeds:
-        table = sticker_table(STICKER_MM, camera, seed, count=16)
+        table = sticker_table(STICKER_PX / pixels_per_mm(camera), camera, seed, count=16)
         stickers = table.components
         gone = {c.tag_id for c in stickers[4:8]}
         rest = stickers[9]  # the hand rests on it; its arm crosses the row below
