@@ -1,9 +1,10 @@
 """Removal time, bare against covered (issue 27), for `tablesight bench vision`.
 
 On the rig's camera (the first frame size, 1280×720: hard light, 30 frames a second) a table of
-16 stickers of 17 px (12 mm at 1280×720) goes through the incremental detector and two stabilisers fed the same detections: one
-given each frame, so that it looks at the place of a sticker it misses (`vision.places`), and
-one without the frame, as the stabiliser was before it could look (removal after ``remove_ms``).
+16 stickers of 17 px (12 mm at 1280×720) goes through the incremental detector and two
+stabilisers fed the same detections: one given each frame, so that it looks at the place of a
+sticker it misses (`vision.places`), and one without the frame, as the stabiliser was before it
+could look (removal after ``remove_ms``).
 
 - *taken away*: four stickers leave the table at 1 s: the time from the first frame without
   them to their removal;
