@@ -31,7 +31,6 @@ from vision.stabiliser import StabiliserConfig
 APP_NAME = "tablesight"
 
 
-
 class SettingsError(ValueError):
     """The settings file, the environment or a flag holds a value that cannot be used."""
 
@@ -75,7 +74,11 @@ class CameraSettings(BaseModel):
     )
     width: int | None = Field(None, gt=0)
     height: int | None = Field(None, gt=0)
-    fps: float | None = Field(None, gt=0)
+    fps: float | None = Field(
+        None,
+        gt=0,
+        description="frames a second: asked of a camera; a folder's rate (unset: its files' times)",
+    )
     exposure: float | None = None
     gain: float | None = None
     loop: bool = True
