@@ -30,6 +30,7 @@ table.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
@@ -56,35 +57,61 @@ RING_KEPT = 0.12
 over the ring does not)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Place:
-    """A sticker's place in the frame and what surrounded it when it was last read."""
+    """A sticker's place in a frame of ``frame`` (height, width) and what surrounded it when it
+    was last read; ``box`` (x0, y0, x1, y1) is the crop holding its ``square`` and ``ring``
+    (masks of that crop), ``centre`` and ``radius`` the circle inside its square."""
 
     quad: FloatArray
+    frame: tuple[int, int]
+    box: tuple[int, int, int, int]
+    square: npt.NDArray[np.bool_]
+    ring: npt.NDArray[np.bool_]
     ring_level: float
     ring_spread: float
+    centre: tuple[float, float]
+    radius: float
 
 
 def remember(image: Image, quad: FloatArray) -> Place | None:
     """The place of a sticker read at pixel corners ``quad`` (4×2) in ``image`` (grey or BGR),
-    or None when its ring is mostly outside the frame."""
+    or None when its square leaves the frame or under half its ring is in it."""
     quad = np.asarray(quad, float).reshape(4, 2)
-    parts = _parts(image, quad)
-    if parts is None:
+    height, width = image.shape[:2]
+    if quad.min() < 0 or quad[:, 0].max() > width - 1 or quad[:, 1].max() > height - 1:
         return None
-    _square, ring = parts
-    level, spread = _stats(ring)
-    return Place(quad, level, spread)
+    outer = _scaled(quad, RING[1])
+    x0, y0 = np.floor(outer.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(outer.max(axis=0)).astype(int) + 1
+    box = (max(int(x0), 0), max(int(y0), 0), min(int(x1), width), min(int(y1), height))
+    shape = (box[3] - box[1], box[2] - box[0])
+    masks = []
+    for poly in (quad, _scaled(quad, RING[0]), outer):
+        mask = np.zeros(shape, np.uint8)
+        cv2.fillConvexPoly(mask, np.round(poly - box[:2]).astype(np.int32), 1)
+        masks.append(mask > 0)
+    square, ring = masks[0], masks[2] & ~masks[1]
+    whole = np.zeros((int(y1 - y0), int(x1 - x0)), np.uint8)
+    cv2.fillConvexPoly(whole, np.round(outer - (x0, y0)).astype(np.int32), 1)
+    if square.sum() < 4 or ring.sum() < max(8, whole.sum() * (1 - (RING[0] / RING[1]) ** 2) / 2):
+        return None
+    level, spread = _stats(_crop(image, box)[ring])
+    centre = quad.mean(axis=0)
+    radius = float(np.linalg.norm(quad - centre, axis=1).mean()) / math.sqrt(2)
+    return Place(
+        quad, (height, width), box, square, ring, level, spread, (centre[0], centre[1]), radius
+    )
 
 
 def look(image: Image, place: Place) -> Look:
-    """What the place shows in ``image`` now (see the module)."""
-    parts = _parts(image, place.quad)
-    if parts is None:
+    """What the place shows in ``image`` now (see the module); ``unseen`` in a frame of another
+    size."""
+    if image.shape[:2] != place.frame:
         return "unseen"
-    square, ring = parts
-    level, spread = _stats(square)
-    ring_level, _ = _stats(ring)
+    crop = _crop(image, place.box)
+    level, spread = _stats(crop[place.square])
+    ring_level, _ = _stats(crop[place.ring])
     plain = spread <= PLAIN * place.ring_spread + SPREAD_SLACK
     like_ring = abs(level - ring_level) <= LEVEL * ring_level + LEVEL_SLACK
     ring_kept = _ring_kept(place.ring_level, ring_level)
@@ -96,14 +123,13 @@ def same_surroundings(before: Place, now: Place) -> bool:
     return _ring_kept(before.ring_level, now.ring_level)
 
 
+def inside(place: Place, point: tuple[float, float]) -> bool:
+    """Whether pixel ``point`` lies within the circle inside the place's square."""
+    return math.dist(place.centre, point) <= place.radius
+
+
 def _ring_kept(before: float, now: float) -> bool:
     return abs(now - before) <= RING_KEPT * before + LEVEL_SLACK
-
-
-def inside(place: Place, point: tuple[float, float]) -> bool:
-    """Whether pixel ``point`` lies within the place's square."""
-    contour = place.quad.astype(np.float32).reshape(-1, 1, 2)
-    return cv2.pointPolygonTest(contour, (float(point[0]), float(point[1])), False) >= 0
 
 
 def _scaled(quad: FloatArray, factor: float) -> FloatArray:
@@ -111,39 +137,16 @@ def _scaled(quad: FloatArray, factor: float) -> FloatArray:
     return centre + (quad - centre) * factor
 
 
-def _parts(
-    image: Image, quad: FloatArray
-) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]] | None:
-    """The grey pixels of the square and of the ring, or None when the square leaves the frame
-    or under half the ring is in it."""
-    height, width = image.shape[:2]
-    outer = _scaled(quad, RING[1])
-    x0, y0 = np.floor(outer.min(axis=0)).astype(int)
-    x1, y1 = np.ceil(outer.max(axis=0)).astype(int) + 1
-    if quad.min() < 0 or quad[:, 0].max() > width - 1 or quad[:, 1].max() > height - 1:
-        return None
-    cx0, cy0, cx1, cy1 = max(x0, 0), max(y0, 0), min(x1, width), min(y1, height)
-    crop = image[cy0:cy1, cx0:cx1]
+def _crop(image: Image, box: tuple[int, int, int, int]) -> Image:
+    """The grey pixels of ``image`` in ``box``."""
+    crop = image[box[1] : box[3], box[0] : box[2]]
     if crop.ndim == 3:
-        crop = np.asarray(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), np.uint8)
-    shift = np.array([cx0, cy0], float)
-    masks = []
-    for poly in (quad, _scaled(quad, RING[0]), outer):
-        mask = np.zeros(crop.shape[:2], np.uint8)
-        cv2.fillConvexPoly(mask, np.round(poly - shift).astype(np.int32), 1)
-        masks.append(mask)
-    whole = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.fillConvexPoly(whole, np.round(outer - (x0, y0)).astype(np.int32), 1)
-    square = crop[masks[0] > 0]
-    ring_mask = (masks[2] > 0) & (masks[1] == 0)
-    ring = crop[ring_mask]
-    ring_area = whole.sum() * (1 - (RING[0] / RING[1]) ** 2)
-    if square.size < 4 or ring.size < max(8, ring_area / 2):
-        return None
-    return square, ring
+        return np.asarray(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), np.uint8)
+    return crop
 
 
 def _stats(pixels: npt.NDArray[np.uint8]) -> tuple[float, float]:
     """The typical level (median) and spread (between the 10th and 90th percentile, halved)."""
-    low, mid, high = np.percentile(pixels, (10, 50, 90))
+    counts = np.bincount(pixels, minlength=256).cumsum()
+    low, mid, high = np.searchsorted(counts, counts[-1] * np.array([0.1, 0.5, 0.9]))
     return float(mid), float(high - low) / 2
