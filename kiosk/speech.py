@@ -428,7 +428,8 @@ class Announcer:
                 self._wake.notify_all()
 
     def queued(self) -> list[Line]:
-        """The lines waiting to be said, after the changes told so far are made into lines."""
+        """The lines waiting to be said, after the changes told so far are made into lines
+        (to look at the queue while the thread is not started)."""
         self._take_changes()
         with self._wake:
             return list(self._queue)
@@ -461,10 +462,10 @@ class Announcer:
                     self._wake.wait()
                 if self._closing:
                     return
+                self._busy = True  # making lines, then saying one
             self._take_changes()
             with self._wake:
                 line = self._queue.popleft() if self._queue else None
-                self._busy = line is not None
             try:
                 if line is not None:
                     self.spoken.append(self.speaker.say(line))
@@ -487,7 +488,6 @@ class Announcer:
         with self._wake:
             changes = list(self._changes)
             self._changes.clear()
-            self._busy = self._busy or bool(changes)
         if not changes:
             return
         lang = self._lang()
