@@ -16,6 +16,7 @@ import pytest
 from fastapi import FastAPI
 
 from engine.core import move_from_dict
+from engine.core.text import Language
 from kiosk.app import create_app
 from kiosk.presenter.sentences import SAY_ROUND, SAY_TURN
 from kiosk.rig import TableHardware
@@ -85,7 +86,7 @@ def test_lines_render_to_wav_files_one_a_line_that_sound_and_last_as_they_should
     silent, a plausible length, longer for a longer line; lines paced as if played one after
     another (``pace``: a tenth of their length here) never overlap."""
     folder = WavFolder(voice, tmp_path, pace=0.1)
-    texts = [
+    texts: list[tuple[Language, str]] = [
         ("zh", SAY_ROUND.zh.format(round=2, phase="黄昏")),
         ("zh", SAY_TURN.zh.format(who="安娜")),
         ("en", SAY_ROUND.en.format(round=2, phase="Dusk")),
