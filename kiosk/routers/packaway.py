@@ -121,9 +121,9 @@ def run_check(
     began = time.perf_counter()
     image, found, frames = _frames(request)
     result = check(name, _entries(name), found)
-    if result.seen_count == 0:
-        return {"game": name, "empty": True}
     title = find_game(name).title
+    if result.seen_count == 0:
+        return {"game": name, "title": {"zh": title.zh, "en": title.en}, "empty": True}
     with request.app.state.door.heavy.slot("pictures"):
         ok, jpeg = cv2.imencode(
             ".jpg", draw_seen(image, found, result), [cv2.IMWRITE_JPEG_QUALITY, 80]

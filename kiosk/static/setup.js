@@ -455,8 +455,22 @@ document.addEventListener("DOMContentLoaded", async () => {
   $("prev").addEventListener("click", () => step(-1));
   $("next").addEventListener("click", () => step(1));
   $("start").addEventListener("click", start);
+  $("pack-check").addEventListener("click", checkBox);
   await load();
 });
+
+// The pack-away check of the chosen game's box, run here (kiosk/routers/packaway.py): every
+// component laid out under the camera; what is missing is named, and the café is told.
+async function checkBox() {
+  const line = $("pack-line");
+  const say = (text) => text[Kiosk.lang] ?? text.en;
+  line.textContent = Kiosk.t("packChecking");
+  const a = await Kiosk.post("/api/packaway", { game: setup.game });
+  if (!a.ok) line.textContent = a.detail === "no_frame" ? Kiosk.t("packNoFrame") : Kiosk.describe(a.detail);
+  else if (a.empty) line.textContent = Kiosk.t("packNothing", { title: say(a.title) });
+  else if (a.complete) line.textContent = Kiosk.t("packAllHere", { of: a.of });
+  else line.textContent = `${Kiosk.t("packSomeMissing", { seen: a.seen, of: a.of, n: a.of - a.seen })} ${a.missing.map((m) => say(m.name)).join(Kiosk.lang === "zh" ? "、" : ", ")}`;
+}
 
 // --- the timers (issue 28, kiosk/timers.py) ------------------------------------------------------
 // Off by default: per turn (seconds a turn) or a chess clock (each player's time for the game),
