@@ -500,6 +500,9 @@ class FolderSource:
         """The frame rate set, or None: the files' times (or ``DEFAULT_FOLDER_FPS``)."""
         self.clock = f"{config.fps:g} frames a second (as set)" if config.fps else ""
         """Where the frames' times come from, in words (set when the folder is opened)."""
+        self.rate_guessed = False
+        """True when neither a rate nor usable file times were there: the frames are stamped at
+        ``DEFAULT_FOLDER_FPS`` (a warning says why, once)."""
         self.skipped: list[str] = []
         """Why each skipped file was skipped, in the order met (each file once)."""
         self._files: list[Path] | None = None
@@ -530,7 +533,7 @@ class FolderSource:
         )
         if clock != self.clock and not times:
             log.warning("%s: frames stamped at %s", self.name, clock)
-        self.clock = clock
+        self.clock, self.rate_guessed = clock, not times
 
     def read(self) -> Frame:
         """The next usable image, stamped by ``fps`` or by its file's time (see ``clock``)."""

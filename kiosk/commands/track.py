@@ -11,8 +11,8 @@ calibration fits the camera, else in pixels; x and y are always 0-1 across and d
 Each frame's time is the source's own: a camera's capture time, a video's timestamps, a
 folder's --fps (else the settings' [camera] fps, else its files' modification times when they
 are usable, else 10 frames a second; stderr says which). A sticker taken off the table is removed
-as soon as its place shows bare table; one under a hand stays while covered (each removal says
-why).
+as soon as its place shows bare table; one under a hand stays while covered, up to 3 s (each
+removal says why).
 
 A video or a folder ends the verb when it ends, with a summary (frames, tags seen, time per
 frame); --frames N stops after N frames; Ctrl-C stops it cleanly.
@@ -119,7 +119,7 @@ def track(args: argparse.Namespace, settings: Settings) -> int:
     except VisionError as exc:
         raise CommandError(str(exc)) from None
     clock = getattr(source, "clock", "")
-    if clock:
+    if clock and not getattr(source, "rate_guessed", False):  # else a warning said it
         print(f"tablesight track: frame times: {clock}", file=sys.stderr, flush=True)
     tracker = _Tracker(args, settings, source, calibration, sender)
     try:

@@ -59,7 +59,7 @@ def test_without_fps_a_folder_follows_its_files_times_lap_after_lap(tmp_path: Pa
     folder = folder_of(tmp_path / "f", 4, gaps_ms=[33, 37, 30])
     source = FolderSource(SourceConfig("folder", path=folder, loop=True))
     assert stamps(source, 6) == [0.0, 33.0, 70.0, 100.0, 133.0, 166.0]  # a lap: + typical gap
-    assert source.clock == "the files' modification times"
+    assert source.clock == "the files' modification times" and not source.rate_guessed
 
 
 @pytest.mark.parametrize(
@@ -73,6 +73,7 @@ def test_files_times_that_are_no_camera_s_give_the_default_rate_and_say_why(
     source = FolderSource(SourceConfig("folder", path=folder))
     assert stamps(source, 3) == [0.0, 100.0, 200.0]
     assert source.clock.startswith("10 frames a second: the files' modification times " + why)
+    assert source.rate_guessed
 
 
 def retime(path: Path, deltas: list[int]) -> None:
