@@ -10,8 +10,8 @@ before numpy starts its OpenBLAS threads), and one watcher thread takes them wit
 ``sigtimedwait`` and hands each to the main thread's Python handler (uvicorn's, or
 ``KeyboardInterrupt``) as if it had arrived there: the handler runs at the main thread's next
 Python step (at once for asyncio's loop, which a handed signal wakes). A signal with no Python
-handler does what it would have done. No child process is started inside it (a child would
-inherit the mask).
+handler does what it would have done. A child process started inside inherits the mask: the
+kiosk ends its own children (the speech engine's) when it stops.
 """
 
 from __future__ import annotations
