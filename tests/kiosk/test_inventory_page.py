@@ -163,6 +163,12 @@ def test_the_page_names_exactly_the_three_missing_in_both_languages(kiosk, brows
         sheets = page.locator("#pack-sheets img")
         expect(sheets.first).to_have_attribute("src", re.compile("lang=zh"))
         assert sheets.count() == 2  # the two pages that hold a missing piece's sticker
+        lines = page.locator("main").inner_text().splitlines()
+        assert not [line for line in lines if re.search(r"[A-Za-z]{2,}|[\[\]{}_]", line)]
+        from axe_playwright_python.sync_playwright import Axe
+
+        contrast = Axe().run(page, options={"runOnly": ["color-contrast"]}).response
+        assert contrast["violations"] == []
         body = page.inner_text("body")
         for raw in (GAME, "dont_starve", "undefined", "null", "[object"):
             assert raw not in body
