@@ -97,7 +97,8 @@ def create_app(
     app.state.door = Door(settings, app.state.pairing)
     app.state.camera = camera.CameraFeed(settings, table)
     app.state.leds = None  # the LED controller, when the hardware opens one
-    table.show_missing(load_missing(settings.data_dir))  # the last pack-away check's
+    if (missing := load_missing(settings.data_dir)) is not None:  # the last pack-away check's
+        table.show_missing(missing)
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
