@@ -27,7 +27,7 @@ from serving import asgi_call as call
 from kiosk.app import create_app
 from kiosk.mqtt.payloads import Missing, read_state
 from kiosk.mqtt.publisher import summary
-from kiosk.packaway import FILE, load_missing
+from kiosk.packaway import FILE, MissingPieces, load_missing, save_missing
 from kiosk.settings import load_settings
 from kiosk.table import open_table
 
@@ -187,3 +187,22 @@ def test_the_page_names_exactly_the_three_missing_in_both_languages(kiosk, brows
         assert problems == []
     finally:
         context.close()
+
+
+def test_a_restart_keeps_the_missing_pieces_and_a_bad_record_is_ignored(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    kept = MissingPieces(game="greenwood", title_zh="苍林秘境", title_en="Greenwood", count=2)
+    save_missing(tmp_path, kept)
+    settings = load_settings(data_dir=tmp_path, lang="en")
+    table, store = open_table(settings)
+    try:
+        create_app(settings, table)
+        assert table.missing_pieces == kept
+        (tmp_path / FILE).write_text('{"game": "greenwood", "count": "two"}')
+        table.missing_pieces = None
+        create_app(settings, table)
+        assert table.missing_pieces is None
+        assert "not a pack-away record" in caplog.text
+    finally:
+        store.close()
