@@ -20,6 +20,7 @@ import ssl
 import sys
 import threading
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -29,6 +30,8 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from engine.core import Text
+from engine.core.text import Language
+from kiosk.mqtt.discovery import STAFF, Discovery
 from kiosk.mqtt.outbox import OUTBOX_FILE, Outbox
 from kiosk.mqtt.topics import (
     EVENTS,
@@ -227,6 +230,7 @@ class Publisher:
         link: str | None = None,
         client_id: str | None = None,
         quiet: bool = False,
+        lang: Language = "zh",
     ) -> None:
         if not mqtt_settings.url:
             raise ValueError("no broker address (mqtt.url)")
@@ -256,6 +260,18 @@ class Publisher:
         self._unlisten: Any = None
         self._lost = False
         self._worker: threading.Thread | None = None
+        self.discovery = Discovery(  # Home Assistant's entities of this table (when asked)
+            enabled=mqtt_settings.discovery,
+            prefix=mqtt_settings.discovery_prefix,
+            table=self.name,
+            site=self.site,
+            topics={"state": self._topic(STATE), "staff": self._topic(STAFF)},
+            status_topic=self._topic(STATUS),
+            data_dir=data_dir,
+            lang=lang,
+            link=link,
+        )
+        self._staff_sent: str | None = None
         self.client = self._client(mqtt_settings, client_id or f"tablesight-{self.name}")
 
     def _client(self, settings: MqttSettings, client_id: str) -> mqtt.Client:
@@ -282,6 +298,7 @@ class Publisher:
         client.on_disconnect = self._on_disconnect
         client.on_publish = self._on_publish
         client.on_connect_fail = self._on_connect_fail
+        client.on_message = self._on_message
         self._keepalive = settings.keepalive
         return client
 
@@ -339,6 +356,12 @@ class Publisher:
 
     def _on_publish(self, client: Any, userdata: Any, mid: int, reason: Any, props: Any) -> None:
         self._queue.put(_Signal("acked", mid))
+
+    def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
+        # Home Assistant (re)started: announce again (a retained "online" is not a restart)
+        birth = message.topic == self.discovery.birth_topic and not message.retain
+        if birth and message.payload == b"online":
+            self._queue.put(_Signal("announce"))
 
     # --- the table's thread: one put -------------------------------------------------------------
 
@@ -401,7 +424,10 @@ class Publisher:
             self._connection = self.outbox.count("connections")
             self.connected.set()
             self.client.publish(self._topic(STATUS), ONLINE, qos=1, retain=True)
-            self._state_sent = None  # a restarted broker lost it
+            self._state_sent = self._staff_sent = None  # a restarted broker lost them
+            self._announce(self.discovery.announcement())
+            if self.discovery.enabled:
+                self.client.subscribe(self.discovery.birth_topic, qos=1)
             self._repeat_result = True  # and the retained result
             if self._lost:
                 self._say(f"back on the MQTT broker {self.address}; sending what waited")
@@ -417,7 +443,14 @@ class Publisher:
                 self._say(f"{what}: the table plays on, events wait in the outbox")
             self._lost = True
             return False
+        if item.kind == "announce" and self.connected.is_set():
+            self._announce(self.discovery.configs().items())
         return item.kind == "refresh"
+
+    def _announce(self, messages: Iterable[tuple[str, str]]) -> None:
+        """Publish Home Assistant's configs (retained; an empty one removes an entity)."""
+        for where, payload in messages:
+            self.client.publish(where, payload, qos=1, retain=True)
 
     def _event(self, seq: int, noted: _Noted) -> str:
         """One event's message (docs/mqtt.md "events")."""
@@ -461,6 +494,7 @@ class Publisher:
         changed and the broker is there."""
         state = summary(self.table, self.name, self.link, self.outbox.dropped, self._connection)
         self._state = state
+        staff = self.discovery.staff(state) if self.discovery.enabled else None
         started = self.outbox.remember(f"started:{state['save']}", now_iso)
         if state["end"] is not None:  # kept once, sent in order, whether the broker is there
             rid = result_id(self.outbox.epoch, state["save"], started)
@@ -472,6 +506,9 @@ class Publisher:
             self.client.publish(self._topic(STATE), body, qos=1, retain=True)
             self._state_sent = body
             self.published_state = state
+        if staff is not None and staff != self._staff_sent:
+            self.client.publish(self._topic(STAFF), staff, qos=1, retain=True)
+            self._staff_sent = staff
         if self._repeat_result:  # a broker that restarted may have lost the retained one
             self._repeat_result = False
             if (again := self.outbox.delivered_result()) is not None:
