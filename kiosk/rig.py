@@ -116,7 +116,8 @@ def _publisher(settings: Settings, table: Table) -> Any:
         return None
     from kiosk.mqtt.publisher import Publisher, screen_link
 
-    publisher = Publisher(table, settings.mqtt, settings.data_dir, link=screen_link(settings))
+    link = screen_link(settings)
+    publisher = Publisher(table, settings.mqtt, settings.data_dir, link=link, lang=settings.lang)
     publisher.start()
     say(
         MQTT_ON.format(
