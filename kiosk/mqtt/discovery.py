@@ -65,6 +65,9 @@ REASONS = {
     ),
     "camera_lost": Text("摄像头断开", "Camera lost"),
     "controller_lost": Text("灯光控制器断开", "LED controller lost"),
+    "missing": Text("《{title}》缺 {n} 件配件", "{n} pieces of {title} missing"),
+    "missing_one": Text("《{title}》缺 1 件配件", "1 piece of {title} missing"),
+    "other": Text("本桌需要处理", "The table needs the staff"),
 }
 REFUSAL = Text("{who}:{what} — {why}", "{who}: {what} — {why}")
 
@@ -280,8 +283,14 @@ class Discovery:
                 said = {k: alert[k] for k in ("who", "what", "why")}
                 self._refusal = clip(fill(REFUSAL, said))
                 reasons.append(fill(REASONS[kind], said))
+            elif kind == "missing":
+                n = {"zh": str(alert["count"]), "en": str(alert["count"])}
+                one = REASONS["missing_one" if alert["count"] == 1 else "missing"]
+                reasons.append(fill(one, {"title": alert["title"], "n": n}))
             elif kind in REASONS:
                 reasons.append(REASONS[kind])
+            elif kind != "ended":  # a kind this version does not know: the staff look
+                reasons.append(REASONS["other"])
         reason = Text("；".join(r.zh for r in reasons), "; ".join(r.en for r in reasons))
         return json.dumps(
             {

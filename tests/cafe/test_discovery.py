@@ -296,13 +296,13 @@ def test_a_killed_table_is_unavailable_by_its_last_will(
             server.kill()
 
 
-def test_names_node_ids_and_languages(tmp_path: Path) -> None:
+def test_names_node_ids_languages_and_reasons(tmp_path: Path) -> None:
     for key in NAMES:
         assert NAMES[key].zh and NAMES[key].en and NAMES[key].zh != NAMES[key].en
     assert {e.key for e in ENTITIES} == set(NAMES)
     ids = {node_id(n) for n in ("3号桌", "4号桌", "3__", "table-3")}
     assert len(ids) == 4 and all(re.fullmatch(r"[A-Za-z0-9_-]+", n) for n in ids)
-    made = Discovery(
+    made_by = Discovery(
         enabled=True,
         prefix="cafe/ha",
         table="3号桌",
@@ -311,8 +311,18 @@ def test_names_node_ids_and_languages(tmp_path: Path) -> None:
         status_topic="a",
         data_dir=tmp_path,
         lang="zh",
-    ).configs()
+    )
+    made = made_by.configs()
     phase = json.loads(made[f"cafe/ha/sensor/{node_id('north_3号桌')}/phase/config"])
     assert phase["name"] == "阶段" and phase["device"]["name"] == "north 3号桌"
     assert phase["value_template"] == "{{ value_json.phase.title.zh }}"
     assert "configuration_url" not in phase["device"]
+
+    # the staff message: an alert other than a game over needs the staff, in both languages
+    title = {"zh": "石纪元", "en": "Stonesaga"}
+    ended = {"kind": "ended", "title": title, "winners": []}
+    missing = {"kind": "missing", "count": 1, "title": title}
+    staff = json.loads(made_by.staff({"save": "s", "alerts": [missing, ended]}))
+    assert staff["needs_staff"] is True
+    assert staff["reason"] == {"zh": "《石纪元》缺 1 件配件", "en": "1 piece of Stonesaga missing"}
+    assert json.loads(made_by.staff({"save": "s", "alerts": [ended]}))["needs_staff"] is False
