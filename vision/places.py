@@ -5,9 +5,9 @@ While a sticker is read, its place is remembered: the pixel quad of its black sq
 border and card), its typical grey level and its spread. When the sticker is missed, one look at
 its place answers:
 
-- ``bare``: the square is as plain as the ring was (no black-and-white code in it) and as bright
-  as the ring around it is now, and the ring is as it was: the sticker has been taken away and the
-  table shows;
+- ``bare``: the square is as plain as the ring was (no black-and-white code in it), as bright
+  as the ring around it is now and as the ring was, and the ring is as it was: the sticker has
+  been taken away and the table shows;
 - ``covered``: anything else that can be seen (a hand, an arm, a card held above, the sticker
   itself unread in bad light): the square differs from the table or from its surroundings before;
 - ``unseen``: the square or most of its ring lies outside the frame.
@@ -114,8 +114,8 @@ def look(image: Image, place: Place) -> Look:
     ring_level, _ = _stats(crop[place.ring])
     plain = spread <= PLAIN * place.ring_spread + SPREAD_SLACK
     like_ring = abs(level - ring_level) <= LEVEL * ring_level + LEVEL_SLACK
-    ring_kept = _ring_kept(place.ring_level, ring_level)
-    return "bare" if plain and like_ring and ring_kept else "covered"
+    kept = _ring_kept(place.ring_level, ring_level) and _ring_kept(place.ring_level, level)
+    return "bare" if plain and like_ring and kept else "covered"
 
 
 def same_surroundings(before: Place, now: Place) -> bool:

@@ -4,8 +4,9 @@ Each tag gets a track with a session id. A track is *added* once the tag has bee
 for a while, *updated* only when it has really moved (the new place must be steady and differ
 from the reported one by more than a threshold: hysteresis, so jitter never moves anything), and
 *removed* when it has gone. Given the frame (``update(..., image=frame)``), the stabiliser looks
-at the place of a tag it misses (`vision.places`): when the place shows bare table, or another tag
-is read there, the tag is removed within ``bare_ms`` (a quarter of a second); when something
+at the place of a tag it misses (`vision.places`): when the place has shown bare table, or another
+tag read there, for ``bare_ms`` (a quarter of a second: time enough for a tag that a hand slid
+aside to be read at its new place, which is then a move), the tag is removed; when something
 covers it (a hand, an arm, a card held above, or the tag is there but unread), it stays up to
 ``covered_ms``; without a frame to look at, it is removed after ``remove_ms`` of absence. Every
 removal says which it was (``why``). A tag id seen twice in one frame is *flagged*, never
@@ -56,8 +57,8 @@ class StabiliserConfig:
     than ``move_mm`` (or ``turn_deg``) from the place last reported. A tag missed for
     ``remove_frames`` frames is removed after ``remove_ms`` without being seen when its place
     cannot be looked at; after ``covered_ms`` (or ``remove_ms`` if longer) when its place is
-    covered; and once its place has looked bare (or held another tag) in ``bare_frames`` frames
-    in a row and it has been missed for ``bare_ms``, whatever ``remove_frames`` says.
+    covered; and once its place has looked bare (or held another tag) for ``bare_ms`` and in
+    ``bare_frames`` frames in a row, whatever ``remove_frames`` says.
     """
 
     add_frames: int = 3
@@ -125,6 +126,7 @@ class Track:
     place: Place | None = None
     place_ms: float = -math.inf
     bare_run: int = 0
+    bare_since_ms: float = math.inf
 
 
 Pose: TypeAlias = tuple[float, float, float]
@@ -221,6 +223,7 @@ class Stabiliser:
             track.first_seen_ms, track.seen_run = now, 0  # a candidate must be seen in a row
             track.recent.clear()
         track.missed = track.bare_run = 0
+        track.bare_since_ms = math.inf
         track.seen_run += 1
         track.last_seen_ms = now
         track.recent.append(pose)
@@ -250,10 +253,12 @@ class Stabiliser:
             del self._tracks[key]  # a candidate that flickers out is forgotten
             return []
         why = self._look(track)
-        track.bare_run = track.bare_run + 1 if why in ("bare", "replaced") else 0
+        bare = why in ("bare", "replaced")
+        track.bare_run = track.bare_run + 1 if bare else 0
+        track.bare_since_ms = min(track.bare_since_ms, now) if bare else math.inf
         absent = now - track.last_seen_ms
-        if why in ("bare", "replaced"):
-            gone = track.bare_run >= c.bare_frames and absent >= c.bare_ms
+        if bare:
+            gone = track.bare_run >= c.bare_frames and now - track.bare_since_ms >= c.bare_ms
         else:
             wait = max(c.covered_ms, c.remove_ms) if why == "covered" else c.remove_ms
             gone = track.missed >= c.remove_frames and absent >= wait

@@ -86,8 +86,8 @@ def test_json_lines_follow_what_was_rendered(frames, tmp_path: Path) -> None:
     assert len(sessions) == len(adds)
     removes = [e for e in out if e["event"] == "remove"]
     assert [(e["id"], e["session"]) for e in removes] == [(152, adds[152]["session"])]
-    # last seen in frame BEFORE - 1; its place bare in 2 frames and absent 250 ms: 3 frames on
-    assert removes[0]["time_ms"] == (BEFORE - 1) * 100 + 300
+    # gone from frame BEFORE on; removed once its place has looked bare for 250 ms: 3 frames on
+    assert removes[0]["time_ms"] == BEFORE * 100 + 300
     assert removes[0]["why"] == "bare"
     updates = [e for e in out if e["event"] == "update"]
     assert [e["id"] for e in updates] == [153]

@@ -161,5 +161,18 @@ def test_a_place_looks_bare_covered_or_unseen(renderer):
     assert look(bare, place) == "bare"
     assert look(dimmer, place) == "covered"  # the sticker is there: not bare
     assert look(card.image, place) == "covered"
+    # An arm across the square and most of its ring, brighter than the table where a lamp's
+    # glare falls on the square: the ring moves by less than the light may, the square does not.
+    rng = np.random.default_rng(0)
+    table = np.clip(138 + rng.normal(0, 4, (120, 120)), 0, 255).astype(np.uint8)
+    table[48:72, 48:72] = 250
+    table[50:70, 50:70] = 20
+    side = np.array([[50, 50], [70, 50], [70, 70], [50, 70]], float)
+    place = remember(table, side)
+    assert place is not None
+    arm = table.copy()
+    arm[:, 38:90] = np.clip(158 + rng.normal(0, 4, (120, 52)), 0, 255).astype(np.uint8)
+    arm[48:72, 48:72] = np.clip(173 + rng.normal(0, 4, (24, 24)), 0, 255).astype(np.uint8)
+    assert look(arm, place) == "covered"
     edge = np.array([[-5, 100], [10, 100], [10, 115], [-5, 115]], float)
     assert remember(shot.image, edge) is None  # partly out of the frame: no place to look at
