@@ -5,6 +5,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 RUN_STAMP := $(VENV)/.installed-run
+# The suite runs on two processes (pytest-xdist), a test file to each in turn: its module's
+# fixtures stay in one process. `make test TEST_WORKERS=0` runs it in this one process.
+TEST_WORKERS ?= 2
 
 .PHONY: run test lint bench clean
 
@@ -28,7 +31,7 @@ run: $(RUN_STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile
 
 bench: $(RUN_STAMP)
 	$(BIN)/tablesight bench all
