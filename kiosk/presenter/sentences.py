@@ -121,6 +121,10 @@ def joined(names: Sequence[str], lang: Language) -> str:
     return head.join(names[:-1]) + last + names[-1]
 
 
+BEHIND_AN_ENTRY = ("card_effect", "final")
+"""Offer kinds the console does not show as buttons of their own at once."""
+
+
 def what_now(
     groups: Sequence[tuple[str, Sequence[Mapping[str, Any]]]],
     lang: Language,
@@ -144,13 +148,18 @@ def what_now(
         own = [o for o in legal if o["move"] not in CORE_MOVES]
         if camera and len(camera) == len(own):
             return LAY.in_(lang).format(who=who, what=short(camera[0]["label"]))
-        if not own:
+        # A card's effects wait behind one entry and a final move behind a second touch: when
+        # they are all that is open besides ending, the line names the end, not them.
+        plain = [o for o in own if o.get("kind") not in BEHIND_AN_ENTRY]
+        core = [o for o in legal if o["move"] in CORE_MOVES]
+        if not plain and (core or not own):
             if any(o["move"] == "advance" for o in legal):
                 return CONFIRM.in_(lang)
-            return DONE_ONLY.in_(lang).format(who=who, what=short(legal[0]["label"]))
-        names = [short(o["label"]) for o in own[:2]]
+            return DONE_ONLY.in_(lang).format(who=who, what=short((core or legal)[0]["label"]))
+        shown = plain or own
+        names = [short(o["label"]) for o in shown[:2]]
         sep = "、" if lang == "zh" else ", "
-        more = "…" if len(own) > 2 else ""
+        more = "…" if len(shown) > 2 else ""
         return CHOOSE.in_(lang).format(who=who, what=sep.join(names) + more)
     return NOTHING.in_(lang)
 

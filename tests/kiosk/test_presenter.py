@@ -184,3 +184,31 @@ def test_undo_names_the_move_it_took_back_and_asks_once_across_a_phase(table: Ta
     back = table.presenter.snapshot("zh")
     assert back.moves == 3 and back.phase.name == "dusk"
     assert back.recent[0].text == "撤销了:2号玩家 本阶段结束"
+
+
+def test_the_next_line_names_the_end_not_a_cards_effect_when_no_main_action_is_open(
+    table: Table,
+) -> None:
+    """When a player's main actions are all greyed and only what a card says (behind the
+    console's one "card effect…" entry) remains besides ending the turn, the line says to end
+    the night when done: it named "gain victory points, pay victory points…" (greenwood.zh.md
+    §三.13: a player who cannot or will not use another token ends their night)."""
+    rnd, met = random.Random(5), 0
+    for _ in range(400):
+        snap = table.presenter.snapshot("en")
+        group = next((g for g in snap.console.groups if any(o["ok"] for o in g.offers)), None)
+        if group is None:
+            break
+        open_ = [o for o in group.offers if o["ok"]]
+        effects = [o for o in open_ if o["kind"] == "card_effect"]
+        others = [o for o in open_ if o["kind"] not in ("card_effect", "core", "final")]
+        ending = [o for o in open_ if o["kind"] == "core"]
+        if effects and ending and not others:
+            met += 1
+            assert not any(o["label"].split(" (")[0] in snap.next for o in effects), snap.next
+            assert ending[0]["label"].split(" (")[0] in snap.next, snap.next
+        move = sample(offers(table.saved.session.game, table.saved.session.state), rnd)
+        if move is None:
+            break
+        table.submit(move)
+    assert met > 0
