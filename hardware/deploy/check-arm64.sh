@@ -291,8 +291,9 @@ check_replays() {
     for file in "${examples[@]}"; do
         name="$(basename "$file" .jsonl)"
         cmp -s "$WORK/host/$name.out" "$ROOT/check/out/$name.out" ||
-            fail "replay of $name.jsonl differs on arm64:$(diff "$WORK/host/$name.out" \
-                "$ROOT/check/out/$name.out" | head -n 10 | sed 's/^/    /')"
+            fail "replay of $name.jsonl differs on arm64 (< here, > there):$(printf '\n'
+                diff "$WORK/host/$name.out" "$ROOT/check/out/$name.out" | head -n 10 |
+                    sed 's/^/    /')"
     done
     say "${#examples[@]} example files replayed, byte for byte as here"
 }
