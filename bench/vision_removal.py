@@ -50,13 +50,13 @@ def removal_figures(quick: bool) -> list[Figure]:
     rested: dict[str, int] = {"looking": 0, "not looking": 0}
     for_good: dict[str, list[float]] = {"looking": [], "not looking": []}
     why: set[str] = set()
-    strays = 0
+    strays = covered = 0
     for seed in seeds:
         table = sticker_table(STICKER_PX / pixels_per_mm(camera), camera, seed, count=16)
         stickers = table.components
         gone = {c.tag_id for c in stickers[4:8]}
-        rest = stickers[9]  # the hand rests on it; its arm crosses the row below
-        hand = Hand(rest.x_mm, rest.y_mm, arm_to_mm=(rest.x_mm + 40, 900))
+        rest = stickers[9]  # a flat hand rests on it and its neighbours; its arm crosses below
+        hand = Hand(rest.x_mm, rest.y_mm, (110, 80), arm_to_mm=(rest.x_mm + 40, 900))
 
         def without_some(i: int, table: SyntheticTable = table, gone: set[int] = gone) -> Shot:
             left = tuple(c for c in table.components if i < START or c.tag_id not in gone)
@@ -70,6 +70,7 @@ def removal_figures(quick: bool) -> list[Figure]:
             return table, replace(HARD, hands=(hand,) if i >= START else ())
 
         truth = {c.tag_id for c in stickers}
+        covered += len(set(renderer.render(*staying(START)).hidden) & truth)
         for scene, frames, kind in (
             (without_some, START + 60, "taken"),
             (resting, START + 90, "rested"),
@@ -93,7 +94,13 @@ def removal_figures(quick: bool) -> list[Figure]:
     return [
         _seconds("removal of a sticker taken away, looking at its place", taken["looking"], note),
         _seconds("removal of a sticker taken away, not looking", taken["not looking"]),
-        Figure(SUITE, "removals under a hand resting 2 s, looking", rested["looking"], "removals"),
+        Figure(
+            SUITE,
+            "removals under a hand resting 2 s, looking",
+            rested["looking"],
+            "removals",
+            f"of {covered} stickers covered",
+        ),
         Figure(
             SUITE,
             "removals under a hand resting 2 s, not looking",
