@@ -22,6 +22,13 @@ the current frame where the pixels changed) is detected again one band at a time
 (``sweep_parts`` bands, one a frame): a tag no single detection read is read there within a few
 frames (exact reads with a full margin only), and the quads found there are watched as above.
 
+A camera that shakes or drifts is followed (``align``, on by default): the camera's shift and
+small turn since the first frame (the anchor) are estimated from corners tracked on half-size
+frames, and each frame is warped back onto the anchor before anything is compared, averaged or
+detected, so a shaken frame is no change and the averaged crops stay aligned; the detections are
+moved back onto the frame as it came. A move of more than ``max_shift`` pixels starts again
+from a full detection.
+
 >>> import numpy as np
 >>> from vision.detection import Detector
 >>> incremental = IncrementalDetector(Detector())
@@ -84,7 +91,8 @@ class IncrementalConfig:
     a frame that ran a detection); a tag a change
     hid (a hand) comes back, unread, if within ``lost_frames`` frames its place looks again as
     it did when it was last read; each frame that ran no full detection detects one of
-    ``sweep_parts`` bands of the mean of recent frames (0: none).
+    ``sweep_parts`` bands of the mean of recent frames (0: none). ``align`` follows a camera that
+    shakes or drifts, up to ``max_shift`` pixels from the anchor frame (see the module).
     """
 
     rescan_every: int = 30
@@ -98,14 +106,16 @@ class IncrementalConfig:
     reads_per_frame: int = 8
     lost_frames: int = 300
     sweep_parts: int = 6
+    align: bool = True
+    max_shift: float = 24.0
 
     def __post_init__(self) -> None:
         if self.rescan_every < 1 or self.cell < 1 or self.pad < 0:
             raise IncrementalConfigError("rescan_every and cell must be positive, pad not negative")
         if self.threshold <= 0 or not 0 < self.full_fraction <= 1:
             raise IncrementalConfigError("threshold must be positive, full_fraction in (0, 1]")
-        if self.sweep_parts < 0:
-            raise IncrementalConfigError("sweep_parts must not be negative")
+        if self.sweep_parts < 0 or self.max_shift <= 0:
+            raise IncrementalConfigError("sweep_parts must not be negative, max_shift positive")
         if self.mean_frames < 2 or self.max_spots < 0 or self.reads_per_frame < 0:
             raise IncrementalConfigError(
                 "mean_frames must be at least 2, max_spots and reads_per_frame not negative"
@@ -163,16 +173,33 @@ class IncrementalDetector:
         self._lost: list[_Lost] = []
         self._last_grey: Image | None = None
         self._mean: npt.NDArray[np.float32] | None = None
+        self._anchor: tuple[Image | None, npt.NDArray[np.float32] | None] = (None, None)
+        #: How far (pixels, at the frame's corners) the camera had moved from the anchor frame
+        #: in the last call (see `IncrementalConfig`'s ``align``).
+        self.last_shift = 0.0
 
     def reset(self) -> None:
         """Forget the scene: the next frame is detected in full."""
         self._coarse = None
         self._spots, self._lost, self._last_grey, self._mean = [], [], None, None
+        self._anchor = (None, None)
 
     def detect(self, image: npt.NDArray[np.uint8]) -> list[Detection]:
         """The tags in ``image``, as `Detector.detect` reports them (and, with ``memory``, the
         tags read over time: see the module)."""
         grey = to_grey(image)
+        motion = self._align(grey) if self.config.align else None
+        if motion is not None:  # undo the camera's shift and turn: the anchor's pixels
+            grey = np.asarray(
+                cv2.warpAffine(
+                    grey,
+                    motion,
+                    grey.shape[::-1],
+                    flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                    borderMode=cv2.BORDER_REPLICATE,
+                ),
+                np.uint8,
+            )
         coarse = self._average(grey)
         # Cells are compared relative to the frame's light (the median cell), so that a lamp
         # that flickers or an exposure that hunts is no change; a hand over less than half of
@@ -214,7 +241,59 @@ class IncrementalDetector:
                 self._restore(grey)
             self._remember(grey)
             self._last_grey = grey.copy()
-        return list(self._detections)
+        if motion is None:
+            return list(self._detections)
+        moved = [_transformed(d, motion) for d in self._detections]
+        height, width = grey.shape
+        margin = self.detector.config.edge_margin
+        inside = _inside([d.corners for d in moved], width, height, margin)
+        return [d for d, ok in zip(moved, inside, strict=True) if ok]
+
+    def _align(self, grey: Image) -> FloatArray | None:
+        """The camera's motion since the anchor frame (the first after a reset), as a 2 × 3
+        map from the anchor's pixels to this frame's (a shift, a small turn), or None when it
+        moved by less than 0.3 pixels or no motion is clear (left to change detection).
+        Estimated on half-size frames from corners tracked with Lucas-Kanade (RANSAC: a hand's
+        corners are outliers). A motion beyond ``max_shift`` pixels makes this frame the anchor
+        (the scene is forgotten: a full detection)."""
+        height, width = grey.shape
+        small = np.asarray(
+            cv2.resize(grey, (width // 2, height // 2), interpolation=cv2.INTER_AREA), np.uint8
+        )
+        # The same contrast in every frame: a lamp that flickers is no motion.
+        small = np.asarray(cv2.normalize(small, None, 0, 255, cv2.NORM_MINMAX), np.uint8)
+        anchor, points = self._anchor
+        if anchor is None or anchor.shape != small.shape or points is None:
+            self._set_anchor(small)
+            return None
+        moved, status, _ = cv2.calcOpticalFlowPyrLK(
+            anchor, small, points, None, winSize=(15, 15), maxLevel=3
+        )
+        ok = status.ravel() == 1
+        estimate, inliers = None, np.zeros(0)
+        if ok.sum() >= 8:
+            estimate, inliers = cv2.estimateAffinePartial2D(
+                points[ok], moved[ok], method=cv2.RANSAC, ransacReprojThreshold=0.5
+            )
+        if estimate is None or int(np.count_nonzero(inliers)) < len(points) // 3:
+            self.last_shift = 0.0
+            return None  # no motion a third of the corners agree on: left to change detection
+        # From half-size pixels (centre of pixel i at 2i + 0.5) to full-size ones.
+        a, t = estimate[:, :2], estimate[:, 2]
+        full = np.hstack([a, (2 * t + 0.5 - a @ np.array([0.5, 0.5]))[:, None]])
+        corners = np.array([[0, 0], [width, 0], [0, height], [width, height]], np.float64)
+        shift = float(np.abs(corners @ full[:, :2].T + full[:, 2] - corners).max())
+        self.last_shift = shift
+        if shift > self.config.max_shift:
+            self.reset()
+            self._set_anchor(small)
+            return None
+        return full if shift >= 0.3 else None
+
+    def _set_anchor(self, small: Image) -> None:
+        points = cv2.goodFeaturesToTrack(small, 200, 0.01, 8)
+        enough = points is not None and len(points) >= 8
+        self._anchor = (small, points.astype(np.float32) if enough else None)
 
     def _full(self, grey: Image, coarse: npt.NDArray[np.float32]) -> None:
         self._coarse = coarse
@@ -583,6 +662,17 @@ def _touches(d: Detection, box: Box) -> bool:
     xs, ys = zip(*d.corners, strict=True)
     x0, y0, x1, y1 = box
     return min(xs) < x1 and max(xs) >= x0 and min(ys) < y1 and max(ys) >= y0
+
+
+def _transformed(d: Detection, motion: FloatArray) -> Detection:
+    """``d`` moved by the 2 × 3 affine map ``motion``."""
+    corners = np.asarray(d.corners) @ motion[:, :2].T + motion[:, 2]
+    center = np.asarray(d.center) @ motion[:, :2].T + motion[:, 2]
+    return replace(
+        d,
+        corners=tuple(map(tuple, corners.tolist())),  # type: ignore[arg-type]
+        center=tuple(center.tolist()),
+    )
 
 
 def _shift(d: Detection, dx: int, dy: int) -> Detection:
