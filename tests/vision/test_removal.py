@@ -107,6 +107,26 @@ def test_a_sticker_a_hand_takes_away_is_removed_once_the_hand_has_left(renderer,
     assert 0 < removed.timestamp_ms - 50 * 1000 / 30 <= 500  # after the hand left
 
 
+def test_a_sticker_a_hand_slides_aside_is_moved_not_removed(renderer, detector):
+    # The hand rests on 101 and slides it 70 mm down under its arm, then draws back down the
+    # table: the old place shows before the new one does (by about 0.1 s).
+    slid = dataclasses.replace(STICKERS[1], y_mm=270)
+
+    def scene(i: int) -> tuple[SyntheticTable, Effects]:
+        y = 200 + max(0, i - 40) * 20.0
+        hands = (Hand(350, y, arm_to_mm=(380, 900)),) if 20 <= i < 75 else ()
+        pieces = STICKERS if i < 30 else (STICKERS[0], slid, *STICKERS[2:])
+        return SyntheticTable(pieces), dataclasses.replace(HARD, hands=hands)
+
+    out, _ = play(renderer, detector, scene, 90)
+    assert [(o.kind, o.tag_id) for o in out if o.kind != "add"] == [("update", 101)]
+    (moved,) = [o for o in out if o.kind == "update"]
+    assert (round(moved.x_mm), round(moved.y_mm)) == pytest.approx(
+        tuple(CAMERA.project(np.array([[350.0, 270.0]]))[0]), abs=2
+    )
+    assert len([o for o in out if o.kind == "add"]) == len(STICKERS)
+
+
 def test_a_sticker_covered_for_good_is_removed_as_covered_after_three_seconds(renderer, detector):
     # 10 frames a second: the hand comes at 1 s and stays.
     def scene(i: int) -> tuple[SyntheticTable, Effects]:
