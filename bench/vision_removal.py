@@ -7,7 +7,7 @@ sticker it misses (`vision.places`), and one without the frame, as the stabilise
 could look (removal after ``remove_ms``).
 
 - *taken away*: four stickers leave the table at 1 s: the time from the first frame without
-  them to their removal;
+  them to their removal, and how many are never removed (2 s on);
 - *under a resting hand*: a hand rests 2 s over stickers, then leaves: removals (goal: none);
 - *covered for good*: a hand comes to rest over stickers and stays: the time to their removal.
 
@@ -50,7 +50,7 @@ def removal_figures(quick: bool) -> list[Figure]:
     rested: dict[str, int] = {"looking": 0, "not looking": 0}
     for_good: dict[str, list[float]] = {"looking": [], "not looking": []}
     why: set[str] = set()
-    strays = covered = 0
+    strays = covered = kept = 0
     for seed in seeds:
         table = sticker_table(STICKER_PX / pixels_per_mm(camera), camera, seed, count=16)
         stickers = table.components
@@ -84,6 +84,8 @@ def removal_figures(quick: bool) -> list[Figure]:
                 if kind == "taken":
                     taken[label] += [(o.timestamp_ms - start_ms) / 1000 for o in removes]
                     strays += sum(o.tag_id not in gone for o in removes)
+                    if label == "looking":
+                        kept += len(gone - {o.tag_id for o in removes})
                 elif kind == "rested":
                     rested[label] += len(removes)
                 else:
@@ -94,6 +96,7 @@ def removal_figures(quick: bool) -> list[Figure]:
     return [
         _seconds("removal of a sticker taken away, looking at its place", taken["looking"], note),
         _seconds("removal of a sticker taken away, not looking", taken["not looking"]),
+        Figure(SUITE, "stickers taken away and never removed, looking", kept, "stickers"),
         Figure(
             SUITE,
             "removals under a hand resting 2 s, looking",
