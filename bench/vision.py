@@ -192,7 +192,7 @@ def sticker_figures(
     figures += look_alike(quick, detectors, pipelines)
     figures += session(quick, pipelines)
     figures += limit_costs(quick, pipelines)
-    figures += removal_figures(quick)  # bench/vision_removal.py (issue 27)
+    figures += removal_figures(quick, rig_camera(*SIZES[0]), HARD, sticker_table, pixels_per_mm)
     return figures
 
 

@@ -24,7 +24,7 @@ from bench import Figure
 from vision.detection import Detector
 from vision.incremental import IncrementalDetector
 from vision.stabiliser import Observation, Stabiliser
-from vision.synthetic import Effects, Hand, SessionRenderer, SyntheticTable
+from vision.synthetic import Camera, Effects, Hand, SessionRenderer, SyntheticTable
 
 SUITE = "vision"
 FPS = 30.0
@@ -36,12 +36,16 @@ Shot = tuple[SyntheticTable, Effects]
 Scene = Callable[[int], Shot]
 
 
-def removal_figures(quick: bool) -> list[Figure]:
-    """Removal time bare against covered, with and without looking at the place (module)."""
-    from bench.vision import HARD, SIZES, pixels_per_mm, rig_camera, sticker_table
-
-    width, height = SIZES[0]
-    camera = rig_camera(width, height)
+def removal_figures(
+    quick: bool,
+    camera: Camera,
+    hard: Effects,
+    sticker_table: Callable[..., SyntheticTable],
+    pixels_per_mm: Callable[[Camera], float],
+) -> list[Figure]:
+    """Removal time bare against covered, with and without looking at the place (module), on
+    the rig's ``camera`` in ``hard`` light; `bench.vision` gives its ``sticker_table`` and
+    ``pixels_per_mm``."""
     renderer = SessionRenderer(camera, layouts=2)
     detector = Detector()
     seeds = (1,) if quick else (1, 2, 3)
@@ -60,14 +64,14 @@ def removal_figures(quick: bool) -> list[Figure]:
 
         def without_some(i: int, table: SyntheticTable = table, gone: set[int] = gone) -> Shot:
             left = tuple(c for c in table.components if i < START or c.tag_id not in gone)
-            return SyntheticTable(left), HARD
+            return SyntheticTable(left), hard
 
         def resting(i: int, table: SyntheticTable = table, hand: Hand = hand) -> Shot:
             hands = (hand,) if START <= i < START + 2 * FPS else ()
-            return table, replace(HARD, hands=hands)
+            return table, replace(hard, hands=hands)
 
         def staying(i: int, table: SyntheticTable = table, hand: Hand = hand) -> Shot:
-            return table, replace(HARD, hands=(hand,) if i >= START else ())
+            return table, replace(hard, hands=(hand,) if i >= START else ())
 
         truth = {c.tag_id for c in stickers}
         covered += len(set(renderer.render(*staying(START)).hidden) & truth)
