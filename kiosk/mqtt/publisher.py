@@ -69,6 +69,9 @@ class _Noted:
     moves: int
     time: str
     links: dict[str, str]
+    ended: dict[str, Any] | None = None
+    """The state summary when the change ended the game (the next may start before the worker
+    looks)."""
 
 
 @dataclass(frozen=True)
@@ -368,8 +371,17 @@ class Publisher:
     def _on_change(self, change: Change) -> None:
         saved = self.table.saved  # what the change left, noted now: the worker comes later
         links = {k: v.state for k, v in self.table.links.items()}
+        ended = None
+        if change.kind in EVENT_KINDS and saved.session.state.outcome is not None:
+            ended = summary(self.table, self.name, self.link, 0)  # once a game, no disk
         noted = _Noted(
-            change, saved.name, saved.session.game.name, len(saved.session.moves), now_iso(), links
+            change,
+            saved.name,
+            saved.session.game.name,
+            len(saved.session.moves),
+            now_iso(),
+            links,
+            ended,
         )
         self._queue.put(noted)
 
@@ -408,8 +420,11 @@ class Publisher:
     def _handle(self, item: _Noted | _Signal) -> bool:
         """Act on one item; True when the state summary must be rebuilt."""
         if isinstance(item, _Noted):
+            self.outbox.remember(f"started:{item.save}", lambda: item.time)
             if item.change.kind in EVENT_KINDS:
                 self.outbox.add(lambda seq: self._event(seq, item))
+            if item.ended is not None and item.ended["end"] is not None:
+                self._keep_result(item.ended)
             return True
         if item.kind == "acked":
             seq = self._inflight.pop(item.value, None)
@@ -495,10 +510,8 @@ class Publisher:
         state = summary(self.table, self.name, self.link, self.outbox.dropped, self._connection)
         self._state = state
         staff = self.discovery.staff(state) if self.discovery.enabled else None
-        started = self.outbox.remember(f"started:{state['save']}", now_iso)
-        if state["end"] is not None:  # kept once, sent in order, whether the broker is there
-            rid = result_id(self.outbox.epoch, state["save"], started)
-            self.outbox.keep_result(rid, lambda n: self._result(state, rid, n, started))
+        if state["end"] is not None:
+            self._keep_result(state)
         if not self.connected.is_set():
             return
         body = json.dumps(state, ensure_ascii=False, separators=(",", ":"))
@@ -513,6 +526,13 @@ class Publisher:
             self._repeat_result = False
             if (again := self.outbox.delivered_result()) is not None:
                 self.client.publish(self._topic(RESULT), again, qos=1, retain=True)
+
+    def _keep_result(self, state: dict[str, Any]) -> None:
+        """Keep an ended game's result (from its state summary) once, by its id, to be sent in
+        order whether the broker is there or not."""
+        started = self.outbox.remember(f"started:{state['save']}", now_iso)
+        rid = result_id(self.outbox.epoch, state["save"], started)
+        self.outbox.keep_result(rid, lambda n: self._result(state, rid, n, started))
 
     def _result(self, state: dict[str, Any], rid: str, number: int, started: str) -> str:
         """The ended game's result (docs/mqtt.md "result"); its time is when this table first
