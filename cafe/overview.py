@@ -1,9 +1,13 @@
 """The café's overview: every table's state from the broker, served as one live page.
 
 An MQTT client (paho's thread) keeps the latest ``state``, ``status`` and ``result`` of every
-table under ``tablesight/+/``; the page gets a snapshot of all tiles and then each table's
-tile as it changes, over server-sent events. Results of ended games are kept (and appended to
-``cafe-results.jsonl`` in the data folder, so a restart keeps them) for the CSV download.
+table under ``tablesight/+/`` and, for tables of a site (a café of a chain whose broker is
+bridged to this one), ``tablesight/+/+/``; a table is known by its key, ``<site>/<table>`` or
+``<table>``. The page gets a snapshot of all tiles and then each table's tile as it changes,
+over server-sent events, and groups them by site. Results of ended games are kept once each, by
+their id, however often the broker hands them over (a bridge's store-and-forward, QoS 1
+repeats, the retained one at each connection), and appended to ``cafe-results.jsonl`` in the
+data folder, so a restart keeps them, for the CSV and JSON downloads.
 
 The broker is not trusted to send what a table would: every payload is checked against its
 schema (``kiosk.mqtt.payloads``) before use, and one that is too long, is not JSON or does not
@@ -35,6 +39,7 @@ import threading
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -50,13 +55,14 @@ from kiosk.mqtt.topics import (
     OFFLINE,
     ONLINE,
     RESULT,
-    ROOT,
     STATE,
     STATUS,
     BrokerAddress,
+    check_site_name,
     check_table_name,
     parse_broker_url,
-    table_of,
+    subscriptions,
+    where_of,
 )
 from kiosk.settings import MqttSettings
 
@@ -163,8 +169,12 @@ class Overview:
         self.address: BrokerAddress = parse_broker_url(settings.url)
         self.limits = limits
         self.tables: dict[str, dict[str, Any]] = {}
-        self.results: dict[tuple[str, str], str] = {}
-        """Each ended game's result as checked JSON text, by (table, save), oldest first."""
+        self.results: dict[str, str] = {}
+        """Each ended game's result as checked JSON text, by its id (``result_key``), in the
+        order they arrived."""
+        self.repeats = 0
+        """Results handed over again and kept once (a bridge's store-and-forward, QoS 1
+        repeats, the retained one at each connection)."""
         self.dropped = 0
         """Messages dropped since the start (too long, not JSON, not fitting the schema, one
         table too many)."""
@@ -277,7 +287,8 @@ class Overview:
             self._uptime = None
             doubted = list(self._doubt)
         client.subscribe(
-            [(UPTIME, 0)] + [(f"{ROOT}/+/{what}", 1) for what in (STATE, STATUS, RESULT)],
+            [(UPTIME, 0)]
+            + [(each, 1) for what in (STATE, STATUS, RESULT) for each in subscriptions(what)],
         )
         self.connected.set()
         self._tell(None)
@@ -323,11 +334,13 @@ class Overview:
         if topic_name == UPTIME:
             self._on_uptime(payload)
             return
-        where = table_of(topic_name)
+        where = where_of(topic_name)
         if where is None:
             return
-        name, what = where
-        check_table_name(name)
+        check_table_name(where.table)
+        if where.site is not None:
+            check_site_name(where.site)
+        name, what = where.key, where.what
         too_long = len(payload) > self.limits.payload
         if what == STATE:
             try:
@@ -335,7 +348,7 @@ class Overview:
                     raise ValueError(
                         f"{len(payload)} bytes, over the limit of {self.limits.payload}"
                     )
-                state = as_json(read_state(payload, name)) if payload else None
+                state = as_json(read_state(payload, where.table)) if payload else None
             except ValueError:
                 self._unreadable(name, retained)
                 raise
@@ -345,7 +358,7 @@ class Overview:
         elif what == STATUS:
             self._status(name, payload.decode("utf-8"), retained)
         elif what == RESULT and payload:
-            self._result(name, read_result(payload, name))
+            self._result(read_result(payload, where.table, where.site))
 
     def _drop(self, topic_name: str, reason: str) -> None:
         """Count a message that could not be used; logged at most once a minute."""
@@ -391,7 +404,15 @@ class Overview:
                     raise ValueError(f"the overview shows at most {self.limits.tables} tables")
                 self._forget(gone)
                 self._evicted.append(gone)
-            tile = {"name": name, "online": None, "state": None, "unreadable": False}
+            site, _, table = name.rpartition("/")
+            tile = {
+                "key": name,
+                "name": table,
+                "site": site or None,
+                "online": None,
+                "state": None,
+                "unreadable": False,
+            }
             self.tables[name] = tile
         return tile
 
@@ -511,15 +532,19 @@ class Overview:
         the broker's return (the caller holds the lock)."""
         return {**self.tables[name], "checking": name in self._doubt}
 
-    def _result(self, name: str, result: Result) -> None:
-        """Keep an ended game's result (checked already); a new one is appended to the file."""
+    def _result(self, result: Result) -> None:
+        """Keep an ended game's result (checked already) once: the same again is counted
+        (``repeats``) and dropped; a new one, or a new word on a game kept (it ended again
+        after an undo), is appended to the file."""
         row = result.model_dump_json(exclude_unset=True)
-        key = (name, result.save)
+        key = result_key(result)
         with self._lock:
-            known = key in self.results
+            if self.results.get(key) == row:
+                self.repeats += 1
+                return
             self.results[key] = row
             self._trim_results()
-        if not known and self._results_file is not None:
+        if self._results_file is not None:
             try:
                 self._results_file.parent.mkdir(parents=True, exist_ok=True)
                 with self._results_file.open("a", encoding="utf-8") as out:
@@ -566,9 +591,9 @@ class Overview:
                 elif line.strip():
                     try:
                         result = read_result(line)
-                        self.results[(result.table, result.save)] = result.model_dump_json(
-                            exclude_unset=True
-                        )
+                        key = result_key(result)
+                        self.results.pop(key, None)  # the latest word on a game, in its place
+                        self.results[key] = result.model_dump_json(exclude_unset=True)
                         continue
                     except ValueError as exc:
                         reason = str(exc)
@@ -621,18 +646,61 @@ class Overview:
         with self._lock:
             return self._uptime
 
-    def snapshot(self) -> dict[str, Any]:
-        """Every table's tile (by name, table-2 before table-10) and the broker link."""
+    def snapshot(self, site: str | None = None) -> dict[str, Any]:
+        """Every table's tile (by site, then name: table-2 before table-10; the tables with
+        no site first), or those of one ``site``, and the broker link."""
         with self._lock:
-            tiles = [self._shown(n) for n in sorted(self.tables, key=natural_key)]
+            keys = sorted(self.tables, key=lambda k: self._order(self.tables[k]))
+            tiles = [self._shown(k) for k in keys if site is None or self.tables[k]["site"] == site]
         return {"broker": self.connected.is_set(), "tables": tiles}
 
-    def results_csv(self, lang: str) -> str:
-        """The results of ended games as CSV (a header in ``lang``), oldest first; a cell that
-        a spreadsheet would take for a formula starts with ``'``."""
+    @staticmethod
+    def _order(tile: dict[str, Any]) -> tuple[Any, ...]:
+        """Where a tile goes: the tables with no site first, then by site, then by name."""
+        site = tile["site"]
+        return (site is not None, natural_key(site or ""), natural_key(tile["name"]))
+
+    def result_rows(
+        self, site: str | None = None, game: str | None = None, player: str | None = None
+    ) -> list[Result]:
+        """The results kept, by when they ended, oldest first; only those of ``site``, of
+        ``game`` (its name or its title in either language, in any case) and with a player
+        whose name holds ``player`` (in either language, in any case), when given."""
         with self._lock:
             kept = list(self.results.values())
         rows = sorted((Result.model_validate_json(r) for r in kept), key=lambda r: r.ended)
+        if site is not None:
+            rows = [r for r in rows if r.site == site]
+        if game is not None:
+            wanted = game.casefold()
+            rows = [
+                r for r in rows if wanted in (r.game, r.title.zh.casefold(), r.title.en.casefold())
+            ]
+        if player is not None:
+            part = player.casefold()
+            rows = [
+                r
+                for r in rows
+                if any(
+                    part in p.name.zh.casefold() or part in p.name.en.casefold() for p in r.players
+                )
+            ]
+        return rows
+
+    def results_json(self, **filters: str | None) -> dict[str, Any]:
+        """The results kept (``result_rows``'s filters) as JSON data: each result as the table
+        sent it, with ``key`` (what it is kept by) and ``seconds`` (how long the game took,
+        null when the table did not say when it began)."""
+        rows = self.result_rows(**filters)
+        return {
+            "results": [{**as_json(r), "key": result_key(r), "seconds": duration(r)} for r in rows]
+        }
+
+    def results_csv(self, lang: str, **filters: str | None) -> str:
+        """The results of ended games as CSV (a header in ``lang``), oldest first
+        (``result_rows``'s filters); a cell that a spreadsheet would take for a formula
+        starts with ``'``."""
+        rows = self.result_rows(**filters)
         out = io.StringIO()
         writer = csv.writer(out)
         writer.writerow(CSV_HEAD[lang])
@@ -652,6 +720,10 @@ class Overview:
                     "; ".join(_in(w, lang) for w in r.winners),
                     "; ".join(scored),
                     r.moves,
+                    r.site or "",
+                    r.started or "",
+                    clock_time(duration(r)),
+                    result_key(r),
                 )
             )
         return out.getvalue()
@@ -675,6 +747,33 @@ class Overview:
         return self._started and getattr(self.client, "_thread", None) is not None
 
 
+def result_key(result: Result) -> str:
+    """What a result is kept by: its id; for a table older than ids, its site, table and
+    save."""
+    return result.id or f"{result.site or ''}/{result.table}/{result.save}"
+
+
+def duration(result: Result) -> int | None:
+    """How long the game took, in whole seconds (from when the table first saw its save to
+    when it ended); None when the table did not say when it began, or said it oddly."""
+    if result.started is None:
+        return None
+    try:
+        began = datetime.fromisoformat(result.started)
+        ended = datetime.fromisoformat(result.ended)
+        seconds = (ended - began).total_seconds()
+    except (ValueError, TypeError):
+        return None
+    return int(seconds) if seconds >= 0 else None
+
+
+def clock_time(seconds: int | None) -> str:
+    """``H:MM:SS`` (a spreadsheet reads it as a time), or nothing."""
+    if seconds is None:
+        return ""
+    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+
+
 def text_cell(value: object) -> str:
     """A CSV cell as text; one that starts like a formula (``=``, ``+``, ``-``, ``@``, a tab,
     a carriage return) gets a ``'`` first, so a spreadsheet shows it as text."""
@@ -683,7 +782,20 @@ def text_cell(value: object) -> str:
 
 
 CSV_HEAD = {
-    "zh": ["桌", "游戏", "存档", "结束时间(UTC)", "结果", "获胜者", "玩家与分数", "步数"],
+    "zh": [
+        "桌",
+        "游戏",
+        "存档",
+        "结束时间(UTC)",
+        "结果",
+        "获胜者",
+        "玩家与分数",
+        "步数",
+        "店",
+        "开始时间(UTC)",
+        "用时",
+        "结果编号",
+    ],
     "en": [
         "table",
         "game",
@@ -693,6 +805,10 @@ CSV_HEAD = {
         "winners",
         "players and scores",
         "moves",
+        "site",
+        "started (UTC)",
+        "duration",
+        "result id",
     ],
 }
 RESULT_WORDS = {
@@ -736,10 +852,21 @@ def create_app(overview: Overview, lang: str) -> FastAPI:
             media_type="text/html; charset=utf-8",
         )
 
+    def filters(site: str | None, game: str | None, player: str | None) -> dict[str, str | None]:
+        """The results' filters from the query; an empty one is no filter."""
+        if site:
+            try:
+                check_site_name(site)
+            except ValueError as exc:
+                raise HTTPException(400, f"site: {exc}") from None
+        if len(player or "") > 100 or len(game or "") > 100:
+            raise HTTPException(400, "game and player are at most 100 characters")
+        return {"site": site or None, "game": game or None, "player": player or None}
+
     @app.get("/api/tables")
-    def tables() -> JSONResponse:
-        """Every table's tile."""
-        return JSONResponse(overview.snapshot())
+    def tables(site: str | None = None) -> JSONResponse:
+        """Every table's tile (``?site=``: one site's)."""
+        return JSONResponse(overview.snapshot(filters(site, None, None)["site"]))
 
     @app.get("/api/live")
     async def live(request: Request) -> StreamingResponse:
@@ -790,14 +917,28 @@ def create_app(overview: Overview, lang: str) -> FastAPI:
         )
 
     @app.get("/results.csv")
-    def results(lang: str | None = None) -> Response:
-        """The results of ended games, as CSV (UTF-8 with a byte-order mark for spreadsheets)."""
-        body = "\ufeff" + overview.results_csv(language(lang))
+    def results(
+        lang: str | None = None,
+        site: str | None = None,
+        game: str | None = None,
+        player: str | None = None,
+    ) -> Response:
+        """The results of ended games, as CSV (UTF-8 with a byte-order mark for spreadsheets);
+        ``?site=``, ``?game=``, ``?player=`` keep one site's, one game's, one player's."""
+        kept = filters(site, game, player)
+        body = "\ufeff" + overview.results_csv(language(lang), **kept)
         return Response(
             body.encode("utf-8"),
             media_type="text/csv; charset=utf-8",
             headers={"Content-Disposition": 'attachment; filename="cafe-results.csv"'},
         )
+
+    @app.get("/results.json")
+    def results_json(
+        site: str | None = None, game: str | None = None, player: str | None = None
+    ) -> JSONResponse:
+        """The results of ended games as JSON, with the same filters as the CSV."""
+        return JSONResponse(overview.results_json(**filters(site, game, player)))
 
     @app.get("/healthz")
     def healthz() -> JSONResponse:

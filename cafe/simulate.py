@@ -38,14 +38,17 @@ class SimulatedTable:
         seats: list[PlayerSeat] | None = None,
         outbox_limit: int = 10_000,
         link: str | None = None,
+        site: str | None = None,
     ) -> None:
         self.name = name
         self.folder = folder
         self.rnd = random.Random(seed)
+        self.games = 1
+        self.seats = seats
         self.store = Store.open(folder / "games.sqlite")
         saved = self.store.new_game(f"{game}-{name}", game, GAME_SETUPS.get(game), seed, seats)
         self.table = Table(saved)
-        settings = MqttSettings(url=broker_url, table=name, outbox_limit=outbox_limit)
+        settings = MqttSettings(url=broker_url, table=name, site=site, outbox_limit=outbox_limit)
         self.publisher = Publisher(self.table, settings, folder, link=link, quiet=True)
 
     def start(self) -> SimulatedTable:
@@ -70,6 +73,13 @@ class SimulatedTable:
             if self.move() is None:
                 return count
         return limit
+
+    def next_game(self) -> None:
+        """Start a new game of the same kind, in a new save (as a café table does after one)."""
+        game = self.table.saved.session.game.name
+        self.games += 1
+        name = f"{game}-{self.name}-{self.games}"
+        self.table.new_game(game, GAME_SETUPS.get(game), name, self.games, self.seats)
 
     def stop(self) -> None:
         """Stop the publisher (it says "offline") and close the saved game."""

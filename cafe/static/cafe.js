@@ -19,6 +19,8 @@ const WORDS = {
     short_refused: "被拒的一步", short_camera_lost: "摄像头断开", short_controller_lost: "灯光控制器断开",
     short_offline: "离线", short_ended: "游戏结束", sep: "、",
     unreadable: "⚠ 无法读取本桌的报告", short_unreadable: "报告无法读取",
+    site: "店面:", allSites: "全部店面", noSite: "未指定店面的桌", siteCount: "{n} 张桌",
+    emptySite: "这个店面还没有桌子报告。", atSite: "{site}:{name}",
   },
   en: {
     heading: "Tables", csv: "Download ended games (CSV)", live: "live", lost: "server lost, reconnecting…",
@@ -37,12 +39,15 @@ const WORDS = {
     short_refused: "refused move", short_camera_lost: "camera lost", short_controller_lost: "LED controller lost",
     short_offline: "offline", short_ended: "game over", sep: ", ",
     unreadable: "⚠ This table's report could not be read", short_unreadable: "report unreadable",
+    site: "Site:", allSites: "All sites", noSite: "Tables without a site", siteCount: "{n} tables",
+    emptySite: "No table of this site has reported yet.", atSite: "{site}: {name}",
   },
 };
 
 const KEY = "tablesight.cafe.lang";
 let lang = localStorage.getItem(KEY) || document.body.dataset.defaultLang || "zh";
-const tables = new Map();
+const tables = new Map();  // by key: "<site>/<table>", or "<table>" without a site
+let siteFilter = new URLSearchParams(location.search).get("site") || "";
 let serverState = "connecting";
 let brokerUp = true;
 
@@ -109,7 +114,7 @@ function tileNode(tile) {
   } catch (e) {
     const name = String((tile && tile.name) || "?");
     const node = el("article", { class: "tile", "data-table": name, "data-level": "unreadable" });
-    node.append(el("header", {}, el("h2", { text: name })));
+    node.append(el("header", {}, el("h3", { text: name })));
     node.append(el("ul", { class: "alerts" }, el("li", { class: "alert", "data-kind": "unreadable", text: t("unreadable") })));
     return node;
   }
@@ -119,7 +124,7 @@ function drawTile(tile) {
   const s = tile.state;
   const alerts = alertsOf(tile);
   const node = el("article", { class: "tile", "data-table": tile.name, "data-level": level(alerts) });
-  const title = el("h2");
+  const title = el("h3");
   if (s && typeof s.url === "string" && /^https?:\/\//.test(s.url)) title.append(el("a", { href: s.url, target: "_blank", rel: "noopener", title: t("open"), text: `${tile.name} ↗` }));
   else title.textContent = tile.name;
   node.append(el("header", {}, title, s ? el("span", { class: "game", text: say(s.title) }) : null));
@@ -163,32 +168,85 @@ function drawTile(tile) {
 }
 
 function natural(a, b) { return a.localeCompare(b, undefined, { numeric: true, sensitivity: "base" }); }
+function keyOf(tile) { return String(tile.key ?? tile.name); }
+function siteOf(tile) { return typeof tile.site === "string" ? tile.site : ""; }
+// The tables with no site first, then site by site; each group by name (table-2 before table-10).
+function byPlace(a, b) {
+  const ta = tables.get(a), tb = tables.get(b);
+  const sa = siteOf(ta), sb = siteOf(tb);
+  if (sa !== sb) return sa === "" ? -1 : sb === "" ? 1 : natural(sa, sb);
+  return natural(String(ta.name), String(tb.name));
+}
+function sites() { return [...new Set([...tables.values()].map(siteOf).filter(s => s))].sort(natural); }
+function shownKeys() {
+  return [...tables.keys()].filter(k => !siteFilter || siteOf(tables.get(k)) === siteFilter).sort(byPlace);
+}
+function tileKeyed(tile) {
+  const node = tileNode(tile);
+  node.dataset.key = keyOf(tile);
+  if (siteOf(tile)) node.dataset.site = siteOf(tile);
+  return node;
+}
+
+// The site picker: every site heard of (and the one in the address, even before it reports).
+function drawSitePick() {
+  const known = sites();
+  if (siteFilter && !known.includes(siteFilter)) known.push(siteFilter);
+  const pick = document.getElementById("sitepick");
+  pick.hidden = known.length === 0;
+  const select = document.getElementById("site");
+  const options = [el("option", { value: "", text: t("allSites") })];
+  for (const s of known) options.push(el("option", { value: s, text: s }));
+  select.replaceChildren(...options);
+  select.value = siteFilter;
+}
 
 function drawAll() {
   document.documentElement.lang = lang === "zh" ? "zh-CN" : "en";
   for (const node of document.querySelectorAll("[data-t]")) node.textContent = t(node.dataset.t);
   for (const b of document.querySelectorAll("button[data-lang]")) b.setAttribute("aria-pressed", String(b.dataset.lang === lang));
-  document.getElementById("csv").href = `/results.csv?lang=${lang}`;
+  const query = new URLSearchParams({ lang });
+  if (siteFilter) query.set("site", siteFilter);
+  document.getElementById("csv").href = `/results.csv?${query}`;
+  drawSitePick();
   const box = document.getElementById("tiles");
-  const names = [...tables.keys()].sort(natural);
-  box.replaceChildren(...names.map(n => tileNode(tables.get(n))));
-  drawSummary(names);
+  const keys = shownKeys();
+  const grouped = sites().length > 0;
+  const groups = new Map();
+  for (const k of keys) {
+    const s = siteOf(tables.get(k));
+    if (!groups.has(s)) groups.set(s, []);
+    groups.get(s).push(k);
+  }
+  const parts = [];
+  for (const [s, members] of groups) {
+    const section = el("section", { class: "group", "data-site": s || null });
+    if (grouped) {
+      section.append(el("h2", { class: "sitename" }, s || t("noSite"),
+        el("span", { class: "sitecount", text: t("siteCount", { n: members.length }) })));
+    }
+    section.append(el("div", { class: "tiles" }, ...members.map(k => tileKeyed(tables.get(k)))));
+    parts.push(section);
+  }
+  box.replaceChildren(...parts);
+  drawSummary(keys);
   drawConn();
 }
 
-function drawSummary(names) {
-  const needing = names.map(n => tables.get(n)).filter(tile => alertsOf(tile).some(a => a.kind !== "ended"));
+function drawSummary(keys) {
+  const needing = keys.map(k => tables.get(k)).filter(tile => alertsOf(tile).some(a => a.kind !== "ended"));
   const counts = document.getElementById("counts");
-  counts.textContent = needing.length ? t("countsAlert", { n: names.length, k: needing.length }) : t("counts", { n: names.length });
+  counts.textContent = needing.length ? t("countsAlert", { n: keys.length, k: needing.length }) : t("counts", { n: keys.length });
   const empty = document.getElementById("empty");
-  empty.hidden = names.length > 0;
-  empty.textContent = t("empty");
+  empty.hidden = keys.length > 0;
+  empty.textContent = siteFilter && tables.size ? t("emptySite") : t("empty");
   const needs = document.getElementById("needs");
   needs.hidden = needing.length === 0;
   const list = el("ul");
   for (const tile of needing) {
     const kinds = alertsOf(tile).filter(a => a.kind !== "ended").map(shortText);
-    list.append(el("li", { text: `${tile.name}: ${kinds.join(t("sep"))}` }));
+    const who = siteOf(tile) ? t("atSite", { site: siteOf(tile), name: tile.name }) : tile.name;
+    list.append(el("li", { text: `${who}: ${kinds.join(t("sep"))}` }));
   }
   needs.replaceChildren(el("strong", { text: t("needs") }), list);
 }
@@ -206,11 +264,12 @@ function drawConn() {
 }
 
 function updateOne(tile) {
-  tables.set(tile.name, tile);
-  const old = document.querySelector(`.tile[data-table="${CSS.escape(tile.name)}"]`);
-  if (!old) { drawAll(); return; }
-  old.replaceWith(tileNode(tile));
-  drawSummary([...tables.keys()].sort(natural));
+  const isNew = !tables.has(keyOf(tile));
+  tables.set(keyOf(tile), tile);
+  const old = document.querySelector(`.tile[data-key="${CSS.escape(keyOf(tile))}"]`);
+  if (!old || isNew) { drawAll(); return; }
+  old.replaceWith(tileKeyed(tile));
+  drawSummary(shownKeys());
 }
 
 function connect() {
@@ -218,7 +277,7 @@ function connect() {
   source.addEventListener("snapshot", (e) => {
     const data = JSON.parse(e.data);
     tables.clear();
-    for (const tile of data.tables) tables.set(tile.name, tile);
+    for (const tile of data.tables) tables.set(keyOf(tile), tile);
     brokerUp = data.broker;
     serverState = "live";
     drawAll();
@@ -237,6 +296,13 @@ document.addEventListener("DOMContentLoaded", () => {
   for (const b of document.querySelectorAll("button[data-lang]")) {
     b.addEventListener("click", () => { lang = b.dataset.lang; localStorage.setItem(KEY, lang); drawAll(); });
   }
+  document.getElementById("site").addEventListener("change", (e) => {
+    siteFilter = e.target.value;
+    const url = new URL(location.href);
+    if (siteFilter) url.searchParams.set("site", siteFilter); else url.searchParams.delete("site");
+    history.replaceState(null, "", url);
+    drawAll();
+  });
   drawAll();
   connect();
 });

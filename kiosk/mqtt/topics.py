@@ -118,8 +118,3 @@ def parse_broker_url(url: str) -> BrokerAddress:
         password=unquote(parts.password) if parts.password else None,
     )
 
-
-def table_of(topic_name: str) -> tuple[str, str] | None:
-    """(table, what) of a ``tablesight/<table>/<what>`` topic; None for any other topic."""
-    where = where_of(topic_name)
-    return None if where is None or where.site is not None else (where.table, where.what)

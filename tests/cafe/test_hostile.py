@@ -443,8 +443,10 @@ def test_results_beyond_the_limit_drop_the_oldest(
         evil = {**hostile_result(state), "table": "many"}
         for k in range(12):
             send(client, "tablesight/many/result", json.dumps({**evil, "save": f"s{k:02d}"}))
-        wait(lambda: ("many", "s11") in overview.results, what="the last result")
-        assert [save for _, save in overview.results] == [f"s{k:02d}" for k in range(7, 12)]
+        wait(
+            lambda: "/many/s11" in overview.results, what="the last result"
+        )  # (no id: site/table/save)
+        assert list(overview.results) == [f"/many/s{k:02d}" for k in range(7, 12)]
         rows = (tmp_path / "cafe-results.jsonl").read_text().splitlines()
         assert len(rows) <= 2 * 5, "the file is written anew past twice the limit"
     finally:
@@ -453,7 +455,7 @@ def test_results_beyond_the_limit_drop_the_oldest(
         client.disconnect()
         client.loop_stop()
     again = Overview(MqttSettings(url=broker.url), tmp_path, limits=Limits(results=5))
-    assert [save for _, save in again.results] == [f"s{k:02d}" for k in range(7, 12)]
+    assert list(again.results) == [f"/many/s{k:02d}" for k in range(7, 12)]
     assert len((tmp_path / "cafe-results.jsonl").read_text().splitlines()) == 5
     with caplog.at_level(logging.WARNING):
         assert "skipped" not in caplog.text
