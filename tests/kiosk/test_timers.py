@@ -282,7 +282,52 @@ def test_the_led_bar_runs_down_on_the_emulated_controller(
         timers.pause(True)
         paused = track_leds(track_facts(table.facts(), timers.facts()), 24)
         assert paused[0].effect is Effect.BLINK  # the time is up: still up while paused
-        assert PHASE_COLOUR != colour
+        assert colour != PHASE_COLOUR
     finally:
         leds.close()
         timers.close()
+
+
+def test_the_undo_button_pauses_and_resumes_the_timer_while_the_menu_is_open(
+    tmp_path: Path,
+) -> None:
+    """The table's own buttons (mock pins, ``kiosk.rig.TableHardware``): with the menu open,
+    Undo pauses the timers and again resumes them; with the menu closed it is Undo."""
+    import time
+
+    from kiosk.app import create_app
+    from kiosk.rig import TableHardware
+    from kiosk.settings import load_settings
+    from kiosk.table import open_table
+
+    settings = load_settings(data_dir=tmp_path, lang="en", game="greenwood")
+    settings.gpio.pin_factory = "mock"
+    settings.simulation = False
+    table, store = open_table(settings)
+    hardware = TableHardware(settings)
+    hardware.open(create_app(settings, table, hardware=hardware))
+
+    def paused_after_undo() -> bool | None:
+        assert hardware.panel is not None and hardware.panel.undo is not None
+        seq = table.seq
+        hardware.panel.undo.pin.drive_low()
+        hardware.panel.undo.pin.drive_high()
+        deadline = time.monotonic() + 5  # gpiozero's thread acts on the press
+        while table.seq == seq and time.monotonic() < deadline:
+            time.sleep(0.01)
+        facts = hardware.timers.facts() if hardware.timers else None
+        return None if facts is None else facts.paused
+
+    try:
+        assert hardware.timers is not None
+        hardware.timers.choose(TimerChoice(mode="turn", seconds=60, phase_seconds=60))
+        assert table.submit(move_from_dict(example_moves()[0])).accepted
+        assert paused_after_undo() is False  # menu closed: the move is taken back
+        assert table.saved.session.moves == []
+        table.toggle_menu(True)
+        assert paused_after_undo() is True
+        assert paused_after_undo() is False
+        assert table.status("en")["timer"]["kind"] == "phase"
+    finally:
+        hardware.close()
+        store.close()
