@@ -168,10 +168,10 @@ class Stabiliser:
         self._last_ms = timestamp_ms
         detections = list(detections)
         by_key: dict[tuple[str, int], list[Pose]] = {}
-        corners: dict[tuple[str, int], Detection] = {}
+        read: dict[tuple[str, int], Detection] = {}
         for d, pose in zip(detections, self._poses(detections), strict=True):
             by_key.setdefault((d.family, d.id), []).append(pose)
-            corners[(d.family, d.id)] = d
+            read[(d.family, d.id)] = d
         self._frame = _Frame(image, detections)
         out: list[Observation] = []
         duplicates = {k for k, poses in by_key.items() if len(poses) > 1}
@@ -196,7 +196,7 @@ class Stabiliser:
             seen = by_key.get(key)
             if seen:
                 out.extend(self._seen(key, seen[0], timestamp_ms))
-                self._remember(key, corners[key], timestamp_ms)
+                self._remember(key, read[key], timestamp_ms)
             else:
                 out.extend(self._missed(key, timestamp_ms))
         return out
@@ -292,7 +292,8 @@ class Stabiliser:
             return
         place = remember(image, np.asarray(seen.corners, float))
         track.place_ms = now
-        if moved or place is None or track.place is None or same_surroundings(track.place, place):
+        old = track.place
+        if moved or old is None or (place is not None and same_surroundings(old, place)):
             track.place = place
 
     @staticmethod
