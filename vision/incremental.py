@@ -19,8 +19,9 @@ that a change then hid (a hand passing) comes back, without a new read, as soon 
 looks again as it did when it was last read (pixel correlation 0.9 or more, within
 ``lost_frames``): the same sticker, unmoved. And a running mean of the frames (about the last 8;
 the current frame where the pixels changed) is detected again one band at a time
-(``sweep_parts`` bands, one a frame): a tag no single detection read is read there within a few
-frames (exact reads with a full margin only), and the quads found there are watched as above.
+(``sweep_parts`` bands, one in each frame that detected under a tenth of the frame): a tag no
+single detection read is read there within a few frames (exact reads with a full margin only),
+and the quads found there are watched as above.
 
 A camera that shakes or drifts is followed (``align``, on by default): the camera's shift and
 small turn since the first frame (the anchor) are estimated from corners tracked on half-size
@@ -232,7 +233,8 @@ class IncrementalDetector:
                 self._partial(grey, coarse, changed)
             if self.config.memory:
                 self._average_frames(grey, changed)
-                self._sweep()
+                if self._looked() < 0.1:
+                    self._sweep()  # a frame that detected little or nothing
         if self.config.memory:
             if changed is None:
                 self._spots, self._lost = [], []
@@ -267,7 +269,7 @@ class IncrementalDetector:
             self._set_anchor(small)
             return None
         moved, status, _ = cv2.calcOpticalFlowPyrLK(
-            anchor, small, points, None, winSize=(15, 15), maxLevel=3
+            anchor, small, points, None, winSize=(15, 15), maxLevel=2
         )
         ok = status.ravel() == 1
         estimate, inliers = None, np.zeros(0)
@@ -291,7 +293,7 @@ class IncrementalDetector:
         return full if shift >= 0.3 else None
 
     def _set_anchor(self, small: Image) -> None:
-        points = cv2.goodFeaturesToTrack(small, 200, 0.01, 8)
+        points = cv2.goodFeaturesToTrack(small, 100, 0.01, 8)
         enough = points is not None and len(points) >= 8
         self._anchor = (small, points.astype(np.float32) if enough else None)
 
@@ -321,6 +323,9 @@ class IncrementalDetector:
         # the whole frame and finds the same corners.
         step = max(1, int(self.detector.config.decimation))
         boxes = [(x0 - x0 % step, y0 - y0 % step, x1, y1) for x0, y0, x1, y1 in boxes]
+        if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in boxes) > 0.6 * width * height:
+            self._full(grey, coarse)  # grown regions cover most of it: one call costs less
+            return
         kept = [d for d in self._detections if not any(_touches(d, b) for b in boxes)]
         self._candidates = []
         assert self._coarse is not None
@@ -342,10 +347,17 @@ class IncrementalDetector:
         self.last_mode = "partial"
         self.last_regions = boxes
 
+    def _looked(self) -> float:
+        """The share of the frame the last call detected (1 for a full detection)."""
+        if self.last_mode == "full" or self._shape is None:
+            return 1.0
+        area = sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in self.last_regions)
+        return area / (self._shape[0] * self._shape[1])
+
     def _average_frames(self, grey: Image, changed: npt.NDArray[np.bool_]) -> None:
         """Keep a running mean of the frames (about the last 8) where nothing changed, and
         the current frame where something did."""
-        if self._mean is None or self._mean.shape != grey.shape:
+        if self._mean is None or self._mean.shape != grey.shape or self.last_mode == "full":
             self._mean = grey.astype(np.float32)
             return
         cv2.accumulateWeighted(grey, self._mean, 1 / 8)

@@ -31,6 +31,14 @@ def test_the_vision_bench_returns_every_figure(monkeypatch, tmp_path, capsys):
         "session: removes of stickers still there",
         "480x320 hard still table, steady / fused",
         "480x320 changing table, pipeline (over time) / fused detector",
+        "480x320 fused / raw AprilTag d1",
+        "480x320 fused detector, 4 threads",
+        "480x320 hard, one frame, every size",
+        "480x320 hard, one frame, 20 px and more",
+        "480x320 hard, observed within 1 s, 15 px and more",
+        "480x320 changing table, fused / raw AprilTag d1",
+        "480x320 hands moving through the view, pipeline / raw AprilTag d1",
+        "480x320 shaking camera, 12.0 mm sticker observed within 1 s",
     ):
         assert name in names
     assert all(f.value > 0 for f in figures if f.unit in ("ms/frame", "ratio"))
