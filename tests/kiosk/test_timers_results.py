@@ -1,5 +1,6 @@
-"""Each player's time is in the café's result of a game played with a timer (issue 28): a
-table's publisher against a real Mosquitto, the time counted on the manual clock."""
+"""Each player's time is in the end screen and the café's result of a game played with a timer
+(issue 28): a table's publisher against a real Mosquitto, the time counted on the manual
+clock."""
 
 from __future__ import annotations
 
@@ -59,6 +60,10 @@ def test_each_players_time_is_in_the_result(tmp_path: Path) -> None:
         assert facts is not None
         spent = [round(t) for t in facts.totals]
         assert all(t > 0 for t in spent)
+        status = sim.table.status("en")  # the end screen gives the same times
+        assert status["end"] is not None and status["timer"]["kind"] is None
+        assert [r["seconds"] for r in status["timer"]["totals"]] == spent
+        assert status["timer"]["totals"][0]["text"] == f"{spent[0] // 60}:{spent[0] % 60:02d}"
         result = read_result(retained(broker.port, "tablesight/timed/result"), "timed")
         assert [p.time_s for p in result.players] == spent
         assert [p.name.en for p in result.players] == ["Player 1", "Player 2"]
