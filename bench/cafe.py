@@ -9,6 +9,12 @@ every event), the overview's lag from a table's move to its tile on the live str
 the overview's memory with every table known, and the replay of the outboxes after the broker
 is killed and started again (events held, delivered, duplicates, lost, and how long it took,
 which includes the clients' reconnect back-off).
+
+Then several sites: 100 tables at a site whose Mosquitto is bridged to the centre's (through a
+relay the bench cuts), a real `tablesight cafe` at the centre. Printed: the lag from a move at
+the site to its tile at the centre (p50/p95), and, with the bridge cut while every table ends a
+game, the results held and the time from the bridge's return to every one of them at the
+centre's overview (each once).
 """
 
 from __future__ import annotations
@@ -31,8 +37,8 @@ from typing import Any
 from bench import Figure
 
 SUITE = "cafe"
-_GAME_NUMBERS = itertools.count(2)
 TABLES = 50
+BRIDGED_TABLES = 100
 GAMES = ("greenwood", "dont_starve", "stonesaga")
 
 
@@ -93,7 +99,7 @@ class _Tiles:
     number of moves."""
 
     def __init__(self, url: str) -> None:
-        self.seen: dict[tuple[str, int], float] = {}
+        self.seen: dict[tuple[str, int | str], float] = {}
         self.tables: set[str] = set()
         self.lock = threading.Lock()
         self.url = url
@@ -125,8 +131,9 @@ class _Tiles:
                             self.tables.add(tile["name"])
                             if tile.get("state"):
                                 self.seen.setdefault((tile["name"], tile["state"]["moves"]), now)
+                                self.seen.setdefault((tile["name"], tile["state"]["save"]), now)
 
-    def when(self, table: str, moves: int) -> float | None:
+    def when(self, table: str, moves: int | str) -> float | None:
         with self.lock:
             return self.seen.get((table, moves))
 
@@ -152,6 +159,138 @@ def _start_cafe(folder: Path, broker_url: str) -> tuple[subprocess.Popen[bytes],
     return proc, url
 
 
+def _results(url: str) -> list[dict[str, Any]]:
+    """The results the overview keeps (``/results.json``)."""
+    with urllib.request.urlopen(f"{url}/results.json", timeout=10) as answer:
+        rows: list[dict[str, Any]] = json.load(answer)["results"]
+    return rows
+
+
+def bridged(quick: bool = False) -> list[Figure]:
+    """100 tables at a site bridged to the centre: tile lag at the centre, and the results held
+    by a cut bridge delivered when it is back."""
+    from cafe.broker import Bridge, Gate, Mosquitto
+    from cafe.simulate import SimulatedTable
+
+    count = 20 if quick else BRIDGED_TABLES
+    samples = 30 if quick else 200
+    figures: list[Figure] = []
+    with tempfile.TemporaryDirectory(prefix="bench-cafe-sites-") as tmp:
+        root = Path(tmp)
+        centre = Mosquitto(root / "centre").start()
+        gate = Gate(centre.port).open()
+        site = Mosquitto(root / "site", bridge=Bridge("north", gate.port)).start()
+        cafe, url = _start_cafe(root / "cafe", centre.url)
+        sims: list[Any] = []
+        try:
+            _progress(f"sites: {count} tables at a site bridged to the centre")
+            for i in range(count):
+                name = f"table-{i + 1}"
+                sim = SimulatedTable(
+                    name, root / name, site.url, game="dont_starve", seed=i, site="north"
+                )
+                sims.append(sim.start())
+            _wait(lambda: all(s.publisher.connected.is_set() for s in sims), 60, "every table")
+            tiles = _Tiles(url)
+            _wait(lambda: len(tiles.tables) == count, 60, "every tile at the centre")
+
+            _progress(f"sites: lag at the centre, {samples} moves one at a time")
+            lags = []
+            for k in range(samples):
+                sim = sims[(k * 7) % count]
+                start = time.perf_counter()
+                _move(sim)
+                moves = len(sim.table.saved.session.moves)
+                key = (sim.name, moves) if moves else (sim.name, sim.table.saved.name)
+                _wait(lambda key=key: tiles.when(*key) is not None, 30, "the tile at the centre")
+                lags.append(((tiles.when(*key) or start) - start) * 1000)
+            detail = f"{count} tables at the site, one bridge, the centre's overview"
+            figures.append(
+                Figure(SUITE, "sites: lag p50 (move → tile at the centre)", _pct(lags, 50), "ms")
+            )
+            figures.append(
+                Figure(
+                    SUITE,
+                    "sites: lag p95 (move → tile at the centre)",
+                    _pct(lags, 95),
+                    "ms",
+                    detail,
+                )
+            )
+
+            for sim in sims:  # each table in a game under way
+                if sim.table.saved.session.state.outcome is not None:
+                    sim.next_game()
+            before = sum(sim.games - 1 for sim in sims)  # the games ended so far
+            _wait(lambda: len(_results(url)) >= before, 60, "the results so far at the centre")
+            _progress("sites: the bridge is cut; every table ends a game")
+            gate.cut()
+            with ThreadPoolExecutor(8) as pool:
+                list(pool.map(lambda s: s.play_to_end(), sims))
+            _wait(
+                lambda: not any(s.publisher.outbox.results_after(0) for s in sims),
+                120,
+                "the site's broker to hold every result",
+            )
+            held = sum(s.table.saved.session.state.outcome is not None for s in sims)
+            arrived = len(_results(url)) - before
+            _progress(f"sites: {held} results held at the site; the bridge comes back")
+            gate.open()
+            began = time.perf_counter()
+            _wait(lambda: len(_results(url)) >= before + held, 120, "every result at the centre")
+            back = time.perf_counter() - began
+            rows = _results(url)
+            ids = [r["id"] for r in rows]
+            by_table: dict[str, list[int]] = defaultdict(list)
+            for r in rows:
+                by_table[r["table"]].append(r["number"])
+            figures += [
+                Figure(
+                    SUITE,
+                    "sites: results held by the cut bridge",
+                    held,
+                    "results",
+                    f"one game each at {count} tables; {arrived} crossed while it was cut",
+                ),
+                Figure(
+                    SUITE,
+                    "sites: bridge back → every held result at the centre",
+                    back,
+                    "s",
+                    "includes the bridge's reconnect (restart_timeout 1 4)",
+                ),
+                Figure(
+                    SUITE,
+                    "sites: results kept twice",
+                    len(ids) - len(set(ids)),
+                    "results",
+                    "the overview keeps each id once",
+                ),
+                Figure(
+                    SUITE,
+                    "sites: results out of order",
+                    sum(1 for v in by_table.values() for a, b in itertools.pairwise(v) if b <= a),
+                    "results",
+                    "per table, by when they ended",
+                ),
+                Figure(
+                    SUITE,
+                    "sites: results lost",
+                    before + held - len(set(ids)),
+                    "results",
+                ),
+            ]
+        finally:
+            for sim in sims:
+                sim.stop()
+            cafe.terminate()
+            cafe.wait(timeout=30)
+            site.stop()
+            gate.cut()
+            centre.stop()
+    return figures
+
+
 def _rss_mib(pid: int) -> tuple[float, float]:
     fields = {}
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -163,11 +302,7 @@ def _rss_mib(pid: int) -> tuple[float, float]:
 def _move(sim: Any) -> None:
     """One move; a table whose game ended starts a new one (as a café table would)."""
     if sim.move() is None:
-        session = sim.table.saved.session
-        from cafe.simulate import GAME_SETUPS
-
-        name = f"{session.game.name}-{sim.name}-{next(_GAME_NUMBERS)}"
-        sim.table.new_game(session.game.name, GAME_SETUPS.get(session.game.name), name)
+        sim.next_game()
 
 
 def _flip(sim: Any, times: int) -> None:
@@ -394,4 +529,4 @@ def run(quick: bool = False) -> list[Figure]:
             cafe.terminate()
             cafe.wait(timeout=30)
             broker.stop()
-    return figures
+    return figures + bridged(quick)
