@@ -171,6 +171,12 @@ class Timers:
         """The timers chosen for this game."""
         return self._kept.choice
 
+    @property
+    def running(self) -> bool:
+        """Whether a clock runs now (somebody is timed and the timers are not paused)."""
+        with self._lock:
+            return self._current() is not None and not self._kept.paused
+
     def choose(self, choice: TimerChoice, seats: int) -> None:
         """Set the timers of this game; the clocks start again from nothing."""
         with self._lock:
@@ -380,11 +386,11 @@ class TableTimers:
 
     def step(self) -> None:
         """Count the time: the buzzer at a zero, the screens when what they show changed, the
-        save every ``KEEP_S`` seconds."""
+        save every ``KEEP_S`` seconds while a clock runs."""
         if self.timers.tick():
             self.on_zero()
         self._show()
-        if self.clock.now() - self._kept_at >= KEEP_S:
+        if self.timers.running and self.clock.now() - self._kept_at >= KEEP_S:
             self.keep()
 
     def keep(self) -> None:
