@@ -20,7 +20,7 @@ const WORDS = {
     short_offline: "离线", short_ended: "游戏结束", sep: "、",
     unreadable: "⚠ 无法读取本桌的报告", short_unreadable: "报告无法读取",
     site: "店面:", allSites: "全部店面", noSite: "未指定店面的桌", siteCount: "{n} 张桌",
-    emptySite: "这个店面还没有桌子报告。", atSite: "{site}:{name}",
+    emptySite: "这个店面还没有桌子报告。", atSite: "{site} · {name}",
   },
   en: {
     heading: "Tables", csv: "Download ended games (CSV)", live: "live", lost: "server lost, reconnecting…",
@@ -40,7 +40,7 @@ const WORDS = {
     short_offline: "offline", short_ended: "game over", sep: ", ",
     unreadable: "⚠ This table's report could not be read", short_unreadable: "report unreadable",
     site: "Site:", allSites: "All sites", noSite: "Tables without a site", siteCount: "{n} tables",
-    emptySite: "No table of this site has reported yet.", atSite: "{site}: {name}",
+    emptySite: "No table of this site has reported yet.", atSite: "{site} · {name}",
   },
 };
 
