@@ -2,8 +2,9 @@
 
 Every table that runs `tablesight run --mqtt URL --table NAME` appears as a tile: its game,
 round, phase and whose turn, and its alerts (a refused move waiting, the camera or the LED
-controller lost, the table offline, a game ended with its winner). The results of ended games
-download as CSV. The work is in ``cafe``, imported when the verb runs (``--help`` stays
+controller lost, the table offline, a game ended with its winner). Tables of several sites
+(`--site SITE`, their brokers bridged to this one) are grouped by site. The results of ended
+games download as CSV or JSON. The work is in ``cafe``, imported when the verb runs (``--help`` stays
 fast).
 """
 
