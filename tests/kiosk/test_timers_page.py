@@ -1,20 +1,31 @@
 """The timers on the table page (issue 28), in a real Chromium against a real `tablesight run`:
-the time left for whoever acts, in words, and a pause from the menu; the LED track (the
-emulated controller behind ``/api/tray``) is the timer's bar meanwhile."""
+chosen on the set-up page, the time left for whoever acts, in words, and a pause from the
+menu; the LED track (the emulated controller behind ``/api/tray``) is the timer's bar."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import httpx
 from playwright.sync_api import expect
-from serving import Server, post
+from serving import Server
 
 
 def test_the_table_page_shows_the_time_left_and_the_menu_pauses_it(fresh: Server, page) -> None:
-    chosen = post(fresh, "/api/timer/choice", {"mode": "turn", "seconds": 90, "phase_seconds": 120})
-    assert chosen == {"mode": "turn", "seconds": 90, "phase_seconds": 120}
-    page.goto(f"{fresh.url}/?lang=en")
+    page.goto(f"{fresh.url}/setup?lang=en")  # the timers are chosen at set-up
+    page.locator('[data-game="greenwood"]').click()
+    for step in ("players", "options"):
+        page.locator("#next").click()
+        expect(page.locator(f'[data-go="{step}"]')).to_have_attribute("aria-current", "step")
+    page.locator('#options [data-option="timer"] [data-value="turn"]').click()
+    page.locator('#options [data-option="phase_timer"] [data-value="120"]').click()
+    page.locator("#next").click()
+    expect(page.locator("#summary")).to_contain_text("1:00 per turn; 2:00 per phase")
+    with page.expect_request("**/api/timer/choice") as sent:
+        page.locator("#start").click()
+    assert json.loads(sent.value.post_data) == {"mode": "turn", "seconds": 60, "phase_seconds": 120}
+    page.wait_for_url(f"{fresh.url}/")
     timer = page.locator("#timer")
     expect(timer).to_be_visible()  # dusk is played by everyone at once: the phase timer
     expect(page.locator("#timer-text")).to_have_text("Everyone: time left in this phase")
