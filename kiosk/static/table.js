@@ -301,7 +301,7 @@ function renderTimer(s) {
   $("menu-timer").textContent = Kiosk.t(timer.paused ? "timerResume" : "timerPause");
   $("menu-timer").setAttribute("aria-pressed", String(timer.paused));
   $("menu-timer-hint").textContent = Kiosk.t("timerButtons");
-  $("end-times").textContent = `${Kiosk.t("timeTotals")}: ${timer.totals.map((r) => `${r.name} ${r.text}`).join(" · ")}`;
+  $("end-times").textContent = `${Kiosk.t("timeTotals")}: ${timer.totals.map((r) => `${r.name}\u00a0${r.text}`).join(" · ")}`;
   const box = $("timer");
   box.dataset.paused = String(timer.paused);
   box.dataset.last = String(timer.last);
