@@ -300,6 +300,9 @@ WORDS: Mapping[str, Text] = MappingProxyType(
         ),
         "timerPaused": Text("已暂停", "paused"),
         "timeTotals": Text("各人用时", "Time on turns"),
+        "timerLedsLeft": Text("{who}:剩余时间", "{who}: time left"),
+        "timerLedsGone": Text("已用去的时间(不亮)", "time used (off)"),
+        "timerLedsOver": Text("{who}:时间到(全部闪烁)", "{who}: time is up (all blinking)"),
     }
 )
 """Each word of the pages by key: Chinese and English."""

@@ -89,6 +89,7 @@ function legendItem(tray, indices, text, current) {
 
 function drawLegend(tray) {
   const legend = tray.legend || [];
+  if (legend.some((r) => r.kind === "timer")) return [timerLegend(tray, legend)];
   const ofState = (kind, state) => legend.map((r, i) => [r, i]).filter(([r]) => r.kind === kind && r.state === state);
   const rounds = [];
   for (const [r, i] of ofState("round", "current")) {
@@ -131,6 +132,18 @@ function drawLegend(tray) {
       Kiosk.el("h3", { text: t(`group_${key}`) }), Kiosk.el("ul", {}, ...items))
     : null);
   return [column("round", rounds), column("phase", phases), column("other", other)].filter(Boolean);
+}
+
+// While a timer runs the whole strip is its bar (kiosk/leds.py, kiosk/timers.py).
+function timerLegend(tray, legend) {
+  const who = seatName(tray, legend[0].seat);
+  const items = runs(legend.map((r) => ({ kind: r.state }))).map((run) => {
+    const text = run.kind === "left" ? t("timerLedsLeft", { who })
+      : run.kind === "over" ? t("timerLedsOver", { who }) : t("timerLedsGone");
+    return legendItem(tray, [run.start], `${ledRange(run.start, run.end)}: ${text}`, run.kind !== "gone");
+  });
+  return Kiosk.el("section", { class: "legend-group", "data-group": "timer" },
+    Kiosk.el("h3", { text: t("group_timer") }), Kiosk.el("ul", {}, ...items));
 }
 
 function drawTrack(tray) {

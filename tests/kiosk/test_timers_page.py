@@ -52,3 +52,6 @@ def test_the_table_page_shows_the_time_left_and_the_menu_pauses_it(fresh: Server
     lit = [led for led in tray["track"] if led["effect"] != "off"]
     assert lit and {led["colour"] for led in lit} == {"#ffffff"}  # the whole table: white
     assert {led["effect"] for led in lit} == {"pulse"}  # breathing while paused
+    page.goto(f"{fresh.url}/tray?lang=en")  # the tray page's legend says what the bar is
+    legend = page.locator('[data-group="timer"]')
+    expect(legend).to_contain_text("LEDs 1–24: The whole table: time left")  # a second used
