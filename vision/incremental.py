@@ -376,7 +376,7 @@ class IncrementalDetector:
             return
         height = mean.shape[0]
         part = self._since_full % parts
-        overlap = 2 * self.config.pad  # a tag cut by one band is whole in the next
+        overlap = self.config.pad  # a tag cut by one band is whole in the next
         step = max(1, int(self.detector.config.decimation))
         y0 = max(0, part * height // parts - overlap)
         y0 -= y0 % step
