@@ -54,4 +54,4 @@ def test_the_table_page_shows_the_time_left_and_the_menu_pauses_it(fresh: Server
     assert {led["effect"] for led in lit} == {"pulse"}  # breathing while paused
     page.goto(f"{fresh.url}/tray?lang=en")  # the tray page's legend says what the bar is
     legend = page.locator('[data-group="timer"]')
-    expect(legend).to_contain_text("LEDs 1–24: The whole table: time left")  # a second used
+    expect(legend).to_contain_text("LEDs 1–24: The whole table: time left")  # under 1/24 used
