@@ -90,7 +90,9 @@ class Change:
     seq: int
     kind: str
     """``move``, ``rejected``, ``undo``, ``new_game``, ``link``, ``menu``, ``prompt``, ``layout``,
-    ``narration``, ``settings`` or ``hint`` (a button's short notice shown or gone)."""
+    ``narration``, ``settings``, ``hint`` (a button's short notice shown or gone) or ``timer``
+    (what the screens show of the timers changed: ``kiosk.timers``, about once a second while
+    one runs)."""
     events: tuple[Event, ...] = ()
     verdict: Verdict | None = None
 
