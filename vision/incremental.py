@@ -259,6 +259,8 @@ class IncrementalDetector:
         corners are outliers). A motion beyond ``max_shift`` pixels makes this frame the anchor
         (the scene is forgotten: a full detection)."""
         height, width = grey.shape
+        if min(height, width) < 32:
+            return None  # no tag fits (see detection.MIN_SIDE), nor corners to follow
         small = np.asarray(
             cv2.resize(grey, (width // 2, height // 2), interpolation=cv2.INTER_AREA), np.uint8
         )
