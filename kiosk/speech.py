@@ -20,6 +20,7 @@ folder, taking as long as the line lasts, as if it were played). A better local 
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import shutil
@@ -342,7 +343,8 @@ def write_wav(chunks: Iterator[bytes], path: Path) -> tuple[float | None, int, i
     Returns when its first sample was written (``time.perf_counter``), its frames and rate."""
     head = b""
     first: float | None = None
-    with wave.open(str(path), "wb") as out:
+    out = wave.open(str(path), "wb")  # noqa: SIM115 (closed below, its refusal kept quiet)
+    try:
         frame = 0
         rest = b""
         for chunk in chunks:
@@ -366,6 +368,11 @@ def write_wav(chunks: Iterator[bytes], path: Path) -> tuple[float | None, int, i
         if not frame:
             raise SpeechError("the speech engine gave no sound")
         return first, out.getnframes(), out.getframerate()
+    finally:
+        # A line cut off before its header (the engine killed at a stop) leaves the file with
+        # no format, which wave refuses to close: the SpeechError above says what happened.
+        with contextlib.suppress(wave.Error):
+            out.close()
 
 
 def _wav_header(head: bytes) -> tuple[int, int, int]:

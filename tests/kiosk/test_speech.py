@@ -278,3 +278,17 @@ def test_speech_is_off_by_default_at_a_table_that_is_not_the_simulation(
     _, hardware = rig(lang="zh", game="greenwood", simulation=False)
     assert "tablesight: 语音:关闭\n" in capsys.readouterr().err
     assert hardware.speech is not None and hardware.speech.announcer is None
+
+
+def test_an_engine_cut_off_before_its_first_sound_is_a_failed_line_not_a_crash(
+    tmp_path: Path,
+) -> None:
+    """At a stop the engine making a line is killed; the line then ends with no sound at all.
+    That is one failed line (SpeechError, no file left), never wave's "# channels not
+    specified" escaping the speech thread (seen as a traceback when a simulation stopped)."""
+    from kiosk.speech import EspeakNg, SpeechError
+
+    folder = WavFolder(EspeakNg("false"), tmp_path)  # exits 1 at once, as a killed engine does
+    with pytest.raises(SpeechError):
+        folder.say(Line("Anna, your turn", "en", "turn", 1))
+    assert list(tmp_path.glob("*.wav")) == []
