@@ -7,7 +7,9 @@ bridged to this one), ``tablesight/+/+/``; a table is known by its key, ``<site>
 over server-sent events, and groups them by site. Results of ended games are kept once each, by
 their id, however often the broker hands them over (a bridge's store-and-forward, QoS 1
 repeats, the retained one at each connection), and appended to ``cafe-results.jsonl`` in the
-data folder, so a restart keeps them, for the CSV and JSON downloads.
+data folder, so a restart keeps them, for the CSV and JSON downloads. With a data folder the
+results are taken by a second client with a lasting session named after the folder, so the
+broker keeps those said while the overview is stopped.
 
 The broker is not trusted to send what a table would: every payload is checked against its
 schema (``kiosk.mqtt.payloads``) before use, and one that is too long, is not JSON or does not
@@ -30,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import csv
+import hashlib
 import io
 import json
 import logging
@@ -200,7 +203,34 @@ class Overview:
         self._clock: threading.Thread | None = None
         self._results_file = None if data_dir is None else data_dir / RESULTS_FILE
         self._load_results()
-        client = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv311)
+        client = self._client(settings)
+        # paho annotates whole seconds; its wait takes any number of them
+        client.reconnect_delay_set(min_delay=RECONNECT_S, max_delay=RECONNECT_S)  # type: ignore[arg-type]
+        client.on_connect = self._on_connect
+        client.on_disconnect = self._on_disconnect
+        client.on_message = self._on_message
+        self.client = client
+        self.keeper: mqtt.Client | None = None
+        """With a data folder: a second client, with a lasting session named after the folder,
+        that takes the results, so the broker keeps those said while the overview is away."""
+        if self._results_file is not None:
+            digest = hashlib.sha256(str(self._results_file.resolve()).encode()).hexdigest()
+            keeper = self._client(settings, f"tablesight-cafe-{digest[:12]}")
+            keeper.on_connect = lambda c, *_: c.subscribe(
+                [(each, 1) for each in subscriptions(RESULT)]
+            )
+            keeper.on_message = self._on_message
+            self.keeper = keeper
+        self._keepalive = settings.keepalive
+
+    def _client(self, settings: MqttSettings, lasting: str | None = None) -> mqtt.Client:
+        """A client of the broker (a lasting session under the client id ``lasting``)."""
+        client = mqtt.Client(
+            CallbackAPIVersion.VERSION2,
+            client_id=lasting or "",
+            clean_session=lasting is None,
+            protocol=mqtt.MQTTv311,
+        )
         user = settings.username or self.address.username
         if user:
             client.username_pw_set(user, settings.password or self.address.password)
@@ -209,18 +239,14 @@ class Overview:
                 ca_certs=str(settings.ca_file) if settings.ca_file else None,
                 tls_version=ssl.PROTOCOL_TLS_CLIENT,
             )
-        # paho annotates whole seconds; its wait takes any number of them
-        client.reconnect_delay_set(min_delay=RECONNECT_S, max_delay=RECONNECT_S)  # type: ignore[arg-type]
-        client.on_connect = self._on_connect
-        client.on_disconnect = self._on_disconnect
-        client.on_message = self._on_message
-        self.client = client
-        self._keepalive = settings.keepalive
+        return client
 
     def start(self) -> None:
         """Connect in the background (reconnecting with back-off while the broker is away)."""
-        self.client.connect_async(self.address.host, self.address.port, self._keepalive)
-        self.client.loop_start()
+        for client in (self.client, self.keeper):
+            if client is not None:
+                client.connect_async(self.address.host, self.address.port, self._keepalive)
+                client.loop_start()
         self._started = True
         self._stopping.clear()
         self._clock = threading.Thread(target=self._run_clock, name="cafe-clock", daemon=True)
@@ -233,8 +259,10 @@ class Overview:
         if self._clock is not None:
             self._clock.join(timeout=5)
             self._clock = None
-        self.client.disconnect()
-        self.client.loop_stop()
+        for client in (self.client, self.keeper):
+            if client is not None:
+                client.disconnect()
+                client.loop_stop()
 
     # --- the clock: a held "offline" and the grace after a return -------------------------------
 
@@ -288,7 +316,11 @@ class Overview:
             doubted = list(self._doubt)
         client.subscribe(
             [(UPTIME, 0)]
-            + [(each, 1) for what in (STATE, STATUS, RESULT) for each in subscriptions(what)],
+            + [
+                (each, 1)
+                for what in (STATE, STATUS) + ((RESULT,) if self.keeper is None else ())
+                for each in subscriptions(what)
+            ],
         )
         self.connected.set()
         self._tell(None)

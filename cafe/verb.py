@@ -4,8 +4,8 @@ Every table that runs `tablesight run --mqtt URL --table NAME` appears as a tile
 round, phase and whose turn, and its alerts (a refused move waiting, the camera or the LED
 controller lost, the table offline, a game ended with its winner). Tables of several sites
 (`--site SITE`, their brokers bridged to this one) are grouped by site. The results of ended
-games download as CSV or JSON. The work is in ``cafe``, imported when the verb runs (``--help`` stays
-fast).
+games download as CSV or JSON. The work is in ``cafe``, imported when the verb runs
+(``--help`` stays fast).
 """
 
 from __future__ import annotations
