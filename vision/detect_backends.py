@@ -92,9 +92,6 @@ class ArucoBackend:
         dictionary = cv2.aruco.getPredefinedDictionary(ARUCO_DICTIONARIES[family])
         params = cv2.aruco.DetectorParameters()
         params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
-        # Two thresholding windows (5 and 15 px) instead of three (3, 13, 23): a third less
-        # time, and the same quads on the rendered hard tables and the real photographs.
-        params.adaptiveThreshWinSizeMin, params.adaptiveThreshWinSizeMax = 5, 15
         # cv2.aruco corrects a share of the family's correctable bits; keep it within max_hamming.
         correctable = max(1, (dictionary.maxCorrectionBits))
         params.errorCorrectionRate = min(1.0, max_hamming / correctable)

@@ -91,7 +91,7 @@ class Detection:
 class DetectorConfig:
     """Settings of the detector.
 
-    ``decimation`` is AprilTag's ``quad_decimate`` (1 = full resolution; 3 = about eight times
+    ``decimation`` is AprilTag's ``quad_decimate`` (1 = full resolution; 2 = about four times
     faster, and the small tags it misses are recovered by the second pass on the quads
     ``cv2.aruco`` found, which works at full resolution); ``threads`` are AprilTag's threads
     (`default_threads`: 4 on an arm64 Raspberry Pi, else 1); ``sharpening`` is the sigma of the
@@ -104,7 +104,7 @@ class DetectorConfig:
     """
 
     families: tuple[str, ...] = ("tag36h11",)
-    decimation: float = 3.0
+    decimation: float = 2.0
     threads: int = field(default_factory=lambda: default_threads())
     sharpening: float = 1.0
     min_decision_margin: float = 20.0

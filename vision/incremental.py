@@ -17,11 +17,7 @@ pixels change (a hand, a move), and a quad that no mean reads is dropped. A tag 
 must decode with no corrected bit and a full decision margin: never a guess. A tag read exactly
 that a change then hid (a hand passing) comes back, without a new read, as soon as its place
 looks again as it did when it was last read (pixel correlation 0.9 or more, within
-``lost_frames``): the same sticker, unmoved. And a running mean of the frames (about the last 8;
-the current frame where the pixels changed) is detected again one band at a time
-(``sweep_parts`` bands, one in each frame that detected under a tenth of the frame): a tag no
-single detection read is read there within a few frames (exact reads with a full margin only),
-and the quads found there are watched as above.
+``lost_frames``): the same sticker, unmoved.
 
 A camera that shakes or drifts is followed (``align``, on by default): the camera's shift and
 small turn since the first frame (the anchor) are estimated from corners tracked on half-size
@@ -91,8 +87,7 @@ class IncrementalConfig:
     after that), and at most ``reads_per_frame`` means are read in one unchanged frame (one in
     a frame that ran a detection); a tag a change
     hid (a hand) comes back, unread, if within ``lost_frames`` frames its place looks again as
-    it did when it was last read; each frame that ran no full detection detects one of
-    ``sweep_parts`` bands of the mean of recent frames (0: none). ``align`` follows a camera that
+    it did when it was last read. ``align`` follows a camera that
     shakes or drifts, up to ``max_shift`` pixels from the anchor frame (see the module).
     """
 
@@ -106,7 +101,6 @@ class IncrementalConfig:
     max_spots: int = 64
     reads_per_frame: int = 8
     lost_frames: int = 300
-    sweep_parts: int = 6
     align: bool = True
     max_shift: float = 24.0
 
@@ -115,8 +109,8 @@ class IncrementalConfig:
             raise IncrementalConfigError("rescan_every and cell must be positive, pad not negative")
         if self.threshold <= 0 or not 0 < self.full_fraction <= 1:
             raise IncrementalConfigError("threshold must be positive, full_fraction in (0, 1]")
-        if self.sweep_parts < 0 or self.max_shift <= 0:
-            raise IncrementalConfigError("sweep_parts must not be negative, max_shift positive")
+        if self.max_shift <= 0:
+            raise IncrementalConfigError("max_shift must be positive")
         if self.mean_frames < 2 or self.max_spots < 0 or self.reads_per_frame < 0:
             raise IncrementalConfigError(
                 "mean_frames must be at least 2, max_spots and reads_per_frame not negative"
@@ -164,8 +158,6 @@ class IncrementalDetector:
         #: kept (unchanged pixels) that its detection of their region missed.
         self.last_read = 0
         self.last_held = 0
-        #: How many tags the last call's sweep (see `IncrementalConfig`) added.
-        self.last_swept = 0
         #: The detections of the last call that no detection of that call read: kept because
         #: the pixels under them did not change, or back because their place looks as it did
         #: (a sticker-health view should not count them as seen again).
@@ -173,7 +165,6 @@ class IncrementalDetector:
         self._spots: list[_Spot] = []
         self._lost: list[_Lost] = []
         self._last_grey: Image | None = None
-        self._mean: npt.NDArray[np.float32] | None = None
         self._anchor: tuple[Image | None, npt.NDArray[np.float32] | None] = (None, None)
         #: How far (pixels, at the frame's corners) the camera had moved from the anchor frame
         #: in the last call (see `IncrementalConfig`'s ``align``).
@@ -182,7 +173,7 @@ class IncrementalDetector:
     def reset(self) -> None:
         """Forget the scene: the next frame is detected in full."""
         self._coarse = None
-        self._spots, self._lost, self._last_grey, self._mean = [], [], None, None
+        self._spots, self._lost, self._last_grey = [], [], None
         self._anchor = (None, None)
 
     def detect(self, image: npt.NDArray[np.uint8]) -> list[Detection]:
@@ -211,7 +202,7 @@ class IncrementalDetector:
         self._now_clipped = coarse >= _CLIPPED
         coarse /= np.float32(level)
         self.last_regions = []
-        self.last_read = self.last_held = self.last_swept = 0
+        self.last_read = self.last_held = 0
         self.last_kept = []
         same_size = self._coarse is not None and self._shape == grey.shape
         changed = (
@@ -231,10 +222,6 @@ class IncrementalDetector:
                 self._full(grey, coarse)
             else:
                 self._partial(grey, coarse, changed)
-            if self.config.memory:
-                self._average_frames(grey, changed)
-                if self._looked() < 0.1:
-                    self._sweep()  # a frame that detected little or nothing
         if self.config.memory:
             if changed is None:
                 self._spots, self._lost = [], []
@@ -349,56 +336,6 @@ class IncrementalDetector:
         self.last_mode = "partial"
         self.last_regions = boxes
 
-    def _looked(self) -> float:
-        """The share of the frame the last call detected (1 for a full detection)."""
-        if self.last_mode == "full" or self._shape is None:
-            return 1.0
-        area = sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in self.last_regions)
-        return area / (self._shape[0] * self._shape[1])
-
-    def _average_frames(self, grey: Image, changed: npt.NDArray[np.bool_]) -> None:
-        """Keep a running mean of the frames (about the last 8) where nothing changed, and
-        the current frame where something did."""
-        if self._mean is None or self._mean.shape != grey.shape or self.last_mode == "full":
-            self._mean = grey.astype(np.float32)
-            return
-        cv2.accumulateWeighted(grey, self._mean, 1 / 8)
-        if changed.any():
-            mask = cv2.resize(
-                changed.astype(np.uint8), grey.shape[::-1], interpolation=cv2.INTER_NEAREST
-            )
-            np.copyto(self._mean, grey, where=mask.astype(bool))
-
-    def _sweep(self) -> None:
-        """Detect one band of the mean of recent frames (the next of ``sweep_parts``, in turns),
-        adding the tags read there that are not yet reported: a tag the noise hid from the full
-        detection is read within a few frames, not at the next full re-scan."""
-        parts, mean = self.config.sweep_parts, self._mean
-        if parts == 0 or mean is None:
-            return
-        height = mean.shape[0]
-        part = self._since_full % parts
-        overlap = self.config.pad  # a tag cut by one band is whole in the next
-        step = max(1, int(self.detector.config.decimation))
-        y0 = max(0, part * height // parts - overlap)
-        y0 -= y0 % step
-        y1 = min(height, (part + 1) * height // parts + overlap)
-        band = np.clip(mean[y0:y1] + 0.5, 0, 255).astype(np.uint8)
-        # Read from a mean of frames: exact reads with a full margin only (never a guess).
-        margin = self.detector.config.min_decision_margin
-        found = [
-            _shift(d, 0, y0)
-            for d in self.detector.detect(band)
-            if d.hamming == 0 and d.decision_margin >= margin
-        ]
-        places = [np.asarray(d.corners) for d in self._detections]
-        there = _at_any([np.asarray(d.corners) for d in found], places)
-        new = [d for d, old in zip(found, there, strict=True) if not old]
-        self._candidates += [q + np.array([0.0, y0]) for q in self.detector.candidates]
-        if new:
-            self._detections = sorted(self._detections + new, key=_sort_key)
-            self.last_swept = len(new)
-
     # --- reading over time -----------------------------------------------------------------
 
     def _cells_changed(self, changed: npt.NDArray[np.bool_], box: Box) -> bool:
@@ -475,7 +412,7 @@ class IncrementalDetector:
     def _remember(self, grey: Image) -> None:
         """Watch the new unread quads, add this frame to every watched crop, and read the
         means that are due."""
-        if self._candidates:
+        if self.last_mode != "unchanged":
             self._watch(grey, self._candidates)
             self._candidates = []
         reads = 0

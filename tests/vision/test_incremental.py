@@ -29,10 +29,8 @@ def ids(detections) -> list[int]:
     return [d.id for d in detections]
 
 
-def assert_same(got, want, tolerance: float = 0.25) -> None:
-    """Same tags in the same order, corners within ``tolerance`` pixels (a tag read by the crop
-    pass has its corners refined in a crop placed on cv2.aruco's quad, which moves by up to two
-    tenths of a pixel when aruco thresholds a region instead of the frame)."""
+def assert_same(got, want, tolerance: float = 0.05) -> None:
+    """Same tags in the same order, corners within ``tolerance`` pixels."""
     assert ids(got) == ids(want)
     for a, b in zip(got, want, strict=True):
         assert np.abs(np.array(a.corners) - np.array(b.corners)).max() <= tolerance
