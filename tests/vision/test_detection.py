@@ -15,6 +15,7 @@ from vision.detection import (
     Detection,
     Detector,
     DetectorConfig,
+    default_threads,
     DetectorConfigError,
     _fuse,
     duplicates,
@@ -269,3 +270,14 @@ def test_small_tags_are_found_by_sharpening_and_the_second_pass():
     assert not plain - truth and not fused - truth  # no wrong id
     assert sum((plain & truth).values()) < 30
     assert sum((fused & truth).values()) >= 36
+
+
+def test_threads_are_four_by_default_on_an_arm64_raspberry_pi_only(tmp_path):
+    model = tmp_path / "model"
+    model.write_text("Raspberry Pi 4 Model B Rev 1.4\0")
+    assert default_threads("aarch64", model) == 4
+    assert default_threads("x86_64", model) == 1  # a laptop keeps its other cores
+    assert default_threads("aarch64", tmp_path / "absent") == 1  # another arm64 board
+    other = tmp_path / "other"
+    other.write_text("Pine64 RockPro64\0")
+    assert default_threads("aarch64", other) == 1
