@@ -15,9 +15,9 @@ from vision.detection import (
     Detection,
     Detector,
     DetectorConfig,
-    default_threads,
     DetectorConfigError,
     _fuse,
+    default_threads,
     duplicates,
     read_image,
 )
