@@ -17,8 +17,10 @@ sudo apt-get install -y python3-venv python3-dev chromium curl fonts-noto-cjk \
     python3-picamera2 python3-lgpio espeak-ng
 
 step "service user and folders"
-id tablesight >/dev/null 2>&1 || sudo useradd --system --home /var/lib/tablesight \
-    --groups dialout,gpio,video tablesight
+id tablesight >/dev/null 2>&1 || sudo useradd --system --home /var/lib/tablesight tablesight
+# serial (the LED controller), GPIO (buttons), the camera, and audio (spoken announcements);
+# added again on a reinstall, so an older install gains the groups it lacked
+sudo usermod --append --groups dialout,gpio,video,audio tablesight
 sudo mkdir -p "$PREFIX" /etc/tablesight /var/lib/tablesight
 sudo chown tablesight:tablesight /var/lib/tablesight
 
