@@ -27,7 +27,10 @@ def register(sub: Any) -> None:
     )
     parser.add_argument("--out", type=Path, required=True, metavar="FILE", help=".pdf/.svg/.png")
     parser.add_argument(
-        "--lang", choices=("zh", "en"), help="the labels' language (default: the kiosk's)"
+        "--lang",
+        dest="labels_lang",  # its own name: a sub-command's default would hide `tablesight --lang`
+        choices=("zh", "en"),
+        help="the labels' language (default: the kiosk's)",
     )
     parser.set_defaults(handler=tags)
 
@@ -39,7 +42,7 @@ def tags(args: argparse.Namespace, settings: Settings) -> int:
     from vision.registry import ANCHORS, load_registry
     from vision.sheets import sheet_title, write_sheets
 
-    lang = args.lang or settings.lang
+    lang = args.labels_lang or settings.lang
     title = sheet_title(None)
     if args.game != ANCHORS:
         try:

@@ -300,3 +300,24 @@ def test_a_failing_calibration_prints_its_report_once(tmp_path: Path, capsys) ->
     (line,) = captured.err.strip().splitlines()
     assert line == "tablesight calibrate: not calibrated: 0 of the 4 anchors in view, see above"
     assert "missing anchor" not in line
+
+
+@pytest.mark.parametrize(
+    ("argv", "title"),
+    [
+        (["--lang", "en", "tags", "greenwood"], "Greenwood"),
+        (["--lang", "zh", "tags", "greenwood"], "苍林秘境"),
+        (["--lang", "zh", "tags", "greenwood", "--lang", "en"], "Greenwood"),
+    ],
+)
+def test_the_sheets_speak_the_language_asked_before_or_after_the_verb(
+    tmp_path: Path, argv: list[str], title: str
+) -> None:
+    """`tablesight --lang en tags …` wrote Chinese sheets: the verb's own --lang default hid
+    the one given before the verb."""
+    out = tmp_path / "sheet.svg"
+    assert main(["--data-dir", str(tmp_path), *argv, "--out", str(out)]) == 0
+    text = "".join(p.read_text(encoding="utf-8") for p in tmp_path.glob("sheet*.svg"))
+    assert title in text
+    other = "苍林秘境" if title == "Greenwood" else "Greenwood"
+    assert other not in text
