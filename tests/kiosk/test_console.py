@@ -332,7 +332,6 @@ def test_a_stonesaga_character_is_made_by_touching_a_die_then_an_attribute(
     page.locator('#picker fieldset[data-field="name"] .choice[data-value=\'"Reed"\']').click()
     page.locator('#picker fieldset[data-field="trait"] .choice').first.click()
     page.screenshot(path=str(tmp_path / f"creation-{lang}.png"))
-    print("WHY", page.locator("#picker-why").inner_text())
     expect(page.locator("#picker-do")).to_be_enabled()
     page.screenshot(path=str(tmp_path / f"creation-{lang}.png"))
     if lang == "zh":
@@ -340,11 +339,12 @@ def test_a_stonesaga_character_is_made_by_touching_a_die_then_an_attribute(
         assert "芦苇" in text and "Reed" not in text
         for raw in ("strength", "Strength", "stonesaga", "None", "["):
             assert raw not in text, f"{raw!r} shown to players: {text}"
-    with page.expect_request("**/api/move*") as sent:
+    # The answer of the move sent (the line under the console still shows the roll's).
+    with page.expect_response("**/api/move*") as sent:
         page.locator("#picker-do").click()
-    made = json.loads(sent.value.post_data)
+    made = json.loads(sent.value.request.post_data or "{}")
     assert {a: made[a] for a in placed} == placed and made["name"] == "Reed"
     assert made["rolls"] == [[6, 5, 4, 3, 1]]  # the move as before: saves replay unchanged
-    page.wait_for_function("() => document.querySelector('#console-answer').textContent !== ''")
+    assert sent.value.json()["accepted"], sent.value.json()
     assert status(shared_server)["moves"] == 2
     page.screenshot(path=str(tmp_path / f"created-{lang}.png"))

@@ -32,8 +32,8 @@ CHILD = textwrap.dedent(
 
         threading.Thread(target=detect_forever, daemon=True).start()
         busy.wait()
-        print("detecting", flush=True)
-        try:
+        try:  # the Ctrl-C may come as soon as the line is out: wait for it inside the try
+            print("detecting", flush=True)
             for _ in range(600):  # an event loop's steps: the handler runs at the next one
                 time.sleep(0.05)
         except KeyboardInterrupt:
