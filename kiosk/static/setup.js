@@ -470,6 +470,8 @@ async function checkBox() {
   else if (a.empty) line.textContent = Kiosk.t("packNothing", { title: say(a.title) });
   else if (a.complete) line.textContent = Kiosk.t("packAllHere", { of: a.of });
   else line.textContent = `${Kiosk.t("packSomeMissing", { seen: a.seen, of: a.of, n: a.of - a.seen })} ${a.missing.map((m) => say(m.name)).join(Kiosk.lang === "zh" ? "、" : ", ")}`;
+  // Below the checklist on a small screen: brought up, clear of the bar of buttons at the bottom.
+  line.closest(".pack-box").scrollIntoView({ block: "nearest" });
 }
 
 // --- the timers (issue 28, kiosk/timers.py) ------------------------------------------------------
