@@ -190,7 +190,8 @@ def test_the_qr_code_on_the_kiosk_screen_pairs_a_phone_that_guessed_wrong_before
         screen.locator("#pairing").click()
         qr = screen.locator("#pair-qr")
         qr.wait_for(state="visible")
-        screen.wait_for_function("document.getElementById('pair-qr').naturalWidth > 0")
+        # a function, not an expression: the page's CSP forbids the eval of a polled expression
+        screen.wait_for_function("() => document.getElementById('pair-qr').naturalWidth > 0")
         assert CODE in screen.locator("#pair-code").inner_text()
         link = ""
         for _ in range(20):  # a bound on waiting for the drawn code to settle, not a speed
@@ -225,7 +226,7 @@ def test_the_qr_code_on_the_kiosk_screen_pairs_a_phone_that_guessed_wrong_before
         asked: list[str] = []
         page.on("dialog", lambda d: (asked.append(d.message), d.dismiss()))
         page.goto(link)
-        page.wait_for_function("typeof Kiosk !== 'undefined' && Kiosk.status !== null")
+        page.wait_for_function("() => typeof Kiosk !== 'undefined' && Kiosk.status !== null")
         assert "pair=" not in page.url
         opened = page.evaluate("Kiosk.post('/api/menu', {open: true})")
         closed = page.evaluate("Kiosk.post('/api/menu', {open: false})")
