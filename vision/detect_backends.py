@@ -29,9 +29,12 @@ ARUCO_DICTIONARIES = {
     "tag16h5": cv2.aruco.DICT_APRILTAG_16h5,
 }
 
+#: The two windows (pixels) of ``cv2.aruco``'s adaptive thresholds.
+THRESHOLD_WINDOWS = (5, 15)
+
 # cv2.aruco lists a tag's corners from its top-left, clockwise in the image; AprilTag lists them
 # as bottom-left, bottom-right, top-right, top-left of the tag's own (y-up) frame.
-_ARUCO_TO_APRILTAG = [1, 0, 3, 2]
+ARUCO_TO_APRILTAG = [1, 0, 3, 2]
 
 
 @dataclass(frozen=True)
@@ -95,6 +98,10 @@ class ArucoBackend:
         # cv2.aruco corrects a share of the family's correctable bits; keep it within max_hamming.
         correctable = max(1, (dictionary.maxCorrectionBits))
         params.errorCorrectionRate = min(1.0, max_hamming / correctable)
+        # A tag near the frame's edge is judged by the detector's own edge margin.
+        params.minDistanceToBorder = 0
+        params.adaptiveThreshWinSizeMin, params.adaptiveThreshWinSizeMax = THRESHOLD_WINDOWS
+        params.adaptiveThreshWinSizeStep = THRESHOLD_WINDOWS[1] - THRESHOLD_WINDOWS[0]
         self._detector = cv2.aruco.ArucoDetector(dictionary, params)
 
     def detect(self, grey: Image) -> tuple[list[RawDetection], list[npt.NDArray[np.float64]]]:
@@ -102,13 +109,13 @@ class ArucoBackend:
         corners, ids, rejected = self._detector.detectMarkers(grey)
         found = []
         for quad, tag_id in zip(corners, [] if ids is None else ids.ravel(), strict=True):
-            points = np.asarray(quad, dtype=np.float64).reshape(4, 2)[_ARUCO_TO_APRILTAG]
+            points = np.asarray(quad, dtype=np.float64).reshape(4, 2)[ARUCO_TO_APRILTAG]
             found.append(
                 RawDetection(
                     family=self.family,
                     id=int(tag_id),
                     corners=points,
-                    center=_quad_center(points),
+                    center=quad_center(points),
                     decision_margin=float("nan"),  # cv2.aruco does not report one
                     hamming=-1,  # nor the number of corrected bits
                     source="aruco",
@@ -118,7 +125,7 @@ class ArucoBackend:
         return found, candidates
 
 
-def _quad_center(corners: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+def quad_center(corners: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     """Where the diagonals of a quad cross (the centre of the tag under perspective)."""
     (x1, y1), (x2, y2), (x3, y3), (x4, y4) = corners[0], corners[2], corners[1], corners[3]
     denom = (x1 - x2) * (y3 - y4) - (y1 - y2) * (x3 - x4)

@@ -1,13 +1,16 @@
 """AprilTag detection: one `Detection` type and one `Detector` that fuses several passes.
 
-A plain call of AprilTag 3 misses tags that are small, blurred or in glare. `Detector` runs, as
-configured: AprilTag on the frame (with AprilTag's own sharpening before it looks for quads);
-``cv2.aruco`` with the AprilTag dictionaries; optionally AprilTag on a local-contrast (CLAHE)
-copy; and a second pass over each quad ``cv2.aruco`` saw but nobody decoded: the region is
-enlarged, then decoded sharpened, and failing that thresholded on its own (Otsu). The results
-are fused by place: where passes name different ids for one place, nothing is reported there
-(never a guess); a tag seen by one secondary pass only must have decoded with no corrected bit,
-and ``cv2.aruco`` alone is never enough.
+A plain call of AprilTag 3 misses tags that are small, blurred or in glare, and costs much on a
+whole frame. `Detector` runs, as configured: ``cv2.aruco`` with the AprilTag dictionaries on the
+frame (cheap; it decodes the clear tags and reports the quads it could not decode); the soft
+decoder (`vision.soft_decoder`) on every quad ``cv2.aruco`` found, read against every code of the
+family under blur, which confirms ``cv2.aruco``'s reads and reads small blurred tags no bit-wise
+decoder can; and AprilTag on enlarged crops of the quads still unread (as they are, sharpened,
+thresholded on their own). Optionally AprilTag on the whole frame (``frame_pass``; always for a
+family ``cv2.aruco`` does not know) and on a local-contrast (CLAHE) copy. The results are fused
+by place: where passes name different ids for one place, nothing is reported there (never a
+guess); a tag seen by one pass other than AprilTag's whole frame must have decoded with no
+corrected bit (or passed the soft decoder's bar), and ``cv2.aruco`` alone is never enough.
 
 Corners are in AprilTag's own order (``apriltag-python``'s ``lb-rb-rt-lt``: the tag's bottom-left,
 bottom-right, top-right and top-left corner as printed), in pixels of the input image. The input
@@ -33,10 +36,12 @@ import numpy.typing as npt
 
 from vision.detect_backends import (
     ARUCO_DICTIONARIES,
+    ARUCO_TO_APRILTAG,
     MIN_SIDE,
     AprilTagBackend,
     ArucoBackend,
     RawDetection,
+    quad_center,
 )
 from vision.errors import ImageReadError, VisionError
 from vision.preprocess import (
@@ -48,6 +53,7 @@ from vision.preprocess import (
     local_contrast,
     sharpened,
 )
+from vision.soft_decoder import SoftDecoder
 
 Point: TypeAlias = tuple[float, float]
 Corners: TypeAlias = tuple[Point, Point, Point, Point]
@@ -58,8 +64,12 @@ FAMILIES = ("tag36h11", "tag36h10", "tag25h9", "tag16h5", "tagStandard41h12")
 BACKENDS = ("apriltag", "aruco")
 
 # Passes, in the order their corners are preferred when several agree.
-_MAIN, _CONTRAST, _CROP, _ARUCO = "apriltag", "apriltag+clahe", "apriltag+crop", "aruco"
-_PREFERENCE = {_MAIN: 0, _CONTRAST: 1, _CROP: 2, _ARUCO: 3}
+_MAIN, _REGION, _CONTRAST = "apriltag", "apriltag+region", "apriltag+clahe"
+_CROP, _SOFT, _ARUCO = "apriltag+crop", "soft", "aruco"
+_PREFERENCE = {_MAIN: 0, _REGION: 1, _CONTRAST: 2, _CROP: 3, _SOFT: 4, _ARUCO: 5}
+# Reads trusted on their own with a corrected bit: AprilTag on the frame, or on a region of it
+# enlarged but not otherwise treated (the same pixels, so the same trust).
+_PLAIN_READS = (_MAIN, _REGION)
 
 
 class DetectorConfigError(VisionError, ValueError):
@@ -91,16 +101,19 @@ class Detection:
 class DetectorConfig:
     """Settings of the detector.
 
-    ``decimation`` is AprilTag's ``quad_decimate`` (1 = full resolution; 2 = about four times
-    faster, and the small tags it misses are recovered by the second pass on the quads
-    ``cv2.aruco`` found, which works at full resolution); ``threads`` are AprilTag's threads
+    ``decimation`` is AprilTag's ``quad_decimate`` on the whole frame (1 = full resolution; 2 =
+    about four times faster, and the small tags it misses are recovered by the passes on the
+    quads ``cv2.aruco`` found, which work at full resolution); ``threads`` are AprilTag's threads
     (`default_threads`: 4 on an arm64 Raspberry Pi, else 1); ``sharpening`` is the sigma of the
     sharpening AprilTag applies before it looks for quads (0 = none); ``min_decision_margin``
     drops weak AprilTag decodes; ``edge_margin`` drops tags with a corner closer than that many
     pixels (or half a cell of the tag) to the frame edge (a cut tag gives wrong corners).
-    ``backends`` names the detectors to run; ``contrast_pass`` and ``second_pass`` turn on the
-    CLAHE pass and the pass over undecoded candidate regions (which needs the ``aruco``
-    backend); ``max_candidates`` bounds that second pass.
+    ``backends`` names the detectors to run; ``frame_pass`` runs AprilTag on the whole frame
+    (off, AprilTag reads only the regions of ``cv2.aruco``'s quads that nothing else read);
+    ``soft_pass`` reads ``cv2.aruco``'s quads with the soft decoder (`vision.soft_decoder`);
+    ``contrast_pass`` and ``second_pass`` turn on the CLAHE pass and the AprilTag pass over
+    the candidate regions still unread (which needs the ``aruco`` backend);
+    ``max_candidates`` bounds the candidates read by the soft decoder and by that pass.
     """
 
     families: tuple[str, ...] = ("tag36h11",)
@@ -111,6 +124,8 @@ class DetectorConfig:
     edge_margin: float = 2.0
     max_hamming: int = 1
     backends: tuple[str, ...] = ("apriltag", "aruco")
+    frame_pass: bool = True
+    soft_pass: bool = True
     contrast_pass: bool = False
     second_pass: bool = True
     max_candidates: int = 100
@@ -163,6 +178,8 @@ def default_threads(machine: str | None = None, model: Path | None = None) -> in
 
 
 _PLAIN: dict[str, object] = {
+    "frame_pass": True,
+    "soft_pass": False,
     "sharpening": 0.0,
     "backends": ("apriltag",),
     "contrast_pass": False,
@@ -200,6 +217,9 @@ class Detector:
             for family in c.families
             if "aruco" in c.backends and family in ARUCO_DICTIONARIES
         ]
+        self._soft = {
+            b.family: SoftDecoder(ARUCO_DICTIONARIES[b.family]) for b in self._aruco if c.soft_pass
+        }
         #: How many places the last call dropped because two passes named different ids there.
         self.conflicts = 0
         #: The quads (4 × 2 pixels) the last call found but could not read: places where a tag
@@ -213,17 +233,21 @@ class Detector:
         if min(grey.shape) < MIN_SIDE:
             return []  # no tag fits, and AprilTag would crash on it (see MIN_SIDE)
         c = self.config
-        raw = [d for b in self._apriltag for d in b.detect(grey, _MAIN)]
+        # AprilTag reads the whole frame when asked, and for a family cv2.aruco does not know
+        whole = [b for b in self._apriltag if c.frame_pass or b.family not in self._soft]
+        raw = [d for b in whole for d in b.detect(grey, _MAIN)]
         if c.contrast_pass:
             contrasted = local_contrast(grey)
             raw += [d for b in self._apriltag for d in b.detect(contrasted, _CONTRAST)]
         candidates = []
+        height, width = grey.shape
         for backend in self._aruco:
             found, rejected = backend.detect(grey)
             raw += found
+            if backend.family in self._soft:
+                raw += self._soft_reads(grey, backend.family, found, rejected, raw)
             # A tag only cv2.aruco decoded is checked again by the second pass.
             candidates += [d.corners for d in found] + rejected
-        height, width = grey.shape
         # A quad at the frame edge is a cut tag: enlarging it will not make it whole.
         inside = _inside(candidates, width, height, c.edge_margin)
         candidates = [q for q, ok in zip(candidates, inside, strict=True) if ok]
@@ -236,6 +260,50 @@ class Detector:
         self.candidates = [q for q, done in zip(candidates, read, strict=True) if not done]
         return sorted(kept, key=_sort_key)
 
+    def _soft_reads(
+        self,
+        grey: Image,
+        family: str,
+        found: list[RawDetection],
+        rejected: list[npt.NDArray[np.float64]],
+        so_far: list[RawDetection],
+    ) -> list[RawDetection]:
+        """The soft decoder on ``cv2.aruco``'s quads: each decoded quad read as it is, and the
+        rejected ones not at a place already read searched (the largest first, at most
+        ``max_candidates``). A soft read's margin is 100 × its match, and its corrected bits
+        the data cells that read plainly against its code."""
+        decoder = self._soft[family]
+        height, width = grey.shape
+        read = [
+            d.corners
+            for d in so_far
+            if d.source == _MAIN and d.decision_margin >= self.config.min_decision_margin
+        ]
+        rejected = [
+            q
+            for q, ok, done in zip(
+                rejected,
+                _inside(rejected, width, height, self.config.edge_margin),
+                _at_any(rejected, read),
+                strict=True,
+            )
+            if ok and not done
+        ]
+        rejected.sort(key=lambda q: -cv2.contourArea(q.astype(np.float32)))
+        rejected = rejected[: self.config.max_candidates]
+        # cv2.aruco's order of corners from AprilTag's: the same swap undoes itself
+        quads = [d.corners[ARUCO_TO_APRILTAG] for d in found] + [q for q in rejected]
+        reads = decoder.read(grey, quads[: len(found)]) + decoder.search(grey, quads[len(found) :])
+        out = []
+        for r in reads:
+            if r is None:
+                continue
+            corners = _refined(grey, r.corners)[ARUCO_TO_APRILTAG]
+            out.append(
+                RawDetection(family, r.id, corners, quad_center(corners), 100 * r.match, 0, _SOFT)
+            )
+        return out
+
     def _second_pass(
         self, grey: Image, candidates: list[npt.NDArray[np.float64]], found: list[RawDetection]
     ) -> list[RawDetection]:
@@ -247,7 +315,7 @@ class Detector:
             for d in found
             if d.source != _ARUCO
             and d.decision_margin >= self.config.min_decision_margin
-            and (d.source == _MAIN or d.hamming == 0)
+            and (d.source in (_MAIN, _SOFT) or d.hamming == 0)
         ]
         covered = _at_any(candidates, decoded)
         fresh = [q for q, done in zip(candidates, covered, strict=True) if not done]
@@ -262,11 +330,16 @@ class Detector:
         """AprilTag on an enlarged crop around ``quad`` (4 × 2 pixels of ``grey``), treated in
         turn (see `crop_treatments`; ``averaged`` for a mean of several frames) until one
         decodes with no corrected bit; the decodes whose centre lies inside the quad, in pixels
-        of ``grey``, marked as the crop pass's."""
+        of ``grey``, marked as the crop pass's (the untreated crop of one frame as the region
+        pass's, trusted as AprilTag on the whole frame is)."""
         quad = np.asarray(quad, dtype=np.float64).reshape(4, 2)
         polygon = quad.astype(np.float32)
         out: list[RawDetection] = []
-        for treated in crop_treatments(grey, quad, averaged=averaged):
+        strong = averaged or not self.config.soft_pass
+        treatments = crop_treatments(grey, quad, averaged=averaged, strong=strong)
+        for index, treated in enumerate(treatments):
+            # the first crop of one frame is its own pixels, only enlarged
+            source = _REGION if index == 0 and not averaged else _CROP
             found_here = [
                 RawDetection(
                     d.family,
@@ -275,7 +348,7 @@ class Detector:
                     np.array(treated.to_original(*d.center)),
                     d.decision_margin,
                     d.hamming,
-                    _CROP,
+                    source,
                 )
                 for backend in self._crop_apriltag
                 for d in backend.detect(treated.image, _CROP)
@@ -295,20 +368,23 @@ class Detector:
 
 
 def crop_treatments(
-    grey: Image, quad: npt.NDArray[np.float64], *, averaged: bool = False
+    grey: Image, quad: npt.NDArray[np.float64], *, averaged: bool = False, strong: bool = True
 ) -> Iterator[Crop]:
     """The enlarged crops of the region around ``quad`` that the second pass decodes, cheapest
     and most common first: enlarged to a 40-pixel side as it is, with a mild unsharp mask,
     thresholded on its own (Otsu); then enlarged to 60 pixels with a strong unsharp mask (a
     defocused tag of 12-18 px), with local contrast and a strong mask (glare, shade), and
     deblurred (a Wiener filter for a blur of one pixel; stronger when ``averaged``: the mean of
-    several frames has less noise)."""
+    several frames has less noise). Without ``strong``, only the first three (the soft decoder
+    has read the region in one frame: the strong treatments then add little and cost most)."""
     crop = enlarged_crop(grey, quad)
     if crop is None:
         return
     yield crop
     yield sharpened(crop)
     yield binarised(crop)
+    if not strong:
+        return
     large = enlarged_crop(grey, quad, target_side=60.0)
     if large is None:
         return
@@ -361,7 +437,7 @@ def _fuse(raw: list[RawDetection], min_margin: float) -> tuple[list[Detection], 
     detections and the number of places where passes disagreed on the id."""
     usable = [
         d for d in raw if d.source == _ARUCO or d.decision_margin >= min_margin
-    ]  # cv2.aruco reports no margin
+    ]  # cv2.aruco reports no margin; a soft read's (100 × its match) passed its own bar
     # Most trusted first: the pass, then the fewest corrected bits (aruco's -1 never leads).
     usable.sort(key=lambda d: (_PREFERENCE[d.source], d.hamming))
     same = _same_place([d.corners for d in usable], [d.corners for d in usable])
@@ -380,8 +456,9 @@ def _fuse(raw: list[RawDetection], min_margin: float) -> tuple[list[Detection], 
             continue
         sources = {d.source for d in group}
         best = group[0]
-        exact = any(d.source != _ARUCO and d.hamming == 0 for d in group)
-        trusted = _MAIN in sources or len(sources) >= 2 or exact
+        # an AprilTag read with no corrected bit, or a soft read (which passed its own bar)
+        exact = any(d.source == _SOFT or (d.source != _ARUCO and d.hamming == 0) for d in group)
+        trusted = bool(sources & set(_PLAIN_READS)) or len(sources) >= 2 or exact
         if trusted:
             kept.append(
                 Detection(
@@ -440,6 +517,18 @@ def _inside(
         & (high[:, 0] <= width - 1 - pad)
         & (high[:, 1] <= height - 1 - pad)
     )
+
+
+def _refined(grey: Image, corners: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """A soft read's corners moved to the black square's corners in ``grey`` (sub-pixel, within
+    a cell): the decoder tries outlines half a pixel apart."""
+    side = float(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1).mean())
+    window = max(2, round(side / 8))
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.01)
+    points = corners.astype(np.float32).reshape(-1, 1, 2).copy()
+    refined = cv2.cornerSubPix(grey, points, (window, window), (-1, -1), criteria).reshape(4, 2)
+    moved = np.linalg.norm(refined - corners, axis=1)
+    return np.where((moved <= side / 8)[:, None], refined, corners).astype(np.float64)
 
 
 def _sort_key(d: Detection) -> tuple[str, int, float, float]:

@@ -1,0 +1,323 @@
+"""A soft decoder: reads a tag from the grey levels around a candidate quad, against every code.
+
+AprilTag and ``cv2.aruco`` decide each cell black or white, then look the bits up: a tag of
+12-14 px in hard light (defocus, motion, noise, JPEG) has cells of under 2 px whose grey levels
+the blur has mixed with their neighbours', so too many bits come out wrong. `SoftDecoder` instead
+samples the region (3 samples a cell, over the tag, its black border and one cell of the white
+quiet zone) and compares it with what each code of the family would look like under that blur:
+for every code and turn, the correlation of the samples with the code's picture blurred by a
+Gaussian (the blur is tried at a few widths). The best match is the maximum-likelihood read under
+noise of one level, with the light's gain and offset fitted; it is kept only when it matches well
+(`MIN_MATCH`) and clearly better than any other id (`MIN_LEAD`), so a print that is no tag, or a
+tag too blurred to tell, gives nothing (never a guess).
+
+The quads of ``cv2.aruco``'s rejected candidates are not the tag's exact outline: the blur makes
+the black square's contour shrink by a few percent, and some are the outline of the white sticker
+around it. `SoftDecoder.search` therefore tries the quad at a few scales and shifts of half a
+pixel, picks the outlines that best fit a tag's frame (black border inside white), and reads
+those. `SoftDecoder.read` reads a quad as given (one ``cv2.aruco`` decoded, whose corners are
+refined).
+
+Only the families ``cv2.aruco`` has a dictionary for are known (not tagStandard41h12).
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+Image = npt.NDArray[np.uint8]
+FloatArray = npt.NDArray[np.float64]
+
+#: Samples per cell along each side.
+SAMPLES = 3
+#: A read is kept when its correlation with the code's picture is at least this …
+MIN_MATCH = 0.85
+#: … and the best other id leaves at least this much more of the picture unexplained, as a share
+#: of what the best leaves: (r₁² − r₂²) / (1 − r₁²).
+MIN_LEAD = 0.5
+#: The smallest side, in pixels, of a tag the decoder reads: below it the cells are under 1.25 px
+#: and a dark blob inside a white square fits the codes with the most black cells.
+MIN_SIDE_PX = 10.0
+#: Blur widths (Gaussian sigma, in pixels of the image) the codes' pictures are made with.
+BLURS_PX = (0.8, 1.2, 1.6)
+#: Scales tried by `SoftDecoder.search`, about the quad's centre: the black square's contour
+#: shrunk by blur (1.0-1.2), and the outline of a sticker with a two-cell quiet zone (0.56-0.62).
+SEARCH_SCALES = (1.0, 1.05, 1.1, 1.15, 1.2, 0.56, 0.59, 0.62)
+#: Shifts tried by `SoftDecoder.search`, in pixels, along each axis.
+SEARCH_SHIFTS = (-0.5, 0.0, 0.5)
+#: Outlines read by `SoftDecoder.search` for each blur: those that best fit a tag's frame.
+SEARCH_KEEP = 6
+#: Rows of samples handed to one call of ``cv2.remap`` (it takes fewer than 32,767).
+_REMAP_ROWS = 4096
+
+
+@dataclass(frozen=True)
+class SoftRead:
+    """A tag read by the soft decoder: its id, its corners in ``cv2.aruco``'s order (the tag's
+    top-left, top-right, bottom-right, bottom-left as printed), and how well it matched."""
+
+    id: int
+    corners: FloatArray
+    match: float
+    lead: float
+    #: Data cells that read plainly against the code (nearer the other colour than a quarter of
+    #: the contrast): a cell worn away or scratched, as a bit-wise decoder's corrected bits.
+    cells_against: int
+
+
+class SoftDecoder:
+    """The soft decoder of one family (see the module doc)."""
+
+    def __init__(self, aruco_dictionary: int) -> None:
+        dictionary = cv2.aruco.getPredefinedDictionary(aruco_dictionary)
+        self.bits = int(dictionary.markerSize)
+        self.cells = self.bits + 4  # data, the black border and one cell of quiet zone, each side
+        self.codes = _codes(aruco_dictionary)
+        self._codes_t = np.ascontiguousarray(self.codes.T, dtype=np.float32)
+        n = self.cells * SAMPLES
+        keep = np.zeros((n, n), dtype=bool)
+        keep[1:-1, 1:-1] = True  # the outermost samples may fall beyond the quiet zone
+        self._keep = keep.ravel()
+        v, u = np.mgrid[0:n, 0:n]
+        grid = np.stack([(u + 0.5) / SAMPLES - 1, (v + 0.5) / SAMPLES - 1], axis=-1)
+        # in cells of the black square, from its corner
+        self._grid = grid.reshape(-1, 2)[self._keep]
+        # which samples lie in each data cell (the data start one cell in from the corner)
+        col, row = np.floor(self._grid[:, 0]) - 1, np.floor(self._grid[:, 1]) - 1
+        inside = (col >= 0) & (col < self.bits) & (row >= 0) & (row < self.bits)
+        cell_of = np.where(inside, row * self.bits + col, -1)
+        self._cell_mean = np.array(
+            [cell_of == j for j in range(self.bits * self.bits)], dtype=np.float32
+        )
+        self._cell_mean /= self._cell_mean.sum(axis=1, keepdims=True)
+        side = self.bits + 2
+        self._square = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32)
+
+    def read(self, grey: Image, quads: list[FloatArray]) -> list[SoftRead | None]:
+        """The tag in each quad (4 × 2 pixels, clockwise in the image) as given, or None."""
+        if not quads:
+            return []
+        q = np.asarray(quads, dtype=np.float64).reshape(-1, 4, 2)
+        ones = np.ones((len(q), 1))
+        samples = self._sample(grey, q, self._points(q), ones, np.zeros((len(q), 1, 2)))
+        owner = np.arange(len(q))
+        return self._reads(samples, q, _sides(q) / (self.bits + 2), owner, keep=1)
+
+    def search(self, grey: Image, quads: list[FloatArray]) -> list[SoftRead | None]:
+        """The tag near each quad, or None: the quad is tried at each of `SEARCH_SCALES`, the
+        two scales that best fit a tag's frame at each of `SEARCH_SHIFTS`, and the outlines
+        that fit best are read."""
+        if not quads:
+            return []
+        q = np.asarray(quads, dtype=np.float64).reshape(-1, 4, 2)
+        points = self._points(q)
+        scales = np.tile(np.asarray(SEARCH_SCALES), (len(q), 1))
+        samples = self._sample(grey, q, points, scales, np.zeros((*scales.shape, 2)))
+        cells = _sides(q)[:, None] * scales / (self.bits + 2)
+        fit = self._frame_fit(samples, cells.ravel(), BLURS_PX[len(BLURS_PX) // 2])
+        picked = np.take_along_axis(scales, np.argsort(-fit.reshape(scales.shape), axis=1), 1)
+        grid = np.array([(x, y) for x in SEARCH_SHIFTS for y in SEARCH_SHIFTS])
+        scales = np.repeat(picked[:, :2], len(grid), axis=1)  # Q × 18
+        shifts = np.tile(grid, (len(q), 2, 1))  # Q × 18 × 2
+        samples = self._sample(grey, q, points, scales, shifts)
+        centres = q.mean(axis=1)[:, None, None, :]
+        tried = centres + scales[..., None, None] * (q[:, None] - centres) + shifts[:, :, None]
+        cells = _sides(q)[:, None] * scales / (self.bits + 2)
+        owner = np.repeat(np.arange(len(q)), scales.shape[1])
+        return self._reads(samples, tried.reshape(-1, 4, 2), cells.ravel(), owner, keep=SEARCH_KEEP)
+
+    def _points(self, quads: FloatArray) -> npt.NDArray[np.float32]:
+        """The sample points of each quad, in pixels of the image (Q × M × 2)."""
+        points = np.empty((len(quads), len(self._grid), 2), dtype=np.float32)
+        ones = np.c_[self._grid, np.ones(len(self._grid))]
+        for i, quad in enumerate(quads):
+            h = cv2.getPerspectiveTransform(self._square, quad.astype(np.float32))
+            projected = ones @ h.T
+            points[i] = projected[:, :2] / projected[:, 2:]
+        return points
+
+    def _sample(
+        self,
+        grey: Image,
+        quads: FloatArray,
+        points: npt.NDArray[np.float32],
+        scales: FloatArray,
+        shifts: FloatArray,
+    ) -> npt.NDArray[np.float32]:
+        """The grey levels at the sample ``points`` of each quad, scaled about its centre by
+        each of its ``scales`` (Q × V) and shifted by its ``shifts`` (Q × V × 2): (Q × V) × M
+        rows, centred, of unit length."""
+        centres = quads.mean(axis=1)[:, None, None, :].astype(np.float32)
+        s = scales.astype(np.float32)[..., None, None]
+        at = centres + s * (points[:, None] - centres) + shifts.astype(np.float32)[:, :, None]
+        at = at.reshape(-1, len(self._grid), 2)
+        rows = []
+        for start in range(0, len(at), _REMAP_ROWS):  # remap takes under 32,767 rows
+            part = at[start : start + _REMAP_ROWS]
+            rows.append(
+                cv2.remap(
+                    grey,
+                    part[..., 0],
+                    part[..., 1],
+                    cv2.INTER_LINEAR,
+                    borderMode=cv2.BORDER_REPLICATE,
+                )
+            )
+        samples = np.concatenate(rows).astype(np.float32)
+        samples -= samples.mean(axis=1, keepdims=True)
+        samples /= np.linalg.norm(samples, axis=1, keepdims=True) + 1e-9
+        return samples
+
+    def _frame_fit(self, samples: FloatArray, cell_px: FloatArray, blur: float) -> FloatArray:
+        """How well each row of samples fits a tag's frame (any code) under ``blur`` pixels."""
+        steps = _blur_steps(blur, cell_px)
+        fit = np.empty(len(samples), dtype=np.float32)
+        for step in np.unique(steps):
+            rows = steps == step
+            fit[rows] = samples[rows] @ self._pictures(int(step)).frame
+        return fit
+
+    def _reads(
+        self,
+        samples: FloatArray,
+        quads: FloatArray,
+        cell_px: FloatArray,
+        owner: npt.NDArray[np.intp],
+        keep: int,
+    ) -> list[SoftRead | None]:
+        """For each owner (a quad asked about), read the ``keep`` of its rows of samples that
+        best fit a tag's frame, for each blur, and return the best read if it passes
+        `MIN_MATCH` and `MIN_LEAD`."""
+        owners = int(owner.max()) + 1
+        best = np.full(owners, -np.inf)
+        second = np.full(owners, -1.0)
+        tag = np.full(owners, -1)
+        code = np.zeros(owners, dtype=int)
+        source = np.zeros(owners, dtype=int)
+        corners = np.zeros((owners, 4, 2))
+        rows = np.tile(np.arange(len(samples)), len(BLURS_PX))
+        steps = np.concatenate([_blur_steps(b, cell_px) for b in BLURS_PX])
+        fit = np.concatenate([self._frame_fit(samples, cell_px, b) for b in BLURS_PX])
+        order = np.lexsort((-fit, owner[rows]))
+        sorted_owner = owner[rows][order]
+        rank = np.arange(len(order)) - np.searchsorted(sorted_owner, sorted_owner, side="left")
+        chosen = order[rank < keep]
+        for step in np.unique(steps[chosen]):
+            picked = rows[chosen[steps[chosen] == step]]
+            pictures = self._pictures(int(step))
+            y = samples[picked]
+            match = (y @ pictures.fixed)[:, None] + (y @ pictures.cells) @ self._codes_t
+            match /= pictures.norms
+            k = np.argmax(match, axis=1)
+            top = match[np.arange(len(picked)), k]
+            by_id = match.reshape(len(picked), -1, 4).max(axis=2)
+            by_id[np.arange(len(picked)), k // 4] = -1.0
+            for row, m, kk, other in zip(picked, top, k, by_id.max(axis=1), strict=True):
+                o = owner[row]
+                if m > best[o]:
+                    best[o], second[o], tag[o], code[o], source[o] = m, other, kk // 4, kk, row
+                    corners[o] = np.roll(quads[row], kk % 4, axis=0)
+        out: list[SoftRead | None] = []
+        for o in range(owners):
+            lead = (best[o] ** 2 - max(second[o], 0.0) ** 2) / max(1 - best[o] ** 2, 1e-9)
+            ok = (
+                best[o] >= MIN_MATCH
+                and lead >= MIN_LEAD
+                and _sides(corners[o : o + 1])[0] >= MIN_SIDE_PX
+            )
+            if not ok:
+                out.append(None)
+                continue
+            against = self._cells_against(samples[source[o]], self.codes[code[o]])
+            out.append(SoftRead(int(tag[o]), corners[o], float(best[o]), lead, against))
+        return out
+
+    def _cells_against(self, samples: FloatArray, code: FloatArray) -> int:
+        """The data cells whose mean grey level is nearer the other colour than a quarter of
+        the contrast between the code's white and black cells."""
+        values = self._cell_mean @ samples
+        white, black = values[code == 1], values[code == 0]
+        if not len(white) or not len(black):
+            return 0
+        contrast = float(white.mean() - black.mean())
+        return int(
+            np.sum(white < black.mean() + contrast / 4)
+            + np.sum(black > white.mean() - contrast / 4)
+        )
+
+    @functools.lru_cache(maxsize=128)  # noqa: B019 - a few decoders live as long as the program
+    def _pictures(self, blur_steps: int) -> _Pictures:
+        """The codes' pictures under a blur of ``blur_steps`` / 4 samples, as the parts that
+        give every code's correlation with a sample vector in one product."""
+        sigma = blur_steps / 4.0
+        n = self.cells
+        fixed = np.zeros((n, n))
+        fixed[0, :] = fixed[-1, :] = fixed[:, 0] = fixed[:, -1] = 1.0  # the white quiet zone
+        one = np.ones((SAMPLES, SAMPLES))
+
+        def blurred(cells: FloatArray) -> FloatArray:
+            image = np.kron(cells, one)
+            if sigma > 0.05:
+                image = cv2.GaussianBlur(image, (0, 0), sigma, borderType=cv2.BORDER_REPLICATE)
+            out: FloatArray = image.ravel()[self._keep]
+            return out
+
+        base = blurred(fixed)
+        parts = np.empty((len(base), self.bits * self.bits))
+        for j in range(self.bits * self.bits):
+            cell = np.zeros((n, n))
+            cell[2 + j // self.bits, 2 + j % self.bits] = 1.0
+            parts[:, j] = blurred(cell)
+        base -= base.mean()
+        parts -= parts.mean(axis=0)
+        gram = parts.T @ parts
+        norms = np.sqrt(
+            base @ base
+            + 2 * self.codes @ (parts.T @ base)
+            + np.einsum("ij,jk,ik->i", self.codes, gram, self.codes)
+        )
+        frame = base + parts.sum(axis=1) / 2  # the frame with every data cell half grey
+        frame = frame / (np.linalg.norm(frame) + 1e-9)
+        f32 = np.float32
+        return _Pictures(base.astype(f32), parts.astype(f32), norms.astype(f32), frame.astype(f32))
+
+
+@dataclass(frozen=True)
+class _Pictures:
+    """A blur's pictures: ``fixed`` (the frame, centred), ``cells`` (each data cell's part,
+    centred), ``norms`` (of every code's whole picture) and ``frame`` (the frame with half-grey
+    data, unit length)."""
+
+    fixed: FloatArray
+    cells: FloatArray
+    norms: FloatArray
+    frame: FloatArray
+
+
+def _codes(aruco_dictionary: int) -> FloatArray:
+    """Every code of the dictionary in its four turns, as rows of 0/1 cells: row 4 × id + k is
+    the code turned k times a quarter counter-clockwise."""
+    dictionary = cv2.aruco.getPredefinedDictionary(aruco_dictionary)
+    bits = int(dictionary.markerSize)
+    rows = []
+    for tag in range(dictionary.bytesList.shape[0]):
+        marker = cv2.aruco.generateImageMarker(dictionary, tag, bits + 2)
+        cells = (marker[1:-1, 1:-1] > 127).astype(np.float64)
+        rows += [np.rot90(cells, k).ravel() for k in range(4)]
+    return np.array(rows)
+
+
+def _blur_steps(blur: float, cell_px: FloatArray) -> npt.NDArray[np.int_]:
+    """A blur of ``blur`` image pixels in samples of cells of ``cell_px`` pixels, in quarter
+    steps (each step's pictures are made once)."""
+    return np.round(4 * blur * SAMPLES / np.maximum(cell_px, 0.5)).astype(int)
+
+
+def _sides(quads: FloatArray) -> FloatArray:
+    """The mean side of each of Q quads (Q × 4 × 2), in pixels."""
+    return np.linalg.norm(quads - np.roll(quads, 1, axis=1), axis=2).mean(axis=1)
