@@ -268,9 +268,9 @@ class Detector:
         rejected: list[npt.NDArray[np.float64]],
         so_far: list[RawDetection],
     ) -> list[RawDetection]:
-        """The soft decoder on ``cv2.aruco``'s quads: each decoded quad read as it is, and the
-        rejected ones not at a place already read searched (the largest first, at most
-        ``max_candidates``). A soft read's margin is 100 × its match, and its corrected bits
+        """The soft decoder on ``cv2.aruco``'s quads not at a place AprilTag's frame pass read:
+        each decoded quad read as it is, and the rejected ones searched (the largest first, at
+        most ``max_candidates``). A soft read's margin is 100 × its match, and its corrected bits
         the data cells that read plainly against its code."""
         decoder = self._soft[family]
         height, width = grey.shape
@@ -291,16 +291,27 @@ class Detector:
         ]
         rejected.sort(key=lambda q: -cv2.contourArea(q.astype(np.float32)))
         rejected = rejected[: self.config.max_candidates]
+        if read and found:  # AprilTag on the frame read these already: two passes agree
+            again = _at_any([d.corners for d in found], read)
+            found = [d for d, done in zip(found, again, strict=True) if not done]
         # cv2.aruco's order of corners from AprilTag's: the same swap undoes itself
         quads = [d.corners[ARUCO_TO_APRILTAG] for d in found] + [q for q in rejected]
         reads = decoder.read(grey, quads[: len(found)]) + decoder.search(grey, quads[len(found) :])
+        reads = [r for r in reads if r is not None]
+        refined = _refined(grey, [r.corners for r in reads])
         out = []
-        for r in reads:
-            if r is None:
-                continue
-            corners = _refined(grey, r.corners)[ARUCO_TO_APRILTAG]
+        for r, aruco_corners in zip(reads, refined, strict=True):
+            corners = aruco_corners[ARUCO_TO_APRILTAG]
             out.append(
-                RawDetection(family, r.id, corners, quad_center(corners), 100 * r.match, 0, _SOFT)
+                RawDetection(
+                    family,
+                    r.id,
+                    corners,
+                    quad_center(corners),
+                    100 * r.match,
+                    r.cells_against,
+                    _SOFT,
+                )
             )
         return out
 
@@ -511,24 +522,94 @@ def _inside(
     q = np.asarray(quads, dtype=np.float64)
     pad = np.maximum(margin, _sides(q) / 16)
     low, high = q.min(axis=1), q.max(axis=1)  # N × 2: (x, y)
+    # the frame spans -0.5 to width - 0.5: pixel centres are whole numbers
     return (
-        (low[:, 0] >= pad)
-        & (low[:, 1] >= pad)
-        & (high[:, 0] <= width - 1 - pad)
-        & (high[:, 1] <= height - 1 - pad)
+        (low[:, 0] + 0.5 >= pad)
+        & (low[:, 1] + 0.5 >= pad)
+        & (high[:, 0] <= width - 0.5 - pad)
+        & (high[:, 1] <= height - 0.5 - pad)
     )
 
 
-def _refined(grey: Image, corners: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-    """A soft read's corners moved to the black square's corners in ``grey`` (sub-pixel, within
-    a cell): the decoder tries outlines half a pixel apart."""
-    side = float(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1).mean())
-    window = max(2, round(side / 8))
-    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.01)
-    points = corners.astype(np.float32).reshape(-1, 1, 2).copy()
-    refined = cv2.cornerSubPix(grey, points, (window, window), (-1, -1), criteria).reshape(4, 2)
-    moved = np.linalg.norm(refined - corners, axis=1)
-    return np.where((moved <= side / 8)[:, None], refined, corners).astype(np.float64)
+def _refined(
+    grey: Image, quads: list[npt.NDArray[np.float64]], rounds: int = 2
+) -> list[npt.NDArray[np.float64]]:
+    """Soft reads' corners (clockwise in the image) moved onto the black square's edges, as
+    AprilTag does: along each side, at `_EDGE_POINTS` places, the strongest dark-to-light step
+    across the side (within a sixth of the side, 1-4 px, to a sub-pixel), a line fitted
+    through them, and the corners where the lines meet. Twice, the second time from the first
+    answer. A corner that would move more than an eighth of the side is left where it was."""
+    if not quads:
+        return []
+    q = np.asarray(quads, dtype=np.float64)
+    out = q.copy()
+    for _ in range(rounds):
+        out = _edge_fit(grey, out, q, _EDGE_POINTS)
+    return list(out)
+
+
+#: Places along each side where `_refined` looks for the edge.
+_EDGE_POINTS = 24
+
+
+def _edge_fit(
+    grey: Image, quads: npt.NDArray[np.float64], start: npt.NDArray[np.float64], places: int
+) -> npt.NDArray[np.float64]:
+    """One round of `_refined`, at ``places`` places along each side; ``start`` bounds how far
+    a corner may move."""
+    count = len(quads)
+    sides = np.linalg.norm(quads - np.roll(quads, 1, axis=1), axis=2).mean(axis=1)
+    a, b = quads, np.roll(quads, -1, axis=1)  # side k runs from corner k to corner k + 1
+    along = (b - a) / np.maximum(np.linalg.norm(b - a, axis=2, keepdims=True), 1e-9)
+    normal = np.stack([along[..., 1], -along[..., 0]], axis=-1)
+    centre = quads.mean(axis=1, keepdims=True)
+    outward = np.sum(((a + b) / 2 - centre) * normal, axis=2)
+    normal = normal * np.where(outward < 0, -1.0, 1.0)[..., None]  # away from the centre
+    t = np.linspace(0.12, 0.88, places)
+    reach = np.clip(sides / 10, 1.0, 3.0)  # Q: how far across the side to look, in pixels
+    steps = np.linspace(-1, 1, 17)
+    points = a[:, :, None] + (b - a)[:, :, None] * t[None, None, :, None]  # Q × 4 × P × 2
+    offsets = (reach[:, None, None, None] * steps).astype(np.float32)  # Q × 1 × 1 × S
+    at = points.astype(np.float32)[..., None, :] + (
+        offsets[..., None] * normal.astype(np.float32)[:, :, None, None, :]
+    )
+    flat = at.reshape(-1, len(steps), 2)
+    values = cv2.remap(
+        grey, flat[..., 0], flat[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    ).astype(np.float32)
+    # where the profile crosses halfway from the dark border to the light quiet zone
+    dark, light = values[:, :2].mean(axis=1), values[:, -2:].mean(axis=1)
+    half = ((dark + light) / 2)[:, None]
+    above = values >= half
+    k = np.clip(np.argmax(above, axis=1), 1, len(steps) - 1)  # first sample at or past it
+    rows = np.arange(len(values))
+    before, after = values[rows, k - 1], values[rows, k]
+    share = np.clip((half[:, 0] - before) / np.maximum(after - before, 1e-9), 0.0, 1.0)
+    where = (k - 1 + share) / (len(steps) - 1) * 2 - 1  # -1 inside … 1 outside
+    weight = np.clip(light - dark, 0.0, None).reshape(count, 4, places)
+    base = points.reshape(-1, 2)
+    across = (where * np.repeat(reach, 4 * places))[:, None]
+    edge = base + across * np.repeat(normal.reshape(-1, 2), places, axis=0)
+    edge = edge.reshape(count, 4, places, 2)
+    # a line through each side's edge points, each weighted by its contrast: its centre and
+    # direction (the principal axis of their spread)
+    w = weight / np.maximum(weight.sum(axis=2, keepdims=True), 1e-9)
+    mean = (edge * w[..., None]).sum(axis=2)
+    dx, dy = (edge - mean[:, :, None]).transpose(3, 0, 1, 2)
+    sxx, syy, sxy = (w * dx * dx).sum(axis=2), (w * dy * dy).sum(axis=2), (w * dx * dy).sum(axis=2)
+    angle = 0.5 * np.arctan2(2 * sxy, sxx - syy)
+    direction = np.stack([np.cos(angle), np.sin(angle)], axis=-1)
+    # corner k is where side k - 1 meets side k
+    p1, d1 = np.roll(mean, 1, axis=1), np.roll(direction, 1, axis=1)
+    p2, d2 = mean, direction
+    cross = d1[..., 0] * d2[..., 1] - d1[..., 1] * d2[..., 0]
+    diff = p2 - p1
+    u = (diff[..., 0] * d2[..., 1] - diff[..., 1] * d2[..., 0]) / np.where(
+        np.abs(cross) > 1e-6, cross, 1.0
+    )
+    corners = p1 + u[..., None] * d1
+    fine = (np.abs(cross) > 0.3) & (np.linalg.norm(corners - start, axis=2) <= sides[:, None] / 8)
+    return np.where(fine[..., None], corners, quads)
 
 
 def _sort_key(d: Detection) -> tuple[str, int, float, float]:

@@ -15,8 +15,9 @@ The quads of ``cv2.aruco``'s rejected candidates are not the tag's exact outline
 the black square's contour shrink by a few percent, and some are the outline of the white sticker
 around it. `SoftDecoder.search` therefore tries the quad at a few scales and shifts of half a
 pixel, picks the outlines that best fit a tag's frame (black border inside white), and reads
-those. `SoftDecoder.read` reads a quad as given (one ``cv2.aruco`` decoded, whose corners are
-refined).
+those. `SoftDecoder.read` reads a quad as given (one ``cv2.aruco`` decoded). Quads and corners
+are in OpenCV's pixel coordinates (pixel centres at whole numbers), in ``cv2.aruco``'s order;
+the detector moves them onto the tag's edges afterwards (`vision.detection`).
 
 Only the families ``cv2.aruco`` has a dictionary for are known (not tagStandard41h12).
 """
@@ -50,7 +51,8 @@ BLURS_PX = (0.8, 1.2, 1.6)
 SEARCH_SCALES = (1.0, 1.05, 1.1, 1.15, 1.2, 0.56, 0.59, 0.62)
 #: Shifts tried by `SoftDecoder.search`, in pixels, along each axis.
 SEARCH_SHIFTS = (-0.5, 0.0, 0.5)
-#: Outlines read by `SoftDecoder.search` for each blur: those that best fit a tag's frame.
+#: Outlines read by `SoftDecoder.search`, each under one blur: the pairs that best fit a tag's
+#: frame.
 SEARCH_KEEP = 6
 #: Rows of samples handed to one call of ``cv2.remap`` (it takes fewer than 32,767).
 _REMAP_ROWS = 4096
@@ -65,8 +67,8 @@ class SoftRead:
     corners: FloatArray
     match: float
     lead: float
-    #: Data cells that read plainly against the code (nearer the other colour than a quarter of
-    #: the contrast): a cell worn away or scratched, as a bit-wise decoder's corrected bits.
+    #: Data cells the samples say are the other colour once blur is allowed for: a cell worn
+    #: away or scratched, as a bit-wise decoder's corrected bits.
     cells_against: int
 
 
@@ -87,14 +89,6 @@ class SoftDecoder:
         grid = np.stack([(u + 0.5) / SAMPLES - 1, (v + 0.5) / SAMPLES - 1], axis=-1)
         # in cells of the black square, from its corner
         self._grid = grid.reshape(-1, 2)[self._keep]
-        # which samples lie in each data cell (the data start one cell in from the corner)
-        col, row = np.floor(self._grid[:, 0]) - 1, np.floor(self._grid[:, 1]) - 1
-        inside = (col >= 0) & (col < self.bits) & (row >= 0) & (row < self.bits)
-        cell_of = np.where(inside, row * self.bits + col, -1)
-        self._cell_mean = np.array(
-            [cell_of == j for j in range(self.bits * self.bits)], dtype=np.float32
-        )
-        self._cell_mean /= self._cell_mean.sum(axis=1, keepdims=True)
         side = self.bits + 2
         self._square = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32)
 
@@ -133,13 +127,12 @@ class SoftDecoder:
 
     def _points(self, quads: FloatArray) -> npt.NDArray[np.float32]:
         """The sample points of each quad, in pixels of the image (Q × M × 2)."""
-        points = np.empty((len(quads), len(self._grid), 2), dtype=np.float32)
+        homographies = np.array(
+            [cv2.getPerspectiveTransform(self._square, q.astype(np.float32)) for q in quads]
+        )
         ones = np.c_[self._grid, np.ones(len(self._grid))]
-        for i, quad in enumerate(quads):
-            h = cv2.getPerspectiveTransform(self._square, quad.astype(np.float32))
-            projected = ones @ h.T
-            points[i] = projected[:, :2] / projected[:, 2:]
-        return points
+        projected = ones[None] @ homographies.transpose(0, 2, 1)  # Q × M × 3
+        return (projected[..., :2] / projected[..., 2:]).astype(np.float32)
 
     def _sample(
         self,
@@ -198,6 +191,7 @@ class SoftDecoder:
         second = np.full(owners, -1.0)
         tag = np.full(owners, -1)
         code = np.zeros(owners, dtype=int)
+        blur = np.zeros(owners, dtype=int)
         source = np.zeros(owners, dtype=int)
         corners = np.zeros((owners, 4, 2))
         rows = np.tile(np.arange(len(samples)), len(BLURS_PX))
@@ -221,34 +215,38 @@ class SoftDecoder:
                 o = owner[row]
                 if m > best[o]:
                     best[o], second[o], tag[o], code[o], source[o] = m, other, kk // 4, kk, row
+                    blur[o] = step
                     corners[o] = np.roll(quads[row], kk % 4, axis=0)
-        out: list[SoftRead | None] = []
-        for o in range(owners):
-            lead = (best[o] ** 2 - max(second[o], 0.0) ** 2) / max(1 - best[o] ** 2, 1e-9)
-            ok = (
-                best[o] >= MIN_MATCH
-                and lead >= MIN_LEAD
-                and _sides(corners[o : o + 1])[0] >= MIN_SIDE_PX
-            )
-            if not ok:
-                out.append(None)
-                continue
-            against = self._cells_against(samples[source[o]], self.codes[code[o]])
-            out.append(SoftRead(int(tag[o]), corners[o], float(best[o]), lead, against))
-        return out
+        lead = (best**2 - np.maximum(second, 0.0) ** 2) / np.maximum(1 - best**2, 1e-9)
+        ok = (best >= MIN_MATCH) & (lead >= MIN_LEAD) & (_sides(corners) >= MIN_SIDE_PX)
+        against = np.zeros(owners, dtype=int)
+        if ok.any():
+            for step in np.unique(blur[ok]):
+                rows = ok & (blur == step)
+                against[rows] = self._cells_against(
+                    samples[source[rows]], self.codes[code[rows]], self._pictures(int(step))
+                )
+        return [
+            SoftRead(int(tag[o]), corners[o], float(best[o]), float(lead[o]), int(against[o]))
+            if ok[o]
+            else None
+            for o in range(owners)
+        ]
 
-    def _cells_against(self, samples: FloatArray, code: FloatArray) -> int:
-        """The data cells whose mean grey level is nearer the other colour than a quarter of
-        the contrast between the code's white and black cells."""
-        values = self._cell_mean @ samples
-        white, black = values[code == 1], values[code == 0]
-        if not len(white) or not len(black):
-            return 0
-        contrast = float(white.mean() - black.mean())
-        return int(
-            np.sum(white < black.mean() + contrast / 4)
-            + np.sum(black > white.mean() - contrast / 4)
-        )
+    def _cells_against(
+        self, samples: npt.NDArray[np.float32], codes: FloatArray, pictures: _Pictures
+    ) -> npt.NDArray[np.int_]:
+        """For each row of samples read as its code (K × cells, 0/1) under ``pictures``' blur,
+        the data cells that the samples say are the other colour: what is left once the code's
+        picture is fitted, projected on each cell's own picture, is over three quarters of what
+        turning that cell over would change (the blur's greys are in the picture, so a blurred
+        but whole tag has none; a scratched or worn cell counts)."""
+        picture = pictures.fixed[None, :] + codes @ pictures.cells.T  # K × M, centred
+        gain = np.sum(samples * picture, axis=1) / np.maximum(np.sum(picture**2, axis=1), 1e-9)
+        left = samples - gain[:, None] * picture
+        amount = (left @ pictures.cells) / np.maximum(np.sum(pictures.cells**2, axis=0), 1e-9)
+        towards_other = amount * (1 - 2 * codes)  # positive: towards the other colour
+        return np.asarray((towards_other > 0.75 * gain[:, None]).sum(axis=1), dtype=int)
 
     @functools.lru_cache(maxsize=128)  # noqa: B019 - a few decoders live as long as the program
     def _pictures(self, blur_steps: int) -> _Pictures:

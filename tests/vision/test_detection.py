@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.detect_backends import RawDetection
+from vision.detect_backends import APRILTAG_PIXEL_OFFSET, RawDetection
 from vision.detection import (
     Detection,
     Detector,
@@ -65,11 +65,14 @@ def test_the_extra_passes_find_what_one_plain_call_misses(apriltag_photos):
 
 
 def read_corner_truth(path: Path) -> list[tuple[int, np.ndarray]]:
-    """nasa_swarmathon's ``id, (x y), (x y), (x y), (x y)`` lines."""
+    """nasa_swarmathon's ``id, (x y), (x y), (x y), (x y)`` lines, moved to OpenCV's pixel
+    coordinates: the reference was made with AprilTag, whose points lie half a pixel right of
+    and below them (`vision.detect_backends.APRILTAG_PIXEL_OFFSET`)."""
     out = []
     for line in path.read_text().splitlines():
         numbers = [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", line)]
-        out.append((int(numbers[0]), np.array(numbers[1:9]).reshape(4, 2)))
+        corners = np.array(numbers[1:9]).reshape(4, 2) - APRILTAG_PIXEL_OFFSET
+        out.append((int(numbers[0]), corners))
     return out
 
 
@@ -78,7 +81,7 @@ def read_corner_truth(path: Path) -> list[tuple[int, np.ndarray]]:
 )
 def test_corners_match_the_reference_in_order_to_a_pixel(apriltag_photos, config):
     detector = Detector(config)
-    errors, missed, total = [], [], 0
+    errors, sides, missed, total = [], [], [], 0
     for truth_file in sorted((apriltag_photos / "nasa_swarmathon").glob("*.txt")):
         found = detector.detect(read_image(truth_file.with_suffix(".jpg")))
         for tag_id, corners in read_corner_truth(truth_file):
@@ -89,15 +92,19 @@ def test_corners_match_the_reference_in_order_to_a_pixel(apriltag_photos, config
             ]
             if near:
                 errors.append(np.linalg.norm(np.array(near[0].corners) - corners, axis=1))
+                sides.append(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1).min())
             else:
                 missed.append((truth_file.name, centre.round()))
     # The reference was made with other settings; one 12-pixel tag far away is missed here.
     assert len(missed) <= 1, missed
+    per_tag = np.array(errors)  # tags × 4 corners
     errors = np.concatenate(errors)
     assert len(errors) == 4 * (total - len(missed)) >= 4 * 20
     assert np.median(errors) < 0.6
     assert np.percentile(errors, 90) < 1.5
-    assert errors.max() < 5  # a corner list in another order would be off by a whole side
+    # a corner list in another order would be off by a whole side (one tag's reference
+    # corners are 2-5 px from where this detector and AprilTag put them: a third of its side)
+    assert (per_tag < np.array(sides)[:, None] / 3).all()
 
 
 def test_aruco_corners_are_given_in_apriltag_order(apriltag_photos):
