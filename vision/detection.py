@@ -296,8 +296,8 @@ class Detector:
             found = [d for d, done in zip(found, again, strict=True) if not done]
         # cv2.aruco's order of corners from AprilTag's: the same swap undoes itself
         quads = [d.corners[ARUCO_TO_APRILTAG] for d in found] + [q for q in rejected]
-        reads = decoder.read(grey, quads[: len(found)]) + decoder.search(grey, quads[len(found) :])
-        reads = [r for r in reads if r is not None]
+        every = decoder.read(grey, quads[: len(found)]) + decoder.search(grey, quads[len(found) :])
+        reads = [r for r in every if r is not None]
         refined = _refined(grey, [r.corners for r in reads])
         out = []
         for r, aruco_corners in zip(reads, refined, strict=True):

@@ -33,6 +33,9 @@ import numpy.typing as npt
 
 Image = npt.NDArray[np.uint8]
 FloatArray = npt.NDArray[np.float64]
+#: Rows of samples, and the pictures they are compared with (single precision: enough, and
+#: half the work).
+Samples = npt.NDArray[np.float32]
 
 #: Samples per cell along each side.
 SAMPLES = 3
@@ -166,7 +169,7 @@ class SoftDecoder:
         samples /= np.linalg.norm(samples, axis=1, keepdims=True) + 1e-9
         return samples
 
-    def _frame_fit(self, samples: FloatArray, cell_px: FloatArray, blur: float) -> FloatArray:
+    def _frame_fit(self, samples: Samples, cell_px: FloatArray, blur: float) -> Samples:
         """How well each row of samples fits a tag's frame (any code) under ``blur`` pixels."""
         steps = _blur_steps(blur, cell_px)
         fit = np.empty(len(samples), dtype=np.float32)
@@ -177,7 +180,7 @@ class SoftDecoder:
 
     def _reads(
         self,
-        samples: FloatArray,
+        samples: Samples,
         quads: FloatArray,
         cell_px: FloatArray,
         owner: npt.NDArray[np.intp],
@@ -259,11 +262,13 @@ class SoftDecoder:
         one = np.ones((SAMPLES, SAMPLES))
 
         def blurred(cells: FloatArray) -> FloatArray:
-            image = np.kron(cells, one)
+            image = np.asarray(np.kron(cells, one), dtype=np.float64)
             if sigma > 0.05:
-                image = cv2.GaussianBlur(image, (0, 0), sigma, borderType=cv2.BORDER_REPLICATE)
-            out: FloatArray = image.ravel()[self._keep]
-            return out
+                image = np.asarray(
+                    cv2.GaussianBlur(image, (0, 0), sigma, borderType=cv2.BORDER_REPLICATE),
+                    dtype=np.float64,
+                )
+            return np.asarray(image.ravel()[self._keep], dtype=np.float64)
 
         base = blurred(fixed)
         parts = np.empty((len(base), self.bits * self.bits))
