@@ -64,12 +64,9 @@ FAMILIES = ("tag36h11", "tag36h10", "tag25h9", "tag16h5", "tagStandard41h12")
 BACKENDS = ("apriltag", "aruco")
 
 # Passes, in the order their corners are preferred when several agree.
-_MAIN, _REGION, _CONTRAST = "apriltag", "apriltag+region", "apriltag+clahe"
+_MAIN, _CONTRAST = "apriltag", "apriltag+clahe"
 _CROP, _SOFT, _ARUCO = "apriltag+crop", "soft", "aruco"
-_PREFERENCE = {_MAIN: 0, _REGION: 1, _CONTRAST: 2, _CROP: 3, _SOFT: 4, _ARUCO: 5}
-# Reads trusted on their own with a corrected bit: AprilTag on the frame, or on a region of it
-# enlarged but not otherwise treated (the same pixels, so the same trust).
-_PLAIN_READS = (_MAIN, _REGION)
+_PREFERENCE = {_MAIN: 0, _CONTRAST: 1, _CROP: 2, _SOFT: 3, _ARUCO: 4}
 
 
 class DetectorConfigError(VisionError, ValueError):
@@ -341,16 +338,11 @@ class Detector:
         """AprilTag on an enlarged crop around ``quad`` (4 × 2 pixels of ``grey``), treated in
         turn (see `crop_treatments`; ``averaged`` for a mean of several frames) until one
         decodes with no corrected bit; the decodes whose centre lies inside the quad, in pixels
-        of ``grey``, marked as the crop pass's (the untreated crop of one frame as the region
-        pass's, trusted as AprilTag on the whole frame is)."""
+        of ``grey``, marked as the crop pass's."""
         quad = np.asarray(quad, dtype=np.float64).reshape(4, 2)
         polygon = quad.astype(np.float32)
         out: list[RawDetection] = []
-        strong = averaged or not self.config.soft_pass
-        treatments = crop_treatments(grey, quad, averaged=averaged, strong=strong)
-        for index, treated in enumerate(treatments):
-            # the first crop of one frame is its own pixels, only enlarged
-            source = _REGION if index == 0 and not averaged else _CROP
+        for treated in crop_treatments(grey, quad, averaged=averaged):
             found_here = [
                 RawDetection(
                     d.family,
@@ -359,7 +351,7 @@ class Detector:
                     np.array(treated.to_original(*d.center)),
                     d.decision_margin,
                     d.hamming,
-                    source,
+                    _CROP,
                 )
                 for backend in self._crop_apriltag
                 for d in backend.detect(treated.image, _CROP)
@@ -379,23 +371,20 @@ class Detector:
 
 
 def crop_treatments(
-    grey: Image, quad: npt.NDArray[np.float64], *, averaged: bool = False, strong: bool = True
+    grey: Image, quad: npt.NDArray[np.float64], *, averaged: bool = False
 ) -> Iterator[Crop]:
     """The enlarged crops of the region around ``quad`` that the second pass decodes, cheapest
     and most common first: enlarged to a 40-pixel side as it is, with a mild unsharp mask,
     thresholded on its own (Otsu); then enlarged to 60 pixels with a strong unsharp mask (a
     defocused tag of 12-18 px), with local contrast and a strong mask (glare, shade), and
     deblurred (a Wiener filter for a blur of one pixel; stronger when ``averaged``: the mean of
-    several frames has less noise). Without ``strong``, only the first three (the soft decoder
-    has read the region in one frame: the strong treatments then add little and cost most)."""
+    several frames has less noise)."""
     crop = enlarged_crop(grey, quad)
     if crop is None:
         return
     yield crop
     yield sharpened(crop)
     yield binarised(crop)
-    if not strong:
-        return
     large = enlarged_crop(grey, quad, target_side=60.0)
     if large is None:
         return
@@ -449,8 +438,9 @@ def _fuse(raw: list[RawDetection], min_margin: float) -> tuple[list[Detection], 
     usable = [
         d for d in raw if d.source == _ARUCO or d.decision_margin >= min_margin
     ]  # cv2.aruco reports no margin; a soft read's (100 × its match) passed its own bar
-    # Most trusted first: the pass, then the fewest corrected bits (aruco's -1 never leads).
-    usable.sort(key=lambda d: (_PREFERENCE[d.source], d.hamming))
+    # Most trusted first: a read with no corrected bit, then the pass (cv2.aruco never leads:
+    # it reports no corrected bits), so a place read exactly once is an exact read.
+    usable.sort(key=lambda d: (d.source == _ARUCO, d.hamming != 0, _PREFERENCE[d.source]))
     same = _same_place([d.corners for d in usable], [d.corners for d in usable])
     # Each detection joins the first earlier leader at its place, or leads a new group.
     group_of = np.full(len(usable), -1)
@@ -469,7 +459,7 @@ def _fuse(raw: list[RawDetection], min_margin: float) -> tuple[list[Detection], 
         best = group[0]
         # an AprilTag read with no corrected bit, or a soft read (which passed its own bar)
         exact = any(d.source == _SOFT or (d.source != _ARUCO and d.hamming == 0) for d in group)
-        trusted = bool(sources & set(_PLAIN_READS)) or len(sources) >= 2 or exact
+        trusted = _MAIN in sources or len(sources) >= 2 or exact
         if trusted:
             kept.append(
                 Detection(
@@ -535,10 +525,11 @@ def _refined(
     grey: Image, quads: list[npt.NDArray[np.float64]], rounds: int = 2
 ) -> list[npt.NDArray[np.float64]]:
     """Soft reads' corners (clockwise in the image) moved onto the black square's edges, as
-    AprilTag does: along each side, at `_EDGE_POINTS` places, the strongest dark-to-light step
-    across the side (within a sixth of the side, 1-4 px, to a sub-pixel), a line fitted
-    through them, and the corners where the lines meet. Twice, the second time from the first
-    answer. A corner that would move more than an eighth of the side is left where it was."""
+    AprilTag does: along each side, at `_EDGE_POINTS` places, where the grey level across the
+    side (a tenth of the side each way, 1-3 px) crosses halfway from the black border to the
+    white quiet zone, a line through them weighted by that contrast, and the corners where the
+    lines meet. Twice, the second time from the first answer. A corner that would move more
+    than an eighth of the side is left where it was."""
     if not quads:
         return []
     q = np.asarray(quads, dtype=np.float64)

@@ -43,7 +43,10 @@ SAMPLES = 3
 MIN_MATCH = 0.85
 #: … and the best other id leaves at least this much more of the picture unexplained, as a share
 #: of what the best leaves: (r₁² − r₂²) / (1 − r₁²).
-MIN_LEAD = 0.5
+MIN_LEAD = 1.0
+#: … and its correlation over the data cells alone (the frame left out) is at least this: a
+#: print with a tag's frame and a blob inside matches a code through its frame.
+MIN_DATA_MATCH = 0.75
 #: The smallest side, in pixels, of a tag the decoder reads: below it the cells are under 1.25 px
 #: and a dark blob inside a white square fits the codes with the most black cells.
 MIN_SIDE_PX = 10.0
@@ -92,6 +95,8 @@ class SoftDecoder:
         grid = np.stack([(u + 0.5) / SAMPLES - 1, (v + 0.5) / SAMPLES - 1], axis=-1)
         # in cells of the black square, from its corner
         self._grid = grid.reshape(-1, 2)[self._keep]
+        inner = (self._grid > 1) & (self._grid < self.bits + 1)  # the data cells' samples
+        self._data = inner.all(axis=1)
         side = self.bits + 2
         self._square = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32)
 
@@ -223,18 +228,31 @@ class SoftDecoder:
         lead = (best**2 - np.maximum(second, 0.0) ** 2) / np.maximum(1 - best**2, 1e-9)
         ok = (best >= MIN_MATCH) & (lead >= MIN_LEAD) & (_sides(corners) >= MIN_SIDE_PX)
         against = np.zeros(owners, dtype=int)
-        if ok.any():
-            for step in np.unique(blur[ok]):
-                rows = ok & (blur == step)
-                against[rows] = self._cells_against(
-                    samples[source[rows]], self.codes[code[rows]], self._pictures(int(step))
-                )
+        data = np.zeros(owners)
+        for step in np.unique(blur[ok]):
+            rows = ok & (blur == step)
+            pictures = self._pictures(int(step))
+            y, codes = samples[source[rows]], self.codes[code[rows]]
+            against[rows] = self._cells_against(y, codes, pictures)
+            data[rows] = self._data_match(y, codes, pictures)
+        ok &= data >= MIN_DATA_MATCH
+        self.last_data_match = data
         return [
             SoftRead(int(tag[o]), corners[o], float(best[o]), float(lead[o]), int(against[o]))
             if ok[o]
             else None
             for o in range(owners)
         ]
+
+    def _data_match(self, samples: Samples, codes: FloatArray, pictures: _Pictures) -> FloatArray:
+        """For each row of samples and its code, the correlation over the data cells alone (the
+        frame left out) of the samples with the code's picture."""
+        picture = pictures.fixed[None, :] + codes @ pictures.cells.T
+        y, t = samples[:, self._data], picture[:, self._data]
+        y = y - y.mean(axis=1, keepdims=True)
+        t = t - t.mean(axis=1, keepdims=True)
+        norms = np.linalg.norm(y, axis=1) * np.linalg.norm(t, axis=1)
+        return np.asarray(np.sum(y * t, axis=1) / np.maximum(norms, 1e-9), dtype=np.float64)
 
     def _cells_against(
         self, samples: npt.NDArray[np.float32], codes: FloatArray, pictures: _Pictures

