@@ -3,13 +3,11 @@ no look-alike print read as a tag, and each read at the tag's own corners."""
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 
 from bench.vision import HARD, decoy_table, rig_camera, sticker_table
 from vision.detection import Detector, DetectorConfig
-from vision.soft_decoder import SoftDecoder
-from vision.synthetic import render
+from vision.synthetic import SessionRenderer, render
 
 CAMERA = rig_camera(1280, 720)
 
@@ -26,20 +24,17 @@ def test_ten_millimetre_stickers_in_hard_light_are_read_in_one_frame() -> None:
 
 
 def test_look_alike_print_is_never_read() -> None:
-    decoder = SoftDecoder(cv2.aruco.DICT_APRILTAG_36h11)
-    aruco = cv2.aruco.ArucoDetector(
-        cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_APRILTAG_36h11),
-        cv2.aruco.DetectorParameters(),
-    )
-    quads = 0
-    for seed in range(3):
-        shot = render(decoy_table(CAMERA, seed), CAMERA, HARD, seed=seed)
-        grey = cv2.cvtColor(shot.image, cv2.COLOR_BGR2GRAY)
-        _, _, rejected = aruco.detectMarkers(grey)
-        found = [np.asarray(q, np.float64).reshape(4, 2) for q in rejected]
-        quads += len(found)
-        assert [r for r in decoder.search(grey, found) if r is not None] == []
-    assert quads >= 30  # the print did give the decoder look-alike quads to try
+    # 30 frames of framed random cells, chessboards, text and blocks in hard light: with a
+    # lower bar (lead 0.5, no match over the data cells) the decoder read prints in 7 of them
+    # as tags 191 and 544 (a dark blob in a frame; a random pattern a few cells from a code).
+    renderer = SessionRenderer(CAMERA)
+    table = decoy_table(CAMERA, 0)
+    detector = Detector()
+    looked = 0
+    for i in range(30):
+        assert detector.detect(renderer.render(table, HARD, seed=i).image) == []
+        looked += len(detector.candidates)
+    assert looked >= 30 * 10  # the print gave the passes look-alike quads to try
 
 
 def test_a_read_gives_the_tags_corners_in_order() -> None:
