@@ -174,7 +174,9 @@ def test_the_example_settings_are_valid_settings() -> None:
     settings = load_settings(DEPLOY / "tablesight.toml")
     assert settings.controller == "/dev/tablesight-leds"
     assert settings.camera.source_config().kind == "picamera2"
-    assert settings.gpio.advance_pin == 17 and settings.detector.threads == 2
+    assert settings.gpio.advance_pin == 17 and settings.detector.decimation == 2.0
+    # the detector's frame pass is on unless the file turns it off (it says how)
+    assert settings.detector.frame_pass
 
 
 def test_the_scripts_are_valid_shell() -> None:
