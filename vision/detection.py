@@ -53,7 +53,7 @@ from vision.preprocess import (
     local_contrast,
     sharpened,
 )
-from vision.soft_decoder import SoftDecoder
+from vision.soft_decoder import SoftDecoder, SoftRead
 
 Point: TypeAlias = tuple[float, float]
 Corners: TypeAlias = tuple[Point, Point, Point, Point]
@@ -294,7 +294,21 @@ class Detector:
         # cv2.aruco's order of corners from AprilTag's: the same swap undoes itself
         quads = [d.corners[ARUCO_TO_APRILTAG] for d in found] + [q for q in rejected]
         every = decoder.read(grey, quads[: len(found)]) + decoder.search(grey, quads[len(found) :])
-        reads = [r for r in every if r is not None]
+        return self._soft_detections(grey, family, [r for r in every if r is not None])
+
+    def soft_search(self, grey: Image, quad: npt.NDArray[np.float64]) -> list[RawDetection]:
+        """The soft decoder's search near ``quad`` (4 × 2 pixels of ``grey``, listed either way
+        round), for each family it knows: for a mean of several frames (`IncrementalDetector`)."""
+        out = []
+        for family, decoder in self._soft.items():
+            reads = [r for r in decoder.search(grey, [quad]) if r is not None]
+            out += self._soft_detections(grey, family, reads)
+        return out
+
+    def _soft_detections(
+        self, grey: Image, family: str, reads: list[SoftRead]
+    ) -> list[RawDetection]:
+        """Soft reads as detections: corners fitted to the square's edges, in AprilTag's order."""
         refined = _refined(grey, [r.corners for r in reads])
         out = []
         for r, aruco_corners in zip(reads, refined, strict=True):

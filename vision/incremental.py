@@ -473,14 +473,16 @@ class IncrementalDetector:
             self._spots.append(_Spot(quad, box, total))
 
     def _read_mean(self, mean: Image, spot: _Spot) -> Detection | None:
-        """The tag in the mean crop of ``spot``, if it decodes exactly, with a full margin, on
-        the quad, inside the frame and where no other tag is."""
+        """The tag in the mean crop of ``spot``, if AprilTag decodes it exactly with a full margin
+        or the soft decoder reads it with no cell against its code, on the quad, inside the
+        frame and where no other tag is."""
         x0, y0 = spot.box[0], spot.box[1]
         config = self.detector.config
+        quad = spot.quad - (x0, y0)
+        reads = self.detector.decode_region(mean, quad, averaged=True)
+        reads += self.detector.soft_search(mean, quad)
         exact = [
-            d
-            for d in self.detector.decode_region(mean, spot.quad - (x0, y0), averaged=True)
-            if d.hamming == 0 and d.decision_margin >= config.min_decision_margin
+            d for d in reads if d.hamming == 0 and d.decision_margin >= config.min_decision_margin
         ]
         if len({(d.family, d.id) for d in exact}) != 1:
             return None  # nothing, or two ids for one quad: never a guess

@@ -101,10 +101,10 @@ class SoftDecoder:
         self._square = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32)
 
     def read(self, grey: Image, quads: list[FloatArray]) -> list[SoftRead | None]:
-        """The tag in each quad (4 × 2 pixels, clockwise in the image) as given, or None."""
+        """The tag in each quad (4 × 2 pixels, listed either way round) as given, or None."""
         if not quads:
             return []
-        q = np.asarray(quads, dtype=np.float64).reshape(-1, 4, 2)
+        q = _clockwise(np.asarray(quads, dtype=np.float64).reshape(-1, 4, 2))
         ones = np.ones((len(q), 1))
         samples = self._sample(grey, q, self._points(q), ones, np.zeros((len(q), 1, 2)))
         owner = np.arange(len(q))
@@ -116,7 +116,7 @@ class SoftDecoder:
         that fit best are read."""
         if not quads:
             return []
-        q = np.asarray(quads, dtype=np.float64).reshape(-1, 4, 2)
+        q = _clockwise(np.asarray(quads, dtype=np.float64).reshape(-1, 4, 2))
         points = self._points(q)
         scales = np.tile(np.asarray(SEARCH_SCALES), (len(q), 1))
         samples = self._sample(grey, q, points, scales, np.zeros((*scales.shape, 2)))
@@ -331,6 +331,14 @@ def _codes(aruco_dictionary: int) -> FloatArray:
         cells = (marker[1:-1, 1:-1] > 127).astype(np.float64)
         rows += [np.rot90(cells, k).ravel() for k in range(4)]
     return np.array(rows)
+
+
+def _clockwise(quads: FloatArray) -> FloatArray:
+    """The quads (Q × 4 × 2) with their corners in clockwise order on the image (y down), as
+    ``cv2.aruco`` lists a marker's: a quad listed the other way round would be read mirrored."""
+    x, y = quads[..., 0], quads[..., 1]
+    area = np.sum(x * np.roll(y, -1, axis=1) - np.roll(x, -1, axis=1) * y, axis=1)
+    return np.where((area < 0)[:, None, None], quads[:, ::-1], quads)
 
 
 def _blur_steps(blur: float, cell_px: FloatArray) -> npt.NDArray[np.int_]:

@@ -3,10 +3,12 @@ no look-alike print read as a tag, and each read at the tag's own corners."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from bench.vision import HARD, decoy_table, rig_camera, sticker_table
 from vision.detection import Detector, DetectorConfig
+from vision.soft_decoder import SoftDecoder
 from vision.synthetic import SessionRenderer, render
 
 CAMERA = rig_camera(1280, 720)
@@ -45,3 +47,16 @@ def test_a_read_gives_the_tags_corners_in_order() -> None:
     for d in found:
         error = np.abs(np.asarray(d.corners) - truth[d.id]).max()
         assert error < 1.5, (d.id, error)
+
+
+def test_a_quad_listed_the_other_way_round_reads_the_same() -> None:
+    # The detector's candidates come in cv2.aruco's order (clockwise) and in AprilTag's
+    # (the other way round); read mirrored, a quad would give no tag or another one.
+    shot = render(sticker_table(22, CAMERA, 2), CAMERA, HARD, seed=2)
+    grey = cv2.cvtColor(shot.image, cv2.COLOR_BGR2GRAY)
+    decoder = SoftDecoder(cv2.aruco.DICT_APRILTAG_36h11)
+    quads = [np.asarray(t.corners, np.float64) for t in shot.truth]  # AprilTag's order
+    ids = [t.tag_id for t in shot.truth]
+    for given in (quads, [q[::-1] for q in quads]):
+        reads = decoder.read(grey, given)
+        assert [r.id if r else None for r in reads] == ids
