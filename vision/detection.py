@@ -1,13 +1,14 @@
 """AprilTag detection: one `Detection` type and one `Detector` that fuses several passes.
 
 A plain call of AprilTag 3 misses tags that are small, blurred or in glare, and costs much on a
-whole frame. `Detector` runs, as configured: ``cv2.aruco`` with the AprilTag dictionaries on the
-frame (cheap; it decodes the clear tags and reports the quads it could not decode); the soft
-decoder (`vision.soft_decoder`) on every quad ``cv2.aruco`` found, read against every code of the
-family under blur, which confirms ``cv2.aruco``'s reads and reads small blurred tags no bit-wise
-decoder can; and AprilTag on enlarged crops of the quads still unread (as they are, sharpened,
-thresholded on their own). Optionally AprilTag on the whole frame (``frame_pass``; always for a
-family ``cv2.aruco`` does not know) and on a local-contrast (CLAHE) copy. The results are fused
+whole frame. `Detector` runs, as configured: AprilTag on the whole frame at decimation 2
+(``frame_pass``, on by default, and always for a family ``cv2.aruco`` does not know);
+``cv2.aruco`` with the AprilTag dictionaries (it decodes the clear tags and reports the quads it
+could not decode); the soft decoder (`vision.soft_decoder`) on the quads ``cv2.aruco`` found that
+the frame pass did not read, against every code of the family under blur, which confirms
+``cv2.aruco``'s reads and reads small blurred tags no bit-wise decoder can; and AprilTag on
+enlarged crops of the quads still unread (as they are, sharpened, thresholded on their own, and
+more). Optionally AprilTag on a local-contrast (CLAHE) copy. The results are fused
 by place: where passes name different ids for one place, nothing is reported there (never a
 guess); a tag seen by one pass other than AprilTag's whole frame must have decoded with no
 corrected bit (or passed the soft decoder's bar), and ``cv2.aruco`` alone is never enough.
@@ -268,7 +269,7 @@ class Detector:
         """The soft decoder on ``cv2.aruco``'s quads not at a place AprilTag's frame pass read:
         each decoded quad read as it is, and the rejected ones searched (the largest first, at
         most ``max_candidates``). A soft read's margin is 100 × its match, and its corrected bits
-        the data cells that read plainly against its code."""
+        the data cells the samples say are the other colour (`SoftRead.cells_against`)."""
         decoder = self._soft[family]
         height, width = grey.shape
         read = [
@@ -292,7 +293,7 @@ class Detector:
             again = _at_any([d.corners for d in found], read)
             found = [d for d, done in zip(found, again, strict=True) if not done]
         # cv2.aruco's order of corners from AprilTag's: the same swap undoes itself
-        quads = [d.corners[ARUCO_TO_APRILTAG] for d in found] + [q for q in rejected]
+        quads = [d.corners[ARUCO_TO_APRILTAG] for d in found] + rejected
         every = decoder.read(grey, quads[: len(found)]) + decoder.search(grey, quads[len(found) :])
         return self._soft_detections(grey, family, [r for r in every if r is not None])
 

@@ -191,9 +191,9 @@ class SoftDecoder:
         owner: npt.NDArray[np.intp],
         keep: int,
     ) -> list[SoftRead | None]:
-        """For each owner (a quad asked about), read the ``keep`` of its rows of samples that
-        best fit a tag's frame, for each blur, and return the best read if it passes
-        `MIN_MATCH` and `MIN_LEAD`."""
+        """For each owner (a quad asked about), read the ``keep`` pairs of one of its rows of
+        samples and one blur that best fit a tag's frame; the best read if it passes
+        `MIN_MATCH`, `MIN_LEAD`, `MIN_DATA_MATCH` and `MIN_SIDE_PX`, else None."""
         owners = int(owner.max()) + 1
         best = np.full(owners, -np.inf)
         second = np.full(owners, -1.0)
@@ -236,7 +236,6 @@ class SoftDecoder:
             against[rows] = self._cells_against(y, codes, pictures)
             data[rows] = self._data_match(y, codes, pictures)
         ok &= data >= MIN_DATA_MATCH
-        self.last_data_match = data
         return [
             SoftRead(int(tag[o]), corners[o], float(best[o]), float(lead[o]), int(against[o]))
             if ok[o]
