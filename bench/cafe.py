@@ -195,15 +195,7 @@ def bridged(quick: bool = False) -> list[Figure]:
             _wait(lambda: len(tiles.tables) == count, 60, "every tile at the centre")
 
             _progress(f"sites: lag at the centre, {samples} moves one at a time")
-            lags = []
-            for k in range(samples):
-                sim = sims[(k * 7) % count]
-                start = time.perf_counter()
-                _move(sim)
-                moves = len(sim.table.saved.session.moves)
-                key = (sim.name, moves) if moves else (sim.name, sim.table.saved.name)
-                _wait(lambda key=key: tiles.when(*key) is not None, 30, "the tile at the centre")
-                lags.append(((tiles.when(*key) or start) - start) * 1000)
+            lags = _lags_ms(sims, tiles, samples)
             detail = f"{count} tables at the site, one bridge, the centre's overview"
             figures.append(
                 Figure(SUITE, "sites: lag p50 (move → tile at the centre)", _pct(lags, 50), "ms")
@@ -305,6 +297,22 @@ def _move(sim: Any) -> None:
         sim.next_game()
 
 
+def _lags_ms(sims: list[Any], tiles: _Tiles, samples: int) -> list[float]:
+    """``samples`` moves, one at a time, on tables taken in a spread order: for each, the
+    milliseconds until the overview's tile of that table shows it."""
+    lags = []
+    for k in range(samples):
+        sim = sims[(k * 7) % len(sims)]
+        start = time.perf_counter()
+        _move(sim)
+        moves = len(sim.table.saved.session.moves)
+        # a move that began a new game shows as the new game's save, with no move yet
+        key = (sim.name, moves) if moves else (sim.name, sim.table.saved.name)
+        _wait(lambda key=key: tiles.when(*key) is not None, 30, "the tile")
+        lags.append(((tiles.when(*key) or start) - start) * 1000)
+    return lags
+
+
 def _flip(sim: Any, times: int) -> None:
     """Change the camera's link back and forth (an event each, no game work)."""
     for k in range(times):
@@ -396,15 +404,7 @@ def run(quick: bool = False) -> list[Figure]:
 
             # --- lag: a move, until its tile shows it ------------------------------------
             _progress(f"lag: {lag_samples} moves, one at a time")
-            lags = []
-            for k in range(lag_samples):
-                sim = sims[(k * 7) % TABLES]
-                start = time.perf_counter()
-                _move(sim)
-                moves = len(sim.table.saved.session.moves)
-                _wait(lambda n=sim.name, m=moves: tiles.when(n, m) is not None, 30, "the tile")
-                lags.append((tiles.when(sim.name, moves) or start) - start)
-            ms = [x * 1000 for x in lags]
+            ms = _lags_ms(sims, tiles, lag_samples)
             figures.append(Figure(SUITE, "overview lag p50 (move → tile)", _pct(ms, 50), "ms"))
             figures.append(Figure(SUITE, "overview lag p95 (move → tile)", _pct(ms, 95), "ms"))
 

@@ -4,16 +4,13 @@ Mosquitto, until a check finds all. The overview is served from a thread of this
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
 from playwright.sync_api import expect
-from serving import free_port
+from serving import serve_in_thread
 
 from cafe.broker import Mosquitto
 from cafe.overview import Overview, create_app
@@ -28,21 +25,12 @@ pytestmark = pytest.mark.browser
 def cafe(broker: Mosquitto, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The café overview of the module's broker, on a free port; its address."""
     overview = Overview(MqttSettings(url=broker.url), tmp_path_factory.mktemp("cafe"))
-    port = free_port()
-    config = uvicorn.Config(create_app(overview, "en"), host="127.0.0.1", port=port)
-    server = uvicorn.Server(config)
     overview.start()
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "no café overview"
-        time.sleep(0.05)
+    served = serve_in_thread(create_app(overview, "en"), "the café overview")
     try:
-        yield f"http://127.0.0.1:{port}"
+        yield served.url
     finally:
-        server.should_exit = True
-        thread.join(30)
+        served.stop()
         overview.stop()
 
 

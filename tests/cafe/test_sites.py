@@ -7,8 +7,6 @@ it is back, each once, in order per table, also those said while the overview wa
 from __future__ import annotations
 
 import re
-import threading
-import time
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -17,8 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
-import uvicorn
-from serving import free_port
+from serving import serve_in_thread
 
 from cafe.broker import Bridge, Gate, Mosquitto
 from cafe.overview import Overview, create_app
@@ -47,20 +44,6 @@ class Chain:
     data: Path
 
 
-def serve(overview: Overview) -> tuple[uvicorn.Server, threading.Thread, str]:
-    """The overview's app on a free port, in a thread of this process."""
-    port = free_port()
-    config = uvicorn.Config(create_app(overview, "en"), port=port, log_level="warning")
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the overview did not start"
-        time.sleep(0.02)
-    return server, thread, f"http://127.0.0.1:{port}"
-
-
 @pytest.fixture(scope="module")
 def chain(broker: Mosquitto, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Chain]:
     """``broker`` (the module's) is the centre; the site's broker bridges "north" to it."""
@@ -69,7 +52,7 @@ def chain(broker: Mosquitto, tmp_path_factory: pytest.TempPathFactory) -> Iterat
     site = Mosquitto(root / "site-broker", bridge=Bridge("north", gate.port)).start()
     overview = Overview(MqttSettings(url=broker.url), root / "cafe")
     overview.start()
-    server, thread, url = serve(overview)
+    served = serve_in_thread(create_app(overview, "en"), "the overview")
     sims = {
         f"{where}/{name}": SimulatedTable(
             name,
@@ -83,12 +66,11 @@ def chain(broker: Mosquitto, tmp_path_factory: pytest.TempPathFactory) -> Iterat
         for i, (where, name) in enumerate(PLACES)
     }
     try:
-        yield Chain(broker, site, gate, sims, overview, url, root / "cafe")
+        yield Chain(broker, site, gate, sims, overview, served.url, root / "cafe")
     finally:
         for sim in sims.values():
             sim.stop()
-        server.should_exit = True
-        thread.join(30)
+        served.stop()
         overview.stop()
         site.stop()
         gate.cut()

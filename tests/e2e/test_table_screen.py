@@ -13,13 +13,11 @@ from __future__ import annotations
 import json
 import os
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
-from serving import free_port
+from serving import serve_in_thread
 
 from kiosk.app import create_app
 from kiosk.rig import TableHardware
@@ -188,16 +186,8 @@ class Kiosk:
         self.refusal = REFUSED[game]
         self.table.listen(self.gate)
         app = create_app(settings, self.table, hardware=TableHardware(settings))
-        port = free_port()
-        self.url = f"http://127.0.0.1:{port}"
-        config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
-        deadline = time.monotonic() + 30
-        while not self.server.started:
-            assert time.monotonic() < deadline and self.thread.is_alive(), "the kiosk did not start"
-            time.sleep(0.05)
+        self.served = serve_in_thread(app, "the kiosk")
+        self.url = self.served.url
 
     def gate(self, change: Any) -> None:
         """The session's first change of the game or of what the camera reads waits here (in
@@ -218,8 +208,7 @@ class Kiosk:
     def close(self) -> None:
         self.screens_open.set()
         self.photographed.set()
-        self.server.should_exit = True
-        self.thread.join(30)
+        self.served.stop()
 
 
 @pytest.mark.timeout(400)

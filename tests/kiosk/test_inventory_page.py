@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,10 +17,9 @@ import cv2
 import httpx
 import numpy as np
 import pytest
-import uvicorn
 from packaway_photos import GAME, LEFT_OUT_EN, LEFT_OUT_ZH, layout_photo
 from playwright.sync_api import expect
-from serving import PHONE, free_port
+from serving import PHONE, serve_in_thread
 from serving import asgi_call as call
 
 from kiosk.app import create_app
@@ -48,16 +46,8 @@ class Kiosk:
         )
         self.table, self.store = open_table(self.settings)
         self.app = create_app(self.settings, self.table)
-        port = free_port()
-        self.url = f"http://127.0.0.1:{port}"
-        config = uvicorn.Config(self.app, host="127.0.0.1", port=port, log_level="warning")
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
-        deadline = time.monotonic() + 30
-        while not self.server.started:
-            assert time.monotonic() < deadline and self.thread.is_alive(), "no kiosk"
-            time.sleep(0.05)
+        self.served = serve_in_thread(self.app, "the kiosk")
+        self.url = self.served.url
 
     def show(self, image: np.ndarray, tags: int) -> None:
         """What the camera sees from now on (the file replaced at once, never half written),
@@ -74,8 +64,7 @@ class Kiosk:
             time.sleep(0.1)
 
     def close(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(30)
+        self.served.stop()
 
 
 @pytest.fixture(scope="module")

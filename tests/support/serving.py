@@ -9,6 +9,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import uvicorn
 
 LOCAL = ("127.0.0.1", 50000)
 """Where requests from the kiosk's own screen come from."""
@@ -39,6 +41,35 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+@dataclass
+class ThreadServer:
+    """An ASGI app served by uvicorn from a thread of this process."""
+
+    server: uvicorn.Server
+    thread: threading.Thread
+    url: str
+
+    def stop(self) -> None:
+        """Ask the server to stop, and wait for its thread (30 s at most)."""
+        self.server.should_exit = True
+        self.thread.join(30)
+
+
+def serve_in_thread(app: Any, what: str) -> ThreadServer:
+    """``app`` served on a free port of 127.0.0.1 from a daemon thread, once it has started;
+    ``what`` names it in the failure if it does not start within 30 s."""
+    port = free_port()
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        assert time.monotonic() < deadline and thread.is_alive(), f"{what} did not start"
+        time.sleep(0.02)
+    return ThreadServer(server, thread, f"http://127.0.0.1:{port}")
 
 
 @dataclass
