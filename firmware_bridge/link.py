@@ -38,6 +38,16 @@ log = logging.getLogger(__name__)
 
 SerialFactory = Callable[..., Any]
 
+try:  # pyserial lets termios.error (not an OSError) through when a port vanishes mid-open
+    from termios import error as _TermiosError
+except ImportError:  # not POSIX
+    _TermiosError = OSError  # type: ignore[misc,assignment]
+
+PORT_ERRORS: tuple[type[Exception], ...] = (serial.SerialException, OSError, _TermiosError)
+"""What a serial port raises when the device is unplugged or broken under it."""
+_OPEN_ERRORS: tuple[type[Exception], ...] = (*PORT_ERRORS, ValueError)
+_READ_ERRORS: tuple[type[Exception], ...] = (*PORT_ERRORS, TypeError, AttributeError)
+
 
 class LinkStatus(StrEnum):
     """What the kiosk shows about the controller."""
@@ -270,7 +280,7 @@ class Link:
                 raise NotConnected(self.problem or "serial port not open")
             try:
                 port.write(data)
-            except (serial.SerialException, OSError) as exc:
+            except PORT_ERRORS as exc:
                 self._lose(f"write failed: {exc}")
                 raise NotConnected(self.problem) from None
 
@@ -308,7 +318,7 @@ class Link:
                     write_timeout=1.0,
                     exclusive=True,
                 )
-            except (serial.SerialException, OSError, ValueError) as exc:
+            except _OPEN_ERRORS as exc:
                 self._set_status(waiting, f"cannot open {self.url}: {exc}")
                 self._closing.wait(delay)
                 delay = min(delay * 2, self._backoff[1])
@@ -414,7 +424,7 @@ class Link:
         while not self._lost.is_set():
             try:
                 data = port.read(max(1, port.in_waiting))
-            except (serial.SerialException, OSError, TypeError, AttributeError) as exc:
+            except _READ_ERRORS as exc:
                 self._lose(f"serial line lost: {exc}")
                 return
             for item in deframer.feed(data) if data else ():

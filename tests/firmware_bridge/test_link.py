@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import termios
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+import serial
 
 from firmware_bridge.emulator import Emulator, Faults
 from firmware_bridge.errors import CommandRefused, IncompatibleDevice, NotConnected
@@ -171,3 +173,25 @@ def test_a_failing_listener_does_not_stop_the_link(
         assert emulator.wait_for(lambda: link.stats.connections == 2, 5)
         assert link.send(P.PING).type == P.PONG
     assert "kiosk bug" in caplog.text
+
+
+def test_a_port_that_vanishes_while_opening_is_tried_again(
+    emulator: Emulator, make_link: Callable[..., Link]
+) -> None:
+    """pyserial lets `termios.error` out of `open()` when the device goes between its
+    `os.open` and its input flush (seen on CI: an unplug during a reconnect); the link's
+    thread must treat it as a port that cannot be opened yet, not die on it."""
+    attempts: list[str] = []
+
+    def opens_after_one_vanishing(url: str, **options: object) -> object:
+        attempts.append(url)
+        port = serial.serial_for_url(url, **options)
+        if len(attempts) == 1:
+            port.close()
+            raise termios.error(5, "Input/output error")
+        return port
+
+    link = make_link(emulator.path, serial_for_url=opens_after_one_vanishing)
+    assert link.wait_status(LinkStatus.CONNECTED, 5), link.problem
+    assert len(attempts) == 2
+    assert link.send(P.PING).type == P.PONG
