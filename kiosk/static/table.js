@@ -54,6 +54,7 @@ function render(s) {
   $("menu").hidden = !(menuOpen || (s.menu && s.control.local));
   $("save").textContent = `${t("saveName")}: ${s.save}`;
   $("notices").replaceChildren(...s.notices.map((n) => Kiosk.el("li", { text: n })));
+  placePrompts(); // once the console and the log are drawn: the side column's room is known
   fitConsole(); // once the log under it is drawn: the column's room is known
   Board.fit($("board")); // the board's drawing sized once every panel around it is drawn
   // For anything that watches the screen (a browser extension, the layout tests): drawn.
@@ -111,6 +112,24 @@ function fitConsole() {
   const wants = c.height - inner.clientHeight + inner.scrollHeight;
   const most = (b.width * b.height * 0.97) / c.width;
   if (wants > most) box.style.maxHeight = `${Math.max(Math.floor(most), 200)}px`;
+}
+
+// The camera's prompts (what it needs from the players) beside the console when the side
+// column has the room for them, so that the board keeps its height (its notes and legend
+// whole, its cells read from the chairs: issue 24); else over the board, as before. Never
+// where they would push the console's offers out of its view.
+function placePrompts() {
+  const box = $("prompt-box");
+  const side = document.querySelector(".side");
+  const consoleBox = side.querySelector(".console-box");
+  $("refusal").before(box);
+  if (box.hidden || matchMedia("(max-aspect-ratio: 4/3)").matches) return;
+  consoleBox.style.maxHeight = "";
+  const hidden = () => [side, $("console"), $("log")]
+    .reduce((sum, el) => sum + Math.max(0, el.scrollHeight - el.clientHeight), 0);
+  const before = hidden();
+  consoleBox.before(box);
+  if (hidden() > before + 1) $("refusal").before(box);
 }
 
 // Full titles when they fit, else the compact strip (measured: the titles' widths depend on the
@@ -253,7 +272,7 @@ document.addEventListener("DOMContentLoaded", () => {
   $("undo").addEventListener("click", () => act("/api/undo"));
   $("console-undo").addEventListener("click", () => act("/api/undo"));
   Console.init();
-  window.addEventListener("resize", () => { fitPhases(); fitPhaseTitle(); fitPlayers(); fitConsole(); });
+  window.addEventListener("resize", () => { fitPhases(); fitPhaseTitle(); fitPlayers(); placePrompts(); fitConsole(); });
   $("log-toggle").addEventListener("click", () => {
     const open = $("log-box").dataset.open !== "true";
     $("log-box").dataset.open = String(open);
