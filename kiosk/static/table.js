@@ -272,11 +272,14 @@ document.addEventListener("DOMContentLoaded", () => {
   $("undo").addEventListener("click", () => act("/api/undo"));
   $("console-undo").addEventListener("click", () => act("/api/undo"));
   Console.init();
-  window.addEventListener("resize", () => { fitPhases(); fitPhaseTitle(); fitPlayers(); placePrompts(); fitConsole(); });
+  window.addEventListener("resize", () => { fitPhases(); fitPhaseTitle(); fitPlayers(); placePrompts(); fitConsole(); Board.fit($("board")); });
   $("log-toggle").addEventListener("click", () => {
     const open = $("log-box").dataset.open !== "true";
     $("log-box").dataset.open = String(open);
     $("log-toggle").setAttribute("aria-expanded", String(open));
+    placePrompts(); // the open log takes the side column's room: the prompts may go back
+    fitConsole();
+    Board.fit($("board"));
   });
   $("menu-button").addEventListener("click", () => showMenu(true));
   $("menu-close").addEventListener("click", () => showMenu(false));

@@ -193,6 +193,30 @@ with a few pixels less room than this machine, and the Stonesaga legend was cut 
 prompt then took the board's height; it goes beside the console when the side has room)."""
 
 
+PROMPT_CROWDS = """
+() => {
+  // The camera's prompt beside a console that hides some of its offers (it scrolls).
+  const c = document.getElementById("console");
+  const box = document.getElementById("prompt-box");
+  return !box.hidden && !!box.closest(".side") && c.scrollHeight > c.clientHeight + 1;
+}
+"""
+
+
+def log_opened(page: Any) -> list[str]:
+    """A player opens the log and closes it again: at each, the board stays whole and the
+    camera's prompt never sits beside a console that must scroll (it goes over the board)."""
+    problems = []
+    for state in ("open", "closed"):
+        page.click("#log-toggle")
+        page.wait_for_selector(f'#log-box[data-open="{str(state == "open").lower()}"]')
+        if page.evaluate(PROMPT_CROWDS):
+            problems.append(f"log {state}: the prompt crowds the console")
+        if page.evaluate(BOARD_SLACK, 20) < 0:
+            problems.append(f"log {state}: the board is not read from the chairs")
+    return problems
+
+
 def contrast_violations(page: Any) -> list[str]:
     """axe-core's colour-contrast check of the page as it stands (axe-playwright-python)."""
     from axe_playwright_python.sync_playwright import Axe
@@ -279,6 +303,7 @@ def test_every_moment_of_the_scripted_session_fits_and_reads_clean(
                     slack = page.evaluate(BOARD_SLACK, 20)
                     if game in BOARD_READ and slack < SLACK_PX:
                         violations.append(f"refused ({lang}): the board has {slack} px to spare")
+                    violations += [f"refused ({lang}), {v}" for v in log_opened(page)]
             kiosk.photographed.set()
         for page in pages.values():
             page.wait_for_selector("#end:not([hidden])", timeout=WAIT_MS)
