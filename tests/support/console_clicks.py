@@ -133,14 +133,21 @@ def click_move(page: Any, url: str, move: dict[str, Any]) -> str:
         toggle.click()  # a card's effect sits behind the seat's one "card effect…" entry
     button = page.locator(f'#console .offer[data-offer="{gi}.{oi}"]')
     assert button.get_attribute("data-move") == offer["move"]
-    page.locator("#console-answer").evaluate("node => { node.textContent = '' }")
     if offer.get("kind") == "final":
         button.click()  # the first touch asks "touch again to …"; the second makes the move
         page.locator(f'#console .offer.armed[data-offer="{gi}.{oi}"]').wait_for(timeout=WAIT_MS)
+    if not offer["fields"]:
+        return answer_to(page, button)
     button.click()
-    if offer["fields"]:
-        _fill(page, offer, move)
-        page.locator("#picker-do").click()
+    _fill(page, offer, move)
+    return answer_to(page, page.locator("#picker-do"))
+
+
+def answer_to(page: Any, touch: Any) -> str:
+    """Click ``touch`` (a locator) and return the console's answer line that this click brings;
+    the line left by an earlier move is cleared first, so it is never taken for this one's."""
+    page.locator("#console-answer").evaluate("node => { node.textContent = '' }")
+    touch.click()
     page.wait_for_function(
         "() => document.querySelector('#console-answer').textContent !== ''", timeout=WAIT_MS
     )
