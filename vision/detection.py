@@ -24,9 +24,11 @@ image is never changed.
 
 from __future__ import annotations
 
+import os
 import platform
 from collections import Counter
 from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TypeAlias
@@ -101,11 +103,15 @@ class DetectorConfig:
 
     ``decimation`` is AprilTag's ``quad_decimate`` on the whole frame (1 = full resolution; 2 =
     about four times faster, and the small tags it misses are recovered by the passes on the
-    quads ``cv2.aruco`` found, which work at full resolution); ``threads`` are AprilTag's threads
-    (`default_threads`: 4 on an arm64 Raspberry Pi, else 1); ``sharpening`` is the sigma of the
-    sharpening AprilTag applies before it looks for quads (0 = none); ``min_decision_margin``
-    drops weak AprilTag decodes; ``edge_margin`` drops tags with a corner closer than that many
-    pixels (or half a cell of the tag) to the frame edge (a cut tag gives wrong corners).
+    quads ``cv2.aruco`` found, which work at full resolution); ``threads`` are the threads a
+    frame may use (`default_threads`: 4 on an arm64 Raspberry Pi, else 1; never more than the
+    machine's cores): with 2 or more, ``cv2.aruco`` runs on one of them while AprilTag reads
+    the frame on the others (the two library calls are most of a frame's time; the results are
+    the same); ``sharpening`` is the
+    sigma of the sharpening AprilTag applies before it looks for quads (0 = none);
+    ``min_decision_margin`` drops weak AprilTag decodes; ``edge_margin`` drops tags with a
+    corner closer than that many pixels (or half a cell of the tag) to the frame edge (a cut
+    tag gives wrong corners).
     ``backends`` names the detectors to run; ``frame_pass`` runs AprilTag on the whole frame
     (off, AprilTag reads only the regions of ``cv2.aruco``'s quads that nothing else read);
     ``soft_pass`` reads ``cv2.aruco``'s quads with the soft decoder (`vision.soft_decoder`);
@@ -193,16 +199,6 @@ class Detector:
 
     def __post_init__(self) -> None:
         c = self.config
-        self._apriltag = [
-            AprilTagBackend(
-                family,
-                threads=c.threads,
-                decimation=c.decimation,
-                sharpening=c.sharpening,
-                max_hamming=c.max_hamming,
-            )
-            for family in c.families
-        ]
         # The second pass works on small crops: full resolution, no thread start-up cost.
         self._crop_apriltag = [
             AprilTagBackend(
@@ -218,6 +214,24 @@ class Detector:
         self._soft = {
             b.family: SoftDecoder(ARUCO_DICTIONARIES[b.family]) for b in self._aruco if c.soft_pass
         }
+        # No more threads than cores: more only add the cost of switching between them.
+        threads = min(c.threads, os.cpu_count() or 1)
+        # cv2.aruco beside AprilTag's frame pass, on one of the threads: both release the GIL.
+        self._beside = (
+            ThreadPoolExecutor(1, thread_name_prefix="aruco")
+            if threads >= 2 and self._aruco
+            else None
+        )
+        self._apriltag = [
+            AprilTagBackend(
+                family,
+                threads=threads - 1 if self._beside is not None else threads,
+                decimation=c.decimation,
+                sharpening=c.sharpening,
+                max_hamming=c.max_hamming,
+            )
+            for family in c.families
+        ]
         #: How many places the last call dropped because two passes named different ids there.
         self.conflicts = 0
         #: The quads (4 × 2 pixels) the last call found but could not read: places where a tag
@@ -232,6 +246,10 @@ class Detector:
             return []  # no tag fits, and AprilTag would crash on it (see MIN_SIDE)
         c = self.config
         # AprilTag reads the whole frame when asked, and for a family cv2.aruco does not know
+        pool = self._beside
+        started: list[Future[tuple[list[RawDetection], list[npt.NDArray[np.float64]]]]] = (
+            [pool.submit(b.detect, grey) for b in self._aruco] if pool is not None else []
+        )
         whole = [b for b in self._apriltag if c.frame_pass or b.family not in self._soft]
         raw = [d for b in whole for d in b.detect(grey, _MAIN)]
         if c.contrast_pass:
@@ -239,8 +257,8 @@ class Detector:
             raw += [d for b in self._apriltag for d in b.detect(contrasted, _CONTRAST)]
         candidates = []
         height, width = grey.shape
-        for backend in self._aruco:
-            found, rejected = backend.detect(grey)
+        for i, backend in enumerate(self._aruco):
+            found, rejected = started[i].result() if started else backend.detect(grey)
             raw += found
             if backend.family in self._soft:
                 raw += self._soft_reads(grey, backend.family, found, rejected, raw)
@@ -381,7 +399,6 @@ class Detector:
             out += found_here
             if any(d.hamming == 0 for d in found_here):
                 break  # an exact decode: the other treatments can add nothing
-        return out
         return out
 
 

@@ -288,3 +288,27 @@ def test_threads_are_four_by_default_on_an_arm64_raspberry_pi_only(tmp_path):
     other = tmp_path / "other"
     other.write_text("Pine64 RockPro64\0")
     assert default_threads("aarch64", other) == 1
+
+
+def test_on_two_threads_aruco_runs_beside_apriltag_and_the_reads_are_the_same(apriltag_photos):
+    """``threads`` ≥ 2 runs cv2.aruco on a thread of its own while AprilTag reads the frame:
+    the same tags, ids and corners as on one thread (two families: each gets its own answer)."""
+    import os
+    import threading
+
+    from vision.synthetic import Camera, Effects, render, scattered_table
+
+    hard = render(
+        scattered_table(40, seed=5, tag_mm=(10, 16)), Camera.overhead(), Effects(noise=4, blur=1)
+    ).image
+    folder = apriltag_photos / "mapping_feb_2014"
+    images = [hard, read_image(folder / "IMG_1451.JPG"), read_image(folder / "IMG_1428.JPG")]
+    families = ("tag36h11", "tag25h9")
+    one = Detector(DetectorConfig(threads=1, families=families))
+    two = Detector(DetectorConfig(threads=2, families=families))
+    for image in images:
+        alone = one.detect(image)
+        assert alone, "nothing to compare"
+        assert two.detect(image) == alone
+    if (os.cpu_count() or 1) >= 2:  # never more threads than cores
+        assert any(t.name.startswith("aruco") for t in threading.enumerate())
