@@ -13,7 +13,8 @@ misses it (sensor noise, a re-scan). And every quad the detector found but could
 watched: the crops of that region in the frames that follow are averaged (the table is still
 there, so independent sensor noise averages out) and the mean is read again, enlarged, sharpened
 and contrast-equalised, after 2, 4, 8, 16 and 32 frames; the region's averaging restarts when its
-pixels change (a hand, a move), and a quad that no mean reads is dropped. A tag read that way
+pixels change (a hand, a move), and a quad that no mean reads is dropped, and not watched
+again while its pixels do not change (a re-scan finds the same print there). A tag read that way
 must decode with no corrected bit and a full decision margin: never a guess. A tag read exactly
 that a change then hid (a hand passing) comes back, without a new read, as soon as its place
 looks again as it did when it was last read (pixel correlation 0.9 or more, within
@@ -158,11 +159,17 @@ class IncrementalDetector:
         #: kept (unchanged pixels) that its detection of their region missed.
         self.last_read = 0
         self.last_held = 0
+        #: How many means of watched quads the last call read (or tried to read).
+        self.last_means = 0
         #: The detections of the last call that no detection of that call read: kept because
         #: the pixels under them did not change, or back because their place looks as it did
         #: (a sticker-health view should not count them as seen again).
         self.last_kept: list[Detection] = []
         self._spots: list[_Spot] = []
+        #: Spots whose means never read, kept while their pixels do not change: a re-scan
+        #: finds the same quads there (print on a board) and watching them again would read
+        #: the same means again for nothing.
+        self._given_up: list[_Spot] = []
         self._lost: list[_Lost] = []
         self._last_grey: Image | None = None
         self._anchor: tuple[Image | None, npt.NDArray[np.float32] | None] = (None, None)
@@ -174,6 +181,7 @@ class IncrementalDetector:
         """Forget the scene: the next frame is detected in full."""
         self._coarse = None
         self._spots, self._lost, self._last_grey = [], [], None
+        self._given_up = []
         self._anchor = (None, None)
 
     def detect(self, image: npt.NDArray[np.uint8]) -> list[Detection]:
@@ -193,16 +201,16 @@ class IncrementalDetector:
                 np.uint8,
             )
         coarse = self._average(grey)
-        # Cells are compared relative to the frame's light (the median cell), so that a lamp
-        # that flickers or an exposure that hunts is no change; a hand over less than half of
-        # the frame does not move the median.
+        # Cells are compared relative to the frame's light, so that a lamp that flickers or an
+        # exposure that hunts is no change; a hand over less than half of the frame moves it
+        # little (see `_light_level`).
         # A cell that is white in both frames (paper in a lamp's glare) is clipped by the
         # sensor and cannot follow the light: it is not compared.
-        level = max(1.0, float(np.median(coarse)))
+        level = _light_level(coarse)
         self._now_clipped = coarse >= _CLIPPED
         coarse /= np.float32(level)
         self.last_regions = []
-        self.last_read = self.last_held = 0
+        self.last_read = self.last_held = self.last_means = 0
         self.last_kept = []
         same_size = self._coarse is not None and self._shape == grey.shape
         changed = (
@@ -224,7 +232,7 @@ class IncrementalDetector:
                 self._partial(grey, coarse, changed)
         if self.config.memory:
             if changed is None:
-                self._spots, self._lost = [], []
+                self._spots, self._lost, self._given_up = [], [], []
             else:
                 self._hold(previous, changed)
                 self._restore(grey)
@@ -371,6 +379,7 @@ class IncrementalDetector:
                 crop = self._last_grey[y0:y1, x0:x1].astype(np.float32)
                 self._lost.append(_Lost(d, crop, self.config.lost_frames))
         self._spots = [s for s in self._spots if not self._cells_changed(changed, s.box)]
+        self._given_up = [s for s in self._given_up if not self._cells_changed(changed, s.box)]
         if held:
             self._detections = sorted(self._detections + held, key=_sort_key)
             self.last_held = len(held)
@@ -433,6 +442,7 @@ class IncrementalDetector:
             if spot.count < spot.next_read or reads >= budget:
                 continue
             reads += 1
+            self.last_means += 1
             spot.next_read *= 2
             mean = spot.total / min(spot.count, n)
             found = self._read_mean(np.clip(mean + 0.5, 0, 255).astype(np.uint8), spot)
@@ -440,6 +450,8 @@ class IncrementalDetector:
                 read.append(found)
             if found is not None or spot.next_read > 2 * n:
                 self._spots.remove(spot)  # read, or no mean will read it
+            if found is None and spot.next_read > 2 * n:
+                self._given_up = [*self._given_up, spot][-self.config.max_spots :]
         if read:
             self._detections = sorted(self._detections + read, key=_sort_key)
             self.last_read = len(read)
@@ -447,7 +459,8 @@ class IncrementalDetector:
     def _watch(self, grey: Image, quads: list[FloatArray]) -> None:
         """Start averaging the crops of the quads that are neither read nor watched yet."""
         height, width = grey.shape
-        places = [np.asarray(d.corners) for d in self._detections] + [s.quad for s in self._spots]
+        places = [np.asarray(d.corners) for d in self._detections]
+        places += [s.quad for s in self._spots + self._given_up]
         quads = [q for q, old in zip(quads, _at_any(quads, places), strict=True) if not old]
         quads.sort(key=lambda q: -cv2.contourArea(q.astype(np.float32)))
         same = _same_place(quads, quads)
@@ -511,6 +524,16 @@ class IncrementalDetector:
             grey, (max(1, width // cell), max(1, height // cell)), interpolation=cv2.INTER_AREA
         )
         return small.astype(np.float32)
+
+
+def _light_level(coarse: npt.NDArray[np.float32]) -> float:
+    """The frame's light: the mean of its middle half of coarse cells (the quarter darkest and
+    the quarter brightest left out). Unlike the median cell, it does not jump from frame to
+    frame when the cells near the middle form two groups (a table and a board a few grey levels
+    apart): such a jump of 1.5 % moved bright cells by more than the threshold in noise alone."""
+    low, high = np.percentile(coarse, (25, 75))
+    middle = coarse[(coarse >= low) & (coarse <= high)]
+    return max(1.0, float(middle.mean()) if middle.size else float(np.median(coarse)))
 
 
 def _changed_boxes(

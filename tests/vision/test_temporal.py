@@ -8,10 +8,11 @@ tests count tags, frames and ids; none of them times anything.
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 
 import pytest
 
-from bench.vision import HARD, decoy_table, rig_camera, sticker_table
+from bench.vision import HARD, decoy_table, rig_camera, session_table, sticker_table
 from vision.detection import Detector
 from vision.incremental import IncrementalConfig, IncrementalDetector
 from vision.stabiliser import Stabiliser
@@ -154,3 +155,22 @@ def test_the_stabiliser_adds_small_stickers_and_removes_none_when_hands_pass(ren
     assert added <= truth
     assert len(added) >= 14
     assert removed == [] and others == []
+
+
+def test_a_still_table_in_hard_light_is_not_read_again_and_again(renderer, detector):
+    """A still table of stickers and look-alike print under hard light (noise, JPEG 60, a
+    lamp's glare): noise alone makes no re-detection after the first frame, and the print that
+    no mean of 32 frames reads is not watched again after a re-scan while nothing there
+    changes."""
+    table = session_table(CAMERA)
+    incremental = IncrementalDetector(detector, IncrementalConfig(rescan_every=30))
+    modes: Counter[str] = Counter()
+    means = []
+    for i in range(75):
+        incremental.detect(renderer.render(table, HARD, seed=i).image)
+        modes[incremental.last_mode] += 1
+        means.append(incremental.last_means)
+    assert modes["full"] == 3  # the first frame and the re-scans at 30 and 60
+    assert modes["partial"] <= 3, modes
+    assert sum(means[:33]) >= 10  # the print's quads were watched, and their means read …
+    assert sum(means[45:]) <= 3, means  # … and the re-scan at 60 did not start that again
