@@ -12,13 +12,13 @@ kept while the pixels under it have not changed, even when a later detection of 
 misses it (sensor noise, a re-scan). And every quad the detector found but could not read is
 watched: the crops of that region in the frames that follow are averaged (the table is still
 there, so independent sensor noise averages out) and the mean is read again, enlarged, sharpened
-and contrast-equalised, after 2, 4, 8, 16 and 32 frames; the region's averaging restarts when its
-pixels change (a hand, a move), and a quad that no mean reads is dropped, and not watched
-again while its pixels do not change (a re-scan finds the same print there). A tag read that way
-must decode with no corrected bit and a full decision margin: never a guess. A tag read exactly
-that a change then hid (a hand passing) comes back, without a new read, as soon as its place
-looks again as it did when it was last read (pixel correlation 0.9 or more, within
-``lost_frames``): the same sticker, unmoved.
+and contrast-equalised, after 2, 3, 4, 6, 9, 13, 19 and 28 frames; the region's averaging
+restarts when its pixels change (a hand, a move), and a quad that no mean reads is dropped, and
+not watched again while its pixels do not change (a re-scan finds the same print there). A tag
+read that way must decode with no corrected bit and a full decision margin: never a guess. A
+tag read exactly that a change then hid (a hand passing) comes back, without a new read, as
+soon as its place looks again as it did when it was last read (pixel correlation 0.9 or more,
+within ``lost_frames``): the same sticker, unmoved.
 
 A camera that shakes or drifts is followed (``align``, on by default): the camera's shift and
 small turn since the first frame (the anchor) are estimated from corners tracked on half-size
@@ -443,7 +443,7 @@ class IncrementalDetector:
                 continue
             reads += 1
             self.last_means += 1
-            spot.next_read *= 2
+            spot.next_read = int(spot.next_read * 1.5)  # 2, 3, 4, 6, 9, 13, 19, 28
             mean = spot.total / min(spot.count, n)
             found = self._read_mean(np.clip(mean + 0.5, 0, 255).astype(np.uint8), spot)
             if found is not None:
