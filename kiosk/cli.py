@@ -54,6 +54,10 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     argv = sys.argv[1:] if argv is None else list(argv)
+    # The detector's matrix products are small, and OpenBLAS's own threads spin on after each
+    # one, taking the cores the detector's threads need (docs/detection.md: on two threads a
+    # hard table's crops took 57 ms instead of 33). It reads this when numpy first loads it.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     args = build_parser(argv).parse_args(argv)
     # Before numpy starts threads (kiosk.settings imports it): see kiosk.stop_signals.
     with held_stop_signals() if getattr(args, "holds_stop_signals", False) else nullcontext():

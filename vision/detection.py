@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import os
 import platform
+import threading
 from collections import Counter
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -106,8 +107,8 @@ class DetectorConfig:
     quads ``cv2.aruco`` found, which work at full resolution); ``threads`` are the threads a
     frame may use (`default_threads`: 4 on an arm64 Raspberry Pi, else 1; never more than the
     machine's cores): with 2 or more, ``cv2.aruco`` runs on one of them while AprilTag reads
-    the frame on the others (the two library calls are most of a frame's time; the results are
-    the same); ``sharpening`` is the
+    the frame on the others, and the second pass reads its crops on all of them (the results
+    are the same as on one); ``sharpening`` is the
     sigma of the sharpening AprilTag applies before it looks for quads (0 = none);
     ``min_decision_margin`` drops weak AprilTag decodes; ``edge_margin`` drops tags with a
     corner closer than that many pixels (or half a cell of the tag) to the frame edge (a cut
@@ -199,13 +200,6 @@ class Detector:
 
     def __post_init__(self) -> None:
         c = self.config
-        # The second pass works on small crops: full resolution, no thread start-up cost.
-        self._crop_apriltag = [
-            AprilTagBackend(
-                family, threads=1, decimation=1, sharpening=0, max_hamming=min(1, c.max_hamming)
-            )
-            for family in c.families
-        ]
         self._aruco = [
             ArucoBackend(family, max_hamming=c.max_hamming)
             for family in c.families
@@ -216,16 +210,17 @@ class Detector:
         }
         # No more threads than cores: more only add the cost of switching between them.
         threads = min(c.threads, os.cpu_count() or 1)
-        # cv2.aruco beside AprilTag's frame pass, on one of the threads: both release the GIL.
-        self._beside = (
-            ThreadPoolExecutor(1, thread_name_prefix="aruco")
-            if threads >= 2 and self._aruco
-            else None
+        # From 2 threads, cv2.aruco runs on one of them beside AprilTag's frame pass, and the
+        # second pass reads its crops on all of them: both libraries release the GIL.
+        self._pool = (
+            ThreadPoolExecutor(threads, thread_name_prefix="detector") if threads >= 2 else None
         )
+        # Each thread has its own AprilTag for crops: one detector must not run on two threads.
+        self._crop_local = threading.local()
         self._apriltag = [
             AprilTagBackend(
                 family,
-                threads=threads - 1 if self._beside is not None else threads,
+                threads=threads - 1 if self._pool is not None and self._aruco else threads,
                 decimation=c.decimation,
                 sharpening=c.sharpening,
                 max_hamming=c.max_hamming,
@@ -245,11 +240,11 @@ class Detector:
         if min(grey.shape) < MIN_SIDE:
             return []  # no tag fits, and AprilTag would crash on it (see MIN_SIDE)
         c = self.config
-        # AprilTag reads the whole frame when asked, and for a family cv2.aruco does not know
-        pool = self._beside
+        pool = self._pool
         started: list[Future[tuple[list[RawDetection], list[npt.NDArray[np.float64]]]]] = (
             [pool.submit(b.detect, grey) for b in self._aruco] if pool is not None else []
         )
+        # AprilTag reads the whole frame when asked, and for a family cv2.aruco does not know
         whole = [b for b in self._apriltag if c.frame_pass or b.family not in self._soft]
         raw = [d for b in whole for d in b.detect(grey, _MAIN)]
         if c.contrast_pass:
@@ -361,9 +356,27 @@ class Detector:
         covered = _at_any(candidates, decoded)
         fresh = [q for q, done in zip(candidates, covered, strict=True) if not done]
         fresh.sort(key=lambda q: -cv2.contourArea(q.astype(np.float32)))
-        for quad in fresh[: self.config.max_candidates]:
-            out += self.decode_region(grey, quad)
+        fresh = fresh[: self.config.max_candidates]
+        if self._pool is not None and len(fresh) > 1:
+            reads = self._pool.map(lambda quad: self.decode_region(grey, quad), fresh)
+        else:
+            reads = map(lambda quad: self.decode_region(grey, quad), fresh)
+        for found_there in reads:  # in the order of the quads, however many threads
+            out += found_there
         return out
+
+    def _crop_backends(self) -> list[AprilTagBackend]:
+        """This thread's AprilTag for crops, one a family (made on the thread's first crop):
+        full resolution, one thread (a crop is small: no thread start-up cost)."""
+        backends: list[AprilTagBackend] | None = getattr(self._crop_local, "backends", None)
+        if backends is None:
+            hamming = min(1, self.config.max_hamming)
+            backends = [
+                AprilTagBackend(f, threads=1, decimation=1, sharpening=0, max_hamming=hamming)
+                for f in self.config.families
+            ]
+            self._crop_local.backends = backends
+        return backends
 
     def decode_region(
         self, grey: Image, quad: npt.NDArray[np.float64] | Corners, *, averaged: bool = False
@@ -386,7 +399,7 @@ class Detector:
                     d.hamming,
                     _CROP,
                 )
-                for backend in self._crop_apriltag
+                for backend in self._crop_backends()
                 for d in backend.detect(treated.image, _CROP)
             ]
             # Keep only what decoded on the candidate itself, not beside it.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -54,6 +55,36 @@ def test_the_console_script_runs_without_a_traceback(tmp_path: Path) -> None:
     (line,) = proc.stderr.strip().splitlines()
     assert line.startswith("tablesight replay: no game called 'no_such_game'; the games are: ")
     assert "greenwood" in line
+
+
+@pytest.mark.parametrize("asked", [None, "2"])
+def test_openblas_keeps_to_one_thread_unless_the_user_said_otherwise(
+    tmp_path: Path, asked: str | None
+) -> None:
+    """OpenBLAS's spinning threads would take the detector's cores: one thread, set before
+    numpy loads it; a value the user set is kept."""
+    code = (
+        "import ctypes, sys\nfrom kiosk.cli import main\n"
+        "main(['replay', 'greenwood', sys.argv[1]])\n"
+        "import numpy\n"  # loaded by replay already; here to be sure
+        "maps = open('/proc/self/maps').read().splitlines()\n"
+        "lib = ctypes.CDLL(next(m.split()[-1] for m in maps if 'openblas' in m.lower()))\n"
+        "names = ('scipy_openblas_get_num_threads64_', 'openblas_get_num_threads64_',"
+        " 'openblas_get_num_threads')\n"
+        "print(next(getattr(lib, n)() for n in names if hasattr(lib, n)))"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    if asked is not None:
+        env["OPENBLAS_NUM_THREADS"] = asked
+    proc = subprocess.run(
+        [sys.executable, "-c", code, str(EXAMPLE)],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env=env,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[-1] == (asked or "1")  # the threads OpenBLAS runs
 
 
 def test_replay_prints_each_verdict_and_goes_on_after_a_refusal(capsys) -> None:
