@@ -529,7 +529,7 @@ def _speed(width: int, height: int, quick: bool) -> list[Figure]:
             f"{size} fused detector, 4 threads",
             ms["fused4"],
             "ms/frame",
-            f"no more threads than cores, and this machine has {os.cpu_count()}",
+            f"OpenCV's on 4; the detector's own no more than the {os.cpu_count()} cores here",
         ),
         Figure(
             SUITE,
