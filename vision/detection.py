@@ -28,7 +28,7 @@ import os
 import platform
 import threading
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -233,8 +233,18 @@ class Detector:
         #: may be that a later frame, or the mean of several, may read (`IncrementalDetector`).
         self.candidates: list[npt.NDArray[np.float64]] = []
 
-    def detect(self, image: npt.NDArray[np.uint8]) -> list[Detection]:
-        """The tags in ``image`` (grey or BGR, uint8), sorted by family, id and place."""
+    def detect(
+        self,
+        image: npt.NDArray[np.uint8],
+        *,
+        unreadable: Sequence[npt.NDArray[np.float64]] = (),
+    ) -> list[Detection]:
+        """The tags in ``image`` (grey or BGR, uint8), sorted by family, id and place.
+
+        ``unreadable`` are quads (4 × 2 pixels) where the caller knows no read will come from,
+        the pixels unchanged since many frames failed there (`IncrementalDetector`'s print
+        that no mean read): a quad ``cv2.aruco`` could not decode at such a place is left to
+        neither the soft decoder nor the second pass, which would fail there again."""
         grey = to_grey(image)
         self.candidates = []
         if min(grey.shape) < MIN_SIDE:
@@ -254,6 +264,9 @@ class Detector:
         height, width = grey.shape
         for i, backend in enumerate(self._aruco):
             found, rejected = started[i].result() if started else backend.detect(grey)
+            if unreadable and rejected:
+                known = _at_any(rejected, list(unreadable))
+                rejected = [q for q, no in zip(rejected, known, strict=True) if not no]
             raw += found
             if backend.family in self._soft:
                 raw += self._soft_reads(grey, backend.family, found, rejected, raw)

@@ -14,7 +14,8 @@ watched: the crops of that region in the frames that follow are averaged (the ta
 there, so independent sensor noise averages out) and the mean is read again, enlarged, sharpened
 and contrast-equalised, after 2, 3, 4, 6, 9, 13, 19 and 28 frames; the region's averaging
 restarts when its pixels change (a hand, a move), and a quad that no mean reads is dropped, and
-not watched again while its pixels do not change (a re-scan finds the same print there). A tag
+neither watched nor read by a detection again while its pixels do not change (a re-scan finds
+the same print there: ``Detector.detect``'s ``unreadable``). A tag
 read that way must decode with no corrected bit and a full decision margin: never a guess. A
 tag read exactly that a change then hid (a hand passing) comes back, without a new read, as
 soon as its place looks again as it did when it was last read (pixel correlation 0.9 or more,
@@ -220,6 +221,8 @@ class IncrementalDetector:
             else None
         )
         previous = self._detections if same_size else []
+        if changed is not None:  # before the detection is told which quads are hopeless
+            self._given_up = [s for s in self._given_up if not self._cells_changed(changed, s.box)]
         if changed is None or self._since_full + 1 >= self.config.rescan_every:
             self._full(grey, coarse)
         else:
@@ -299,7 +302,8 @@ class IncrementalDetector:
         self._clipped = self._now_clipped
         self._shape = grey.shape
         self._since_full = 0
-        self._detections = self.detector.detect(grey)
+        unreadable = [s.quad for s in self._given_up]
+        self._detections = self.detector.detect(grey, unreadable=unreadable)
         self._candidates = list(self.detector.candidates)
         self.last_mode = "full"
 
@@ -337,8 +341,10 @@ class IncrementalDetector:
             region = np.ascontiguousarray(grey[y0:y1, x0:x1])
             # The detector drops tags the region's edge cuts, as it does at the frame's edge;
             # the region was grown so that every tag it touched is whole inside it.
-            kept += [_shift(d, x0, y0) for d in self.detector.detect(region)]
             offset = np.array([x0, y0], np.float64)
+            unreadable = [s.quad - offset for s in self._given_up]
+            found = self.detector.detect(region, unreadable=unreadable)
+            kept += [_shift(d, x0, y0) for d in found]
             self._candidates += [q + offset for q in self.detector.candidates]
         self._detections = sorted(kept, key=_sort_key)
         self.last_mode = "partial"
@@ -379,7 +385,6 @@ class IncrementalDetector:
                 crop = self._last_grey[y0:y1, x0:x1].astype(np.float32)
                 self._lost.append(_Lost(d, crop, self.config.lost_frames))
         self._spots = [s for s in self._spots if not self._cells_changed(changed, s.box)]
-        self._given_up = [s for s in self._given_up if not self._cells_changed(changed, s.box)]
         if held:
             self._detections = sorted(self._detections + held, key=_sort_key)
             self.last_held = len(held)
