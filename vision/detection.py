@@ -108,11 +108,10 @@ class DetectorConfig:
     frame may use (`default_threads`: 4 on an arm64 Raspberry Pi, else 1; never more than the
     machine's cores): with 2 or more, ``cv2.aruco`` runs on one of them while AprilTag reads
     the frame on the others, and the second pass reads its crops on all of them (the results
-    are the same as on one); ``sharpening`` is the
-    sigma of the sharpening AprilTag applies before it looks for quads (0 = none);
-    ``min_decision_margin`` drops weak AprilTag decodes; ``edge_margin`` drops tags with a
-    corner closer than that many pixels (or half a cell of the tag) to the frame edge (a cut
-    tag gives wrong corners).
+    are the same as on one); ``sharpening`` is the sigma of the sharpening AprilTag applies
+    before it looks for quads (0 = none); ``min_decision_margin`` drops weak AprilTag decodes;
+    ``edge_margin`` drops tags with a corner closer than that many pixels (or half a cell of
+    the tag) to the frame edge (a cut tag gives wrong corners).
     ``backends`` names the detectors to run; ``frame_pass`` runs AprilTag on the whole frame
     (off, AprilTag reads only the regions of ``cv2.aruco``'s quads that nothing else read);
     ``soft_pass`` reads ``cv2.aruco``'s quads with the soft decoder (`vision.soft_decoder`);

@@ -15,11 +15,11 @@ there, so independent sensor noise averages out) and the mean is read again, enl
 and contrast-equalised, after 2, 3, 4, 6, 9, 13, 19 and 28 frames; the region's averaging
 restarts when its pixels change (a hand, a move), and a quad that no mean reads is dropped, and
 neither watched nor read by a detection again while its pixels do not change (a re-scan finds
-the same print there: ``Detector.detect``'s ``unreadable``). A tag
-read that way must decode with no corrected bit and a full decision margin: never a guess. A
-tag read exactly that a change then hid (a hand passing) comes back, without a new read, as
-soon as its place looks again as it did when it was last read (pixel correlation 0.9 or more,
-within ``lost_frames``): the same sticker, unmoved.
+the same print there: ``Detector.detect``'s ``unreadable``). A tag read that way must decode
+with no corrected bit and a full decision margin: never a guess. A tag read exactly that a
+change then hid (a hand passing) comes back, without a new read, as soon as its place looks
+again as it did when it was last read (pixel correlation 0.9 or more, within
+``lost_frames``): the same sticker, unmoved.
 
 A camera that shakes or drifts is followed (``align``, on by default): the camera's shift and
 small turn since the first frame (the anchor) are estimated from corners tracked on half-size
@@ -221,7 +221,7 @@ class IncrementalDetector:
             else None
         )
         previous = self._detections if same_size else []
-        if changed is not None:  # before the detection is told which quads are hopeless
+        if changed is not None and changed.any():  # before a detection is told which are hopeless
             self._given_up = [s for s in self._given_up if not self._cells_changed(changed, s.box)]
         if changed is None or self._since_full + 1 >= self.config.rescan_every:
             self._full(grey, coarse)
@@ -453,9 +453,9 @@ class IncrementalDetector:
             found = self._read_mean(np.clip(mean + 0.5, 0, 255).astype(np.uint8), spot)
             if found is not None:
                 read.append(found)
-            if found is not None or spot.next_read > 2 * n:
-                self._spots.remove(spot)  # read, or no mean will read it
-            if found is None and spot.next_read > 2 * n:
+                self._spots.remove(spot)
+            elif spot.next_read > 2 * n:  # no mean will read it
+                self._spots.remove(spot)
                 self._given_up = [*self._given_up, spot][-self.config.max_spots :]
         if read:
             self._detections = sorted(self._detections + read, key=_sort_key)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import re
+import threading
 from collections import Counter
 from pathlib import Path
 
@@ -294,9 +296,6 @@ def test_on_two_threads_the_reads_are_the_same_as_on_one(apriltag_photos):
     """``threads`` ≥ 2 runs cv2.aruco on a thread of its own while AprilTag reads the frame,
     and the second pass's crops on both threads: the same tags, ids and corners as on one
     thread (two families: each gets its own answer; a hard table: many crops)."""
-    import os
-    import threading
-
     from vision.synthetic import Camera, Effects, render, scattered_table
 
     hard = render(
