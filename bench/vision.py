@@ -463,8 +463,8 @@ def _speed(width: int, height: int, quick: bool) -> list[Figure]:
     def nth(seq: list[np.ndarray], i: int) -> np.ndarray:
         return seq[i % len(seq)]
 
-    april1 = AprilTagBackend("tag36h11", threads=1, decimation=1, sharpening=0, max_hamming=1)
-    april2 = AprilTagBackend("tag36h11", threads=1, decimation=2, sharpening=0, max_hamming=1)
+    april1 = AprilTagBackend("tag36h11", threads=1, decimation=1, quad_sigma=0, max_hamming=1)
+    april2 = AprilTagBackend("tag36h11", threads=1, decimation=2, quad_sigma=0, max_hamming=1)
     aruco = ArucoBackend("tag36h11", max_hamming=1)
     fused = Detector(DetectorConfig(threads=1))
     fused2 = Detector(DetectorConfig(threads=2))
@@ -801,7 +801,7 @@ def limit_costs(quick: bool, pipelines: dict[str, PipelineFactory]) -> list[Figu
         x = 150 + (i * 47) % 600
         hand = Hand(x, 420 + 40 * np.sin(i / 3), arm_to_mm=(x + 60, 900))
         hands_frames.append(renderer.render(still, replace(EFFECTS, hands=(hand,)), seed=i).image)
-    april1 = AprilTagBackend("tag36h11", threads=1, decimation=1, sharpening=0, max_hamming=1)
+    april1 = AprilTagBackend("tag36h11", threads=1, decimation=1, quad_sigma=0, max_hamming=1)
     hands_pipeline = _stabilised_step(make(), Stabiliser(), hands_frames)
     hands_pipeline(0)  # the first frame is a full detection; the others are what is timed
     hands = _medians_ms(

@@ -38,6 +38,14 @@ ARUCO_DICTIONARIES = {
 #: The two windows (pixels) of ``cv2.aruco``'s adaptive thresholds.
 THRESHOLD_WINDOWS = (9, 23)
 
+#: A quad with a side shorter than this (pixels) is no tag anything can read: under 0.75 px a
+#: cell across it. ``cv2.aruco`` reports such slivers (the edge of a tag's white margin, of a
+#: shadow) among the quads it could not decode, and each costs the second pass a few ms in vain.
+#: No tag read at a rejected quad, rendered or in the photographs, had a side under 7 px; a
+#: third of the unread quads had one under 6. (A ratio of sides would not do: tags on cubes
+#: seen at a slant in the nasa_swarmathon photographs have one of 0.21-0.34, and are read.)
+MIN_QUAD_SIDE = 6.0
+
 # cv2.aruco lists a tag's corners from its top-left, clockwise in the image; AprilTag lists them
 # as bottom-left, bottom-right, top-right, top-left of the tag's own (y-up) frame.
 ARUCO_TO_APRILTAG = [1, 0, 3, 2]
@@ -60,17 +68,17 @@ class AprilTagBackend:
     """AprilTag 3 (``apriltag-python``) for one family."""
 
     def __init__(
-        self, family: str, *, threads: int, decimation: float, sharpening: float, max_hamming: int
+        self, family: str, *, threads: int, decimation: float, quad_sigma: float, max_hamming: int
     ) -> None:
         self.family = family
         # With decimation 1, AprilTag blurs or sharpens the caller's own pixels in place.
-        self._needs_copy = sharpening != 0 and decimation == 1
+        self._needs_copy = quad_sigma != 0 and decimation == 1
         self._detector = apriltag.apriltag(
             family,
             threads=threads,
             maxhamming=max_hamming,
             decimate=float(decimation),
-            blur=-float(sharpening),  # AprilTag sharpens when quad_sigma is negative
+            blur=float(quad_sigma),  # AprilTag's quad_sigma: blurs if positive, sharpens if not
             refine_edges=True,
         )
 
@@ -113,7 +121,8 @@ class ArucoBackend:
         self._detector = cv2.aruco.ArucoDetector(dictionary, params)
 
     def detect(self, grey: Image) -> tuple[list[RawDetection], list[npt.NDArray[np.float64]]]:
-        """The tags decoded in ``grey``, and the quads that looked like tags but did not decode."""
+        """The tags decoded in ``grey``, and the quads that looked like tags but did not decode
+        (none with a side under `MIN_QUAD_SIDE`)."""
         corners, ids, rejected = self._detector.detectMarkers(grey)
         found = []
         for quad, tag_id in zip(corners, [] if ids is None else ids.ravel(), strict=True):
@@ -129,8 +138,13 @@ class ArucoBackend:
                     source="aruco",
                 )
             )
-        candidates = [np.asarray(q, dtype=np.float64).reshape(4, 2) for q in rejected]
-        return found, candidates
+        quads = [np.asarray(q, dtype=np.float64).reshape(4, 2) for q in rejected]
+        return found, [q for q in quads if _shortest_side(q) >= MIN_QUAD_SIDE]
+
+
+def _shortest_side(quad: npt.NDArray[np.float64]) -> float:
+    """The shortest side of ``quad`` (4 × 2 pixels)."""
+    return float(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1).min())
 
 
 def quad_center(corners: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:

@@ -138,10 +138,10 @@ def test_the_detector_settings_and_flags_are_used(capsys, monkeypatch, apriltag_
     # The settings' detector section (here from the environment) is the detector's config.
     monkeypatch.setenv("TABLESIGHT_DETECTOR__MIN_DECISION_MARGIN", "10000")
     assert json.loads(run(capsys, path, "--json")[1])["detections"] == []
-    monkeypatch.setenv("TABLESIGHT_DETECTOR__SHARPENING", "-1")
+    monkeypatch.setenv("TABLESIGHT_DETECTOR__QUAD_SIGMA", "-4")
     status, out, err = run(capsys, path, "--json")
     assert status == 2 and out == ""
-    assert "sharpening: must not be negative" in err
+    assert "quad_sigma: must be -3 to 3" in err
 
 
 def test_plain_is_one_apriltag_call(capsys, apriltag_photos):

@@ -113,7 +113,7 @@ def test_aruco_corners_are_given_in_apriltag_order(apriltag_photos):
     from vision.detect_backends import AprilTagBackend, ArucoBackend
 
     image = cv2.imread(str(apriltag_photos / "nasa_swarmathon" / "33369213973_9d9bb4cc96_c.jpg"), 0)
-    april = AprilTagBackend("tag36h11", threads=1, decimation=1, sharpening=0, max_hamming=1)
+    april = AprilTagBackend("tag36h11", threads=1, decimation=1, quad_sigma=0, max_hamming=1)
     aruco_found, _ = ArucoBackend("tag36h11", max_hamming=1).detect(image)
     april_found = april.detect(image)
     pairs = [
@@ -156,7 +156,7 @@ def test_a_tag_cut_by_the_frame_edge_is_dropped():
     assert [d.id for d in Detector().detect(whole)] == [5]
     # AprilTag still decodes the cut tag, but with its right corners a cell inside the tag.
     (raw,) = AprilTagBackend(
-        "tag36h11", threads=1, decimation=1, sharpening=0, max_hamming=1
+        "tag36h11", threads=1, decimation=1, quad_sigma=0, max_hamming=1
     ).detect(cut)
     assert raw.id == 5 and raw.corners[:, 0].max() < 197
     assert Detector().detect(cut) == []
@@ -258,14 +258,15 @@ def test_fusion_drops_a_place_where_passes_disagree_and_keeps_agreement():
 
 
 def test_detection_never_changes_the_callers_image(apriltag_photos):
-    # AprilTag sharpens the image it is given in place when decimation is 1.
+    # AprilTag blurs or sharpens the image it is given in place when decimation is 1.
     grey = cv2.imread(str(apriltag_photos / "mapping_feb_2014" / "IMG_1451.JPG"), 0)
     before = grey.copy()
-    Detector(DetectorConfig(sharpening=1.0, decimation=1)).detect(grey)
-    assert np.array_equal(grey, before)
+    for quad_sigma in (1.0, -1.0):
+        Detector(DetectorConfig(quad_sigma=quad_sigma, decimation=1)).detect(grey)
+        assert np.array_equal(grey, before)
 
 
-def test_small_tags_are_found_by_sharpening_and_the_second_pass():
+def test_small_tags_are_found_by_the_passes_on_cv2_arucos_quads():
     from vision.synthetic import Camera, Effects, render, scattered_table
 
     # 10-13 mm stickers seen from 80 cm at 720p: about 14 pixels a side, under 2 per cell.
