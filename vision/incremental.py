@@ -313,8 +313,14 @@ class IncrementalDetector:
         height, width = grey.shape
         # One coarse cell in pixels (about ``config.cell``; exact when it divides the frame).
         cell_w, cell_h = width / changed.shape[1], height / changed.shape[0]
+        boxes = _changed_boxes(changed, (cell_w, cell_h), self.config.pad, width, height)
+        # Growing and merging the (disjoint) boxes only adds to their area: when they already
+        # cover most of the frame, the same full detection follows, without growing them.
+        if _area(boxes) > _MOST * width * height:
+            self._full(grey, coarse)
+            return
         boxes = _grow(
-            _changed_boxes(changed, (cell_w, cell_h), self.config.pad, width, height),
+            boxes,
             self._detections,
             self.config.pad,
             width,
@@ -324,7 +330,7 @@ class IncrementalDetector:
         # the whole frame and finds the same corners.
         step = max(1, int(self.detector.config.decimation))
         boxes = [(x0 - x0 % step, y0 - y0 % step, x1, y1) for x0, y0, x1, y1 in boxes]
-        if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in boxes) > 0.6 * width * height:
+        if _area(boxes) > _MOST * width * height:
             self._full(grey, coarse)  # grown regions cover most of it: one call costs less
             return
         kept = [d for d in self._detections if not any(_touches(d, b) for b in boxes)]
@@ -539,6 +545,15 @@ def _light_level(coarse: npt.NDArray[np.float32]) -> float:
     low, high = np.percentile(coarse, (25, 75))
     middle = coarse[(coarse >= low) & (coarse <= high)]
     return max(1.0, float(middle.mean()) if middle.size else float(np.median(coarse)))
+
+
+#: Regions covering more than this share of the frame are detected as one whole frame.
+_MOST = 0.6
+
+
+def _area(boxes: list[Box]) -> int:
+    """The summed area of ``boxes``, in pixels."""
+    return sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in boxes)
 
 
 def _changed_boxes(
