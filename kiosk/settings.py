@@ -381,12 +381,23 @@ def apply_kiosk_changes(settings: Settings, given: AbstractSet[str] = frozenset(
     return None
 
 
+#: Settings an older tablesight knew, with what replaced them.
+_RENAMED: dict[tuple[str, ...], str] = {
+    ("detector", "sharpening"): (
+        "use detector.quad_sigma (AprilTag's own: 1.0 blurs, the default; -1.0 sharpens as "
+        "sharpening = 1.0 did)"
+    ),
+}
+
+
 def _problem(err: Any, flags: dict[str, Any], where: str) -> str:
     """One problem of a ValidationError, named as the user gave it: ``--port: …``,
     ``TABLESIGHT_CAMERA__FPS: …`` or ``settings file F: camera.fps: …``."""
     loc = [str(p) for p in err["loc"]]
     message = str(err["msg"]).removeprefix("Value error, ")
-    if "input" in err and err["type"] != "value_error" and not isinstance(err["input"], dict):
+    if tuple(loc) in _RENAMED:
+        message = f"no longer a setting: {_RENAMED[tuple(loc)]}"
+    elif "input" in err and err["type"] != "value_error" and not isinstance(err["input"], dict):
         message += f" (not {err['input']!r})"
     if loc and flags.get(loc[0]) is not None:
         return f"{'.'.join(loc)}: {message}"

@@ -142,6 +142,12 @@ def test_the_detector_settings_and_flags_are_used(capsys, monkeypatch, apriltag_
     status, out, err = run(capsys, path, "--json")
     assert status == 2 and out == ""
     assert "quad_sigma: must be -3 to 3" in err
+    # The setting it replaced is named, with what to write instead.
+    monkeypatch.delenv("TABLESIGHT_DETECTOR__QUAD_SIGMA")
+    monkeypatch.setenv("TABLESIGHT_DETECTOR__SHARPENING", "1.0")
+    status, out, err = run(capsys, path, "--json")
+    assert status == 2 and out == ""
+    assert "TABLESIGHT_DETECTOR__SHARPENING: no longer a setting: use detector.quad_sigma" in err
 
 
 def test_plain_is_one_apriltag_call(capsys, apriltag_photos):
