@@ -125,19 +125,20 @@ class ArucoBackend:
         (none with a side under `MIN_QUAD_SIDE`)."""
         corners, ids, rejected = self._detector.detectMarkers(grey)
         found = []
-        for quad, tag_id in zip(corners, [] if ids is None else ids.ravel(), strict=True):
-            points = np.asarray(quad, dtype=np.float64).reshape(4, 2)[ARUCO_TO_APRILTAG]
-            found.append(
-                RawDetection(
-                    family=self.family,
-                    id=int(tag_id),
-                    corners=points,
-                    center=quad_center(points),
-                    decision_margin=float("nan"),  # cv2.aruco does not report one
-                    hamming=-1,  # nor the number of corrected bits
-                    source="aruco",
+        if ids is not None and len(ids):
+            tags = np.asarray(corners, dtype=np.float64).reshape(-1, 4, 2)[:, ARUCO_TO_APRILTAG]
+            for points, center, tag_id in zip(tags, quad_center(tags), ids.ravel(), strict=True):
+                found.append(
+                    RawDetection(
+                        family=self.family,
+                        id=int(tag_id),
+                        corners=points,
+                        center=center,
+                        decision_margin=float("nan"),  # cv2.aruco does not report one
+                        hamming=-1,  # nor the number of corrected bits
+                        source="aruco",
+                    )
                 )
-            )
         quads = [np.asarray(q, dtype=np.float64).reshape(4, 2) for q in rejected]
         return found, [q for q in quads if _shortest_side(q) >= MIN_QUAD_SIDE]
 
@@ -148,12 +149,16 @@ def _shortest_side(quad: npt.NDArray[np.float64]) -> float:
 
 
 def quad_center(corners: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-    """Where the diagonals of a quad cross (the centre of the tag under perspective)."""
-    (x1, y1), (x2, y2), (x3, y3), (x4, y4) = corners[0], corners[2], corners[1], corners[3]
+    """Where the diagonals of a quad cross (the centre of the tag under perspective): corners
+    4 × 2 give a point (2), N × 4 × 2 the N points (N × 2) at once."""
+    c = np.asarray(corners, dtype=np.float64)
+    (x1, y1), (x2, y2) = c[..., 0, :].T, c[..., 2, :].T
+    (x3, y3), (x4, y4) = c[..., 1, :].T, c[..., 3, :].T
     denom = (x1 - x2) * (y3 - y4) - (y1 - y2) * (x3 - x4)
-    if abs(denom) < 1e-9:
-        return corners.mean(axis=0)
+    crossing = np.abs(denom) >= 1e-9
+    denom = np.where(crossing, denom, 1.0)
     a, b = x1 * y2 - y1 * x2, x3 * y4 - y3 * x4
-    return np.array(
-        [(a * (x3 - x4) - (x1 - x2) * b) / denom, (a * (y3 - y4) - (y1 - y2) * b) / denom]
+    centre = np.stack(
+        [(a * (x3 - x4) - (x1 - x2) * b) / denom, (a * (y3 - y4) - (y1 - y2) * b) / denom], axis=-1
     )
+    return np.where(crossing[..., None], centre, c.mean(axis=-2))

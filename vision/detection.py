@@ -339,22 +339,13 @@ class Detector:
         self, grey: Image, family: str, reads: list[SoftRead]
     ) -> list[RawDetection]:
         """Soft reads as detections: corners fitted to the square's edges, in AprilTag's order."""
-        refined = _refined(grey, [r.corners for r in reads])
-        out = []
-        for r, aruco_corners in zip(reads, refined, strict=True):
-            corners = aruco_corners[ARUCO_TO_APRILTAG]
-            out.append(
-                RawDetection(
-                    family,
-                    r.id,
-                    corners,
-                    quad_center(corners),
-                    100 * r.match,
-                    r.cells_against,
-                    _SOFT,
-                )
-            )
-        return out
+        if not reads:
+            return []
+        quads = np.asarray(_refined(grey, [r.corners for r in reads]))[:, ARUCO_TO_APRILTAG]
+        return [
+            RawDetection(family, r.id, corners, center, 100 * r.match, r.cells_against, _SOFT)
+            for r, corners, center in zip(reads, quads, quad_center(quads), strict=True)
+        ]
 
     def _second_pass(
         self, grey: Image, candidates: list[npt.NDArray[np.float64]], found: list[RawDetection]
@@ -502,14 +493,18 @@ def _fuse(raw: list[RawDetection], min_margin: float) -> tuple[list[Detection], 
     # Most trusted first: a read with no corrected bit, then the pass (cv2.aruco never leads:
     # it reports no corrected bits), so a place read exactly once is an exact read.
     usable.sort(key=lambda d: (d.source == _ARUCO, d.hamming != 0, _PREFERENCE[d.source]))
-    same = _same_place([d.corners for d in usable], [d.corners for d in usable])
+    near: list[list[int]] = [[] for _ in usable]  # for each, the detections at its place
+    rows, cols = np.nonzero(_same_place([d.corners for d in usable], [d.corners for d in usable]))
+    for i, j in zip(rows.tolist(), cols.tolist(), strict=True):
+        near[i].append(j)
     # Each detection joins the first earlier leader at its place, or leads a new group.
-    group_of = np.full(len(usable), -1)
+    grouped = [False] * len(usable)
     groups: list[list[RawDetection]] = []
     for i in range(len(usable)):
-        if group_of[i] < 0:
-            members = np.flatnonzero(same[i] & (group_of < 0))
-            group_of[members] = len(groups)
+        if not grouped[i]:
+            members = [j for j in near[i] if not grouped[j]]
+            for j in members:
+                grouped[j] = True
             groups.append([usable[j] for j in members])
     kept, conflicts = [], 0
     for group in groups:
@@ -592,10 +587,10 @@ def _edges_fitted(grey: Image, found: list[RawDetection]) -> list[RawDetection]:
     sharpening instead of the blur, and none after this fit (95th percentile 0.44 px)."""
     if not found:
         return found
-    fitted = _refined(grey, [d.corners for d in found])
+    quads = np.asarray(_refined(grey, [d.corners for d in found]))
     return [
-        replace(d, corners=corners, center=quad_center(corners))
-        for d, corners in zip(found, fitted, strict=True)
+        replace(d, corners=corners, center=center)
+        for d, corners, center in zip(found, quads, quad_center(quads), strict=True)
     ]
 
 
@@ -639,15 +634,21 @@ def _edge_fit(
     steps = np.linspace(-1, 1, 17)
     points = a[:, :, None] + (b - a)[:, :, None] * t[None, None, :, None]  # Q × 4 × P × 2
     offsets = (reach[:, None, None, None] * steps).astype(np.float32)  # Q × 1 × 1 × S
-    at = points.astype(np.float32)[..., None, :] + (
-        offsets[..., None] * normal.astype(np.float32)[:, :, None, None, :]
+    # where to sample, x and y apart (contiguous maps for remap): Q × 4 × P × S each
+    x, y = (
+        points[..., axis, None].astype(np.float32)
+        + offsets * normal[..., axis, None, None].astype(np.float32)
+        for axis in (0, 1)
     )
-    flat = at.reshape(-1, len(steps), 2)
     values = cv2.remap(
-        grey, flat[..., 0], flat[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+        grey,
+        x.reshape(-1, len(steps)),
+        y.reshape(-1, len(steps)),
+        cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
     ).astype(np.float32)
     # where the profile crosses halfway from the dark border to the light quiet zone
-    dark, light = values[:, :2].mean(axis=1), values[:, -2:].mean(axis=1)
+    dark, light = (values[:, 0] + values[:, 1]) / 2, (values[:, -2] + values[:, -1]) / 2
     half = ((dark + light) / 2)[:, None]
     above = values >= half
     k = np.clip(np.argmax(above, axis=1), 1, len(steps) - 1)  # first sample at or past it
