@@ -20,6 +20,73 @@ def local_contrast(grey: Image, clip_limit: float = 2.0, tile: int = 8) -> Image
     return np.asarray(clahe.apply(grey), dtype=np.uint8)
 
 
+#: Where `stickers_hidden` samples along each ray from a tag's centre, in units of the
+#: distance from the centre to the black square's edge: from just outside it to twice as far.
+_RAY_SCALES = np.linspace(1.04, 2.0, 25)
+#: Rays a tag: through its 4 corners and 3 points along each side.
+_RAY_STEPS = np.array([0.0, 0.25, 0.5, 0.75])
+
+
+def stickers_hidden(grey: Image, quads: npt.NDArray[np.float64]) -> Image:
+    """A copy of ``grey`` with the stickers of tags already read painted out: each tag's black
+    square (``quads``: N × 4 × 2 corners) and the light margin round it filled with the
+    even colour round that margin, so that nothing there looks like a tag any more.
+
+    Along 16 rays from the tag's centre (through its corners and 3 points on each side), the
+    margin ends where the grey level leaves the margin's own by more than half the contrast
+    between the margin and the black border. Only a sticker on an even ground is painted:
+    every ray leaves the margin within twice the square's size, all at about the same
+    distance (within a fifth of the square's half-size), and just past the farthest end the
+    16 rays see one colour (within a quarter of that contrast), which fills the sticker up
+    to there. A tag beside other tags or print (a cube's faces, a tile's art) is left as it
+    is."""
+    if len(quads) == 0:
+        return grey
+    q = np.asarray(quads, dtype=np.float64)
+    count, scales = len(q), len(_RAY_SCALES)
+    centre = q.mean(axis=1, keepdims=True)  # N × 1 × 2
+    side = np.roll(q, -1, axis=1) - q
+    edge_points = (q[:, :, None] + side[:, :, None] * _RAY_STEPS[:, None]).reshape(count, 16, 2)
+    rays = edge_points - centre  # N × 16 × 2: from the centre to the black square's edge
+    reach = np.concatenate([[0.94], _RAY_SCALES])  # 0.94: on the black border itself
+    x, y = (
+        np.ascontiguousarray(centre[..., axis, None] + rays[..., axis, None] * reach, np.float32)
+        for axis in (0, 1)
+    )
+    values = cv2.remap(
+        grey,
+        x.reshape(-1, len(reach)),
+        y.reshape(-1, len(reach)),
+        cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    ).astype(np.float32)
+    values = values.reshape(count, 16, len(reach))
+    black, outside = np.median(values[:, :, 0], axis=1), values[:, :, 1:]
+    margin = np.median(outside[:, :, 0], axis=1)
+    contrast = np.abs(margin - black)
+    left = np.abs(outside - margin[:, None, None]) > (contrast / 2)[:, None, None]  # N × 16 × S
+    end = np.argmax(left, axis=2)  # N × 16: the first sample past the margin
+    last = end.max(axis=1)
+    past = np.minimum(last + 1, scales - 1)  # one sample past the farthest end
+    ground = np.take_along_axis(outside, np.broadcast_to(past[:, None, None], (count, 16, 1)), 2)
+    ground = ground[..., 0]  # N × 16
+    step = _RAY_SCALES[1] - _RAY_SCALES[0]
+    even = (
+        left.any(axis=2).all(axis=1)
+        & (last < scales - 1)
+        & ((_RAY_SCALES[last] - _RAY_SCALES[end.min(axis=1)]) <= 0.2 + step / 2)
+        & (np.ptp(ground, axis=1) <= contrast / 4)
+    )
+    painted = grey.copy()
+    fills = np.median(ground, axis=1)
+    for corners, middle, grow, fill in zip(
+        q[even], centre[even, 0], _RAY_SCALES[last[even]], fills[even], strict=True
+    ):
+        polygon = np.round((middle + (corners - middle) * grow) * 16).astype(np.int32)
+        cv2.fillConvexPoly(painted, polygon, round(float(fill)), shift=4)
+    return painted
+
+
 @dataclass(frozen=True)
 class Crop:
     """A region of an image, enlarged ``scale`` times: ``image`` pixel (u, v) is original
