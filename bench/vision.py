@@ -7,7 +7,8 @@ full re-scans):
 
 - the raw detectors: one call of AprilTag 3 at decimation 1 and 2, and ``cv2.aruco``;
 - the fused `Detector` (AprilTag on the frame, ``cv2.aruco``, the soft decoder, second pass on
-  unread candidates), on 1, 2 and 4 threads (``cv2.aruco`` beside AprilTag from 2), and
+  unread candidates), on 1, 2 and 4 threads (AprilTag's frame pass and the second pass's
+  crops on all of them), and
   without AprilTag's frame pass (``frame_pass``);
 - the whole pipeline: BGR frame → fused detector → stabiliser → observations (frames are
   rendered beforehand, so "capture" is a frame already in memory, as a camera driver gives it),
@@ -523,7 +524,7 @@ def _speed(width: int, height: int, quick: bool) -> list[Figure]:
             f"{size} fused detector, 2 threads",
             ms["fused2"],
             "ms/frame",
-            f"cv2.aruco beside AprilTag; this machine has {os.cpu_count()} cores",
+            f"AprilTag and the crops on 2; this machine has {os.cpu_count()} cores",
         ),
         Figure(
             SUITE,

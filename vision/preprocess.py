@@ -32,14 +32,14 @@ def stickers_hidden(grey: Image, quads: npt.NDArray[np.float64]) -> Image:
     square (``quads``: N × 4 × 2 corners) and the light margin round it filled with the
     even colour round that margin, so that nothing there looks like a tag any more.
 
-    Along 16 rays from the tag's centre (through its corners and 3 points on each side), the
-    margin ends where the grey level leaves the margin's own by more than half the contrast
-    between the margin and the black border. Only a sticker on an even ground is painted:
-    every ray leaves the margin within twice the square's size, all at about the same
-    distance (within a fifth of the square's half-size), and just past the farthest end the
-    16 rays see one colour (within a quarter of that contrast), which fills the sticker up
-    to there. A tag beside other tags or print (a cube's faces, a tile's art) is left as it
-    is."""
+    Along 16 rays from the tag's centre (through its corners and 3 points on each side), from
+    1.5 px past the square's edge, the margin ends where the grey level leaves the margin's own
+    by more than half the contrast between the margin and the black border. Only a sticker on
+    an even ground is painted: every ray leaves the margin within twice the square's size, all
+    at about the same distance (within a fifth of the square's half-size), and just past the
+    farthest end the 16 rays see one colour (within a quarter of that contrast), which fills
+    the sticker up to there. A tag beside other tags or print (a cube's faces, a tile's art)
+    is left as it is."""
     if len(quads) == 0:
         return grey
     q = np.asarray(quads, dtype=np.float64)
@@ -62,9 +62,12 @@ def stickers_hidden(grey: Image, quads: npt.NDArray[np.float64]) -> Image:
     ).astype(np.float32)
     values = values.reshape(count, 16, len(reach))
     black, outside = np.median(values[:, :, 0], axis=1), values[:, :, 1:]
-    margin = np.median(outside[:, :, 0], axis=1)
+    # The margin is looked at from 1.5 px past the square's edge (a blurred edge is grey).
+    clear = (_RAY_SCALES - 1) * np.linalg.norm(rays, axis=2)[..., None] >= 1.5  # N × 16 × S
+    first = np.argmax(clear, axis=2)[..., None]
+    margin = np.median(np.take_along_axis(outside, first, axis=2)[..., 0], axis=1)
     contrast = np.abs(margin - black)
-    left = np.abs(outside - margin[:, None, None]) > (contrast / 2)[:, None, None]  # N × 16 × S
+    left = clear & (np.abs(outside - margin[:, None, None]) > (contrast / 2)[:, None, None])
     end = np.argmax(left, axis=2)  # N × 16: the first sample past the margin
     last = end.max(axis=1)
     past = np.minimum(last + 1, scales - 1)  # one sample past the farthest end

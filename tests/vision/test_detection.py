@@ -24,6 +24,7 @@ from vision.detection import (
     read_image,
 )
 from vision.errors import ImageReadError, VisionError
+from vision.preprocess import stickers_hidden
 
 TAG36H11 = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_APRILTAG_36h11)
 
@@ -294,9 +295,9 @@ def test_threads_are_four_by_default_on_an_arm64_raspberry_pi_only(tmp_path):
 
 
 def test_on_two_threads_the_reads_are_the_same_as_on_one(apriltag_photos):
-    """``threads`` ≥ 2 runs cv2.aruco on a thread of its own while AprilTag reads the frame,
-    and the second pass's crops on both threads: the same tags, ids and corners as on one
-    thread (two families: each gets its own answer; a hard table: many crops)."""
+    """``threads`` ≥ 2 runs AprilTag's frame pass and the second pass's crops on both threads:
+    the same tags, ids and corners as on one thread (two families: each gets its own answer; a
+    hard table: many crops)."""
     from vision.synthetic import Camera, Effects, render, scattered_table
 
     hard = render(
@@ -373,3 +374,54 @@ def test_cv2_aruco_reports_no_quad_too_thin_to_hold_a_tag(monkeypatch):
     assert all(side >= backends.MIN_QUAD_SIDE for side in shortest_sides())
     monkeypatch.setattr(backends, "MIN_QUAD_SIDE", 0.0)
     assert any(side < 6 for side in shortest_sides())
+
+
+def test_stickers_the_frame_pass_read_are_hidden_from_cv2_aruco_on_an_even_ground_only():
+    """`stickers_hidden` paints a read tag's sticker (black square and white margin) in the
+    colour round it, so that cv2.aruco spends nothing on it again; a tag beside another is
+    left as it is, or the paint would cover its neighbour."""
+    from vision.preprocess import stickers_hidden
+
+    rng = np.random.default_rng(3)
+    table = np.clip(rng.normal(110, 3, (240, 480)), 0, 255).astype(np.uint8)
+    alone, pair = table.copy(), table.copy()
+    tile = tag_image(5, cell=3)  # 24 px black square, a 6 px white margin
+    paste(alone, tile, 60, 60)
+    paste(pair, tile, 60, 60)
+    paste(pair, tag_image(9, cell=3), 60 + tile.shape[1], 60)  # touching on the right
+    square = np.array([[66, 90], [90, 90], [90, 66], [66, 66]], np.float64)  # the black square
+
+    hidden = stickers_hidden(alone, square[None])
+    sticker = np.s_[58:98, 58:98]
+    assert np.ptp(alone[sticker]) > 200  # black and white before
+    assert abs(float(np.median(hidden[sticker])) - 110) < 4  # the table's colour after
+    assert not cv2.aruco.ArucoDetector(TAG36H11).detectMarkers(hidden)[0]
+    assert np.array_equal(stickers_hidden(pair, square[None]), pair)
+
+
+def test_hiding_read_stickers_from_cv2_aruco_changes_no_read(monkeypatch):
+    """On the bench's busy table (60 stickers, noise, a little blur) the detector reads the
+    same tags at the same corners with the read stickers hidden from cv2.aruco as without."""
+    import vision.detection as detection
+    from bench.vision import EFFECTS, rig_camera
+    from vision.synthetic import SessionRenderer, scattered_table
+
+    renderer = SessionRenderer(rig_camera(1280, 720))
+    frames = [
+        renderer.render(scattered_table(60, seed=seed), EFFECTS, seed=i).image
+        for i, seed in enumerate((21, 22))
+    ]
+    seen = []
+    monkeypatch.setattr(
+        detection,
+        "stickers_hidden",
+        lambda grey, quads: seen.append(len(quads)) or stickers_hidden(grey, quads),
+    )
+    hidden = [Detector(DetectorConfig(threads=1)).detect(f) for f in frames]
+    assert seen == [60, 60]
+    monkeypatch.setattr(detection, "stickers_hidden", lambda grey, quads: grey)
+    shown = [Detector(DetectorConfig(threads=1)).detect(f) for f in frames]
+    for a, b in zip(hidden, shown, strict=True):
+        assert len(a) == 60
+        assert [d.id for d in a] == [d.id for d in b]
+        assert np.allclose([d.corners for d in a], [d.corners for d in b])
