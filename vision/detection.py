@@ -3,16 +3,17 @@
 A plain call of AprilTag 3 misses tags that are small, blurred or in glare, and costs much on a
 whole frame. `Detector` runs, as configured: AprilTag on the whole frame at decimation 2, the
 decimated frame blurred a little against noise and the corners then fitted to the tag's edges
-(``frame_pass``, on by default, and always for a family ``cv2.aruco`` does not know);
-``cv2.aruco`` with the AprilTag dictionaries (it decodes the clear tags and reports the quads it
-could not decode); the soft decoder (`vision.soft_decoder`) on the quads ``cv2.aruco`` found that
-the frame pass did not read, against every code of the family under blur, which confirms
-``cv2.aruco``'s reads and reads small blurred tags no bit-wise decoder can; and AprilTag on
-enlarged crops of the quads still unread (as they are, sharpened, thresholded on their own, and
-more). Optionally AprilTag on a local-contrast (CLAHE) copy. The results are fused
-by place: where passes name different ids for one place, nothing is reported there (never a
-guess); a tag seen by one pass other than AprilTag's whole frame must have decoded with no
-corrected bit (or passed the soft decoder's bar), and ``cv2.aruco`` alone is never enough.
+(``frame_pass``, on by default, and always for a family ``cv2.aruco`` does not know); ``cv2.aruco``
+with the AprilTag dictionaries, on the frame with the stickers AprilTag read exactly painted out
+(it decodes the clear tags and reports the quads it could not decode); the soft decoder
+(`vision.soft_decoder`) on the quads ``cv2.aruco`` found that the frame pass did not read, against
+every code of the family under blur, which confirms ``cv2.aruco``'s reads and reads small blurred
+tags no bit-wise decoder can; and AprilTag on enlarged crops of the quads still unread (as they
+are, sharpened, thresholded on their own, and more). Optionally AprilTag on a local-contrast
+(CLAHE) copy. The results are fused by place: where passes name different ids for one place,
+nothing is reported there (never a guess); a tag seen by one pass other than AprilTag's whole frame
+must have decoded with no corrected bit (or passed the soft decoder's bar), and ``cv2.aruco`` alone
+is never enough.
 
 Corners are in AprilTag's own order (``apriltag-python``'s ``lb-rb-rt-lt``: the tag's bottom-left,
 bottom-right, top-right and top-left corner as printed), in pixels of the input image. The input
@@ -105,22 +106,21 @@ class DetectorConfig:
     """Settings of the detector.
 
     ``decimation`` is AprilTag's ``quad_decimate`` on the whole frame (1 = full resolution; 2 =
-    about four times faster, and the small tags it misses are recovered by the passes on the
-    quads ``cv2.aruco`` found, which work at full resolution); ``threads`` are the threads a
-    frame may use (`default_threads`: 4 on an arm64 Raspberry Pi, else 1; never more than the
-    machine's cores): with 2 or more, ``cv2.aruco`` runs on one of them while AprilTag reads
-    the frame on the others, and the second pass reads its crops on all of them (the results
-    are the same as on one); ``quad_sigma`` is AprilTag's own: the sigma of the Gaussian blur
-    it applies to the frame before it looks for quads (negative sharpens; 0 = neither; when it
-    blurs, the corners AprilTag reads are fitted to the edges again); ``min_decision_margin``
-    drops weak AprilTag decodes; ``edge_margin`` drops tags with a corner closer than that many
-    pixels (or half a cell of the tag) to the frame edge (a cut tag gives wrong corners).
-    ``backends`` names the detectors to run; ``frame_pass`` runs AprilTag on the whole frame
-    (off, AprilTag reads only the regions of ``cv2.aruco``'s quads that nothing else read);
-    ``soft_pass`` reads ``cv2.aruco``'s quads with the soft decoder (`vision.soft_decoder`);
-    ``contrast_pass`` and ``second_pass`` turn on the CLAHE pass and the AprilTag pass over
-    the candidate regions still unread (which needs the ``aruco`` backend);
-    ``max_candidates`` bounds the candidates read by the soft decoder and by that pass.
+    about four times faster, and the small tags it misses are recovered by the passes on the quads
+    ``cv2.aruco`` found, which work at full resolution); ``threads`` are the threads a frame may
+    use (`default_threads`: 4 on an arm64 Raspberry Pi, else 1; never more than the machine's
+    cores): AprilTag reads the frame on all of them, and the second pass its crops (the results are
+    the same as on one); ``quad_sigma`` is AprilTag's own: the sigma of the Gaussian blur it
+    applies to the frame before it looks for quads (negative sharpens; 0 = neither; when it blurs,
+    the corners AprilTag reads are fitted to the edges again); ``min_decision_margin`` drops weak
+    AprilTag decodes; ``edge_margin`` drops tags with a corner closer than that many pixels (or
+    half a cell of the tag) to the frame edge (a cut tag gives wrong corners). ``backends`` names
+    the detectors to run; ``frame_pass`` runs AprilTag on the whole frame (off, AprilTag reads only
+    the regions of ``cv2.aruco``'s quads that nothing else read); ``soft_pass`` reads
+    ``cv2.aruco``'s quads with the soft decoder (`vision.soft_decoder`); ``contrast_pass`` and
+    ``second_pass`` turn on the CLAHE pass and the AprilTag pass over the candidate regions still
+    unread (which needs the ``aruco`` backend); ``max_candidates`` bounds the candidates read by
+    the soft decoder and by that pass.
     """
 
     families: tuple[str, ...] = ("tag36h11",)
