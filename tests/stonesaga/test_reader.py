@@ -7,6 +7,7 @@ recorded and checked when rebuilt (§局间保留与存档, §开局设置.7).
 from __future__ import annotations
 
 import json
+import math
 import re
 from pathlib import Path
 
@@ -39,8 +40,12 @@ def valley_components(turned: dict[int, float] | None = None) -> list:
         comps.append(sc.tile(copy, TRAY_1, copy - 1, rotations[copy]))
     for copy in (4, 5, 6):
         comps.append(sc.tile(copy, TRAY_2, copy - 4, rotations[copy]))
-    # overlay copy 1 (an outpost) in zone 2 of tile 102: 120–240° from the tile's up, 28 mm out
-    x, y = sc.on_board(TRAY_1, 40 + 83 + 41.5, 50 + 28)
+    # overlay copy 1 (an outpost) in zone 2 of tile 102 (120–240° from the tile's up), 28 mm
+    # out at 200° on the tray: 140° from the up of the tile turned 60°, and still in zone 2
+    # (at 200°) of that tile turned back to 0°. (It lay at 180° on the tray, 120° from the turned
+    # tile's up: on the zone's edge, where a hundredth of a degree decided the zone.)
+    bearing = math.radians(200)
+    x, y = sc.on_board(TRAY_1, 40 + 83 + 41.5 + 28 * math.sin(bearing), 50 - 28 * math.cos(bearing))
     comps.append(sc.overlay(1, (x, y)))
     return comps
 
