@@ -39,8 +39,8 @@ ARUCO_DICTIONARIES = {
 THRESHOLD_WINDOWS = (9, 23)
 
 #: A quad with a side shorter than this (pixels) is no tag anything can read: under 0.75 px a
-#: cell across it. ``cv2.aruco`` reports such slivers (the edge of a tag's white margin, of a
-#: shadow) among the quads it could not decode, and each costs the second pass a few ms in vain.
+#: cell across it. ``cv2.aruco`` reports such slivers (5 × 15 px beside the bench's busy table's
+#: tags) among the quads it could not decode, and each costs the second pass a few ms in vain.
 #: No tag read at a rejected quad, rendered or in the photographs, had a side under 7 px; a
 #: third of the unread quads had one under 6. (A ratio of sides would not do: tags on cubes
 #: seen at a slant in the nasa_swarmathon photographs have one of 0.21-0.34, and are read.)
