@@ -56,6 +56,7 @@ from vision.preprocess import (
     contrasted,
     deblurred,
     enlarged_crop,
+    grey_at,
     local_contrast,
     sharpened,
     stickers_hidden,
@@ -640,19 +641,13 @@ def _edge_fit(
     steps = np.linspace(-1, 1, 17)
     points = a[:, :, None] + (b - a)[:, :, None] * t[None, None, :, None]  # Q × 4 × P × 2
     offsets = (reach[:, None, None, None] * steps).astype(np.float32)  # Q × 1 × 1 × S
-    # where to sample, x and y apart (contiguous maps for remap): Q × 4 × P × S each
+    # where to sample, x and y apart: Q × 4 × P × S each
     x, y = (
         points[..., axis, None].astype(np.float32)
         + offsets * normal[..., axis, None, None].astype(np.float32)
         for axis in (0, 1)
     )
-    values = cv2.remap(
-        grey,
-        x.reshape(-1, len(steps)),
-        y.reshape(-1, len(steps)),
-        cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_REPLICATE,
-    ).astype(np.float32)
+    values = grey_at(grey, x, y).reshape(-1, len(steps))
     # where the profile crosses halfway from the dark border to the light quiet zone
     dark, light = (values[:, 0] + values[:, 1]) / 2, (values[:, -2] + values[:, -1]) / 2
     half = ((dark + light) / 2)[:, None]

@@ -20,6 +20,32 @@ def local_contrast(grey: Image, clip_limit: float = 2.0, tile: int = 8) -> Image
     return np.asarray(clahe.apply(grey), dtype=np.uint8)
 
 
+#: Rows of samples handed to one call of ``cv2.remap`` (it takes fewer than 32,767).
+_REMAP_ROWS = 4096
+
+
+def grey_at(
+    grey: Image, x: npt.NDArray[np.floating], y: npt.NDArray[np.floating]
+) -> npt.NDArray[np.float32]:
+    """The grey levels of ``grey`` at the points (``x``, ``y``): arrays of one shape, any
+    number of points; bilinear, the frame's edge pixels repeated beyond it. Same shape out."""
+    shape = x.shape
+    columns = shape[-1] if len(shape) else 1
+    xs = np.ascontiguousarray(x, np.float32).reshape(-1, columns)
+    ys = np.ascontiguousarray(y, np.float32).reshape(-1, columns)
+    rows = [
+        cv2.remap(
+            grey,
+            xs[start : start + _REMAP_ROWS],
+            ys[start : start + _REMAP_ROWS],
+            cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_REPLICATE,
+        )
+        for start in range(0, len(xs), _REMAP_ROWS)  # remap takes under 32,767 rows
+    ]
+    return np.concatenate(rows).astype(np.float32).reshape(shape)
+
+
 #: Where `stickers_hidden` samples along each ray from a tag's centre, in units of the
 #: distance from the centre to the black square's edge: from just outside it to twice as far.
 _RAY_SCALES = np.linspace(1.04, 2.0, 25)
@@ -49,18 +75,8 @@ def stickers_hidden(grey: Image, quads: npt.NDArray[np.float64]) -> Image:
     edge_points = (q[:, :, None] + side[:, :, None] * _RAY_STEPS[:, None]).reshape(count, 16, 2)
     rays = edge_points - centre  # N × 16 × 2: from the centre to the black square's edge
     reach = np.concatenate([[0.94], _RAY_SCALES])  # 0.94: on the black border itself
-    x, y = (
-        np.ascontiguousarray(centre[..., axis, None] + rays[..., axis, None] * reach, np.float32)
-        for axis in (0, 1)
-    )
-    values = cv2.remap(
-        grey,
-        x.reshape(-1, len(reach)),
-        y.reshape(-1, len(reach)),
-        cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_REPLICATE,
-    ).astype(np.float32)
-    values = values.reshape(count, 16, len(reach))
+    x, y = (centre[..., axis, None] + rays[..., axis, None] * reach for axis in (0, 1))
+    values = grey_at(grey, x, y)  # N × 16 × (1 + S)
     black, outside = np.median(values[:, :, 0], axis=1), values[:, :, 1:]
     # The margin is looked at from 1.5 px past the square's edge (a blurred edge is grey).
     clear = (_RAY_SCALES - 1) * np.linalg.norm(rays, axis=2)[..., None] >= 1.5  # N × 16 × S

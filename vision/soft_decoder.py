@@ -31,6 +31,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.preprocess import grey_at
+
 Image = npt.NDArray[np.uint8]
 FloatArray = npt.NDArray[np.float64]
 #: Rows of samples, and the pictures they are compared with (single precision: enough, and
@@ -60,8 +62,6 @@ SEARCH_SHIFTS = (-0.5, 0.0, 0.5)
 #: Outlines read by `SoftDecoder.search`, each under one blur: the pairs that best fit a tag's
 #: frame.
 SEARCH_KEEP = 6
-#: Rows of samples handed to one call of ``cv2.remap`` (it takes fewer than 32,767).
-_REMAP_ROWS = 4096
 
 
 @dataclass(frozen=True)
@@ -157,19 +157,7 @@ class SoftDecoder:
         s = scales.astype(np.float32)[..., None, None]
         at = centres + s * (points[:, None] - centres) + shifts.astype(np.float32)[:, :, None]
         at = at.reshape(-1, len(self._grid), 2)
-        rows = []
-        for start in range(0, len(at), _REMAP_ROWS):  # remap takes under 32,767 rows
-            part = at[start : start + _REMAP_ROWS]
-            rows.append(
-                cv2.remap(
-                    grey,
-                    part[..., 0],
-                    part[..., 1],
-                    cv2.INTER_LINEAR,
-                    borderMode=cv2.BORDER_REPLICATE,
-                )
-            )
-        samples = np.concatenate(rows).astype(np.float32)
+        samples = grey_at(grey, at[..., 0], at[..., 1])
         samples -= samples.mean(axis=1, keepdims=True)
         samples /= np.linalg.norm(samples, axis=1, keepdims=True) + 1e-9
         return samples

@@ -425,3 +425,20 @@ def test_hiding_read_stickers_from_cv2_aruco_changes_no_read(monkeypatch):
         assert len(a) == 60
         assert [d.id for d in a] == [d.id for d in b]
         assert np.allclose([d.corners for d in a], [d.corners for d in b])
+
+
+def test_the_edge_fit_and_the_painting_take_any_number_of_tags():
+    """``cv2.remap`` takes fewer than 32,767 rows of samples: 400 quads (38,400 rows for the
+    edge fit) are sampled in parts, each quad as if alone."""
+    from vision.detection import _refined
+
+    grey = np.full((720, 1280), 110, np.uint8)
+    paste(grey, tag_image(5, cell=3), 60, 60)
+    square = np.array([[65.5, 89.5], [89.5, 89.5], [89.5, 65.5], [65.5, 65.5]])
+    others = [square + np.array([200 + 25 * (i % 40), 100 + 25 * (i // 40)]) for i in range(399)]
+    alone = _refined(grey, [square])[0]
+    assert np.allclose(_refined(grey, [square, *others])[0], alone)
+    assert np.array_equal(
+        stickers_hidden(grey, np.array([square, *others]))[50:110, 50:110],
+        stickers_hidden(grey, square[None])[50:110, 50:110],
+    )
