@@ -5,10 +5,11 @@ from __future__ import annotations
 import importlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from pydantic import TypeAdapter, ValidationError
 
+from engine.core.box import Box, BoxError, BoxFiles, demo_box
 from engine.core.checklist import ANCHOR_CHECK, BY_EYE, SetupCheck
 from engine.core.errors import GameConfigError, UnknownGameError
 from engine.core.forms import Offer
@@ -71,6 +72,12 @@ class Options:
     """Setup options every game has; a game subclasses this with its own fields."""
 
     players: int = 1
+    draws: Literal["table", "virtual"] = "table"
+    """Where a drawn card, tile or threat comes from: ``table`` (the default), the one the
+    players drew, given by the camera or at the console; ``virtual``, the engine's seeded
+    decks (the simulation, the example files, a group with no cards at hand)."""
+    box: Box | None = None
+    """The printed content played with (``engine.core.box``); None: the game's demo box."""
 
 
 class Game:
@@ -104,6 +111,39 @@ class Game:
     setup_checks: ClassVar[tuple[SetupCheck, ...]] = ()
     """The game's own lines of the set-up checklist, between the anchors and what is checked by
     eye (``checklist``)."""
+
+    box_package: ClassVar[str] = ""
+    """The package holding the demo box's data files (``engine.greenwood.data``)."""
+    box_files: ClassVar[tuple[str, ...]] = ()
+    """The names of the box's data files, as shipped and as a box folder holds them."""
+    box_kinds: ClassVar[dict[str, Text]] = {}
+    """What players call each kind of printed item (``"submarines/layout"``: 潜艇板 /
+    submarine boards); a kind not named here is shown by its file and key."""
+
+    def load_box(self, files: BoxFiles) -> Any:
+        """The game's catalogue made from a box's content; BoxError (or ValueError) saying
+        what is wrong, naming the file and the entry. Default: the content as it is."""
+        return files
+
+    def demo_box(self) -> Box:
+        """The shipped demo box (every item an invented value)."""
+        return demo_box(self.name, self.box_package, self.box_files)
+
+    def box(self, options: Any) -> Box:
+        """The box a game with these options is played with (the demo box when none is set)."""
+        box = getattr(options, "box", None)
+        return box if box is not None else self.demo_box()
+
+    def catalogue(self, options: Any) -> Any:
+        """The catalogue of the box a game with these options is played with, made once per
+        box; BoxError if the box does not load."""
+        box = self.box(options)
+        try:
+            return box.parsed(self.load_box)
+        except BoxError:
+            raise
+        except (KeyError, TypeError, ValueError) as exc:
+            raise BoxError([f"{self.name}: {exc}"]) from None
 
     def checklist(self) -> tuple[SetupCheck, ...]:
         """The set-up checklist: the table's anchors, the game's own lines, the rest by eye."""

@@ -153,3 +153,17 @@ class MoveRedone(Event):
     type: ClassVar[str] = "move_redone"
     move: str
     moves: int
+
+
+@dataclass(frozen=True)
+class BoxItemEntered(Event):
+    """The table entered a printed component the box did not hold (a card drawn, read aloud
+    and entered at the console in the rules' vocabulary): ``item`` is its item id in the box
+    (``weather/card/w17``, ``engine.core.box``) and ``value`` its entry as the data file
+    writes it, as JSON text. The kiosk keeps it in the owner's box for next time; the game
+    already uses it."""
+
+    type: ClassVar[str] = "box_item_entered"
+    game: str
+    item: str
+    value: str
