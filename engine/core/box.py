@@ -30,6 +30,7 @@ from importlib import resources
 from typing import Any, TypeVar
 
 from engine.core.errors import EngineError
+from engine.core.text import Text, Verdict
 
 BoxFiles = Mapping[str, Mapping[str, Any]]
 """A box's content: file name (``submarines.toml``) → its top-level TOML tables."""
@@ -239,3 +240,30 @@ def box_in(options: Any, demo: Box) -> Box:
     options = getattr(options, "options", options)
     box = getattr(options, "box", None)
     return box if isinstance(box, Box) else demo
+
+
+DRAWS_TEXTS = {
+    "draws": Text("抽牌与翻板", "Cards and tiles drawn"),
+    "draws=table": Text("由桌上决定(摄像头或触屏录入)", "At the table (camera or console)"),
+    "draws=virtual": Text("由程序洗牌(没有实物牌时)", "By the program (no cards at hand)"),
+}
+"""What the set-up page says of the ``draws`` option (each game's ``option_texts`` holds them)."""
+
+
+def demo_note(item: Text) -> Text:
+    """What a ruling that rests on a demo value adds: ``item`` names the demo item in both
+    languages (``Text("潜艇0", "submarine 0")``)."""
+    return Text(
+        f"按演示盒的{item.zh}判定:把你的盒子录入后才准确",
+        f"judged by the demo box's {item.en}: copy your box to make this exact",
+    )
+
+
+def noted(verdict: Verdict, box: Box, item: str, name: Text) -> Verdict:
+    """The verdict, its message followed by ``demo_note(name)`` when ``item`` (an item id of
+    ``box``) is a demo value; unchanged when it is the owner's."""
+    if box.is_owners(item):
+        return verdict
+    note = demo_note(name)
+    message = Text(f"{verdict.message.zh}({note.zh})", f"{verdict.message.en} ({note.en})")
+    return Verdict(verdict.ok, verdict.code, message, verdict.rule, verdict.params)
