@@ -79,7 +79,7 @@ def create_app(
             if hardware is not None:
                 hardware.close()
             app.state.camera.close()
-            table.saved.store.close()
+            table.store.close()
 
     app = KioskApp(
         title="tablesight",

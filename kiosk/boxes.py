@@ -85,6 +85,15 @@ def current_box(data_dir: Path, game: Game) -> Box:
     return Box.of(game.name, merged(demo, items), items)
 
 
+def with_box(data_dir: Path, game: Game, options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Set-up options with the box a new game is played with: the data folder's (the
+    owner's items over the demo's), unless the options name one already."""
+    out = dict(options or {})
+    if out.get("box") is None:
+        out["box"] = current_box(data_dir, game)
+    return out
+
+
 def _check(game: Game, items: Mapping[str, Any]) -> None:
     """BoxError, one line per problem, unless the demo with ``items`` over it loads: each item
     is first tried alone over the demo (so that each bad entry is named), then all of them."""

@@ -38,7 +38,6 @@ from kiosk.app import create_app
 from kiosk.errors import CommandError
 from kiosk.leds import track_facts, track_leds, tray_leds
 from kiosk.loop import TableLoop, load_calibration, wait_until
-from kiosk.routers.camera import CALIBRATION_FILE
 from kiosk.settings import Settings, apply_kiosk_changes
 from kiosk.simulation import (
     PROGRESS_FILE,
@@ -285,7 +284,7 @@ class TableHardware:
                     else CAMERA_UNAVAILABLE.format(reason=str(exc))
                 )
                 return
-            calibration = load_calibration(self.settings.data_dir / CALIBRATION_FILE)
+            calibration = load_calibration(self.settings.calibration_file)
         feed.fed = True  # the loop reads the camera: the camera page never opens it twice
         self.loop = TableLoop(
             table,
@@ -372,7 +371,9 @@ class TableHardware:
 
     def _new_simulated_game(self, table: Table, script: Any) -> None:
         name = f"{script.save_name}-{datetime.now(UTC):%Y%m%d-%H%M%S-%f}"
-        table.new_game(script.game, script.setup, name, script.seed)
+        # The simulation's cards come from the engine's seeded decks: no table draws them.
+        setup = {**(script.setup or {}), "draws": "virtual"}
+        table.new_game(script.game, setup, name, script.seed)
         if script.timer is not None and self.timers is not None:
             self.timers.choose(script.timer)
         if self.simulation is not None:

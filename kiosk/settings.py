@@ -279,6 +279,11 @@ class Settings(BaseSettings):
         """The SQLite file that holds the saved games."""
         return self.data_dir / "games.sqlite"
 
+    @property
+    def calibration_file(self) -> Path:
+        """The camera-to-table calibration (``tablesight calibrate``, the calibrate page)."""
+        return self.data_dir / "calibration.json"
+
     @classmethod
     def settings_customise_sources(
         cls,

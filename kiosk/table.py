@@ -12,6 +12,7 @@ turns it into what the screens show.
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 from collections import deque
@@ -19,6 +20,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
@@ -40,7 +42,10 @@ from engine.core import (
     offered,
     offers,
 )
+from engine.core.box import BoxError
 from engine.core.text import Language
+from engine.core.vocabulary import BoxItemEntered
+from kiosk.boxes import keep_items, with_box
 from kiosk.packaway import MissingPieces
 from kiosk.presenter import LINK_STATES, Link, Presenter, TableFacts, frozen_event
 from kiosk.presenter.facts import Event as EventData
@@ -135,9 +140,20 @@ class Table:
         self._hints = 0
         """How many notices were shown (the timer of an old one leaves a newer one alone)."""
         self.hint_seconds = HINT_SECONDS
+        self.data_dir: Path | None = None
+        """The data folder holding the owner's boxes (``kiosk.boxes``): a new game is played
+        with its game's box, and what the table enters that the box lacks is kept there;
+        None: the demo boxes, nothing kept."""
         self._reset_memory()
         self.presenter = Presenter(self.facts, lambda: self.seq)
         """What the screens read: the snapshot of each change, per language."""
+
+    @property
+    def store(self) -> Store:
+        """The save file the game is kept in."""
+        store = self.saved.store
+        assert isinstance(store, Store), "a table's game is kept in a Store"
+        return store
 
     # --- changes ---------------------------------------------------------------------------
 
@@ -154,6 +170,7 @@ class Table:
             if result.accepted:
                 self._refused = None
                 self._remember(result.events, self.saved.session.state)
+                self._keep_entered(result.events)
             else:
                 self._refused = (move, result.verdict)
                 self._recent.append(
@@ -245,14 +262,37 @@ class Table:
         with self._lock:
             game_name = find_game(game).name
             name = name or f"{game_name}-{datetime.now(UTC):%Y%m%d-%H%M%S-%f}"
-            if any(info.name == name for info in self.saved.store.list()):
+            if any(info.name == name for info in self.store.list()):
                 raise SetupError(NAME_TAKEN.format(name=name))
-            self.saved = self.saved.store.new_game(name, game_name, options, seed, seats)
+            if self.data_dir is not None:
+                options = with_box(self.data_dir, find_game(game_name), options)
+            self.saved = self.store.new_game(name, game_name, options, seed, seats)
             self.notices, self.prompts, self.layout_seen = [], [], []
             self._refused = self._hint = None
             self._reset_memory()
             change = self._bump("new_game")
         self._tell(change)
+
+    def _keep_entered(self, events: tuple[Event, ...]) -> None:
+        """Keep in the owner's box the components the table entered that the box lacked
+        (``BoxItemEntered``), for the next game; one that cannot be kept is said on the
+        screen and costs only itself (the game already uses it)."""
+        if self.data_dir is None:
+            return
+        for event in events:
+            if not isinstance(event, BoxItemEntered):
+                continue
+            try:
+                keep_items(self.data_dir, self.saved.game, {event.item: json.loads(event.value)})
+            except (BoxError, OSError, ValueError) as exc:
+                log.warning("the entered %s was not kept in the box: %s", event.item, exc)
+                self._note(
+                    Text(
+                        "录入的这张牌没能存进你的盒子,下一局还需再录入",
+                        "the component entered could not be kept in your box: enter it"
+                        " again next game",
+                    )
+                )
 
     def _taken(self, move: Move) -> Taken:
         """The move just undone as the console offered it (its offer and choices in the state
@@ -368,7 +408,7 @@ class Table:
         """The saved games, to read other saves while no move is being written (the table's
         lock is held meanwhile: keep it short)."""
         with self._lock:
-            yield self.saved.store
+            yield self.store
 
     def listen(self, listener: Listener) -> Callable[[], None]:
         """Call ``listener(change)`` after every change (outside the lock); returns the remover."""
@@ -537,6 +577,7 @@ def open_table(settings: Settings, store: Store | None = None) -> tuple[Table, S
         notices.append(started)
     table = Table(saved, warnings + notices)
     table.warnings = warnings
+    table.data_dir = settings.data_dir
     return table, store
 
 
@@ -546,7 +587,8 @@ def _new_game(store: Store, settings: Settings, by_time: bool = False) -> tuple[
     name = (None if by_time else settings.save) or (
         f"{settings.game}-{datetime.now(UTC):%Y%m%d-%H%M%S}"
     )
-    saved = store.new_game(name, settings.game)
+    options = with_box(settings.data_dir, find_game(settings.game), None)
+    saved = store.new_game(name, settings.game, options)
     return saved, Text(
         f"新开一局{saved.game.title.zh},存档名“{name}”",
         f"started a new game of {saved.game.name} saved as {name!r}",

@@ -9,6 +9,8 @@ import ast
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[1]
 PACKAGES = ("engine", "vision", "firmware_bridge", "hardware", "kiosk", "cafe", "bench")
 MAY_IMPORT = {
@@ -22,9 +24,9 @@ MAY_IMPORT = {
 }
 """Which packages each package may import (DESIGN.md: arrows point down, nothing points back)."""
 KIOSK_ORDER = (
-    "errors", "stop_signals", "mqtt.topics", "settings", "seats", "words", "pairing", "store",
-    "presenter", "packaway", "table", "leds", "timers", "speech", "campaigns", "mqtt", "loop",
-    "simulation", "guard", "deps", "routers", "app", "rig", "commands", "cli",
+    "errors", "stop_signals", "mqtt.topics", "settings", "boxes", "seats", "words", "pairing",
+    "store", "presenter", "packaway", "table", "leds", "timers", "speech", "campaigns", "mqtt",
+    "loop", "simulation", "guard", "deps", "routers", "app", "rig", "commands", "cli",
 )  # fmt: skip
 """The kiosk's modules from the bottom up, as docs/kiosk.md lists them."""
 
@@ -40,17 +42,21 @@ def modules() -> dict[str, Path]:
     return found
 
 
-def imported(path: Path) -> Iterator[str]:
+def imported(path: Path, types_too: bool = False) -> Iterator[str]:
     """The dotted names a module imports at run time (anywhere in it, not under TYPE_CHECKING):
     ``from p import x`` names ``p.x``, which resolves to the module ``p.x`` when there is one,
-    else to ``p`` itself (``graph``)."""
+    else to ``p`` itself (``graph``); ``types_too``: the imports under TYPE_CHECKING as well."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    typing_only = {
-        id(inner)
-        for node in ast.walk(tree)
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
-        for inner in ast.walk(node)
-    }
+    typing_only = (
+        set()
+        if types_too
+        else {
+            id(inner)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+            for inner in ast.walk(node)
+        }
+    )
     for node in ast.walk(tree):
         if id(node) in typing_only:
             continue
@@ -60,12 +66,13 @@ def imported(path: Path) -> Iterator[str]:
             yield from (f"{node.module}.{alias.name}" for alias in node.names)
 
 
-def graph() -> dict[str, set[str]]:
-    """Module -> the project's modules it imports (a name resolves to its longest module)."""
+def graph(types_too: bool = False) -> dict[str, set[str]]:
+    """Module -> the project's modules it imports (a name resolves to its longest module);
+    ``types_too``: counting the imports made for type hints only."""
     known = modules()
     edges: dict[str, set[str]] = {name: set() for name in known}
     for name, path in known.items():
-        for target in imported(path):
+        for target in imported(path, types_too):
             parts = target.split(".")
             while parts and ".".join(parts) not in known:
                 parts.pop()
@@ -110,8 +117,11 @@ def test_every_kiosk_module_has_its_place_in_the_order() -> None:
     assert unplaced == []
 
 
-def test_no_import_circle() -> None:
-    edges = graph()
+@pytest.mark.parametrize("types_too", [False, True], ids=["run time", "type hints too"])
+def test_no_import_circle(types_too: bool) -> None:
+    """No module imports itself back, not even for a type hint (the saved game and the save
+    file once did: ``kiosk.store.saved`` names what it needs of the file as a Protocol)."""
+    edges = graph(types_too)
     circles = []
     index: dict[str, int] = {}
     low: dict[str, int] = {}
@@ -143,6 +153,21 @@ def test_no_import_circle() -> None:
         if node not in index:
             visit(node)
     assert circles == []
+
+
+def test_only_the_app_imports_the_routes() -> None:
+    """The routes are leaves that only the app imports (DESIGN.md, "Architecture"): a value
+    that a route and something below it share lives below both (the calibration's file is
+    ``Settings.calibration_file``)."""
+    wrong = [
+        f"{source} imports {target}"
+        for source, targets in graph(types_too=True).items()
+        for target in targets
+        if target.startswith("kiosk.routers")
+        and not source.startswith("kiosk.routers")
+        and source != "kiosk.app"
+    ]
+    assert wrong == []
 
 
 def test_the_checks_see_imports() -> None:

@@ -185,7 +185,7 @@ class Box:
     @property
     def files(self) -> dict[str, Any]:
         """The content: file name → its tables (parsed once per Box)."""
-        cached = self.__dict__.get("_files")
+        cached: dict[str, Any] | None = self.__dict__.get("_files")
         if cached is None:
             cached = json.loads(self.content)
             self.__dict__["_files"] = cached
@@ -197,7 +197,7 @@ class Box:
         if cached is None or cached[0] is not parse:
             cached = (parse, parse(self.files))
             self.__dict__["_parsed"] = cached
-        return cached[1]  # type: ignore[no-any-return]
+        return cached[1]
 
     def is_owners(self, item: str) -> bool:
         """Whether the item (``submarines/layout/0``) is the owner's, not the demo's."""
@@ -217,8 +217,10 @@ class Box:
 @cache
 def demo_files(package: str, names: tuple[str, ...]) -> dict[str, dict[str, Any]]:
     """The shipped demo box of a game: its data files (``names``) in ``package``, parsed."""
-    folder = resources.files(package)
     out: dict[str, dict[str, Any]] = {}
+    if not names:
+        return out  # a game with no printed content
+    folder = resources.files(package)
     for name in names:
         try:
             out[name] = tomllib.loads((folder / name).read_text(encoding="utf-8"))

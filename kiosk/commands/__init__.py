@@ -30,6 +30,7 @@ VERBS = {
     "calibrate": "calibrate the camera to the table",
     "track": "stream the stickers the camera sees (JSON lines, TUIO)",
     "inventory": "pack away: which of a game's pieces the camera sees, which are missing",
+    "box": "show, import, export or reset the owner's box of a game (its printed content)",
 }
 """The kiosk's own verbs and the one line that ``tablesight --help`` shows for each."""
 

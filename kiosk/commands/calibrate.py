@@ -23,7 +23,6 @@ if TYPE_CHECKING:
     from vision.calibration import TagPlace
     from vision.sources import SourceConfig
 
-CALIBRATION_FILE = "calibration.json"
 PICTURE_FILE = "calibration.png"
 MAX_WAIT_S = 600.0
 """The longest --wait for a frame (a camera that gives none in 10 min will not give one)."""
@@ -78,7 +77,7 @@ def calibrate(args: argparse.Namespace, settings: Settings) -> int:
             f"--wait must be a number of seconds above 0 and at most {MAX_WAIT_S:g},"
             f" not {args.wait:g}"
         )
-    out = args.out or settings.data_dir / CALIBRATION_FILE
+    out = args.out or settings.calibration_file
     picture_path = args.picture or out.with_name(PICTURE_FILE)
     _check_writable(out, "--out" if args.out else "the calibration file")
     _check_writable(picture_path, "--picture" if args.picture else "the picture")

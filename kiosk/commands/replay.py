@@ -178,6 +178,7 @@ def _start(
     game: str, args: argparse.Namespace, settings: Settings, options: Any, seed: int
 ) -> Session:
     from engine.core import EngineError, Session, find_game
+    from kiosk.boxes import with_box
     from kiosk.store import Store, StoreError
 
     try:
@@ -189,7 +190,8 @@ def _start(
                     f"saved game {args.from_save!r} is {saved.game.name}, not {game}"
                 )
             return saved.session
-        return Session(find_game(game), options, seed)
+        found = find_game(game)
+        return Session(found, with_box(settings.data_dir, found, options), seed)
     except (EngineError, StoreError, ValueError, TypeError, RecursionError) as exc:
         raise CommandError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from None
 

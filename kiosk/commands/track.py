@@ -35,7 +35,6 @@ if TYPE_CHECKING:
     from kiosk.settings import Settings
     from vision.stabiliser import Observation
 
-CALIBRATION_FILE = "calibration.json"
 WHY = {
     "bare": "its place is bare",
     "replaced": "another tag is in its place",
@@ -204,7 +203,7 @@ class _Tracker:
         if calibration is None and not self.explicit_calibration:
             from kiosk.loop import load_calibration
 
-            calibration = load_calibration(self.settings.data_dir / CALIBRATION_FILE)
+            calibration = load_calibration(self.settings.calibration_file)
             where = "the saved calibration"
         if calibration is not None and calibration.image_size != (width, height):
             w, h = calibration.image_size

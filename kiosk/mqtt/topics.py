@@ -117,4 +117,3 @@ def parse_broker_url(url: str) -> BrokerAddress:
         username=unquote(parts.username) if parts.username else None,
         password=unquote(parts.password) if parts.password else None,
     )
-

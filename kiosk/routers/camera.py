@@ -42,7 +42,6 @@ from vision.sources import ResilientSource, open_source
 router = APIRouter(tags=["camera"])
 
 IDLE_S = 10.0
-CALIBRATION_FILE = "calibration.json"
 BOUNDARY = "frame"
 
 
@@ -281,7 +280,7 @@ def calibrate(request: Request, settings: SettingsDep) -> dict[str, Any]:
     except VisionError as exc:
         answer["problem"] = str(exc)
         return answer
-    calibration.save(settings.data_dir / CALIBRATION_FILE)
+    calibration.save(settings.calibration_file)
     answer.update(calibrated=True, error_px=round(calibration.reprojection_error_px, 3))
     return answer
 

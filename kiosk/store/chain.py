@@ -10,9 +10,9 @@ from typing import Any
 
 from engine.core import EngineError, Move, Text, move_from_json
 from kiosk.store.errors import SaveUnusableError
-from kiosk.store.files import _short
+from kiosk.store.files import short_reason
 
-_Entry = tuple[int, str, Move | None]
+Entry = tuple[int, str, Move | None]
 """A checked log entry: its seq, kind and parsed move (None for undo and redo)."""
 
 
@@ -147,11 +147,11 @@ DAMAGED_ROW = Text(
 )
 
 
-def _parse_entries(name: str, rows: list[tuple[Any, Any, Any, Any, Any]]) -> list[_Entry]:
+def _parse_entries(name: str, rows: list[tuple[Any, Any, Any, Any, Any]]) -> list[Entry]:
     """The checked rows as entries with parsed moves; SaveUnusableError at the first move that
     is not UTF-8 text, not JSON or not a move of a known type."""
     parsed: dict[bytes, Move] = {}  # moves are frozen values: one instance per text
-    entries: list[_Entry] = []
+    entries: list[Entry] = []
     append = entries.append
     for index, (seq, kind, raw, _, _) in enumerate(rows):
         if kind != "move":
@@ -168,8 +168,8 @@ def _parse_entries(name: str, rows: list[tuple[Any, Any, Any, Any, Any]]) -> lis
                 raise SaveUnusableError(name, index + 1, len(rows), why) from None
             except (EngineError, ValueError, RecursionError) as exc:
                 why = Text(
-                    f"记录的一步无法读取({_short(exc)})",
-                    f"a logged move is unreadable ({_short(exc)})",
+                    f"记录的一步无法读取({short_reason(exc)})",
+                    f"a logged move is unreadable ({short_reason(exc)})",
                 )
                 raise SaveUnusableError(name, index + 1, len(rows), why) from None
         append((seq, kind, move))

@@ -47,15 +47,15 @@ from kiosk.store.files import (
     _now,
     _read_only_connection,
     _set_aside,
-    _short,
     _text,
     _transaction,
     _why_denied,
     _why_failed,
+    short_reason,
 )
 from kiosk.store.saved import SavedGame
 from kiosk.store.schema import APPLICATION_ID, COLUMNS, MIGRATIONS, SCHEMA_VERSION
-from kiosk.store.snapshots import SnapshotError, _Snapshot, decode_state, snapshot_digest
+from kiosk.store.snapshots import Snapshot, SnapshotError, decode_state, snapshot_digest
 
 log = logging.getLogger("kiosk.store")
 
@@ -305,7 +305,7 @@ class Store:
         except sqlite3.Error as exc:
             raise SaveNotKeptError(_why_failed(exc, self.path)) from None
         saved = SavedGame(self, game_id, name, session, seats)
-        saved._head = head
+        saved.follow(head, 0)
         return saved
 
     def load(self, name: str | None = None) -> SavedGame:
@@ -347,10 +347,10 @@ class Store:
         chains, digests = _check_chain(name_, identity, rows, head, count, pending)
         saved = self._start(game_id, name_, raw_game, raw_options, seed, raw_seats)
         entries = _parse_entries(name_, rows)  # after _start: finding the game registers its moves
-        start = saved._restore(entries, [identity, *chains], digests)
+        start = saved.restore(entries, [identity, *chains], digests)
         try:
             for index in range(start, len(entries)):
-                saved._replay(index + 1, len(entries), *entries[index][1:])
+                saved.replay_entry(index + 1, len(entries), *entries[index][1:])
         except SaveUnusableError as exc:
             if not start:
                 raise
@@ -366,11 +366,10 @@ class Store:
             saved = self._start(game_id, name_, raw_game, raw_options, seed, raw_seats)
             start = 0
             for index in range(len(entries)):
-                saved._replay(index + 1, len(entries), *entries[index][1:])
-        saved._head = chains[-1] if chains else identity
-        saved._seq = len(rows)
+                saved.replay_entry(index + 1, len(entries), *entries[index][1:])
+        saved.follow(chains[-1] if chains else identity, len(rows))
         if len(entries) - start >= snapshots.SNAPSHOT_EVERY:
-            saved._write_snapshot()  # an old save, or damaged snapshots: the next resume is short
+            saved.write_snapshot()  # an old save, or damaged snapshots: the next resume is short
         return saved
 
     def _start(
@@ -410,12 +409,13 @@ class Store:
                 None,
                 0,
                 Text(
-                    f"它的设置无法读取({_short(exc)})", f"its set-up is unreadable ({_short(exc)})"
+                    f"它的设置无法读取({short_reason(exc)})",
+                    f"its set-up is unreadable ({short_reason(exc)})",
                 ),
             ) from None
         return SavedGame(self, game_id, name, session, seats)
 
-    def _snapshot_engines(self, game_id: int) -> dict[int, object]:
+    def snapshot_engines(self, game_id: int) -> dict[int, object]:
         """Each snapshot of the game as seq → the engine key it claims, without blobs."""
         try:
             rows = self._conn.execute(
@@ -426,8 +426,8 @@ class Store:
             return {}
         return {seq: engine for seq, engine in rows if isinstance(seq, int)}
 
-    def _snapshot_state(
-        self, saved: SavedGame, expected: _Snapshot, digest: bytes | None
+    def snapshot_state(
+        self, saved: SavedGame, expected: Snapshot, digest: bytes | None
     ) -> State[Any] | None:
         """The state of the snapshot ``expected`` describes (after log entry ``expected.seq``
         and ``expected.moves`` moves, whose chain is ``expected.prefix``), if its bytes give the
@@ -542,12 +542,12 @@ class Store:
         ).fetchone()
         return chain, pending
 
-    def _append(
+    def append_entry(
         self,
         game_id: int,
         kind: str,
         move: Move | None,
-        snapshot: _Snapshot | None = None,
+        snapshot: Snapshot | None = None,
     ) -> tuple[int, bytes]:
         """Commit one log entry, chained to the game's head (with the snapshot of the state
         before it, if given, in the same transaction); returns the entry's seq and chain.
@@ -586,7 +586,7 @@ class Store:
             raise SaveNotKeptError(_why_failed(exc, self.path)) from None
         return seq, chain
 
-    def _seal_snapshot(self, game_id: int, snapshot: _Snapshot) -> None:
+    def seal_snapshot(self, game_id: int, snapshot: Snapshot) -> None:
         """Write a snapshot of the state after the game's last entry in its own transaction
         (after a long replay), its digest sealed into the save's head until the next entry
         carries it; nothing if the log has moved on since. sqlite3.Error if it cannot be
@@ -604,7 +604,7 @@ class Store:
                     (snapshot.digest, _seal(chain, snapshot.digest), game_id),
                 )
 
-    def _put_snapshot(self, game_id: int, snapshot: _Snapshot, now: str) -> bool:
+    def _put_snapshot(self, game_id: int, snapshot: Snapshot, now: str) -> bool:
         """Write a snapshot and drop the oldest beyond SNAPSHOTS_KEPT, inside the caller's
         transaction; on any database error only this savepoint is rolled back (False)."""
         self._conn.execute("SAVEPOINT snapshot")

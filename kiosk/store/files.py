@@ -183,7 +183,7 @@ def _text(raw: object) -> str | None:
     return raw if isinstance(raw, str) else None
 
 
-def _short(exc: BaseException) -> str:
+def short_reason(exc: BaseException) -> str:
     """An exception's message on one line, at most 160 characters."""
     text = " ".join(str(exc).split()) or type(exc).__name__
     return text if len(text) <= 160 else text[:157] + "…"

@@ -5,18 +5,42 @@ from __future__ import annotations
 
 import logging
 import sqlite3
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from engine.core import EngineError, Event, Game, Move, Result, Session, State, Text
 from kiosk.seats import PlayerSeat, default_seats
 from kiosk.store import snapshots
-from kiosk.store.chain import _Entry
+from kiosk.store.chain import Entry
 from kiosk.store.errors import SaveUnusableError
-from kiosk.store.files import _short
-from kiosk.store.snapshots import SnapshotError, _Snapshot, engine_key
+from kiosk.store.files import short_reason
+from kiosk.store.snapshots import Snapshot, SnapshotError, engine_key
 
-if TYPE_CHECKING:
-    from kiosk.store.database import Store
+
+class GameLog(Protocol):
+    """What a saved game needs of the save file (``kiosk.store.database.Store`` is one)."""
+
+    cannot_keep: Text | None
+
+    def append_entry(
+        self, game_id: int, kind: str, move: Move | None, snapshot: Snapshot | None = None
+    ) -> tuple[int, bytes]:
+        """Commit one log entry (with a snapshot of the state before it); its seq and chain."""
+        ...
+
+    def seal_snapshot(self, game_id: int, snapshot: Snapshot) -> None:
+        """Write a snapshot of the state after the last entry, in its own transaction."""
+        ...
+
+    def snapshot_engines(self, game_id: int) -> dict[int, object]:
+        """Each snapshot of the game as seq → the engine key it claims."""
+        ...
+
+    def snapshot_state(
+        self, saved: SavedGame, expected: Snapshot, digest: bytes | None
+    ) -> State[Any] | None:
+        """The state of a snapshot, if it verifies against the log; else None."""
+        ...
+
 
 log = logging.getLogger("kiosk.store")
 
@@ -26,7 +50,7 @@ class SavedGame:
 
     def __init__(
         self,
-        store: Store,
+        store: GameLog,
         game_id: int,
         name: str,
         session: Session,
@@ -39,6 +63,10 @@ class SavedGame:
         """The chain of the last log entry (what a snapshot taken now claims as its prefix)."""
         self._seq: int | None = 0
         """The seq of the last log entry; None once the log was written by someone else."""
+
+    def follow(self, head: bytes, seq: int) -> None:
+        """Follow the log from its entry ``seq`` whose chain (or sealed head) is ``head``."""
+        self._head, self._seq = head, seq
 
     @property
     def game(self) -> Game:
@@ -79,13 +107,13 @@ class SavedGame:
         snapshot = None
         if self._seq and self._seq % snapshots.SNAPSHOT_EVERY == 0:
             snapshot = self._snapshot()
-        seq, chain = self.store._append(self.id, kind, move, snapshot)
+        seq, chain = self.store.append_entry(self.id, kind, move, snapshot)
         if self._seq is not None and seq != self._seq + 1:
             self._seq = None  # another writer: this session no longer follows the log
         if self._seq is not None:
             self._seq, self._head = seq, chain
 
-    def _snapshot(self) -> _Snapshot | None:
+    def _snapshot(self) -> Snapshot | None:
         """The current state encoded for the current log entry; None if it cannot be."""
         if self._seq is None:
             return None
@@ -94,11 +122,9 @@ class SavedGame:
         except SnapshotError as exc:  # a state that will not encode costs only its snapshot
             log.warning("snapshot of %r not made: %s", self.name, exc)
             return None
-        return _Snapshot(
-            self._seq, self._head, engine_key(self.game), len(self.session.moves), blob
-        )
+        return Snapshot(self._seq, self._head, engine_key(self.game), len(self.session.moves), blob)
 
-    def _write_snapshot(self) -> None:
+    def write_snapshot(self) -> None:
         """Write a snapshot of the current state in its own transaction (after a long replay);
         a failure costs only the snapshot."""
         if self.store.cannot_keep is not None:
@@ -107,19 +133,17 @@ class SavedGame:
         if snapshot is None:
             return
         try:
-            self.store._seal_snapshot(self.id, snapshot)
+            self.store.seal_snapshot(self.id, snapshot)
         except sqlite3.Error as exc:
             log.warning("snapshot of %r not written: %s", self.name, exc)
 
-    def _restore(
-        self, entries: list[_Entry], chains: list[bytes], digests: dict[int, bytes]
-    ) -> int:
+    def restore(self, entries: list[Entry], chains: list[bytes], digests: dict[int, bytes]) -> int:
         """Put the session at the newest snapshot that the checked log ``entries`` vouch for
         (``chains[n]`` is the chain after n entries, ``digests[n]`` the digest the chain keeps
         of the snapshot after n entries; older good snapshots become undo checkpoints); return
         how many entries it covers. A snapshot that does not verify or decode is ignored with
         one warning line."""
-        engines = self.store._snapshot_engines(self.id)
+        engines = self.store.snapshot_engines(self.id)
         engine = engine_key(self.game)
         if engine not in engines.values():
             return 0  # none, or another version's: the log replays
@@ -143,8 +167,8 @@ class SavedGame:
                 lowest.append(len(moves))
 
         def state(seq: int, length: int) -> State[Any] | None:
-            expected = _Snapshot(seq, chains[seq], engine, length, b"")
-            return self.store._snapshot_state(self, expected, digests.get(seq))
+            expected = Snapshot(seq, chains[seq], engine, length, b"")
+            return self.store.snapshot_state(self, expected, digests.get(seq))
 
         for position in range(len(good) - 1, -1, -1):
             seq, length, stack, taken_back = good[position]
@@ -161,7 +185,7 @@ class SavedGame:
             return seq
         return 0
 
-    def _replay(self, entry: int, total: int, kind: str, move: Move | None) -> None:
+    def replay_entry(self, entry: int, total: int, kind: str, move: Move | None) -> None:
         """Apply one checked log entry; SaveUnusableError if it does not replay."""
         try:
             if kind == "move" and move is not None:
@@ -187,5 +211,8 @@ class SavedGame:
                 self.name,
                 entry,
                 total,
-                Text(f"这条记录无法重放({_short(exc)})", f"it does not replay ({_short(exc)})"),
+                Text(
+                    f"这条记录无法重放({short_reason(exc)})",
+                    f"it does not replay ({short_reason(exc)})",
+                ),
             ) from None

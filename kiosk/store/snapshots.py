@@ -44,7 +44,7 @@ class SnapshotError(ValueError):
 
 
 @dataclass(frozen=True)
-class _Snapshot:
+class Snapshot:
     """A state ready to write: after log entry ``seq`` (whose chain is ``prefix``),
     ``moves`` moves applied, encoded by this ``engine``; ``digest`` ties it to the log."""
 

@@ -70,7 +70,7 @@ def snapshots(path: Path) -> list[int]:
 def from_snapshot(store: Store, name: str) -> tuple[SavedGame, list[int]]:
     """Load, noting which snapshots were decoded."""
     used: list[int] = []
-    original = store._snapshot_state
+    original = store.snapshot_state
 
     def spy(saved, expected, digest):  # type: ignore[no-untyped-def]
         state = original(saved, expected, digest)
@@ -78,7 +78,7 @@ def from_snapshot(store: Store, name: str) -> tuple[SavedGame, list[int]]:
             used.append(expected.seq)
         return state
 
-    store._snapshot_state = spy  # type: ignore[method-assign]
+    store.snapshot_state = spy  # type: ignore[method-assign]
     return store.load(name), used
 
 
