@@ -285,6 +285,8 @@ WORDS: Mapping[str, Text] = MappingProxyType(
         # the timers (kiosk/timers.py): the table page, its menu, the set-up page, the tray page
         "group_timer": Text("计时条", "Timer"),
         "timer": Text("计时器", "Timer"),
+        # the box (kiosk/boxes.py): the set-up page's game cards and summary
+        "box": Text("盒子", "Box"),
         "timerOff": Text("不计时", "Off"),
         "timerTurn": Text("每回合限时", "Per turn"),
         "timerBudget": Text("每人总时长(棋钟)", "Chess clock: each player's time for the game"),

@@ -11,8 +11,10 @@ from typing import Any, Literal
 from fastapi import APIRouter, HTTPException, Request
 
 from engine.core import EngineError, Text, find_game, move_from_dict
+from engine.core.box import Box
 from engine.core.game import available_games
 from engine.core.text import Language
+from kiosk.boxes import current_box
 from kiosk.deps import PairingDep, SettingsDep, TableDep, is_local
 from kiosk.pairing import Pairing
 from kiosk.routers.controls import MoveBody, verdict_answer
@@ -113,6 +115,7 @@ def games(settings: SettingsDep, lang: Language | None = None) -> list[dict[str,
                 "max_players": game.max_players,
                 "players_label": _label(texts, "players", lang),
                 "options": describe_options(game.options_type, texts, lang),
+                "box": box_state(current_box(settings.data_dir, game), lang),
                 "checklist": checklist(game.name, lang),
             }
         )
@@ -129,6 +132,18 @@ def colours(lang: Language = "en") -> dict[str, Any]:
         ],
         "max_name": MAX_NAME,
     }
+
+
+def box_state(box: Box, lang: Language) -> dict[str, Any]:
+    """What the set-up page says of the box a new game is played with: how many printed
+    items are the owner's, of how many, and that line in ``lang``."""
+    counts = box.counts().values()
+    mine, total = sum(m for m, _ in counts), sum(m + d for m, d in counts)
+    if mine == 0:
+        line = Text(f"演示盒:{total}项都是编造的值", f"Demo box: all {total} values invented")
+    else:
+        line = Text(f"你的盒子:{total}项中已录入{mine}项", f"Your box: {mine} of {total} copied")
+    return {"mine": mine, "total": total, "line": line.in_(lang)}
 
 
 def describe_options(

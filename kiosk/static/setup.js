@@ -142,6 +142,7 @@ function renderGames() {
     card.append(
       Kiosk.el("span", { class: "card-title", text: g.title }),
       Kiosk.el("span", { class: "card-sub", text: Kiosk.t("playersRange", { min: g.min_players, max: g.max_players }) }),
+      Kiosk.el("span", { class: "card-sub card-box", "data-box": g.box.mine ? "owner" : "demo", text: g.box.line }),
     );
     return card;
   }));
@@ -345,6 +346,7 @@ function renderSummary(game) {
     chosen.append(Kiosk.el("dt", { text: o.label }), Kiosk.el("dd", { text: shownValue(o) }));
   }
   chosen.append(Kiosk.el("dt", { text: Kiosk.t("timer") }), Kiosk.el("dd", { text: timerSummary() }));
+  chosen.append(Kiosk.el("dt", { text: Kiosk.t("box") }), Kiosk.el("dd", { class: "sum-box", text: game.box.line }));
   $("summary").replaceChildren(
     Kiosk.el("h3", { class: "sum-title", text: game.title }),
     Kiosk.el("p", { class: "muted", text: Kiosk.t("sumPlayers", { n: setup.players }) }),

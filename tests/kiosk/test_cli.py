@@ -28,6 +28,7 @@ VERBS = [
     "track",
     "cafe",
     "inventory",
+    "box",
 ]
 
 
