@@ -140,8 +140,11 @@ def post(server: Server, path: str, body: dict[str, Any] | None = None) -> dict[
 
 
 def fresh_game(server: Server) -> None:
-    """Start a new two-player Greenwood game on ``server`` (each test starts from Dusk)."""
-    post(server, "/api/new-game", {"game": "greenwood", "players": 2, "options": {"start_seat": 0}})
+    """Start a new two-player Greenwood game on ``server`` (each test starts from Dusk): its
+    threats from the engine's seeded deck (``draws = "virtual"``), so no table draw comes
+    first (docs/box.md)."""
+    options = {"start_seat": 0, "draws": "virtual"}
+    post(server, "/api/new-game", {"game": "greenwood", "players": 2, "options": options})
 
 
 def chromium_path() -> str | None:
