@@ -20,10 +20,11 @@ from engine.stonesaga.catalogue import (
     ATTRIBUTES,
     INTERVALS,
     TRAITS,
+    Catalogue,
     Challenge,
-    campaign,
-    challenge,
-    challenges,
+    challenge_item,
+    demo_text,
+    with_note,
 )
 from engine.stonesaga.state import AGES, LogCharacter, Relics, ValleyRecord
 
@@ -54,24 +55,21 @@ def between_sessions_death(interval: str) -> bool:
     return interval in ("generation", "epoch")
 
 
-def outpost_limit(population: int) -> int:
-    """§建前哨: how many outposts the population allows (population 8 → 2)."""
-    limit = 0
-    for lowest, outposts in campaign()["outpost_limits"]:
-        if population >= lowest:
-            limit = outposts
-    return limit
+def outpost_limit(population: int, cat: Catalogue) -> int:
+    """§建前哨: how many outposts the population allows (population 8 → 2), by the box's
+    outpost scale."""
+    return cat.outpost_limit(population)
 
 
-def ruins_needed(outposts: int, population: int) -> int:
+def ruins_needed(outposts: int, population: int, cat: Catalogue) -> int:
     """§建前哨: at the start of a new epoch, how many outposts must become ruins because
     there are more than the population allows (the players choose which)."""
-    return max(outposts - outpost_limit(population), 0)
+    return max(outposts - outpost_limit(population, cat), 0)
 
 
-def valley_capacity(epoch: int) -> int:
+def valley_capacity(epoch: int, cat: Catalogue) -> int:
     """§山谷扩张: terrain trays the valley holds: epoch 1 → 4, 2 → 6, 3 → 8."""
-    return int(campaign()["valley_capacity"][str(epoch)])
+    return cat.valley_capacity(epoch)
 
 
 def age_after(age: str, interval: str) -> str:
@@ -141,11 +139,11 @@ def after_interval(roster: Sequence[Any], interval: str, rolls: Sequence[int]) -
     return AfterInterval(tuple(out), tuple(mourned), population, unrest)
 
 
-def keep_problem(items: Sequence[str], materials: Sequence[str]) -> str | None:
+def keep_problem(items: Sequence[str], materials: Sequence[str], cat: Catalogue) -> str | None:
     """§局间保留与存档: at most 5 items and 5 materials per character; None if allowed."""
-    if len(items) > campaign()["keep_items"]:
+    if len(items) > cat.campaign.keep_items:
         return "items"
-    if len(materials) > campaign()["keep_materials"]:
+    if len(materials) > cat.campaign.keep_materials:
         return "materials"
     return None
 
@@ -274,8 +272,10 @@ class Log:
         return out
 
     @classmethod
-    def from_json(cls, data: Any) -> Log:
-        """A Log from its JSON; GameConfigError naming the first problem (``log.roster[1].age``)."""
+    def from_json(cls, data: Any, cat: Catalogue) -> Log:
+        """A Log from its JSON, checked against the box's catalogue (its challenge cards, the
+        valley's capacity, the keep limits); GameConfigError naming the first problem
+        (``log.roster[1].age``)."""
         if not isinstance(data, dict):
             raise GameConfigError("the log must be a JSON object (the Log of a session)")
         if data.get("version", LOG_VERSION) != LOG_VERSION:
@@ -291,7 +291,7 @@ class Log:
             if error["type"] == "unexpected_keyword_argument":
                 message = "not a part of the Log (a typo?)"
             raise GameConfigError(f"log.{_where(error['loc'])}: {message}") from None
-        problem = log_problem(log)
+        problem = log_problem(log, cat)
         if problem:
             raise GameConfigError(f"log.{problem}")
         return log
@@ -312,7 +312,7 @@ def _where(loc: Sequence[Any]) -> str:
     return out or "log"
 
 
-def log_problem(log: Log) -> str | None:
+def log_problem(log: Log, cat: Catalogue) -> str | None:
     """What makes a well-formed Log impossible (a place and a sentence), else None."""
     if log.epoch not in (1, 2, 3):
         return f"epoch: a campaign has epochs 1 to 3, not {log.epoch}"
@@ -337,25 +337,25 @@ def log_problem(log: Log) -> str | None:
     for k, kept in enumerate(log.kept):
         if kept.name not in names:
             return f"kept[{k}].name: {kept.name!r} is not in the roster"
-        problem = keep_problem(kept.items, kept.materials)
+        problem = keep_problem(kept.items, kept.materials, cat)
         if problem:
             return f"kept[{k}].{problem}: a character keeps at most 5 items and 5 materials"
     for k, played in enumerate(log.challenges):
         if played.result not in ("won", "lost"):
             return f"challenges[{k}].result: {played.result!r} is not won or lost"
         try:
-            challenge(played.id)
+            cat.challenge(played.id)
         except GameConfigError as exc:
             return f"challenges[{k}].id: {exc}"
     if not log.challenges:
         return "challenges: a Log follows a session, so it lists at least one challenge played"
     for k, card in enumerate(log.pending):
         try:
-            challenge(card)
+            cat.challenge(card)
         except GameConfigError as exc:
             return f"pending[{k}]: {exc}"
-    if log.valley is not None and log.valley.trays > valley_capacity(log.epoch):
-        capacity = valley_capacity(log.epoch)
+    if log.valley is not None and log.valley.trays > valley_capacity(log.epoch, cat):
+        capacity = valley_capacity(log.epoch, cat)
         return f"valley: {log.valley.trays} trays, but epoch {log.epoch} holds {capacity}"
     return None
 
@@ -369,10 +369,10 @@ class NextSession:
     kinds: tuple[str, ...]
 
 
-def next_session(log: Log) -> NextSession:
+def next_session(log: Log, cat: Catalogue) -> NextSession:
     """§开局设置.5, §三个纪元: the session after the Log's. A finale ends the epoch (the next
     session starts the next epoch); GameConfigError when the campaign is over."""
-    last = challenge(log.challenges[-1].id)
+    last = cat.challenge(log.challenges[-1].id)
     if last.kind == "finale":
         if log.epoch == 3:
             raise GameConfigError(
@@ -394,38 +394,39 @@ def next_session(log: Log) -> NextSession:
     return NextSession(log.epoch, log.session + 1, challenge_kinds(log.session + 1, log.epoch))
 
 
-def allowed_challenge(log: Log, card_id: str) -> tuple[Challenge, NextSession]:
+def allowed_challenge(log: Log, card_id: str, cat: Catalogue) -> tuple[Challenge, NextSession]:
     """The challenge chosen for the session after the Log, if the rule allows it there
-    (§开局设置.5: its kind, and a crisis must be pending); GameConfigError saying which are."""
-    nxt = next_session(log)
-    card = challenge(card_id)
-    ok = [c.id for c in challenges() if _may_choose(log, c, nxt)]
+    (§开局设置.5: its kind, and a crisis must be pending), by the box's challenge cards;
+    GameConfigError saying which are (and that it judged by the demo box's card, if so)."""
+    nxt = next_session(log, cat)
+    card = cat.challenge(card_id)
+    ok = [c.id for c in cat.sorted_challenges() if _may_choose(log, c, nxt)]
     if card.id not in ok:
         kinds = " or ".join(k.replace("_", " ") for k in nxt.kinds)
         raise GameConfigError(
             f"session {nxt.session} of epoch {nxt.epoch} takes a {kinds} challenge;"
             f" {card.id} is {_a(card.kind.replace('_', ' '))}"
             + ("" if card.kind not in nxt.kinds else " that is not pending")
-            + f"; allowed: {', '.join(ok) or 'none in data/campaign.toml'}",
-            _not_allowed(nxt.epoch, nxt.session, nxt.kinds, card, ok),
+            + f"; allowed: {', '.join(ok) or 'none in the box'}",
+            _not_allowed(nxt.epoch, nxt.session, nxt.kinds, card, ok, cat),
         )
     return card, nxt
 
 
-def allowed_first(card_id: str, epoch: int) -> Challenge:
+def allowed_first(card_id: str, epoch: int, cat: Catalogue) -> Challenge:
     """The challenge chosen for the first session of ``epoch`` without a Log, if §开局设置.5
-    allows it there (a campaign start in epoch 1, an epoch start after); GameConfigError
-    saying which are."""
-    card = challenge(card_id)
+    allows it there (a campaign start in epoch 1, an epoch start after), by the box's
+    challenge cards; GameConfigError saying which are."""
+    card = cat.challenge(card_id)
     kinds = challenge_kinds(1, epoch)
     if card.kind not in kinds:
-        ok = [c.id for c in challenges() if c.kind in kinds]
+        ok = [c.id for c in cat.sorted_challenges() if c.kind in kinds]
         kind = " or ".join(k.replace("_", " ") for k in kinds)
         raise GameConfigError(
             f"session 1 of epoch {epoch} takes a {kind} challenge (§开局设置.5);"
             f" {card.id} is {_a(card.kind.replace('_', ' '))}"
-            f"; allowed: {', '.join(ok) or 'none in data/campaign.toml'}",
-            _not_allowed(epoch, 1, kinds, card, ok),
+            f"; allowed: {', '.join(ok) or 'none in the box'}",
+            _not_allowed(epoch, 1, kinds, card, ok, cat),
         )
     return card
 
@@ -445,23 +446,34 @@ KIND_NAMES: dict[str, Text] = {
 
 
 def _not_allowed(
-    epoch: int, session: int, kinds: Sequence[str], card: Challenge, ok: Sequence[str]
+    epoch: int,
+    session: int,
+    kinds: Sequence[str],
+    card: Challenge,
+    ok: Sequence[str],
+    cat: Catalogue,
 ) -> Text:
     """§开局设置.5, said to the players: which kind this session takes, what the card is, and
-    the cards that may be chosen (by their printed titles)."""
+    the cards that may be chosen (by their printed titles); the kind of a demo card is an
+    invented value, which the sentence then says."""
     want = [KIND_NAMES.get(k, Text(k, k)) for k in kinds]
     have = KIND_NAMES.get(card.kind, Text(card.kind, card.kind))
     pending = card.kind in kinds  # the right kind, but a crisis that is not pending
-    titles = [challenge(c).title for c in ok]
+    titles = [cat.challenge(c).title for c in ok]
     allowed_zh = "、".join(f"「{t.zh}」" for t in titles)
     allowed_en = ", ".join(t.en for t in titles)
-    return Text(
-        f"第{epoch}纪元第{session}局要选{'或'.join(k.zh for k in want)}挑战;"
-        f"「{card.title.zh}」是{'未待决的' if pending else ''}{have.zh}挑战。"
-        + (f"可选:{allowed_zh}" if titles else "现在没有可选的挑战卡"),
-        f"Session {session} of epoch {epoch} takes a {' or '.join(k.en for k in want)} challenge;"
-        f" '{card.title.en}' is {'a crisis that is not pending' if pending else _a(have.en)}."
-        + (f" Allowed: {allowed_en}" if titles else " No card is allowed now"),
+    note = demo_text(cat, challenge_item(card.id))
+    return with_note(
+        Text(
+            f"第{epoch}纪元第{session}局要选{'或'.join(k.zh for k in want)}挑战;"
+            f"「{card.title.zh}」是{'未待决的' if pending else ''}{have.zh}挑战。"
+            + (f"可选:{allowed_zh}" if titles else "现在没有可选的挑战卡"),
+            f"Session {session} of epoch {epoch} takes a"
+            f" {' or '.join(k.en for k in want)} challenge;"
+            f" '{card.title.en}' is {'a crisis that is not pending' if pending else _a(have.en)}."
+            + (f" Allowed: {allowed_en}" if titles else " No card is allowed now"),
+        ),
+        note,
     )
 
 
@@ -471,12 +483,12 @@ def _may_choose(log: Log, card: Challenge, nxt: NextSession) -> bool:
     return card.kind != "crisis" or card.id in log.pending
 
 
-def pending_after(log: Log | None, played: Challenge) -> tuple[str, ...]:
+def pending_after(log: Log | None, played: Challenge, cat: Catalogue) -> tuple[str, ...]:
     """The crises pending after a session (§开局设置.5 悬置的危机). The cards say which crises
-    become pending; until they are copied (PLACEHOLDER) a campaign's first session leaves every
-    crisis of data/campaign.toml pending. The crisis just played is no longer pending."""
+    become pending; the cards do not say so in the box's data, so a campaign's first session
+    leaves every crisis card of the box pending. The crisis just played is no longer pending."""
     if log is None:
-        pending = tuple(c.id for c in challenges() if c.kind == "crisis")
+        pending = tuple(c.id for c in cat.sorted_challenges() if c.kind == "crisis")
     else:
         pending = log.pending
     return tuple(c for c in pending if c != played.id)

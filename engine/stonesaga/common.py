@@ -9,7 +9,7 @@ from typing import Any
 from engine.core import ACCEPTED, Event, Seat, State, Text, Verdict
 from engine.stonesaga import moves as mv
 from engine.stonesaga import state as st
-from engine.stonesaga.catalogue import FEATURES, valley
+from engine.stonesaga.catalogue import FEATURES, Catalogue, catalogue, noted, valley_item
 from engine.stonesaga.reasons import (
     DEAD,
     NO_ENERGY,
@@ -32,31 +32,36 @@ Data = st.Saga
 
 def _who(state: State[Data], seat: Seat, index: int) -> Verdict:
     """The move's character exists, is this seat's, and is alive."""
-    chars = state.data.characters
+    chars, cat = state.data.characters, catalogue(state)
     if not 0 <= index < len(chars):
         return NO_SUCH_CHARACTER.reject(n=index + 1)
     char = chars[index]
     if char.seat != seat:
-        return NOT_YOURS.reject(name=character_name(char.name), owner=char.seat + 1)
+        return NOT_YOURS.reject(name=character_name(char.name, cat), owner=char.seat + 1)
     if not char.alive:
-        return DEAD.reject(name=character_name(char.name))
+        return DEAD.reject(name=character_name(char.name, cat))
     return ACCEPTED
 
 
-def _energy(char: st.Character, cost: int) -> Verdict:
+def _energy(cat: Catalogue, char: st.Character, cost: int) -> Verdict:
     if char.energy < cost:
-        return NO_ENERGY.reject(cost=cost, energy=char.energy, name=character_name(char.name))
+        name = character_name(char.name, cat)
+        return NO_ENERGY.reject(cost=cost, energy=char.energy, name=name)
     return ACCEPTED
 
 
 def _feature(
     state: State[Data], char: st.Character, feature: str, allowed: tuple[str, ...]
 ) -> Verdict:
-    here = valley()[1][char.tile].features
+    """The feature is one the action allows and the character's tile shows it (by the box's
+    valley: a refusal on a demo tile says so)."""
+    cat = catalogue(state)
+    here = cat.tiles[char.tile].features
     if feature not in allowed or feature not in here:
         names = "/".join(FEATURES[f].zh for f in allowed)
         names_en = "/".join(FEATURES[f].en for f in allowed)
-        return NO_FEATURE.reject(needed=Text(names, names_en))
+        verdict = NO_FEATURE.reject(needed=Text(names, names_en))
+        return noted(verdict, cat, valley_item(char.tile))
     return ACCEPTED
 
 
@@ -121,11 +126,12 @@ def _health(data: Data, index: int, health: st.Health, what: str) -> tuple[Data,
     return data.with_character(index, char), (event,)
 
 
-def _pack(data: Data, index: int, name: str, amount: int) -> tuple[Data, Events]:
+def _pack(cat: Catalogue, data: Data, index: int, name: str, amount: int) -> tuple[Data, Events]:
+    kinds = cat.resources
     char = data.characters[index]
-    char = replace(char, pack=basics.add(char.pack, name, amount))
+    char = replace(char, pack=basics.add(char.pack, name, amount, kinds))
     return data.with_character(index, char), (
-        mv.ResourcesChanged(index, basics.resource_name(name), amount),
+        mv.ResourcesChanged(index, basics.resource_name(name, kinds), amount),
     )
 
 
@@ -134,17 +140,21 @@ def _deplete(data: Data, tile: str) -> tuple[Data, Events]:
     return data.with_tile(tile, depletion=2), (mv.TileMarked(tile, "depletion", 2),)
 
 
-def _tile(data: Data, tile: str) -> Text:
-    """A tile as a message names it: 地块102, or where an unexplored one lies."""
-    return tile_name(tile, dict(data.tiles).get(tile, st.TileState()).explored)
+def _tile(cat: Catalogue, data: Data, tile: str) -> Text:
+    """A tile as a message names it: 地块102, or where an unexplored one lies (its tray and
+    slot in the box's valley)."""
+    explored = dict(data.tiles).get(tile, st.TileState()).explored
+    return tile_name(tile, None if explored else cat.slots.get(tile))
 
 
-def _held(pack: st.Resources, names: tuple[str, ...]) -> str | None:
+def _held(cat: Catalogue, pack: st.Resources, names: tuple[str, ...]) -> str | None:
     """The first resource of ``names`` the pack does not hold enough of, else None."""
+    kinds = cat.resources
     wanted: dict[str, int] = {}
     for name in names:
-        wanted[basics.resource_name(name)] = wanted.get(basics.resource_name(name), 0) + 1
-    return next((n for n, k in wanted.items() if basics.count(pack, n) < k), None)
+        key = basics.resource_name(name, kinds)
+        wanted[key] = wanted.get(key, 0) + 1
+    return next((n for n, k in wanted.items() if basics.count(pack, n, kinds) < k), None)
 
 
 def _busy(state: State[Data], seat: Seat) -> Verdict:
@@ -161,7 +171,7 @@ Apply = Callable[[State[Data], Any], tuple[Data, Events]]
 
 def _check_shares(state: State[Data], move: Any, total: int) -> Verdict:
     """§建前哨.1: ``total`` energy shared freely by living characters on the builder's tile."""
-    data = state.data
+    data, cat = state.data, catalogue(state)
     char = data.characters[move.character]
     payers = dict(move.shares)
     own = total - sum(payers.values())
@@ -172,11 +182,11 @@ def _check_shares(state: State[Data], move: Any, total: int) -> Verdict:
             return OUTPOST_SHARES.reject()
         other = data.characters[index]
         if not other.alive or other.tile != char.tile:
-            return NOT_SAME_TILE.reject(other=character_name(other.name))
-        verdict = _energy(other, share)
+            return NOT_SAME_TILE.reject(other=character_name(other.name, cat))
+        verdict = _energy(cat, other, share)
         if not verdict.ok:
             return verdict
-    return _energy(char, own)
+    return _energy(cat, char, own)
 
 
 def _pay_shares(data: Data, move: Any, total: int, reason: str) -> tuple[Data, Events]:

@@ -28,8 +28,9 @@ from engine.core import (
     Text,
     Verdict,
 )
+from engine.core.box import BoxFiles
 from engine.stonesaga import state as st
-from engine.stonesaga.catalogue import RULES
+from engine.stonesaga.catalogue import FILES, PACKAGE, RULES, Catalogue, catalogue, load_catalogue
 from engine.stonesaga.offers import offers as seat_offers
 from engine.stonesaga.phases import PHASES
 from engine.stonesaga.picture import picture as valley_picture
@@ -86,6 +87,37 @@ class StonesagaOptions(Options):
     log: dict[str, Any] | None = None
 
 
+BOX_KINDS: dict[str, Text] = {
+    "campaign/challenges": Text("挑战卡", "challenge cards"),
+    "campaign/keep_items": Text("局间保留的物品数", "items kept between sessions"),
+    "campaign/keep_materials": Text("局间保留的材料数", "materials kept between sessions"),
+    "campaign/outpost_limits": Text("前哨上限表(按人口)", "outpost scale (by population)"),
+    "campaign/population": Text("战役开局的人口", "population at a campaign's start"),
+    "campaign/unrest": Text("战役开局的动荡", "unrest at a campaign's start"),
+    "campaign/valley_capacity": Text("各纪元的地形托盘数", "terrain trays by epoch"),
+    "mining/bags": Text("采矿袋(按地物)", "mining bags (by feature)"),
+    "mining/energy": Text("采矿的精力", "energy of mining"),
+    "mining/max_draws": Text("采矿最多摸几枚", "most ore tokens drawn"),
+    "mining/omens_per_stone": Text("矿石标记上的预兆", "omens on the ore tokens"),
+    "mining/table": Text("采矿表(秘典183页)", "mining table (Secret Book p.183)"),
+    "mining/tokens_per_stone": Text("每种石头的标记数", "tokens of each stone"),
+    "names/behemoths": Text("巨兽名字表", "behemoth names"),
+    "names/buildings": Text("建筑名字表", "building names"),
+    "names/characters": Text("角色名字表", "character names"),
+    "names/items": Text("物品名字表", "item names"),
+    "resources/hard": Text("粗硬食物", "hard foods"),
+    "resources/heat": Text("加热图标", "the heat icon"),
+    "resources/heat_uses": Text("加热可用次数", "uses of heat"),
+    "resources/materials": Text("材料", "materials"),
+    "resources/max_processed": Text("一次最多加工几个", "most resources processed at once"),
+    "resources/perishable": Text("易腐食物", "perishable foods"),
+    "resources/tools": Text("工具图标", "tool icons"),
+    "valley/region": Text("山谷的区域", "the valley's region"),
+    "valley/start": Text("起始地块", "the start tile"),
+    "valley/tile": Text("山谷地块", "valley tiles"),
+}
+"""What players call each kind of printed item of the box (``tablesight box stonesaga show``)."""
+
 SETUP_CHECKS = (
     SetupCheck("draw_pad", Text("抽取垫", "The draw pad"), "draw pad"),
     SetupCheck(
@@ -107,10 +139,24 @@ class Stonesaga(Game):
     options_type: ClassVar[type[Options]] = StonesagaOptions
     phases: ClassVar[tuple[Phase, ...]] = PHASES
     event_texts: ClassVar[dict[str, Text]] = EVENT_TEXTS
-    option_texts: ClassVar[dict[str, Text]] = option_texts()
+    option_texts: ClassVar[dict[str, Text]] = option_texts(catalogue())
+    """The set-up page's labels, from the demo box (no game, so no box, exists there yet)."""
     outcome_texts: ClassVar[dict[str, Text]] = OUTCOME_TEXTS
     setup_checks: ClassVar[tuple[SetupCheck, ...]] = SETUP_CHECKS
     start_seat_passes: ClassVar[bool] = False
+    box_package: ClassVar[str] = PACKAGE
+    box_files: ClassVar[tuple[str, ...]] = FILES
+    box_kinds: ClassVar[dict[str, Text]] = BOX_KINDS
+
+    def load_box(self, files: BoxFiles) -> Catalogue:
+        """The catalogue of a box's content, checked (``catalogue.load_catalogue``): BoxError
+        naming the file and the entry (``mining.toml, table cave: ...``)."""
+        return load_catalogue(files)
+
+    def catalogue(self, options: Any) -> Catalogue:
+        """The catalogue of the box these options (or a state) play with, made once per box
+        (``catalogue.catalogue``, which the rules read too)."""
+        return catalogue(options)
 
     def parse_options(self, raw: Options | dict[str, Any] | None) -> Options:
         """The options, and with a ``log`` the Log checked against them (``rules/interval.py``)."""
@@ -141,7 +187,8 @@ class Stonesaga(Game):
             return interval_pass(state, move.seat or 0)
         due = [i for i in data.mourning if data.characters[i].seat == move.seat]
         if state.flow.phase == "mourning" and due:
-            return MOURNING_DUE.reject(name=character_name(data.characters[due[0]].name))
+            name = character_name(data.characters[due[0]].name, catalogue(state))
+            return MOURNING_DUE.reject(name=name)
         return ACCEPTED
 
     def offers(self, state: State[Any], seat: Seat) -> Iterable[Offer]:
@@ -158,8 +205,9 @@ class Stonesaga(Game):
 
     def roster_name(self, name: str) -> Text:
         """A character of the Log by its name in the kiosk's language (灰烬 / Ash), as the
-        console and the log name it; the campaign card between sessions uses it."""
-        return character_name(name)
+        console and the log name it; the campaign card between sessions uses it (no game, so
+        the demo box's names list)."""
+        return character_name(name, catalogue())
 
     def final_outcome(self, state: State[Any]) -> Outcome:
         """A shared win when the challenge ended won, else a loss."""
@@ -184,14 +232,18 @@ class Stonesaga(Game):
     def event_text(
         self, event: dict[str, Any], lang: str, state: State[Any] | None = None
     ) -> str | None:
-        """The log's line for Stonesaga's events and the dice it lights (``texts.py``); with
-        the state, a character the event gives by number is named."""
-        line = event_line(event, lang)
+        """The log's line for Stonesaga's events and the dice it lights (``texts.py``), things
+        named by the state's box (the demo box's without a state), with the note of a line
+        that rests on a demo value; with the state, a character the event gives by number is
+        named."""
+        cat = catalogue(state)
+        card = None if state is None else state.data.challenge
+        line = event_line(event, lang, cat, card)
         if line is None or state is None:
             return line
         characters = list(enumerate(state.data.characters))
         for index, c in reversed(characters):  # "character 12" before "character 1"
-            number, name = character_number(index), character_name(c.name)
+            number, name = character_number(index), character_name(c.name, cat)
             line = line.replace(
                 number.zh if lang == "zh" else number.en, name.zh if lang == "zh" else name.en
             )

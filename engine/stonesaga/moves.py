@@ -299,6 +299,19 @@ class Give(Move):
     amount: int = 1
 
 
+@dataclass(frozen=True)
+class AlertBehemoth(Move):
+    """§巨兽 警觉: 每局开始时，从有启用巢穴的巨兽里随机选一头成为警觉 — the behemoth the table
+    drew (by its name in the Log) with the option draws "table", before the first day's
+    actions: any seat gives it, outside the turns."""
+
+    type: ClassVar[str] = "stonesaga.alert_behemoth"
+    ends_turn: ClassVar[bool] = False
+    out_of_turn: ClassVar[bool] = True
+    seat: Seat
+    behemoth: str
+
+
 # --- moves: tests and effects ---------------------------------------------------------------
 
 
@@ -577,6 +590,8 @@ class OreDrawn(Event):
     matched: bool
     entry_zh: str = ""
     entry_en: str = ""
+    feature: str = ""
+    """The feature mined: the row of the mining table the entry is read in (its demo note)."""
 
 
 @dataclass(frozen=True)
@@ -648,7 +663,8 @@ class SocietyChecked(Event):
 
 @dataclass(frozen=True)
 class BehemothAlert(Event):
-    """§巨兽 警觉: the behemoth chosen at random to be alert this session."""
+    """§巨兽 警觉: the behemoth chosen at random to be alert this session (drawn by the table
+    and given with ``alert_behemoth``, or by the engine with draws "virtual")."""
 
     type: ClassVar[str] = "stonesaga.behemoth_alert"
     name: str

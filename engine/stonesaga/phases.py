@@ -56,6 +56,7 @@ def _after_day(state: State[Data]) -> str:
 
 DAY_CLASSES: tuple[type[Move], ...] = (
     *ACTIONS,
+    mv.AlertBehemoth,
     mv.DrawOre,
     mv.FinishMining,
     mv.FishingRoll,
@@ -65,7 +66,8 @@ DAY_CLASSES: tuple[type[Move], ...] = (
     mv.Give,
     mv.EndChallenge,
 )
-"""The moves of the day: its actions, and what continues or closes one (a draw, a test)."""
+"""The moves of the day: its actions, what continues or closes one (a draw, a test), and the
+alert behemoth the table drew (draws "table", before the first action)."""
 DAY_MOVES = frozenset(cls.type for cls in DAY_CLASSES)
 
 BEHEMOTH_STEPS = (

@@ -17,7 +17,15 @@ from typing import Any
 
 from engine.core import Move, State, Text
 from engine.stonesaga import state as st
-from engine.stonesaga.catalogue import FEATURES, OMENS, STONES, mining, region, valley
+from engine.stonesaga.catalogue import (
+    FEATURES,
+    OMENS,
+    STONES,
+    Catalogue,
+    catalogue,
+    demo_text,
+    valley_item,
+)
 from engine.stonesaga.texts import (
     FEATURE_SHORT,
     behemoth_name,
@@ -75,9 +83,10 @@ def _tr(text: Text, lang: str) -> str:
     return text.zh if lang == "zh" else text.en
 
 
-def layout() -> dict[str, tuple[int, int]]:
-    """Each tile's top-left cell (col, row) in the picture, from its tray and slot."""
-    tiles = valley()[1]
+def layout(cat: Catalogue) -> dict[str, tuple[int, int]]:
+    """Each tile's top-left cell (col, row) in the picture, from its tray and slot in the
+    box's valley."""
+    tiles = cat.tiles
     trays = sorted({t.tray for t in tiles.values()})
     slots: dict[int, int] = {}
     out: dict[str, tuple[int, int]] = {}
@@ -88,12 +97,14 @@ def layout() -> dict[str, tuple[int, int]]:
     return out
 
 
-def _tile_cells(tile_id: str, markers: st.TileState, lang: str) -> list[dict[str, Any]]:
+def _tile_cells(
+    cat: Catalogue, tile_id: str, markers: st.TileState, lang: str
+) -> list[dict[str, Any]]:
     """The 4 × 2 cells of one tile, from its top-left corner (0, 0)."""
     if not markers.explored:
         return [{"col": c, "row": r, "kind": "hidden"} for r in range(ROWS) for c in range(COLS)]
     top: list[tuple[str, Text | None]] = [("tile", Text(tile_id, tile_id)), ("tile", None)]
-    features = valley()[1][tile_id].features[: COLS - NUMBER_SPAN]
+    features = cat.tiles[tile_id].features[: COLS - NUMBER_SPAN]
     top += [("feature", FEATURE_SHORT[f]) for f in features]
     things: list[tuple[str, Text | None]] = []
     if markers.outpost:
@@ -133,7 +144,7 @@ def _token_spots(cells: list[dict[str, Any]]) -> list[tuple[int, int]]:
 
 
 def _refused_cell(
-    data: st.Saga, refused: Move | None, at: dict[str, tuple[int, int]]
+    cat: Catalogue, data: st.Saga, refused: Move | None, at: dict[str, tuple[int, int]]
 ) -> tuple[int, int] | None:
     """The cell of the tile a refused move names (travel, relocate: its ``to``); for an action
     at a feature, that feature's cell on the character's tile, else the tile's number."""
@@ -151,25 +162,25 @@ def _refused_cell(
         return None
     tile = data.characters[index].tile
     col, row = at[tile]
-    features = valley()[1][tile].features
+    features = cat.tiles[tile].features
     if feature in features[: COLS - NUMBER_SPAN] and dict(data.tiles)[tile].explored:
         return col + NUMBER_SPAN + features.index(feature), row
     return col, row
 
 
-def mining_notes(data: st.Saga, lang: str) -> list[str]:
+def mining_notes(cat: Catalogue, data: st.Saga, lang: str) -> list[str]:
     """The mining draw in words (§采矿.4–6): what was drawn, what is left in the bag."""
     mine = data.mining
     if mine is None:
         return []
-    who = character_name(data.characters[mine.character].name)
+    who = character_name(data.characters[mine.character].name, cat)
     feature = FEATURES[mine.feature]
     drawn = listed(mine.drawn, _token)
     left = counted(
         tuple((s, n - _drawn(mine, s)) for s, n in mine.bag if n > _drawn(mine, s)),
         Text("空", "empty"),
     )
-    more = max(mining()["max_draws"] - len(mine.drawn), 0)
+    more = max(cat.mining.max_draws - len(mine.drawn), 0)
     lines = (
         Text(
             f"{who.zh}在{feature.zh}采矿,已摸出:{drawn.zh}",
@@ -209,12 +220,12 @@ def marker_notes(data: st.Saga, lang: str) -> list[str]:
     return out
 
 
-def behemoth_notes(data: st.Saga, lang: str) -> list[str]:
+def behemoth_notes(cat: Catalogue, data: st.Saga, lang: str) -> list[str]:
     """The alert behemoth and its demeanor (§巨兽); the engine keeps no place for its model,
     so it is named here rather than drawn on a tile."""
     out = []
     for beast in data.behemoths:
-        name = behemoth_name(beast.name)
+        name = behemoth_name(beast.name, cat)
         state = Text("警觉", "alert") if beast.name == data.alert else Text("休眠", "dormant")
         line = Text(
             f"巨兽{name.zh}:{state.zh},性情{beast.demeanor}",
@@ -226,15 +237,17 @@ def behemoth_notes(data: st.Saga, lang: str) -> list[str]:
 
 def picture(state: State[Any], lang: str, refused: Move | None = None) -> dict[str, Any]:
     """The valley as one board: tiles, features, markers, outposts, characters; the mining
-    draw, markers' sides and the behemoths as notes (``Game.picture``)."""
+    draw, markers' sides and the behemoths as notes (``Game.picture``); all from the box's
+    valley, and a note when that valley is the demo box's."""
     data: st.Saga = state.data
-    at = layout()
+    cat = catalogue(state)
+    at = layout(cat)
     cells: list[dict[str, Any]] = []
     tokens: list[dict[str, Any]] = []
     spots: dict[str, list[tuple[int, int]]] = {}
     markers = dict(data.tiles)
     for tile, (col, row) in at.items():
-        own = _tile_cells(tile, markers.get(tile, st.TileState()), lang)
+        own = _tile_cells(cat, tile, markers.get(tile, st.TileState()), lang)
         spots[tile] = [(col + c, row + r) for c, r in _token_spots(own)]
         for cell in own:
             cells.append(
@@ -246,7 +259,7 @@ def picture(state: State[Any], lang: str, refused: Move | None = None) -> dict[s
             continue
         c, r = spots[char.tile].pop(0)
         tokens.append({"col": c, "row": r, "text": str(number), "seat": char.seat})
-        name = _tr(character_name(char.name), lang)
+        name = _tr(character_name(char.name, cat), lang)
         figures.append({"kind": "token", "token": str(number), "seat": char.seat, "text": name})
     marks: list[dict[str, Any]] = []
     current = state.flow.current
@@ -254,13 +267,18 @@ def picture(state: State[Any], lang: str, refused: Move | None = None) -> dict[s
         for tile in sorted({c.tile for c in data.characters if c.alive and c.seat == current}):
             if tile in at:
                 marks.append({"col": at[tile][0], "row": at[tile][1], "kind": "here"})
-    where = _refused_cell(data, refused, at)
+    where = _refused_cell(cat, data, refused, at)
     if where is not None:
         marks.append({"col": where[0], "row": where[1], "kind": "refused"})
-    notes = mining_notes(data, lang) + marker_notes(data, lang) + behemoth_notes(data, lang)
+    notes = (
+        mining_notes(cat, data, lang) + marker_notes(data, lang) + behemoth_notes(cat, data, lang)
+    )
+    note = demo_text(cat, *(valley_item(t) for t in cat.tiles))
+    if note is not None:  # the map is drawn from the box's valley: the demo's is invented
+        notes.append(_tr(Text(f"山谷:{note.zh}", f"The valley: {note.en}"), lang))
     used = sorted({c["kind"] for c in cells} | {k["kind"] for k in marks}, key=list(LEGEND).index)
     board = {
-        "title": _tr(region_name(region()), lang),
+        "title": _tr(region_name(cat.region), lang),
         "seat": None,
         "cols": SLOTS * COLS,
         "rows": (max(r for _, r in at.values()) + ROWS) if at else ROWS,

@@ -299,3 +299,31 @@ OLD_AGE_DUE = _reason(
     "Roll the mourning die for {name}, who died between sessions, first",
     "角色死亡与传说.1",
 )
+
+# --- the alert behemoth drawn by the table (draws "table") ----------------------------------
+
+ALERT_DUE = _reason(
+    "alert_due",
+    "先抽出本局警觉的巨兽:从巢穴启用的巨兽里随机选一头,在控制台上选它",
+    "First draw the behemoth that is alert this session: one at random among those whose lair"
+    " is active; pick it at the console",
+    "巨兽",
+)
+NO_ALERT_DUE = _reason(
+    "no_alert_due",
+    "现在不用抽警觉的巨兽(每局开始时抽一次)",
+    "No alert behemoth is to be drawn now (it is drawn once, as the session begins)",
+    "巨兽",
+)
+NO_SUCH_BEHEMOTH = _reason(
+    "no_such_behemoth",
+    "山谷里没有巨兽{name}(《日志》只记着已抵达的巨兽)",
+    "No behemoth {name} has arrived in the valley (the Log names those that have)",
+    "巨兽",
+)
+LAIR_DORMANT = _reason(
+    "lair_dormant",
+    "{name}的巢穴没有启用:警觉的巨兽只从巢穴启用的巨兽里选",
+    "{name}'s lair is not active: the alert behemoth is one whose lair is active",
+    "巨兽",
+)

@@ -217,6 +217,9 @@ class Saga:
     events_done: tuple[int, ...] = ()
     behemoths: tuple[Behemoth, ...] = ()
     alert: str | None = None
+    alert_due: bool = False
+    """§巨兽 警觉 with draws "table": the table is to draw the alert behemoth among those with
+    an active lair and give it (``alert_behemoth``) before the day's first action."""
     mining: Mining | None = None
     test: PendingTest | None = None
     acted: bool = False

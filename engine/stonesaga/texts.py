@@ -4,7 +4,9 @@ event.
 
 Every refusal (``rules/``) and every console label (``offers.py``) names things through the
 functions here, so that the Chinese shows 灰烬、木材、地块102 where the move carries ``Ash``,
-``wood``, ``102``. The name tables themselves are in ``catalogue.py`` and ``data/names.toml``.
+``wood``, ``102``. The name tables themselves are in ``catalogue.py`` and the box's names list
+(``names.toml``): a function that names a thing of the box takes the game's ``Catalogue``
+(``catalogue(state)``).
 
 Over 800 lines on purpose: it is the game's catalogue of what players read, kept as one file so
 that a translator or a reviewer of the wording reads every Chinese and English line in one place
@@ -14,23 +16,25 @@ that a translator or a reviewer of the wording reads every Chinese and English l
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from functools import cache
 from typing import Any, TypeVar
 
 from engine.core import Text
+from engine.core.box import DRAWS_TEXTS
 from engine.stonesaga.catalogue import (
     ATTRIBUTES,
     FACES,
     FEATURES,
     MALADIES,
     OMENS,
+    OUTPOST_SCALE,
     RESOURCES,
     SEVERITIES,
     STONES,
-    campaign,
-    challenge,
-    names,
-    valley,
+    Catalogue,
+    challenge_item,
+    demo_text,
+    table_item,
+    with_note,
 )
 
 K = TypeVar("K")
@@ -44,20 +48,15 @@ def name_in(table: Mapping[str, Text], key: str) -> Text:
     return table.get(key) or Text(key, key)
 
 
-@cache
-def _names(kind: str) -> dict[str, Text]:
-    return dict(names(kind))
-
-
-def character_name(name: str) -> Text:
+def character_name(name: str, cat: Catalogue) -> Text:
     """A character by the name its moves carry (``Ash``): 灰烬 / Ash from our names list in
-    data/names.toml; a name of the Log not in the list, as the players wrote it."""
-    return name_in(_names("characters"), name)
+    the box (names.toml); a name of the Log not in the list, as the players wrote it."""
+    return name_in(cat.names["characters"], name)
 
 
-def item_name(item: str) -> Text:
-    """An item by its name in our list (data/names.toml), else as the players wrote it."""
-    return name_in(_names("items"), item)
+def item_name(item: str, cat: Catalogue) -> Text:
+    """An item by its name in our list (the box's names.toml), else as the players wrote it."""
+    return name_in(cat.names["items"], item)
 
 
 def resource_name(key: str) -> Text:
@@ -77,25 +76,11 @@ def malady_name(label: str) -> Text:
     return Text(f"{side.zh}{what.zh}", f"{side.en} {what.en}")
 
 
-@cache
-def _slots() -> dict[str, tuple[int, int]]:
-    """Each tile's tray and slot in the valley's layout (in the order of valley.toml)."""
-    slots: dict[str, tuple[int, int]] = {}
-    for tile in valley()[1].values():
-        slots[tile.id] = (tile.tray, sum(1 for t, _ in slots.values() if t == tile.tray))
-    return slots
-
-
-def tile_slot(tile: str) -> tuple[int, int]:
-    """The tile's tray and its slot in the tray (from 0), as the valley is laid out."""
-    return _slots()[tile]
-
-
-def tile_name(tile: str, explored: bool = True) -> Text:
-    """A tile by its printed number (地块102 / tile 102); an unexplored one by where it lies
-    (托盘2第3格: §地图, its number is on the fogged face)."""
-    if not explored and tile in _slots():
-        tray, slot = _slots()[tile]
+def tile_name(tile: str, hidden_at: tuple[int, int] | None = None) -> Text:
+    """A tile by its printed number (地块102 / tile 102); an unexplored one by where it lies,
+    ``hidden_at`` its tray and slot (托盘2第3格: §地图, its number is on the fogged face)."""
+    if hidden_at is not None:
+        tray, slot = hidden_at
         return Text(
             f"未探索的地块(托盘{tray}第{slot + 1}格)",
             f"unexplored tile (tray {tray}, slot {slot + 1})",
@@ -103,12 +88,12 @@ def tile_name(tile: str, explored: bool = True) -> Text:
     return Text(f"地块{tile}", f"tile {tile}")
 
 
-def tile_label(tile: str, explored: bool = True) -> Text:
-    """A tile with the features drawn on it, as the console lists it: 地块102(森林、洞穴);
-    an unexplored one shows neither (only where it lies)."""
+def tile_label(tile: str, cat: Catalogue, explored: bool = True) -> Text:
+    """A tile with the features the box's valley draws on it, as the console lists it:
+    地块102(森林、洞穴); an unexplored one shows neither (only where it lies)."""
     if not explored:
-        return tile_name(tile, explored)
-    features = [FEATURES[f] for f in valley()[1][tile].features]
+        return tile_name(tile, cat.slots.get(tile))
+    features = [FEATURES[f] for f in cat.tiles[tile].features]
     return Text(
         f"地块{tile}({'、'.join(f.zh for f in features)})",
         f"tile {tile} ({', '.join(f.en for f in features)})",
@@ -234,10 +219,10 @@ REGIONS: dict[str, Text] = {"green_vale": Text("翠谷", "Green Vale")}
 """The valley's regions (§地图: 起始区域是翠谷与天崖高原); the English names are ours."""
 
 
-def challenge_title(card: str) -> Text:
-    """A challenge card by its printed title (活过今夜 / Survive the Night)."""
-    cards = campaign()["challenges"]
-    return challenge(card).title if card in cards else Text(card, card)
+def challenge_title(card: str, cat: Catalogue) -> Text:
+    """A challenge card by its printed title in the box (活过今夜 / Survive the Night)."""
+    found = cat.challenges.get(card)
+    return found.title if found is not None else Text(card, card)
 
 
 def region_name(key: str) -> Text:
@@ -245,9 +230,10 @@ def region_name(key: str) -> Text:
     return name_in(REGIONS, key)
 
 
-def behemoth_name(name: str) -> Text:
-    """A behemoth by the name the Log gives it (our list in data/names.toml), else as written."""
-    return name_in(_names("behemoths"), name)
+def behemoth_name(name: str, cat: Catalogue) -> Text:
+    """A behemoth by the name the Log gives it (our list in the box's names.toml), else as
+    written."""
+    return name_in(cat.names["behemoths"], name)
 
 
 ATTRIBUTE_SHORT: dict[str, Text] = {
@@ -305,15 +291,10 @@ KIND_ORDER = ("campaign_start", "epoch_start", "crisis", "finale")
 """§开局设置.5: the kinds of challenge in the order an epoch's sessions take them."""
 
 
-def _session_order(card: str) -> tuple[int, str]:
-    """Where a challenge card comes in an epoch (the opener first), then by its id."""
-    kind = challenge(card).kind
-    return (KIND_ORDER.index(kind) if kind in KIND_ORDER else len(KIND_ORDER), card)
-
-
-def option_texts() -> dict[str, Text]:
+def option_texts(cat: Catalogue) -> dict[str, Text]:
     """What the set-up page reads for each option and each value it offers (``Game.option_texts``):
-    the challenge cards of data/campaign.toml, the epochs, and the behemoths of our name list."""
+    the challenge cards of the box, the epochs, the behemoths of our name list, and where the
+    draws come from."""
     out = {
         "players": Text("玩家人数", "Players"),
         "challenge": Text("挑战卡", "Challenge card"),
@@ -326,8 +307,14 @@ def option_texts() -> dict[str, Text]:
         "behemoths": Text("巢穴启用的巨兽", "Behemoths whose lair is active"),
         "log": Text("上一局的《日志》", "The Log of the session before"),
     }
-    for card in sorted(campaign()["challenges"], key=_session_order):
-        title, interval = challenge(card).title, challenge(card).interval
+
+    def session_order(card: str) -> tuple[int, str]:
+        """Where a challenge card comes in an epoch (the opener first), then by its id."""
+        kind = cat.challenges[card].kind
+        return (KIND_ORDER.index(kind) if kind in KIND_ORDER else len(KIND_ORDER), card)
+
+    for card in sorted(cat.challenges, key=session_order):
+        title, interval = cat.challenges[card].title, cat.challenges[card].interval
         label = title  # the card as printed, without our id (GI01) that no card shows
         if interval != "introduction":  # §间隔与变老: what choosing this card does to the Log
             after = INTERVALS[interval]
@@ -335,9 +322,9 @@ def option_texts() -> dict[str, Text]:
         out[f"challenge={card}"] = label
     for epoch, name in EPOCHS.items():
         out[f"epoch={epoch}"] = name
-    for key, name in _names("behemoths").items():
+    for key, name in cat.names["behemoths"].items():
         out[f"behemoths={key}"] = name
-    return out
+    return {**out, **DRAWS_TEXTS}
 
 
 DICE_REASONS: dict[str, Text] = {
@@ -438,7 +425,7 @@ def _unmarked(zh: str, en: str) -> Text | None:
     return Text(zh, en)
 
 
-def _dice_line(event: dict[str, Any]) -> Text:
+def _dice_line(event: dict[str, Any], cat: Catalogue) -> Text:
     """§判定, §钓鱼, §创造角色, §角色死亡与传说: who rolls how many dice, and why."""
     dice = list(event.get("dice") or ())
     if not dice:
@@ -461,7 +448,7 @@ def _dice_line(event: dict[str, Any]) -> Text:
     return Text(zh, en)
 
 
-Line = Callable[[dict[str, Any]], Text]
+Line = Callable[[dict[str, Any], Catalogue], Text]
 
 
 def _who(e: dict[str, Any]) -> Text:
@@ -472,7 +459,7 @@ def _f(template: Text, **params: object) -> Text:
     return template.format(**params)
 
 
-def _health_line(e: dict[str, Any]) -> Text:
+def _health_line(e: dict[str, Any], cat: Catalogue) -> Text:
     track = listed(e.get("health") or (), malady_name, Text("无疾苦", "no malady"))
     what = name_in(HEALTH_CHANGES, str(e["what"]))
     out = _f(Text("{c}的健康轨:{t}({w})", "{c}'s health: {t} ({w})"), c=_who(e), t=track, w=what)
@@ -495,17 +482,17 @@ def _mourning_effect(effect: str, legend: bool = False) -> Text:
     return Text("属性都已是6,没有变化", "every attribute is already 6: no change")
 
 
-def _died_line(e: dict[str, Any]) -> Text:
+def _died_line(e: dict[str, Any], cat: Catalogue) -> Text:
     what = _mourning_effect(str(e["effect"]), legend=True)
     return _f(
         Text("{n}死去,哀悼骰{r}:{w}", "{n} died; mourning roll {r}: {w}"),
-        n=character_name(str(e["name"])),
+        n=character_name(str(e["name"]), cat),
         r=e["roll"],
         w=what,
     )
 
 
-def _recovered_line(e: dict[str, Any]) -> Text:
+def _recovered_line(e: dict[str, Any], cat: Catalogue) -> Text:
     parts = [Text(f"休息+{e['rest']}", f"rest +{e['rest']}")]
     if e.get("food"):
         parts.append(
@@ -524,7 +511,7 @@ def _recovered_line(e: dict[str, Any]) -> Text:
     )
 
 
-def _test_line(e: dict[str, Any]) -> Text:
+def _test_line(e: dict[str, Any], cat: Catalogue) -> Text:
     dice = "、".join(str(d) for d in e.get("dice") or ())
     out = _f(
         Text("{c}的{a}判定:骰{d},合计{t}", "{c}'s {a} test: dice {de}, total {t}"),
@@ -541,7 +528,7 @@ def _test_line(e: dict[str, Any]) -> Text:
     return out
 
 
-def _ore_line(e: dict[str, Any]) -> Text:
+def _ore_line(e: dict[str, Any], cat: Catalogue) -> Text:
     out = _f(
         Text("{c}摸出{s}({o})", "{c} draws {s} ({o})"),
         c=_who(e),
@@ -556,14 +543,14 @@ def _ore_line(e: dict[str, Any]) -> Text:
     return Text(f"{out.zh}:符合当前预兆,{entry.zh}", f"{out.en}: the current omen; {entry.en}")
 
 
-def _challenge_event_line(e: dict[str, Any]) -> Text:
+def _challenge_event_line(e: dict[str, Any], cat: Catalogue) -> Text:
     text = _unmarked(str(e.get("text_zh", "")), str(e.get("text_en", "")))
     if text is None:
         text = Text("结算挑战卡背面的这条事件", "resolve this event on the challenge card's back")
     return _f(Text("活跃度达到{t}:{x}", "Activity reached {t}: {x}"), t=e["threshold"], x=text)
 
 
-def _travel_line(e: dict[str, Any]) -> Text:
+def _travel_line(e: dict[str, Any], cat: Catalogue) -> Text:
     out = _f(Text("{c}前往{t}", "{c} travels to {t}"), c=_who(e), t=tile_name(str(e["tile"])))
     notes = []
     if e.get("revealed"):
@@ -575,11 +562,11 @@ def _travel_line(e: dict[str, Any]) -> Text:
     return Text(f"{out.zh}:{more.zh}", f"{out.en}: {more.en}")
 
 
-def _kept_line(e: dict[str, Any]) -> Text:
+def _kept_line(e: dict[str, Any], cat: Catalogue) -> Text:
     return _f(
         Text("{c}保留物品:{i};材料:{m}", "{c} keeps items: {i}; materials: {m}"),
         c=_who(e),
-        i=listed(e.get("items") or (), item_name),
+        i=listed(e.get("items") or (), lambda i: item_name(i, cat)),
         m=listed(e.get("materials") or (), resource_name),
     )
 
@@ -663,7 +650,7 @@ def rebuild_issue_text(kind: str, details: dict[str, Any]) -> Text:
     )
 
 
-def _mourned_line(e: dict[str, Any]) -> Text:
+def _mourned_line(e: dict[str, Any], cat: Catalogue) -> Text:
     what = _mourning_effect(str(e["effect"]))
     roll, total = e["roll"], e["total"]
     dice = Text(f"骰{roll}", f"rolled {roll}")
@@ -674,42 +661,42 @@ def _mourned_line(e: dict[str, Any]) -> Text:
         )
     return _f(
         Text("为{n}哀悼,{d}:{w};{n}成为传说", "Mourning {n}, {d}: {w}; {n} is a legend"),
-        n=character_name(str(e["name"])),
+        n=character_name(str(e["name"]), cat),
         d=dice,
         w=what,
     )
 
 
-def _inherited_line(e: dict[str, Any]) -> Text:
+def _inherited_line(e: dict[str, Any], cat: Catalogue) -> Text:
     return _f(
         Text(
             "{c}接过{n}的遗物:物品{i};材料{m}", "{c} takes {n}'s relics: items {i}; materials {m}"
         ),
         c=_who(e),
-        n=character_name(str(e["name"])),
-        i=listed(e.get("items") or (), item_name),
+        n=character_name(str(e["name"]), cat),
+        i=listed(e.get("items") or (), lambda i: item_name(i, cat)),
         m=listed(e.get("materials") or (), resource_name),
     )
 
 
 EVENT_LINES: dict[str, Line] = {
-    "stonesaga.interval_applied": lambda e: _f(
+    "stonesaga.interval_applied": lambda e, cat: _f(
         Text(
             "第{p}纪元第{s}局开始,挑战{c};局间过去了{i}",
             "Epoch {p}, session {s} begins with challenge {c}; between sessions: {i}",
         ),
         p=e["epoch"],
         s=e["session"],
-        c=challenge_title(str(e["challenge"])),
+        c=challenge_title(str(e["challenge"]), cat),
         i=name_in(INTERVALS, str(e["interval"])),
     ),
-    "stonesaga.character_aged": lambda e: _f(
+    "stonesaga.character_aged": lambda e, cat: _f(
         Text("{n}{a}", "{n} {a}"),
-        n=character_name(str(e["name"])),
+        n=character_name(str(e["name"]), cat),
         a=name_in(AGE_NAMES, str(e["age"])),
     ),
     "stonesaga.legend_mourned": _mourned_line,
-    "stonesaga.outposts_reviewed": lambda e: _f(
+    "stonesaga.outposts_reviewed": lambda e, cat: _f(
         Text(
             "《日志》上的前哨:{t};人口允许{l}个,现在要有{r}个变成废墟,局间可免费迁移{m}次",
             "The Log's outposts: {t}; the population allows {l}, {r} must become ruins now,"
@@ -720,7 +707,7 @@ EVENT_LINES: dict[str, Line] = {
         r=e["ruins_due"],
         m=e["free_moves"],
     ),
-    "stonesaga.outpost_moved": lambda e: _f(
+    "stonesaga.outpost_moved": lambda e, cat: _f(
         Text(
             "前哨从{t}免费迁到{o}(局间还可迁{l}次)",
             "The outpost moves free from {t} to {o} ({l} free moves left between sessions)",
@@ -729,7 +716,7 @@ EVENT_LINES: dict[str, Line] = {
         o=tile_name(str(e["to"])),
         l=e["left"],
     ),
-    "stonesaga.valley_rebuilt": lambda e: _f(
+    "stonesaga.valley_rebuilt": lambda e, cat: _f(
         Text(
             "山谷已按《日志》的地图重建:{t}个托盘(本纪元最多{c}个),新扩张的地块{x}块",
             "The valley is rebuilt as the Log's map shows: {t} trays (this epoch holds {c}),"
@@ -740,7 +727,7 @@ EVENT_LINES: dict[str, Line] = {
         x=e["expansion"],
     ),
     "stonesaga.relics_inherited": _inherited_line,
-    "stonesaga.outpost_ruined": lambda e: _f(
+    "stonesaga.outpost_ruined": lambda e, cat: _f(
         Text(
             "{t}的前哨翻到废墟面,其上建筑失效(还要{l}个)",
             "The outpost on {t} is turned to its ruin side; its buildings no longer count"
@@ -749,38 +736,38 @@ EVENT_LINES: dict[str, Line] = {
         t=tile_name(str(e["tile"])),
         l=e["left"],
     ),
-    "stonesaga.activity_raised": lambda e: _f(
+    "stonesaga.activity_raised": lambda e, cat: _f(
         Text("活跃度升至{a}", "Activity rises to {a}"), a=e["activity"]
     ),
-    "stonesaga.behemoth_alert": lambda e: _f(
+    "stonesaga.behemoth_alert": lambda e, cat: _f(
         Text("巨兽{n}本局警觉", "The behemoth {n} is alert this session"),
-        n=behemoth_name(str(e["name"])),
+        n=behemoth_name(str(e["name"]), cat),
     ),
-    "stonesaga.boost_changed": lambda e: _f(
+    "stonesaga.boost_changed": lambda e, cat: _f(
         Text("{c}的{a}:{l}", "{c}'s {a}: {l}"),
         c=_who(e),
         a=name_in(ATTRIBUTES, str(e["attribute"])),
         l=BOOSTS.get(int(e["level"]), BOOSTS[2]),
     ),
-    "stonesaga.challenge_ended": lambda e: _f(
+    "stonesaga.challenge_ended": lambda e, cat: _f(
         Text("挑战结束:{r},开始存档", "The challenge ends {r}; now the save"),
         r=name_in(RESULTS, str(e["result"])),
     ),
     "stonesaga.challenge_event_due": _challenge_event_line,
     "stonesaga.character_died": _died_line,
-    "stonesaga.character_joined": lambda e: _f(
+    "stonesaga.character_joined": lambda e, cat: _f(
         Text("{n}加入({p}号玩家)", "{n} joins (player {p})"),
-        n=character_name(str(e["name"])),
+        n=character_name(str(e["name"]), cat),
         p=int(e["seat"]) + 1,
     ),
-    "stonesaga.energy_changed": lambda e: _f(
+    "stonesaga.energy_changed": lambda e, cat: _f(
         Text("{c}的精力{d},现为{n}({r})", "{c}'s energy {d}, now {n} ({r})"),
         c=_who(e),
         d=_signed(int(e["delta"])),
         n=e["energy"],
         r=name_in(ENERGY_REASONS, str(e["reason"])),
     ),
-    "stonesaga.fishing_rolled": lambda e: _f(
+    "stonesaga.fishing_rolled": lambda e, cat: _f(
         Text("{c}的钓鱼骰:{d}", "{c}'s fishing dice: {d}"),
         c=_who(e),
         d=Text(
@@ -790,32 +777,32 @@ EVENT_LINES: dict[str, Line] = {
     ),
     "stonesaga.health_changed": _health_line,
     "stonesaga.kept": _kept_line,
-    "stonesaga.mining_bag_filled": lambda e: _f(
+    "stonesaga.mining_bag_filled": lambda e, cat: _f(
         Text("{c}在{f}采矿,袋中:{b}", "{c} mines the {f}; in the bag: {b}"),
         c=_who(e),
         f=name_in(FEATURES, str(e["feature"])),
         b=counted(tuple((str(s), int(n)) for s, n in e.get("bag") or ())),
     ),
-    "stonesaga.mourning_due": lambda e: _f(
+    "stonesaga.mourning_due": lambda e, cat: _f(
         Text("{n}死去,氏族为其掷哀悼骰", "{n} died; the clan rolls the mourning die"),
-        n=character_name(str(e["name"])),
+        n=character_name(str(e["name"]), cat),
     ),
     "stonesaga.night_recovered": _recovered_line,
-    "stonesaga.omen_set": lambda e: _f(
+    "stonesaga.omen_set": lambda e, cat: _f(
         Text("当前预兆:{o}", "Current omen: {o}"), o=name_in(OMENS, str(e["omen"]))
     ),
     "stonesaga.ore_drawn": _ore_line,
-    "stonesaga.ore_returned": lambda e: _f(
+    "stonesaga.ore_returned": lambda e, cat: _f(
         Text("采矿结束,{n}枚矿石标记倒回供应堆", "Mining done: {n} ore tokens back to the supply"),
         n=e["drawn"],
     ),
-    "stonesaga.resources_changed": lambda e: _f(
+    "stonesaga.resources_changed": lambda e, cat: _f(
         Text("{c}的{r}{d}", "{c}'s {r} {d}"),
         c=_who(e),
         r=resource_name(str(e["resource"])),
         d=_signed(int(e["delta"])),
     ),
-    "stonesaga.society_checked": lambda e: _f(
+    "stonesaga.society_checked": lambda e, cat: _f(
         Text(
             "社会:人口{p},动荡{u},前哨{o}/{l}",
             "Society: population {p}, unrest {u}, outposts {o} of {l}",
@@ -826,13 +813,13 @@ EVENT_LINES: dict[str, Line] = {
         l=e["outpost_limit"],
     ),
     "stonesaga.test_resolved": _test_line,
-    "stonesaga.tile_marked": lambda e: _f(
+    "stonesaga.tile_marked": lambda e, cat: _f(
         Text("{t}:{m}", "{t}: {m}"),
         t=tile_name(str(e["tile"])),
         m=marker_level(str(e["marker"]), int(e["level"])),
     ),
     "stonesaga.travelled": _travel_line,
-    "stonesaga.valley_recorded": lambda e: _f(
+    "stonesaga.valley_recorded": lambda e, cat: _f(
         Text(
             "山谷记入《日志》:{r},托盘{a}个、地块{t}块、覆盖层{o}个",
             "The valley is written into the Log: {r}; trays: {a}, tiles: {t}, overlays: {o}",
@@ -847,10 +834,29 @@ EVENT_LINES: dict[str, Line] = {
 """One line of the kiosk's log for each of Stonesaga's events and for the dice it lights."""
 
 
-def event_line(event: dict[str, Any], lang: str) -> str | None:
-    """The log's line for an event (plain data) in ``lang``; None for an event not Stonesaga's."""
+def event_line(
+    event: dict[str, Any], lang: str, cat: Catalogue, card: str | None = None
+) -> str | None:
+    """The log's line for an event (plain data) in ``lang``, things named by the box ``cat``;
+    None for an event not Stonesaga's. A line resting on a printed value of the demo box says
+    so (``event_note``; ``card`` is the session's challenge card, whose events are due)."""
     line = EVENT_LINES.get(str(event.get("type")))
     if line is None:
         return None
-    text = line(event)
+    text = with_note(line(event, cat), event_note(event, cat, card))
     return text.zh if lang == "zh" else text.en
+
+
+def event_note(event: dict[str, Any], cat: Catalogue, card: str | None = None) -> Text | None:
+    """The demo note of an event that rests on a printed value (docs/box.md, honest rulings):
+    an ore drawn on the current omen reads the mining table's row of its feature (§采矿.5), a
+    challenge event is the session's card's (§夜晚阶段.8), the outposts the population allows
+    come from the outpost scale (§建前哨); None when that value is the owner's."""
+    kind = event.get("type")
+    if kind == "stonesaga.ore_drawn" and event.get("matched") and event.get("feature"):
+        return demo_text(cat, table_item(str(event["feature"])))
+    if kind == "stonesaga.challenge_event_due" and card:
+        return demo_text(cat, challenge_item(card))
+    if kind in ("stonesaga.society_checked", "stonesaga.outposts_reviewed"):
+        return demo_text(cat, OUTPOST_SCALE)
+    return None

@@ -6,7 +6,15 @@ from typing import Any
 
 from engine.core import State, Text
 from engine.stonesaga import state as st
-from engine.stonesaga.catalogue import FEATURES, OMENS, STONES, challenge
+from engine.stonesaga.catalogue import (
+    FEATURES,
+    OMENS,
+    STONES,
+    Catalogue,
+    catalogue,
+    challenge_item,
+    demo_text,
+)
 from engine.stonesaga.common import _bag_text, _cap, _length, _tile
 from engine.stonesaga.texts import (
     INTERVALS,
@@ -51,7 +59,7 @@ def health_track(covered: int, cells: int) -> Text:
     )
 
 
-def _strip(data: Data, c: st.Character, tr: Any, label: Any) -> list[list[Any]]:
+def _strip(cat: Catalogue, data: Data, c: st.Character, tr: Any, label: Any) -> list[list[Any]]:
     """A character's few fields for the kiosk's strip, most important first (at most six)."""
     attributes = tr(attribute_line(c.attributes, c.boosts))
     if not c.alive:
@@ -63,7 +71,7 @@ def _strip(data: Data, c: st.Character, tr: Any, label: Any) -> list[list[Any]]:
         tr(health_track(len(c.health), _length(data))),
         *(tr(malady_name(t.label())) for t in c.health),
     ]
-    tile = _tile(data, c.tile) if c.tile else Text("尚未入场", "not on the map yet")
+    tile = _tile(cat, data, c.tile) if c.tile else Text("尚未入场", "not on the map yet")
     cap = _cap(data)
     # §开局设置.4: the energy markers go on the duty board when the session begins, not at
     # creation; a bare "0/5" before then read as a character with no energy (issue 24).
@@ -76,15 +84,19 @@ def _strip(data: Data, c: st.Character, tr: Any, label: Any) -> list[list[Any]]:
         [label("属性", "Attributes"), attributes],
     ]
     if c.items:
-        fields.append([label("物品", "Items"), tr(listed(c.items, item_name))])
+        fields.append([label("物品", "Items"), tr(listed(c.items, lambda i: item_name(i, cat)))])
     return fields
 
 
-def _interval_rows(data: Data, tr: Any, label: Any) -> list[list[Any]]:
+def _interval_rows(cat: Catalogue, data: Data, tr: Any, label: Any) -> list[list[Any]]:
     """Between sessions (§间隔与变老, §废墟与迁移前哨, §开局设置.7): the interval, who awaits
     the mourning die, the free outpost moves left, whether the valley was checked, the living."""
-    due = listed((data.roster[i].name for i in data.old_age), character_name, NOBODY)
-    living = listed((h.name for h in data.roster if h.alive), character_name, NOBODY)
+
+    def named(name: str) -> Text:
+        return character_name(name, cat)
+
+    due = listed((data.roster[i].name for i in data.old_age), named, NOBODY)
+    living = listed((h.name for h in data.roster if h.alive), named, NOBODY)
     checked = Text("已核对", "checked") if data.rebuilt else Text("待摄像头核对", "to be checked")
     return [
         [label("局间", "Between sessions"), tr(name_in(INTERVALS, data.interval))],
@@ -98,10 +110,12 @@ def _interval_rows(data: Data, tr: Any, label: Any) -> list[list[Any]]:
 def view(state: State[Any], lang: str) -> dict[str, Any]:
     """Omen, tracks, the bag being drawn from, and a short strip for each character."""
     data: Data = state.data
+    cat = catalogue(state)
     tr = (lambda t: t.zh) if lang == "zh" else (lambda t: t.en)
     label = (lambda zh, en: zh) if lang == "zh" else (lambda zh, en: en)
+    card = cat.challenge(data.challenge)
     summary: list[list[Any]] = [
-        [label("挑战", "Challenge"), tr(challenge(data.challenge).title)],
+        [label("挑战", "Challenge"), tr(card.title)],
         [label("当前预兆", "Current omen"), tr(listed(data.omens, OMENS.__getitem__))],
         [label("活跃度", "Activity"), data.activity],
         [label("人口", "Population"), data.population],
@@ -110,18 +124,24 @@ def view(state: State[Any], lang: str) -> dict[str, Any]:
         [label("本纪元第几局", "Session of the epoch"), data.session],
     ]
     if state.flow.phase == "interval":
-        summary += _interval_rows(data, tr, label)
+        summary += _interval_rows(cat, data, tr, label)
     if data.alert:
-        summary.append([label("警觉巨兽", "Alert behemoth"), tr(behemoth_name(data.alert))])
+        summary.append([label("警觉巨兽", "Alert behemoth"), tr(behemoth_name(data.alert, cat))])
+    elif data.alert_due:
+        due = Text("待桌上抽出", "to be drawn at the table")
+        summary.append([label("警觉巨兽", "Alert behemoth"), tr(due)])
     if data.result:
         summary.append([label("挑战结果", "Result"), tr(RESULTS[data.result])])
+    note = demo_text(cat, challenge_item(card.id))  # its events are the demo box's
+    if note is not None:
+        summary.append([label("挑战卡", "Challenge card"), tr(note)])
     if data.mining is not None:
         summary += _bag_rows(data.mining, tr, label)
     players = [
         {
             "seat": c.seat,
-            "name": tr(character_name(c.name)),
-            "fields": _strip(data, c, tr, label),
+            "name": tr(character_name(c.name, cat)),
+            "fields": _strip(cat, data, c, tr, label),
         }
         for c in data.characters
     ]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.stonesaga.catalogue import valley
+from engine.stonesaga.catalogue import catalogue
 from engine.stonesaga.rules.behemoth import break_tie, distances, tread_candidates
 
 # A ring of six tiles: a–b–c–d–e–f–a.
@@ -42,6 +42,6 @@ def test_tiles_still_tied_roll_again_alone() -> None:
 
 def test_the_starting_valley_is_connected() -> None:
     """§地图: every tile of the valley data can be reached from the start tile."""
-    start, tiles = valley()
+    start, tiles = catalogue().start, catalogue().tiles
     reach = distances({t.id: t.neighbours for t in tiles.values()}, start)
     assert set(reach) == set(tiles)

@@ -28,6 +28,7 @@ from engine.core import (
 from engine.stonesaga import STONESAGA as GAME
 from engine.stonesaga import campaign as camp
 from engine.stonesaga import moves as mv
+from engine.stonesaga.catalogue import catalogue
 from engine.stonesaga.state import TilePlacement, ValleyRecord
 from engine.stonesaga.texts import KIND_ORDER
 from kiosk.campaigns import summary
@@ -37,6 +38,8 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
 FIRST = EXAMPLES / "stonesaga-campaign-1.jsonl"
 SECOND = EXAMPLES / "stonesaga-campaign-2.jsonl"
 EPOCH = EXAMPLES / "stonesaga-campaign-epoch.jsonl"
+CAT = catalogue()
+"""The demo box's catalogue, which these sessions are played with."""
 
 
 def hero(name: str, age: str = "young", **attributes: int) -> dict[str, Any]:
@@ -74,8 +77,11 @@ def log_json(**changes: Any) -> dict[str, Any]:
 class Between:
     """A session set up from a Log, driven move by move."""
 
-    def __init__(self, challenge: str, players: int = 2, seed: int = 0, **log: Any) -> None:
+    def __init__(
+        self, challenge: str, players: int = 2, seed: int = 0, draws: str = "virtual", **log: Any
+    ) -> None:
         options = {"players": players, "challenge": challenge, "log": log_json(**log)}
+        options["draws"] = draws  # the engine draws the alert behemoth, unless "table"
         self.state, self.events = start(GAME, options, seed)
 
     def do(self, move: Any) -> tuple[Any, ...]:
@@ -113,9 +119,9 @@ def replay(path: Path) -> tuple[Any, list[str]]:
 def test_the_log_round_trips_exactly() -> None:
     """§局间保留与存档 存档六步: what is saved is read back as it was written."""
     data = log_json(valley=json.loads(json.dumps(mv.RecordValley(0, VALLEY).to_dict()))["record"])
-    log = camp.Log.from_json(data)
+    log = camp.Log.from_json(data, CAT)
     assert log.to_json() == data
-    assert camp.Log.from_json(log.to_json()) == log
+    assert camp.Log.from_json(log.to_json(), CAT) == log
     assert log.valley == VALLEY and log.roster[0].age == "old" and log.roster[2].legend
 
 
@@ -196,7 +202,7 @@ def test_the_challenge_is_one_the_rule_allows_for_the_next_session(
 ) -> None:
     """§开局设置.5: 本纪元第 2–3 局选悬置的「危机」；第 4–5 局在「终局」与「危机」间选；第 6 局
     必须选「终局」; after a finale the next epoch begins with an 「纪元起始」 card."""
-    cards = set(camp.campaign()["challenges"])
+    cards = set(CAT.challenges)
     ok = set()
     for card in cards:
         try:
@@ -441,7 +447,7 @@ def test_the_second_example_plays_a_generation_with_a_death_of_old_age() -> None
     relics; the next Log lists all three and both challenges."""
     second, refused = replay(SECOND)
     assert refused == ["stonesaga.old_age_due"]
-    log = camp.Log.from_json(GAME.campaign_log(second))
+    log = camp.Log.from_json(GAME.campaign_log(second), CAT)
     ages = {h.name: (h.age, h.legend, h.faith) for h in log.roster}
     assert ages == {
         "Elder": ("dead", True, 4),
@@ -467,7 +473,7 @@ def test_the_epoch_example_ends_every_character_and_ruins_the_outposts_over_the_
     assert setup["log"]["valley"]["tiles"] == before["valley"]["tiles"]
     state, refused = replay(EPOCH)
     assert refused == ["stonesaga.ruins_due", "stonesaga.no_ruin_due"]
-    log = camp.Log.from_json(GAME.campaign_log(state))
+    log = camp.Log.from_json(GAME.campaign_log(state), CAT)
     assert (log.epoch, log.session, log.population, log.unrest) == (2, 1, 8, 1)
     assert {h.name: h.age for h in log.roster} == {
         "Elder": "dead",
@@ -577,7 +583,7 @@ def test_a_refused_challenge_is_said_to_the_players_by_the_cards_titles() -> Non
     with pytest.raises(GameConfigError) as refused:
         GAME.parse_options({"players": 2, "challenge": "CR01"})
     said = refused.value.text
-    opener, crisis = camp.challenge("GI01").title, camp.challenge("CR01").title
+    opener, crisis = CAT.challenge("GI01").title, CAT.challenge("CR01").title
     assert said.zh.startswith("第1纪元第1局要选战役起始挑战")
     assert f"「{crisis.zh}」是危机挑战" in said.zh
     assert f"可选:「{opener.zh}」" in said.zh
@@ -596,7 +602,7 @@ def test_a_new_campaign_may_open_with_the_campaign_start_or_an_epochs_start() ->
 def test_the_set_up_page_lists_the_challenges_in_the_order_an_epoch_takes_them() -> None:
     """§开局设置.5: 战役起始, 纪元起始, 危机, 终局 — the opener first, not last (issue 24)."""
     cards = [k.split("=")[1] for k in GAME.option_texts if k.startswith("challenge=")]
-    kinds = [camp.challenge(c).kind for c in cards]
+    kinds = [CAT.challenge(c).kind for c in cards]
     assert cards[0] == "GI01" and kinds == sorted(kinds, key=KIND_ORDER.index)
 
 
@@ -614,7 +620,7 @@ def test_a_mourning_one_at_population_zero_leaves_the_track_at_zero() -> None:
         if legal(GAME, state, move).ok:
             state, _ = apply(GAME, state, move)
     assert state.outcome is not None and state.data.population == 0
-    assert camp.Log.from_json(GAME.campaign_log(state)).population == 0
+    assert camp.Log.from_json(GAME.campaign_log(state), CAT).population == 0
 
 
 def test_replay_shows_the_interval_of_a_continued_session() -> None:
@@ -674,7 +680,7 @@ def test_the_example_campaign_runs_from_gi01_through_an_epoch_start_to_a_finale(
     """§开局设置.5, §三个纪元: GI01, two crises, the first epoch's finale; an epoch start, two
     crises, the second epoch's finale — each session the kind the rule allows there."""
     log = GAME.campaign_log(replay(CHAIN[-1])[0])
-    played = [(camp.challenge(p["id"]).kind, p["id"]) for p in log["challenges"]]
+    played = [(CAT.challenge(p["id"]).kind, p["id"]) for p in log["challenges"]]
     kinds = [kind for kind, _ in played]
     assert played[0] == ("campaign_start", "GI01")
     assert kinds == [
@@ -691,6 +697,6 @@ def test_an_epoch_start_refused_is_named_with_its_article() -> None:
     with pytest.raises(GameConfigError) as refused:
         GAME.parse_options({"players": 2, "challenge": "ES01", "log": log_json()})
     assert "ES01 is an epoch start;" in str(refused.value)
-    title = camp.challenge("ES01").title
+    title = CAT.challenge("ES01").title
     assert f"'{title.en}' is an epoch start." in refused.value.text.en
     assert f"「{title.zh}」是纪元起始挑战" in refused.value.text.zh

@@ -30,6 +30,7 @@ from engine.core.offers import SeatOffers, sample
 from engine.stonesaga import STONESAGA as GAME
 from engine.stonesaga import campaign as camp
 from engine.stonesaga import moves as mv
+from engine.stonesaga.catalogue import catalogue
 from engine.stonesaga.rules.basics import health_length, incapacitated
 
 SCHEDULE = (6, 4, 5)
@@ -60,7 +61,11 @@ def campaign_sound(before: State[Any], after: State[Any], move: Move) -> list[st
         if hero.legend != (hero.age == "dead") or any(not 1 <= v <= 6 for _, v in hero.attributes):
             out.append(f"{hero.name}: {hero.age}, legend {hero.legend}, {hero.attributes}")
     left = before.flow.phase == "interval" and after.flow.phase != "interval"
-    if left and data.session == 1 and _outposts(after) > camp.outpost_limit(data.population):
+    if (
+        left
+        and data.session == 1
+        and _outposts(after) > camp.outpost_limit(data.population, catalogue(after))
+    ):
         out.append(f"{_outposts(after)} outposts at a new epoch, population {data.population}")
     return out
 
@@ -118,7 +123,7 @@ def steer(state: State[Any], open_now: tuple[SeatOffers, ...], rnd: random.Rando
         return _rolled(open_now, mv.Mourn.type, [0])  # §角色死亡与传说.1: 1 → population −1
     if phase != "day":
         return None
-    limit = camp.outpost_limit(data.population)
+    limit = camp.outpost_limit(data.population, catalogue(state))
     building = data.epoch == 1 and data.population >= 8 and _outposts(state) < limit
     losing = data.epoch == 1 and data.population >= 8 and not building and data.session >= 2
     if building:
@@ -159,7 +164,7 @@ class Campaign:
 def allowed(log: dict[str, Any]) -> list[str]:
     """The challenges the next session may take, as the engine judges them."""
     out = []
-    for card in camp.campaign()["challenges"]:
+    for card in catalogue().challenges:
         try:
             GAME.parse_options({"players": 2, "challenge": card, "log": log})
         except GameConfigError:
@@ -178,12 +183,12 @@ def play_campaign(seed: int) -> Campaign:
             if result.logs:
                 log = result.logs[-1]
                 cards = allowed(log)
-                kinds = {camp.challenge(c).kind for c in cards}
+                kinds = {catalogue().challenge(c).kind for c in cards}
                 want = "finale" if session == sessions else "crisis"
                 if session == 1:
                     want = "epoch_start"
                 assert want in kinds, f"epoch {epoch} session {session}: only {sorted(cards)}"
-                chosen = rnd.choice([c for c in cards if camp.challenge(c).kind == want])
+                chosen = rnd.choice([c for c in cards if catalogue().challenge(c).kind == want])
                 setup = {"players": 2, "challenge": chosen, "log": log}
             last: list[State[Any]] = []
             keep = last.append
@@ -221,7 +226,7 @@ def test_a_whole_campaign_is_played_through_the_offers_to_its_last_finale(
     """Issue 26: GI01, then every session from the Log before, three epochs (6, 4 and 5
     sessions: the sixth takes a finale), nothing offered refused, no invariant broken, each
     session ended; after the third epoch's finale the campaign is over (§三个纪元)."""
-    kinds = [camp.challenge(card).kind for _, _, card, _ in campaign.played]
+    kinds = [catalogue().challenge(card).kind for _, _, card, _ in campaign.played]
     assert campaign.played[0][:3] == (1, 1, "GI01")
     assert [(e, s) for e, s, _, _ in campaign.played] == [
         (e, s) for e, n in enumerate(SCHEDULE, 1) for s in range(1, n + 1)

@@ -12,7 +12,7 @@ from stonesaga_play import Play, create, of
 
 from engine.core import DicePoolAnnounced, EndTurn, IllegalMoveError, Pass, start
 from engine.stonesaga import moves as mv
-from engine.stonesaga.catalogue import bag
+from engine.stonesaga.catalogue import catalogue
 from engine.stonesaga.game import Stonesaga
 from engine.stonesaga.state import Malady
 
@@ -366,7 +366,7 @@ def test_any_three_draws_from_a_shuffled_bag_are_accepted(feature: str, rnd) -> 
     """§采矿.2–4: whatever comes out of the real bag is accepted, up to three tokens."""
     tiles = {"cave": "102", "fissure": "103", "dry_flat": "105", "moraine": "106"}
     play = mining_play(feature, tiles.get(feature, "103"))
-    tokens = [(s, o) for s, n in bag(feature).items() for o in rnd.sample(
+    tokens = [(s, o) for s, n in catalogue().bag(feature).items() for o in rnd.sample(
         ["cloud", "moon", "comet", "star", "sun"], n)]  # fmt: skip
     rnd.shuffle(tokens)
     for stone, omen in tokens[:3]:

@@ -182,8 +182,9 @@ def test_step_nine_reports_population_unrest_and_the_outposts_they_allow() -> No
 
 def test_an_alert_behemoth_gets_its_phase_after_the_night() -> None:
     """§巨兽: 警觉巨兽在巨兽阶段行动（在夜晚阶段之后）: aim, tread, encounter."""
-    play = Play(1, behemoths=["Tusk", "Maw"])
-    assert play.data.alert in ("Tusk", "Maw")
+    play = Play(1, behemoths=["Tusk", "Maw"])  # draws "table": the table gives the alert one
+    play.do(mv.AlertBehemoth(0, "Maw"))
+    assert play.data.alert == "Maw"
     play.to_night_step(9)
     events = play.do(Advance())
     assert play.state.flow.phase == "behemoth"

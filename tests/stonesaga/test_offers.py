@@ -339,7 +339,7 @@ def test_every_tap_of_the_kiosk_session_is_offered_at_its_point() -> None:
         if "tap" in s or s.get("press") == "advance"
     ]
     lines = (EXAMPLES / "stonesaga.jsonl").read_text("utf-8").splitlines()[1:]
-    session = Session(GAME, head["setup"], head["seed"])
+    session = Session(GAME, {**head["setup"], "draws": "virtual"}, head["seed"])  # as it runs
     made, refused = 0, []
     for line in lines:
         move = move_from_dict(json.loads(line))
@@ -374,7 +374,7 @@ def test_offers_for_a_day_state_stay_small_and_fast() -> None:
     machine does not fail it, the option count being the deterministic guard."""
     lines = (EXAMPLES / "stonesaga.jsonl").read_text("utf-8").splitlines()
     head = json.loads(lines[0])
-    session = Session(GAME, head["setup"], head["seed"])
+    session = Session(GAME, {**head["setup"], "draws": "virtual"}, head["seed"])  # as it runs
     for line in lines[1:]:
         move = move_from_dict(json.loads(line))
         if move.type == "stonesaga.travel" and move.seat == 1 and move.to == "101":

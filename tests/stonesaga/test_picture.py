@@ -18,6 +18,7 @@ from engine.core import Session, State, find_game, move_from_dict
 from engine.core.game import PICTURE_KINDS, PICTURE_MARKS
 from engine.stonesaga import STONESAGA
 from engine.stonesaga import moves as mv
+from engine.stonesaga.catalogue import catalogue
 from engine.stonesaga.picture import COLS, ROWS, layout, picture
 
 FILES = example_files("stonesaga")
@@ -89,7 +90,7 @@ def test_every_state_of_the_example_games_draws_a_valid_valley(path: Path) -> No
 def test_the_valley_is_laid_tray_by_tray_as_the_tiles_neighbour_each_other() -> None:
     """§地图: 地块放进地形托盘(每盘 3 格); 相邻 = 共用一条边. Tray 1 is the top row of tiles,
     tray 2 below it; 101 and 104 share an edge (valley.toml), so 104 lies under 101."""
-    at = layout()
+    at = layout(catalogue())
     assert at["101"] == (0, 0) and at["102"] == (COLS, 0) and at["103"] == (2 * COLS, 0)
     assert at["104"] == (0, ROWS) and at["106"] == (2 * COLS, ROWS)
 
@@ -187,7 +188,7 @@ def test_a_refused_action_at_a_feature_outlines_that_feature() -> None:
 def test_the_behemoth_is_named_in_the_notes_with_its_demeanor() -> None:
     """§巨兽: the alert behemoth, demeanor starting at 4. The engine keeps no place for its
     model, so it is not drawn on a tile."""
-    play = Play(1, behemoths=["Grumblehorn"])
+    play = Play(1, behemoths=["Grumblehorn"], draws="virtual")  # the engine drew it
     board = picture(play.state, "zh")["boards"][0]
     assert "巨兽咕噜角:警觉,性情4" in board["notes"]
 

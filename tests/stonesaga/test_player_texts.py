@@ -19,6 +19,7 @@ from engine.core import Reason, Text
 from engine.stonesaga import STONESAGA
 from engine.stonesaga import moves as mv
 from engine.stonesaga import reasons as sg
+from engine.stonesaga.catalogue import catalogue
 from engine.stonesaga.texts import character_name, resource_name
 
 
@@ -47,9 +48,9 @@ def test_every_reason_template_is_words_in_both_languages() -> None:
 
 
 def test_characters_are_named_in_the_kiosk_language() -> None:
-    assert character_name("Ash") == Text("灰烬", "Ash")
-    assert character_name("Elder") == Text("长者", "Elder")
-    assert character_name("Somebody Else") == Text("Somebody Else", "Somebody Else")
+    assert character_name("Ash", catalogue()) == Text("灰烬", "Ash")
+    assert character_name("Elder", catalogue()) == Text("长者", "Elder")
+    assert character_name("Somebody Else", catalogue()) == Text("Somebody Else", "Somebody Else")
 
 
 def test_resources_are_named_as_the_rule_text_prints_them() -> None:
@@ -81,8 +82,13 @@ def test_refusals_name_characters_resources_attributes_and_tiles() -> None:
         "没有这个属性(灵巧或信念):力量",
         "There is no attribute (dexterity or faith) called strength",
     )
+    demo = Text(  # the valley is the demo box's: the refusal says so (docs/box.md)
+        "(按演示盒的地块101判定:把你的盒子录入后才准确)",
+        " (judged by the demo box's tile 101: copy your box to make this exact)",
+    )
     assert play.check(mv.Travel(0, 0, "103")).message == Text(
-        "地块103与地块101不相邻", "Not next to each other: tile 101 and tile 103"
+        "地块103与地块101不相邻" + demo.zh,
+        "Not next to each other: tile 101 and tile 103" + demo.en,
     )
     play.edit(0, tile="105", energy=0)
     impassable = play.check(mv.Travel(0, 0, "106")).message  # 106 is not explored yet

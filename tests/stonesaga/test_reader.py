@@ -19,6 +19,7 @@ from stonesaga_play import Play
 from engine.core import Pass, apply, legal, start
 from engine.stonesaga import STONESAGA
 from engine.stonesaga import moves as mv
+from engine.stonesaga.catalogue import catalogue
 from engine.stonesaga.state import OverlayPlacement, TilePlacement, ValleyRecord
 from kiosk.cli import main
 from vision.calibration import calibrate_table
@@ -227,7 +228,7 @@ def test_the_valley_is_recorded_into_the_save_and_a_wrong_rebuild_is_named(
 )
 def test_which_bags_can_hold_the_tokens_on_the_pad(tokens, features) -> None:
     """§采矿.3 装袋 and §采矿 最多采 3 枚: the features whose bag fits what was drawn."""
-    assert reader.features_for(tokens) == features
+    assert reader.features_for(tokens, catalogue()) == features
 
 
 def test_the_next_session_checks_the_rebuilt_valley_as_the_camera_reads_it(

@@ -8,12 +8,15 @@ from hypothesis import strategies as st
 
 from engine.stonesaga import Hero
 from engine.stonesaga import campaign as camp
-from engine.stonesaga.catalogue import MINING_FEATURES, bag, table_entry, valley
+from engine.stonesaga.catalogue import MINING_FEATURES, catalogue
 from engine.stonesaga.rules import basics
 from engine.stonesaga.state import Health, Malady
 
 dice = st.integers(1, 6)
 maladies = st.builds(Malady, st.sampled_from(["injury", "illness"]), st.booleans())
+
+CAT = catalogue()
+"""The demo box's catalogue (the values these rules are checked with)."""
 
 
 @pytest.mark.parametrize(("party", "cap"), [(1, 5), (2, 5), (3, 4), (4, 4)])
@@ -126,21 +129,21 @@ def test_character_creation_keeps_the_four_highest() -> None:
 )
 def test_the_mining_bag_holds_what_the_rules_list_for_each_feature(feature, contents) -> None:
     """§采矿.3 装袋: the fixed count of each stone per feature (five tokens in every bag)."""
-    assert bag(feature) == contents
-    assert sum(bag(feature).values()) == 5
+    assert CAT.bag(feature) == contents
+    assert sum(CAT.bag(feature).values()) == 5
 
 
 def test_every_mining_feature_has_a_full_row_of_the_mining_table_marked_placeholder() -> None:
     """§采矿.5: the table is omen × feature; its entries are invented until copied."""
     for feature in MINING_FEATURES:
         for omen in ("cloud", "moon", "comet", "star", "sun"):
-            entry = table_entry(feature, omen)
+            entry = CAT.entry(feature, omen)
             assert entry.placeholder and entry.en
 
 
 def test_the_starting_valley_has_mutual_edges_and_a_start_tile() -> None:
     """§地图: 相邻 = 两个地块共用一条边 (listed both ways in valley.toml)."""
-    start, tiles = valley()
+    start, tiles = CAT.start, CAT.tiles
     assert start in tiles
     for tile in tiles.values():
         assert all(tile.id in tiles[n].neighbours for n in tile.neighbours)
@@ -162,13 +165,13 @@ def test_processing_takes_three_resources_with_a_different_tool_each(
     resources, tools, problem
 ) -> None:
     """§加工: 至多 3 个资源；每加工一个必须换用不同的工具图标（加热可用到 3 次）."""
-    assert basics.processing_problem(resources, tools) == problem
+    assert basics.processing_problem(resources, tools, CAT.resources) == problem
 
 
 def test_perishables_ferment_then_are_discarded_and_hard_food_keeps() -> None:
     """§资源 食物, §夜晚阶段.5 腐败: 新鲜 → 发酵 → 丢弃；粗硬食物不会腐败."""
     pack = (("fish:fermented", 1), ("fish:fresh", 2), ("grain:raw", 1), ("water", 1))
-    spoiled, lost = basics.spoil(pack)
+    spoiled, lost = basics.spoil(pack, CAT.resources)
     assert dict(spoiled) == {"fish:fermented": 2, "grain:raw": 1, "water": 1}
     assert lost == 1
 
@@ -192,16 +195,16 @@ def test_the_mourning_roll_table(roll: int, old: bool, effect: str) -> None:
 
 def test_outposts_allowed_by_population_and_trays_by_epoch() -> None:
     """§建前哨: 开局人口 8 → 上限 2 个，人口涨上限涨; §山谷扩张: 纪元 1/2/3 → 4/6/8 个托盘."""
-    assert camp.outpost_limit(8) == 2
-    assert camp.outpost_limit(4) < camp.outpost_limit(8) < camp.outpost_limit(12)
-    assert [camp.valley_capacity(e) for e in (1, 2, 3)] == [4, 6, 8]
+    assert camp.outpost_limit(8, CAT) == 2
+    assert camp.outpost_limit(4, CAT) < camp.outpost_limit(8, CAT) < camp.outpost_limit(12, CAT)
+    assert [camp.valley_capacity(e, CAT) for e in (1, 2, 3)] == [4, 6, 8]
 
 
 def test_a_new_epoch_turns_the_outposts_over_the_limit_into_ruins() -> None:
     """§建前哨: 若在新纪元开始时前哨数超过上限，必须自选若干个变成废墟."""
-    assert camp.ruins_needed(3, 8) == 1
-    assert camp.ruins_needed(2, 8) == 0
-    assert camp.ruins_needed(2, 4) == 1
+    assert camp.ruins_needed(3, 8, CAT) == 1
+    assert camp.ruins_needed(2, 8, CAT) == 0
+    assert camp.ruins_needed(2, 4, CAT) == 1
 
 
 @pytest.mark.parametrize(
@@ -221,9 +224,9 @@ def test_intervals_age_the_characters(age: str, interval: str, after: str) -> No
 
 def test_each_character_keeps_five_items_and_five_materials() -> None:
     """§局间保留与存档: 每名角色可保留至多 5 件物品 + 5 枚材料."""
-    assert camp.keep_problem(["a"] * 5, ["clay"] * 5) is None
-    assert camp.keep_problem(["a"] * 6, []) == "items"
-    assert camp.keep_problem([], ["clay"] * 6) == "materials"
+    assert camp.keep_problem(["a"] * 5, ["clay"] * 5, CAT) is None
+    assert camp.keep_problem(["a"] * 6, [], CAT) == "items"
+    assert camp.keep_problem([], ["clay"] * 6, CAT) == "materials"
 
 
 @pytest.mark.parametrize(

@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 from engine.core import Move, State
 from engine.core.offers import SeatOffers, sample
 from engine.stonesaga import moves as mv
-from engine.stonesaga.catalogue import mining
+from engine.stonesaga.catalogue import catalogue
 from engine.stonesaga.rules.basics import energy_cap, health_length
 
 MAX_MOVES = 3000
@@ -95,7 +95,7 @@ def within_tracks(before: State[Any], after: State[Any], move: Move) -> list[str
         drawn = data.mining.drawn
         bag = dict(data.mining.bag)
         taken = Counter(stone for stone, _ in drawn)
-        if len(drawn) > mining()["max_draws"] or len(set(drawn)) != len(drawn):
+        if len(drawn) > catalogue(after).mining.max_draws or len(set(drawn)) != len(drawn):
             out.append(f"mining drew {drawn}")
         if any(n > bag.get(stone, 0) for stone, n in taken.items()):
             out.append(f"mining drew {drawn} from a bag of {bag}")

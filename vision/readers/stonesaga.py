@@ -31,9 +31,10 @@ from typing import Any
 import numpy as np
 
 from engine.core import Game, Move, State, Text, apply, find_game, legal
+from engine.core.box import Box
 from engine.core.text import Language
 from engine.stonesaga import campaign as camp
-from engine.stonesaga.catalogue import MINING_FEATURES, OMENS, STONES, bag, mining, region
+from engine.stonesaga.catalogue import MINING_FEATURES, OMENS, STONES, Catalogue, catalogue
 from engine.stonesaga.moves import DrawOre, FinishMining
 from engine.stonesaga.state import OverlayPlacement, TilePlacement, ValleyRecord
 from vision.calibration import BoardPose, TableCalibration, calibrate_table, locate_board
@@ -60,16 +61,20 @@ def _layout() -> dict[str, Any]:
     return {"groups": groups, "valley": data["valley"]}
 
 
-def ore_of(entry: TagEntry | None) -> tuple[str, str | None] | None:
+def ore_of(entry: TagEntry | None, cat: Catalogue) -> tuple[str, str | None] | None:
     """The stone and omen a tag shows: (stone, omen) on the omen face, (stone, None) on the
-    plain face; None for a tag that is not an ore token. Copy k of a stone shows the k-th omen
-    of ``omens_per_stone`` in ``engine/stonesaga/data/mining.toml``."""
+    plain face; None for a tag that is not an ore token (or a copy the box prints no omen
+    for). Copy k of a stone shows the k-th omen of the box's ``omens_per_stone``
+    (mining.toml)."""
     if entry is None or entry.name not in ORE_GROUPS:
         return None
     stone = ORE_GROUPS[entry.name]
     if entry.face != "omen":
         return stone, None
-    return stone, mining()["omens_per_stone"][entry.item - 1]
+    omens = cat.mining.omens_per_stone
+    if not 1 <= entry.item <= len(omens):
+        return None
+    return stone, omens[entry.item - 1]
 
 
 @dataclass(frozen=True)
@@ -130,7 +135,7 @@ class DrawPadReader(Reader):
         """The moves to submit and the prompts to show for these observations."""
         out: list[Move | Prompt] = []
         for obs in observations:
-            ore = ore_of(self.registry.lookup(obs.tag_id, obs.family))
+            ore = ore_of(self.registry.lookup(obs.tag_id, obs.family), catalogue(state))
             if ore is None or obs.kind == "duplicate":
                 continue
             inside = obs.kind != "remove" and self.pad.contains(obs.x_mm, obs.y_mm)
@@ -315,22 +320,25 @@ def placement_guide(record: ValleyRecord, lang: Language = "en") -> list[str]:
 # --- tablesight scan -------------------------------------------------------------------------
 
 
-def features_for(tokens: Sequence[tuple[str, str | None]]) -> list[str]:
-    """The mining features whose bag (§采矿.3) can hold these tokens, at most 3 (§采矿)."""
-    if len(tokens) > mining()["max_draws"]:
+def features_for(tokens: Sequence[tuple[str, str | None]], cat: Catalogue) -> list[str]:
+    """The mining features whose bag (§采矿.3) in the box can hold these tokens, at most 3
+    (§采矿)."""
+    if len(tokens) > cat.mining.max_draws:
         return []
     counts = Counter(stone for stone, _ in tokens)
     omens = Counter(tokens)
     if any(n > 1 for (stone, omen), n in omens.items() if omen is not None):
         return []  # the same token twice: two tags of one copy cannot both be on the pad
-    return [f for f in MINING_FEATURES if all(bag(f).get(s, 0) >= n for s, n in counts.items())]
+    return [f for f in MINING_FEATURES if all(cat.bag(f).get(s, 0) >= n for s, n in counts.items())]
 
 
-def scan(image_path: Path, lang: Language) -> dict[str, Any]:
-    """Read one overhead photo: the ore tokens on the draw pad and the valley in the trays.
+def scan(image_path: Path, lang: Language, box: Box | None = None) -> dict[str, Any]:
+    """Read one overhead photo: the ore tokens on the draw pad and the valley in the trays,
+    read with ``box`` (the owner's box; None: the demo box's omens, bags and region).
 
     Needs the four calibration anchors in view (CalibrationError names a missing one).
     """
+    cat = catalogue(box)
     image = read_image(image_path)
     detections = Detector().detect(image)
     registry = load_registry()
@@ -346,15 +354,15 @@ def scan(image_path: Path, lang: Language) -> dict[str, Any]:
         tokens = []
         ores: list[tuple[str, str | None]] = []
         for s in seen:
-            ore = ore_of(s.entry)
+            ore = ore_of(s.entry, cat)
             if ore is not None and pad.contains(s.x_mm, s.y_mm):
                 tokens.append({"tag": s.entry.tag_id, "stone": ore[0], "omen": ore[1]})
                 ores.append(ore)
-        result["pad"] = {"tokens": tokens, "features": features_for(ores)}
+        result["pad"] = {"tokens": tokens, "features": features_for(ores, cat)}
         if any(omen is None for _, omen in ores):
             result["problems"].append(TURN_TOKEN.message.in_(lang))
     try:
-        record, problems = read_valley(detections, calibration, registry, region())
+        record, problems = read_valley(detections, calibration, registry, cat.region)
     except ReaderError:
         record, problems = None, []
     if record is not None:

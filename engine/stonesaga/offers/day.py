@@ -24,9 +24,7 @@ from engine.stonesaga.catalogue import (
     STONES,
     TOOLS,
     WATER_FEATURES,
-    names,
-    resource_data,
-    valley,
+    Catalogue,
 )
 from engine.stonesaga.offers.fields import (
     MAX_AMOUNT,
@@ -45,6 +43,7 @@ from engine.stonesaga.offers.fields import (
 from engine.stonesaga.rules.basics import health_length, incapacitated
 from engine.stonesaga.state import Character, Saga
 from engine.stonesaga.texts import (
+    behemoth_name,
     character_name,
     listed,
     malady_name,
@@ -71,10 +70,10 @@ def _fishing(seat: Seat) -> Offer:
     return Offer(mv.FishingRoll.type, seat, label, fields=(field,), kind="dice")
 
 
-def _tests(data: Saga, seat: Seat, own: list[tuple[int, Character]]) -> list[Offer]:
+def _tests(cat: Catalogue, data: Saga, seat: Seat, own: list[tuple[int, Character]]) -> list[Offer]:
     """§判定: a test of an attribute; §角力: a contest against a behemoth's value. A card, an
     event or the Secret Book calls for them ("判定文本"), so they sit with the card effects."""
-    who = _character_field(own)
+    who = _character_field(cat, own)
     modifier = _number("modifier", T("修正", "Modifier"), *MODIFIERS, default=0)
     fields = (who, _attributes(), modifier)
     out = [Offer(mv.CallTest.type, seat, T("判定", "Test"), fields=fields, kind=EFFECT)]
@@ -105,11 +104,13 @@ EFFECT_LABELS = {
 }
 
 
-def _effects(data: Saga, seat: Seat, own: list[tuple[int, Character]]) -> list[Offer]:
+def _effects(
+    cat: Catalogue, data: Saga, seat: Seat, own: list[tuple[int, Character]]
+) -> list[Offer]:
     """What a card or the Secret Book did, one offer per kind of effect (``effect``)."""
     if not own:
         return []
-    who = _character_field(own)
+    who = _character_field(cat, own)
     amount = _number("amount", T("数量", "Amount"), 1, MAX_AMOUNT)
     out = [
         Offer(mv.Effect.type, seat, EFFECT_LABELS[k], {"kind": k}, (who, amount), kind=EFFECT)
@@ -162,7 +163,7 @@ def _effects(data: Saga, seat: Seat, own: list[tuple[int, Character]]) -> list[O
                 Offer(
                     mv.Effect.type,
                     seat,
-                    _with(EFFECT_LABELS["degrade"], char),
+                    _with(cat, EFFECT_LABELS["degrade"], char),
                     {"kind": "degrade", "character": index},
                     (_pick("amount", T("健康轨格", "Health cell"), cells),),
                     kind=EFFECT,
@@ -176,7 +177,7 @@ def _effects(data: Saga, seat: Seat, own: list[tuple[int, Character]]) -> list[O
                 Offer(
                     mv.Effect.type,
                     seat,
-                    _with(EFFECT_LABELS["lose"], char),
+                    _with(cat, EFFECT_LABELS["lose"], char),
                     {"kind": "lose", "character": index},
                     (lost,),
                     kind=EFFECT,
@@ -185,9 +186,11 @@ def _effects(data: Saga, seat: Seat, own: list[tuple[int, Character]]) -> list[O
     return out
 
 
-def _present(chars: Sequence[tuple[int, Character]], allowed: Sequence[str]) -> list[str]:
+def _present(
+    cat: Catalogue, chars: Sequence[tuple[int, Character]], allowed: Sequence[str]
+) -> list[str]:
     """The features of ``allowed`` on the characters' tiles, or all of them (then greyed)."""
-    tiles = valley()[1]
+    tiles = cat.tiles
     here = {f for _, c in chars for f in tiles[c.tile].features if f in allowed}
     return [f for f in allowed if f in here] or list(allowed)
 
@@ -217,12 +220,14 @@ FEATURE_ACTIONS = (
 )
 
 
-def _actions(data: Saga, seat: Seat, own: list[tuple[int, Character]]) -> list[Offer]:
+def _actions(
+    cat: Catalogue, data: Saga, seat: Seat, own: list[tuple[int, Character]]
+) -> list[Offer]:
     """§白天阶段: the basic and feature actions, each with the seat's characters."""
-    who = _character_field(own)
+    who = _character_field(cat, own)
     out = [Offer(move, seat, label, fields=(who,)) for move, label in SIMPLE_ACTIONS]
     out += [
-        Offer(move, seat, label, fields=(who, _features(_present(own, allowed))))
+        Offer(move, seat, label, fields=(who, _features(_present(cat, own, allowed))))
         for move, label, allowed in FEATURE_ACTIONS
     ]
     fiber = _pick(
@@ -235,8 +240,8 @@ def _actions(data: Saga, seat: Seat, own: list[tuple[int, Character]]) -> list[O
     for index, char in own:
         # An offer names its character only when the seat has more than one (the seat's heading
         # names a lone one): shorter buttons, so that the day's actions fit the console.
-        label: Labeller = functools.partial(_with, char=char) if len(own) > 1 else _as_is
-        out += _character_actions(data, seat, index, char, label)
+        label: Labeller = functools.partial(_with, cat, char=char) if len(own) > 1 else _as_is
+        out += _character_actions(cat, data, seat, index, char, label)
     return out
 
 
@@ -249,12 +254,12 @@ def _as_is(label: Text) -> Text:
 
 
 def _character_actions(
-    data: Saga, seat: Seat, index: int, char: Character, label: Labeller
+    cat: Catalogue, data: Saga, seat: Seat, index: int, char: Character, label: Labeller
 ) -> list[Offer]:
     """The actions whose choices depend on where one character stands and what it holds."""
     me = {"character": index}
-    tiles = valley()[1]
-    near = [(t, tile_label(t, data.tile(t).explored)) for t in tiles[char.tile].neighbours]
+    tiles = cat.tiles
+    near = [(t, tile_label(t, cat, data.tile(t).explored)) for t in tiles[char.tile].neighbours]
     journey = _pick(
         "resolved",
         T("旅途卡", "Journey card"),
@@ -280,14 +285,14 @@ def _character_actions(
             me,
             (_pick("to", T("迁往", "To"), near),),
         ),
-        _outpost(data, seat, index, char, others, label),
+        _outpost(cat, data, seat, index, char, others, label),
         Offer(
             mv.Build.type,
             seat,
             label(T("建建筑", "Build")),
             me,
             (
-                _pick("name", T("建筑", "Building"), names("buildings")),
+                _pick("name", T("建筑", "Building"), tuple(cat.names["buildings"].items())),
                 _number(
                     "energy", T("卡背的精力", "Energy on the card's back"), 1, max(char.energy, 1)
                 ),
@@ -295,11 +300,11 @@ def _character_actions(
         ),
     ]
     if others:
-        out += _exchange(data, seat, index, char, others, label)
+        out += _exchange(cat, data, seat, index, char, others, label)
         if incapacitated_any(data, others):
-            out.append(_aid(data, seat, index, char, others, label))
-    out += _process(seat, index, char, label)
-    materials = [k for k, _ in char.pack if k.partition(":")[0] in resource_data()["materials"]]
+            out.append(_aid(cat, data, seat, index, char, others, label))
+    out += _process(cat, seat, index, char, label)
+    materials = [k for k, _ in char.pack if k.partition(":")[0] in cat.resources.materials]
     if materials:
         pairs = list(itertools.combinations_with_replacement(materials[:MAX_KINDS], 2))
         if char.energy < 1:
@@ -307,7 +312,10 @@ def _character_actions(
         item = _pick(
             "item",
             T("秘典的结果", "The Secret Book says"),
-            (("", T("没有条目:材料退回", "no entry: the materials go back")), *names("items")),
+            (
+                ("", T("没有条目:材料退回", "no entry: the materials go back")),
+                *tuple(cat.names["items"].items()),
+            ),
         )
         out.append(
             Offer(
@@ -334,6 +342,7 @@ def incapacitated_any(data: Saga, chars: Sequence[tuple[int, Character]]) -> boo
 
 
 def _outpost(
+    cat: Catalogue,
     data: Saga,
     seat: Seat,
     index: int,
@@ -346,14 +355,14 @@ def _outpost(
     shares: list[tuple[Any, Text]] = [((), T("自己付4点", "all 4 myself"))]
     for other, c in others:
         if c.tile == char.tile:
-            name = character_name(c.name)
+            name = character_name(c.name, cat)
             shares += [
                 ([[other, k]], T(f"{name.zh}分摊{k}点", f"{name.en} pays {k}"))
                 for k in range(1, min(OUTPOST_ENERGY, c.energy) + 1)
             ]
     zones = ((z, T(f"第{z + 1}区", f"zone {z + 1}")) for z in range(3))
     built = sum(1 for _, t in data.tiles if t.outpost)
-    full = data.tile(char.tile).outpost or built >= camp.outpost_limit(data.population)
+    full = data.tile(char.tile).outpost or built >= camp.outpost_limit(data.population, cat)
     fields = (
         _pick("zone", T("区", "Zone"), zones),
         _pick("shares", T("分摊精力", "Shared energy"), shares),
@@ -364,6 +373,7 @@ def _outpost(
 
 
 def _exchange(
+    cat: Catalogue,
     data: Saga,
     seat: Seat,
     index: int,
@@ -380,7 +390,7 @@ def _exchange(
     out = []
     for other, c in others:
         if c.tile == char.tile:
-            me, them = character_name(char.name), character_name(c.name)
+            me, them = character_name(char.name, cat), character_name(c.name, cat)
             gives = _tally("give", T("{who}给出", "{who} gives").format(who=me), char, 1)
             takes = T("{who}给出", "{who} gives").format(who=them)
             fixed = {"character": index, "partner": other}
@@ -395,7 +405,7 @@ def _exchange(
     away = [(i, c) for i, c in others if c.tile != char.tile]
     if away:
         title = label(T("交换(不在同一地块)", "Exchange (not on this tile)"))
-        fields = (_character_field(away, "partner"), give)
+        fields = (_character_field(cat, away, "partner"), give)
         offer = Offer(mv.Exchange.type, seat, title, {"character": index}, fields)
         out.append(_greyed(offer))  # §交换: only with a character on the same tile
     return out
@@ -414,6 +424,7 @@ def _tokens(char: Character) -> list[tuple[Any, Text]]:
 
 
 def _aid(
+    cat: Catalogue,
     data: Saga,
     seat: Seat,
     index: int,
@@ -432,21 +443,23 @@ def _aid(
         label(T("救助", "Aid")),
         {"character": index},
         (
-            _character_field(others, "target"),
+            _character_field(cat, others, "target"),
             _pick("cell", T("退化哪一格", "Cell to degrade"), cells),
         ),
     )
 
 
-def _process(seat: Seat, index: int, char: Character, label: Labeller) -> list[Offer]:
+def _process(
+    cat: Catalogue, seat: Seat, index: int, char: Character, label: Labeller
+) -> list[Offer]:
     """§加工: one to three resources (hard food or materials held raw), a different tool icon
     each (heat up to three times), the icons in the order of the resources (the engine checks
     only that they differ, so each set of icons is listed once)."""
-    data = resource_data()
+    kinds = cat.resources
     raw = [
         k.partition(":")[0]
         for k, _ in char.pack
-        if k.endswith(":raw") and k.partition(":")[0] in (*data["hard"], *data["materials"])
+        if k.endswith(":raw") and k.partition(":")[0] in (*kinds.hard, *kinds.materials)
     ][:MAX_KINDS]
     if not raw:
         return []
@@ -492,11 +505,11 @@ def _tools_ok(icons: tuple[str, ...]) -> bool:
     return len(others) == len(set(others))
 
 
-def _gifts(data: Saga, seat: Seat, own: list[tuple[int, Character]]) -> list[Offer]:
+def _gifts(cat: Catalogue, data: Saga, seat: Seat, own: list[tuple[int, Character]]) -> list[Offer]:
     """§白天阶段 食物与水: food or water handed to a character on the same tile, "不消耗行动":
     a free action (the console's free row, after the actions); named by the giver only when
     the seat has more than one character, as the actions are."""
-    food = {*resource_data()["perishable"], *resource_data()["hard"], "water"}
+    food = {*cat.resources.food, "water"}
     out = []
     for index, char in own:
         held = [(k, resource_name(k)) for k, _ in char.pack if k.partition(":")[0] in food]
@@ -504,14 +517,14 @@ def _gifts(data: Saga, seat: Seat, own: list[tuple[int, Character]]) -> list[Off
         if held and others:
             label = T("送食物或水", "Hand over food or water")
             fields = (
-                _character_field(others, "partner"),
+                _character_field(cat, others, "partner"),
                 _pick("resource", T("食物或水", "Food or water"), held),
             )
             out.append(
                 Offer(
                     mv.Give.type,
                     seat,
-                    _with(label, char) if len(own) > 1 else label,
+                    _with(cat, label, char) if len(own) > 1 else label,
                     {"character": index},
                     fields,
                     kind="free",
@@ -541,6 +554,26 @@ def _end_challenge(seat: Seat) -> list[Offer]:
         Offer(mv.EndChallenge.type, seat, label, {"result": r}, kind="final", confirm=again)
         for r, (label, again) in CHALLENGE_ENDS.items()
     ]
+
+
+def _alert(cat: Catalogue, data: Saga, seat: Seat) -> Offer:
+    """§巨兽 警觉 (draws "table"): the behemoth the table drew at random among those whose lair
+    is active, picked by its name; one whose lair is dormant is listed, and greyed with the
+    rule (the core checks each). A behemoth is no printed card of the box: the Log names the
+    behemoths that have arrived, so none is entered that the game does not know."""
+    dormant = T("(巢穴未启用)", " (lair not active)")
+    choices = []
+    for beast in data.behemoths:
+        name = behemoth_name(beast.name, cat)
+        choices.append(
+            (beast.name, name if beast.lair else T(name.zh + dormant.zh, name.en + dormant.en))
+        )
+    return Offer(
+        mv.AlertBehemoth.type,
+        seat,
+        T("本局警觉的巨兽(随机抽出)", "The behemoth alert this session (drawn at random)"),
+        fields=(_pick("behemoth", T("巨兽", "Behemoth"), choices),),
+    )
 
 
 def _mining(data: Saga, seat: Seat) -> list[Offer]:

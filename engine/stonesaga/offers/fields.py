@@ -11,6 +11,7 @@ from typing import Any
 from engine.core import Choice, Die, Face, Field, Offer, Text
 from engine.stonesaga.catalogue import (
     ATTRIBUTES,
+    Catalogue,
 )
 from engine.stonesaga.state import Character
 from engine.stonesaga.texts import (
@@ -21,7 +22,7 @@ T = Text
 PIPS = "⚀⚁⚂⚃⚄⚅"
 NAME_CHOICES = 12
 """How many free character names a create offer lists (the first ones of the names list in
-data/names.toml: §创造角色.4 取名, a touch each instead of typing on a kiosk)."""
+the box's names.toml: §创造角色.4 取名, a touch each instead of typing on a kiosk)."""
 OUTPOST_ENERGY = 4
 """§建前哨: the outpost's 4 energy, shared among the characters on the tile."""
 MAX_KINDS = 4
@@ -58,8 +59,10 @@ def _attributes(names_: Iterable[str] = ATTRIBUTES) -> Field:
     return _pick("attribute", T("属性", "Attribute"), ((a, ATTRIBUTES[a]) for a in names_))
 
 
-def _character_field(chars: Sequence[tuple[int, Character]], name: str = "character") -> Field:
-    return _pick(name, T("角色", "Character"), ((i, character_name(c.name)) for i, c in chars))
+def _character_field(
+    cat: Catalogue, chars: Sequence[tuple[int, Character]], name: str = "character"
+) -> Field:
+    return _pick(name, T("角色", "Character"), ((i, character_name(c.name, cat)) for i, c in chars))
 
 
 def _greyed(offer: Offer) -> Offer:
@@ -73,6 +76,6 @@ def _greyed(offer: Offer) -> Offer:
     return dataclasses.replace(offer, fields=fields)
 
 
-def _with(label: Text, char: Character) -> Text:
-    name = character_name(char.name)
+def _with(cat: Catalogue, label: Text, char: Character) -> Text:
+    name = character_name(char.name, cat)
     return T(f"{label.zh}:{name.zh}", f"{label.en}: {name.en}")

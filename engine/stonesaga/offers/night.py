@@ -11,9 +11,7 @@ from engine.stonesaga import moves as mv
 from engine.stonesaga.catalogue import (
     ATTRIBUTES,
     OMENS,
-    region,
-    resource_data,
-    valley,
+    Catalogue,
 )
 from engine.stonesaga.offers.fields import (
     T,
@@ -26,13 +24,12 @@ from engine.stonesaga.texts import (
     item_name,
     listed,
     resource_name,
-    tile_slot,
 )
 
 
-def _night_cards(seat: Seat, own: list[tuple[int, Character]]) -> list[Offer]:
+def _night_cards(cat: Catalogue, seat: Seat, own: list[tuple[int, Character]]) -> list[Offer]:
     """§夜晚阶段.7: a card met, or a calm night (a minor boost when energy is full)."""
-    who = _character_field(own)
+    who = _character_field(cat, own)
     omen = _pick("omen", T("卡底的预兆", "Omen at the bottom"), OMENS.items())
     boost = _pick(
         "boost",
@@ -60,9 +57,9 @@ def _night_cards(seat: Seat, own: list[tuple[int, Character]]) -> list[Offer]:
 MAX_KEEP_CHOICES = 40
 
 
-def _keep(seat: Seat, index: int, char: Character) -> Offer:
+def _keep(cat: Catalogue, seat: Seat, index: int, char: Character) -> Offer:
     """§局间保留与存档: which materials (and items) a character keeps, at most 5 of each."""
-    materials = resource_data()["materials"]
+    materials = cat.resources.materials
     held = sorted(
         name
         for key, n in char.pack
@@ -78,11 +75,13 @@ def _keep(seat: Seat, index: int, char: Character) -> Offer:
     none = T("不保留", "nothing")
     items: list[tuple[Any, Text]] = [((), none)]
     if char.items:
-        items.append((list(char.items[:5]), listed(char.items[:5], item_name, none)))
+        items.append(
+            (list(char.items[:5]), listed(char.items[:5], lambda i: item_name(i, cat), none))
+        )
     return Offer(
         mv.Keep.type,
         seat,
-        _with(T("保留物资", "Keep for the next session"), char),
+        _with(cat, T("保留物资", "Keep for the next session"), char),
         {"character": index},
         (
             _pick(
@@ -95,12 +94,13 @@ def _keep(seat: Seat, index: int, char: Character) -> Offer:
     )
 
 
-def valley_now(data: Saga) -> ValleyRecord:
-    """The valley as it lies: the starting layout with each tile's face, outposts and ruins."""
+def valley_now(cat: Catalogue, data: Saga) -> ValleyRecord:
+    """The valley as it lies: the box's starting layout with each tile's face, outposts and
+    ruins."""
     placed: list[TilePlacement] = []
     overlays: list[OverlayPlacement] = []
-    for tile_id in valley()[1]:
-        tray, slot = tile_slot(tile_id)
+    for tile_id in cat.tiles:
+        tray, slot = cat.slots[tile_id]
         state = data.tile(tile_id)
         placed.append(TilePlacement(tile_id, tray, slot, 0, state.explored))
         if state.outpost:
@@ -108,12 +108,14 @@ def valley_now(data: Saga) -> ValleyRecord:
             overlays.append(OverlayPlacement(f"outpost {built + 1}", tile_id))
         if state.ruin:
             overlays.append(OverlayPlacement("ruin", tile_id, 1))
-    return ValleyRecord(region(), tuple(placed), tuple(overlays))
+    return ValleyRecord(cat.region, tuple(placed), tuple(overlays))
 
 
-def _record(data: Saga, seat: Seat) -> Offer:
+def _record(cat: Catalogue, data: Saga, seat: Seat) -> Offer:
     """§局间保留与存档 记录地图: read by the camera; the fallback records the valley as it lies."""
-    records = [(valley_now(data), T("山谷现状(未转动)", "the valley as it lies (no rotation)"))]
+    records = [
+        (valley_now(cat, data), T("山谷现状(未转动)", "the valley as it lies (no rotation)"))
+    ]
     if data.valley_record is not None and data.valley_record != records[0][0]:
         records.append((data.valley_record, T("已记录的地图", "the map recorded")))
     choices = ((mv.RecordValley(seat, r).to_dict()["record"], t) for r, t in records)

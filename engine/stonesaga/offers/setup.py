@@ -10,8 +10,7 @@ from engine.stonesaga import moves as mv
 from engine.stonesaga.catalogue import (
     ATTRIBUTES,
     TRAITS,
-    names,
-    valley,
+    Catalogue,
 )
 from engine.stonesaga.offers.fields import (
     NAME_CHOICES,
@@ -32,7 +31,7 @@ from engine.stonesaga.texts import (
 )
 
 
-def _creation(state: State[Any], seat: Seat) -> list[Offer]:
+def _creation(cat: Catalogue, state: State[Any], seat: Seat) -> list[Offer]:
     """§创造角色: roll five dice (again while they sum to less than 14), then one offer that
     places the four kept dice on the attributes, names the character from our list and picks
     its trait; or a character of the Log."""
@@ -47,8 +46,10 @@ def _creation(state: State[Any], seat: Seat) -> list[Offer]:
         )
     ]
     taken = {c.name for c in data.characters} | {h.name for h in data.roster}
-    heirs = _relics(data)
-    free = [(n, t) for n, t in names("characters") if n not in taken][:NAME_CHOICES]
+    heirs = _relics(cat, data)
+    free = [(n, t) for n, t in tuple(cat.names["characters"].items()) if n not in taken][
+        :NAME_CHOICES
+    ]
     rolls = data.rolls(seat)
     if rolls and free:
         last = rolls[-1]
@@ -90,7 +91,7 @@ def _creation(state: State[Any], seat: Seat) -> list[Offer]:
                     _pick(
                         "name",
                         T("角色", "Character"),
-                        ((h.name, character_name(h.name)) for h in roster),
+                        ((h.name, character_name(h.name, cat)) for h in roster),
                     ),
                     *heirs,
                 ),
@@ -99,7 +100,7 @@ def _creation(state: State[Any], seat: Seat) -> list[Offer]:
     return out
 
 
-def _relics(data: Saga) -> tuple[Field, ...]:
+def _relics(cat: Catalogue, data: Saga) -> tuple[Field, ...]:
     """§角色死亡与传说 遗物 局间死亡: whose relics the new character takes (none, or one of
     the characters who died between sessions and left some); no field when none did."""
     if not data.relics:
@@ -109,12 +110,12 @@ def _relics(data: Saga) -> tuple[Field, ...]:
         _pick(
             "inherits",
             T("接过遗物", "Takes the relics of"),
-            (("", none), *((r.name, character_name(r.name)) for r in data.relics)),
+            (("", none), *((r.name, character_name(r.name, cat)) for r in data.relics)),
         ),
     )
 
 
-def _interval(data: Saga, seat: Seat) -> list[Offer]:
+def _interval(cat: Catalogue, data: Saga, seat: Seat) -> list[Offer]:
     """§间隔与变老, §废墟与迁移前哨, §开局设置.7: between sessions, any player enters the
     mourning d6 of each character who died of old age, moves an outpost free, and the camera
     checks the rebuilt valley (the Log's map as the fallback)."""
@@ -141,14 +142,14 @@ def _interval(data: Saga, seat: Seat) -> list[Offer]:
                 mv.Mourn.type,
                 seat,
                 T(
-                    f"哀悼局间死去的{character_name(hero.name).zh}",
-                    f"Mourn {character_name(hero.name).en}, who died between sessions",
+                    f"哀悼局间死去的{character_name(hero.name, cat).zh}",
+                    f"Mourn {character_name(hero.name, cat).en}, who died between sessions",
                 ),
                 {"legend": index},
                 (attrs, die),
             )
         )
-    if ruins_due(data):
+    if ruins_due(data, cat):
         for tile, state in data.tiles:
             if state.outpost:
                 out.append(
@@ -163,7 +164,7 @@ def _interval(data: Saga, seat: Seat) -> list[Offer]:
                     )
                 )
     if data.free_moves > 0:
-        tiles = valley()[1]
+        tiles = cat.tiles
         for tile, state in data.tiles:
             if not state.outpost or tile in data.moved:
                 continue
@@ -181,7 +182,7 @@ def _interval(data: Saga, seat: Seat) -> list[Offer]:
                             "to",
                             T("迁到", "To"),
                             (
-                                (n, tile_label(n, data.tile(n).explored))
+                                (n, tile_label(n, cat, data.tile(n).explored))
                                 for n in tiles[tile].neighbours
                             ),
                         ),
@@ -189,7 +190,7 @@ def _interval(data: Saga, seat: Seat) -> list[Offer]:
                 )
             )
     if data.valley_record is not None or not data.rebuilt:
-        record = data.valley_record or valley_now(data)
+        record = data.valley_record or valley_now(cat, data)
         choice = mv.RebuildValley(seat, record).to_dict()["record"]
         out.append(
             Offer(
@@ -209,7 +210,7 @@ def _interval(data: Saga, seat: Seat) -> list[Offer]:
     return out
 
 
-def _mourning(data: Saga, seat: Seat) -> list[Offer]:
+def _mourning(cat: Catalogue, data: Saga, seat: Seat) -> list[Offer]:
     """§夜晚阶段.1, §角色死亡与传说.1: the mourning d6 of each of the seat's dead characters and
     the attribute a 5–6 raises (attributes already at 6 greyed)."""
     out = []
@@ -238,7 +239,7 @@ def _mourning(data: Saga, seat: Seat) -> list[Offer]:
             Offer(
                 mv.Mourn.type,
                 seat,
-                _with(T("哀悼", "Mourn"), char),
+                _with(cat, T("哀悼", "Mourn"), char),
                 {"legend": index},
                 (attrs, die),
             )

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from engine.stonesaga.catalogue import resource_data
+from engine.stonesaga.catalogue import ResourceData
 from engine.stonesaga.state import Character, Health, Malady, Resources
 
 
@@ -121,51 +121,50 @@ def creation_problem(rolls: Sequence[Sequence[int]], values: Sequence[int]) -> s
     return None
 
 
-def resource_name(name: str) -> str:
-    """The full name with its face: a new token comes fresh or raw (§资源); water has one face."""
+def resource_name(name: str, kinds: ResourceData) -> str:
+    """The full name with its face: a new token comes fresh or raw (§资源); water has one face.
+    ``kinds`` is the box's resources.toml (which are perishable, hard, materials)."""
     if ":" in name or name == "water":
         return name
-    data = resource_data()
-    if name in data["perishable"]:
+    if name in kinds.perishable:
         return f"{name}:fresh"
-    if name in data["hard"] or name in data["materials"]:
+    if name in kinds.hard or name in kinds.materials:
         return f"{name}:raw"
     return name
 
 
-def known_resource(name: str) -> bool:
+def known_resource(name: str, kinds: ResourceData) -> bool:
     """Whether the name is a resource of §资源 (with or without its face)."""
-    data = resource_data()
-    base, _, face = resource_name(name).partition(":")
+    base, _, face = resource_name(name, kinds).partition(":")
     if base == "water":
         return not face
-    if base in data["perishable"]:
+    if base in kinds.perishable:
         return face in ("fresh", "fermented")
-    if base in data["hard"] or base in data["materials"]:
+    if base in kinds.hard or base in kinds.materials:
         return face in ("raw", "processed")
     return False
 
 
-def count(pack: Resources, name: str) -> int:
+def count(pack: Resources, name: str, kinds: ResourceData) -> int:
     """How many of that resource the pack holds."""
-    return dict(pack).get(resource_name(name), 0)
+    return dict(pack).get(resource_name(name, kinds), 0)
 
 
-def add(pack: Resources, name: str, amount: int) -> Resources:
+def add(pack: Resources, name: str, amount: int, kinds: ResourceData) -> Resources:
     """The pack with ``amount`` more (or fewer, if negative) of a resource."""
     held = dict(pack)
-    key = resource_name(name)
+    key = resource_name(name, kinds)
     held[key] = held.get(key, 0) + amount
     return tuple(sorted((k, v) for k, v in held.items() if v > 0))
 
 
-def spoil(pack: Resources) -> tuple[Resources, int]:
+def spoil(pack: Resources, kinds: ResourceData) -> tuple[Resources, int]:
     """§夜晚阶段.5 腐败: fresh perishables ferment, fermented ones are discarded."""
     out: dict[str, int] = {}
     lost = 0
     for key, amount in pack:
         base, _, face = key.partition(":")
-        if base in resource_data()["perishable"]:
+        if base in kinds.perishable:
             if face == "fresh":
                 out[f"{base}:fermented"] = out.get(f"{base}:fermented", 0) + amount
             else:
@@ -175,34 +174,34 @@ def spoil(pack: Resources) -> tuple[Resources, int]:
     return tuple(sorted(out.items())), lost
 
 
-def edible(pack: Resources) -> str | None:
+def edible(pack: Resources, kinds: ResourceData) -> str | None:
     """The food eaten at night (§夜晚阶段.2), the table choosing (黎明规则): what spoils first:
     fermented, then fresh perishables, then processed hard food; None if nothing is edible."""
-    data = resource_data()
-    order = [f"{b}:fermented" for b in data["perishable"]]
-    order += [f"{b}:fresh" for b in data["perishable"]]
-    order += [f"{b}:processed" for b in data["hard"]]
+    order = [f"{b}:fermented" for b in kinds.perishable]
+    order += [f"{b}:fresh" for b in kinds.perishable]
+    order += [f"{b}:processed" for b in kinds.hard]
     held = dict(pack)
     return next((name for name in order if held.get(name, 0) > 0), None)
 
 
-def processing_problem(resources: Sequence[str], tools: Sequence[str]) -> str | None:
+def processing_problem(
+    resources: Sequence[str], tools: Sequence[str], kinds: ResourceData
+) -> str | None:
     """§加工: at most 3 resources, each hard food or material, each with a tool icon of its own
     (heat may be used up to 3 times). None when allowed, else ``count``, ``pairing``,
     ``unknown_tool``, ``not_processable`` or ``same_tool``."""
-    data = resource_data()
-    if not resources or len(resources) > data["max_processed"]:
+    if not resources or len(resources) > kinds.max_processed:
         return "count"
     if len(tools) != len(resources):
         return "pairing"
-    if any(t not in data["tools"] for t in tools):
+    if any(t not in kinds.tools for t in tools):
         return "unknown_tool"
     for name in resources:
         base = name.partition(":")[0]
-        if base not in data["hard"] and base not in data["materials"]:
+        if base not in kinds.hard and base not in kinds.materials:
             return "not_processable"
-    others = [t for t in tools if t != data["heat"]]
-    if len(set(others)) != len(others) or tools.count(data["heat"]) > data["heat_uses"]:
+    others = [t for t in tools if t != kinds.heat]
+    if len(set(others)) != len(others) or tools.count(kinds.heat) > kinds.heat_uses:
         return "same_tool"
     return None
 

@@ -7,7 +7,7 @@ from dataclasses import replace
 from engine.core import ACCEPTED, DicePoolAnnounced, Event, Seat, State, Text, Verdict
 from engine.stonesaga import moves as mv
 from engine.stonesaga import state as st
-from engine.stonesaga.catalogue import ATTRIBUTES, TRAITS, valley
+from engine.stonesaga.catalogue import ATTRIBUTES, TRAITS, catalogue
 from engine.stonesaga.common import _cap, _energy_event
 from engine.stonesaga.reasons import (
     CREATION,
@@ -30,7 +30,7 @@ def _check_create(state: State[Data], move: mv.CreateCharacter) -> Verdict:
     if move.trait not in TRAITS:
         return UNKNOWN_NAME.reject(what=Text("特质", "trait"), name=name_in(TRAITS, move.trait))
     if _name_taken(state, move.name):
-        return NAME_TAKEN.reject(name=character_name(move.name))
+        return NAME_TAKEN.reject(name=character_name(move.name, catalogue(state)))
     values = (move.strength, move.dexterity, move.faith, move.perception)
     problem = basics.creation_problem(move.rolls, values)
     if problem:
@@ -42,7 +42,7 @@ def _check_inherits(state: State[Data], inherits: str) -> Verdict:
     """§角色死亡与传说 遗物 局间死亡: relics pass from a character who died between sessions,
     once, to a character of this session."""
     if inherits and not any(r.name == inherits for r in state.data.relics):
-        return NO_RELICS.reject(name=character_name(inherits))
+        return NO_RELICS.reject(name=character_name(inherits, catalogue(state)))
     return ACCEPTED
 
 
@@ -82,10 +82,11 @@ def _join(state: State[Data], char: st.Character, inherits: str = "") -> tuple[D
     data = state.data
     kept = [r for r in data.stored if r.name == char.name]
     kept += [r for r in data.relics if inherits and r.name == inherits]
+    kinds = catalogue(state).resources
     for relics in kept:
         pack = char.pack
         for material in relics.materials:
-            pack = basics.add(pack, material, 1)
+            pack = basics.add(pack, material, 1, kinds)
         char = replace(char, pack=pack, items=(*char.items, *relics.items))
     data = replace(
         data,
@@ -112,12 +113,13 @@ def _create(state: State[Data], move: mv.CreateCharacter) -> tuple[Data, Events]
 
 def _check_choose(state: State[Data], move: mv.ChooseCharacter) -> Verdict:
     hero = next((h for h in state.data.roster if h.name == move.name), None)
+    cat = catalogue(state)
     if hero is None or hero.age not in ("young", "old"):
-        return NOT_IN_ROSTER.reject(name=character_name(move.name))
+        return NOT_IN_ROSTER.reject(name=character_name(move.name, cat))
     if _party_full(state, move.seat):
         return PARTY_FULL.reject()
     if any(c.name == move.name for c in state.data.characters):
-        return NAME_TAKEN.reject(name=character_name(move.name))
+        return NAME_TAKEN.reject(name=character_name(move.name, cat))
     return _check_inherits(state, move.inherits)
 
 
@@ -145,9 +147,11 @@ def _reopen(state: State[Data]) -> tuple[State[Data], Events]:
 
 
 def _session_begin(state: State[Data]) -> tuple[State[Data], Events]:
-    """§开局设置.4, .8: energy to the cap for the party's size, figures on the start tile."""
+    """§开局设置.4, .8: energy to the cap for the party's size, figures on the box's start
+    tile; the alert behemoth, when the engine drew it (draws "virtual"): with "table" the
+    table gives it before the first action (``alert_behemoth``)."""
     data = state.data
-    cap, start = _cap(data), valley()[0]
+    cap, start = _cap(data), catalogue(state).start
     chars = tuple(replace(c, energy=cap, tile=start) for c in data.characters)
     events: list[Event] = [_energy_event(i, c, cap, "setup") for i, c in enumerate(chars)]
     if data.alert:

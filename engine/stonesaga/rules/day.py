@@ -13,12 +13,12 @@ from engine.stonesaga.catalogue import (
     DELVE_FEATURES,
     FORAGE_FEATURES,
     MINING_FEATURES,
+    OUTPOST_SCALE,
     SHELTER_FEATURE,
     WATER_FEATURES,
-    bag,
-    mining,
-    resource_data,
-    valley,
+    catalogue,
+    noted,
+    valley_item,
 )
 from engine.stonesaga.common import (
     _check_shares,
@@ -67,20 +67,27 @@ Data = st.Saga
 
 
 def _check_travel(state: State[Data], move: mv.Travel) -> Verdict:
-    data = state.data
+    """§移动: to a tile sharing an edge, not across an impassable one (§覆盖层), by the box's
+    valley (a refusal on a demo tile says so)."""
+    data, cat = state.data, catalogue(state)
     char = data.characters[move.character]
-    here = valley()[1][char.tile]
+    here = cat.tiles[char.tile]
+    edge = (valley_item(char.tile), valley_item(move.to))
     if move.to not in here.neighbours:
-        return NOT_ADJACENT.reject(to=_tile(data, move.to), tile=_tile(data, char.tile))
-    if move.to in here.impassable or char.tile in valley()[1][move.to].impassable:
-        return IMPASSABLE.reject(tile=_tile(data, char.tile), to=_tile(data, move.to))
+        verdict = NOT_ADJACENT.reject(
+            to=_tile(cat, data, move.to), tile=_tile(cat, data, char.tile)
+        )
+        return noted(verdict, cat, edge[0])
+    if move.to in here.impassable or char.tile in cat.tiles[move.to].impassable:
+        verdict = IMPASSABLE.reject(tile=_tile(cat, data, char.tile), to=_tile(cat, data, move.to))
+        return noted(verdict, cat, *edge)
     return ACCEPTED
 
 
 def _travel(state: State[Data], move: mv.Travel) -> tuple[Data, Events]:
     data = state.data
     char = data.characters[move.character]
-    tiles = valley()[1]
+    tiles = catalogue(state).tiles
     blocked = move.to in tiles[char.tile].blocked or char.tile in tiles[move.to].blocked
     hard = not move.resolved and blocked
     revealed = not data.tile(move.to).explored
@@ -95,32 +102,34 @@ def _travel(state: State[Data], move: mv.Travel) -> tuple[Data, Events]:
 
 
 def _check_exchange(state: State[Data], move: mv.Exchange) -> Verdict:
-    data = state.data
+    data, cat = state.data, catalogue(state)
+    kinds = cat.resources
     char = data.characters[move.character]
     if not 0 <= move.partner < data.party or move.partner == move.character:
         return NO_SUCH_CHARACTER.reject(n=move.partner + 1)
     partner = data.characters[move.partner]
     if not partner.alive or partner.tile != char.tile:
-        return NOT_SAME_TILE.reject(other=character_name(partner.name))
+        return NOT_SAME_TILE.reject(other=character_name(partner.name, cat))
     if not move.give and not move.receive:
         return NOTHING_EXCHANGED.reject()
     cost = 0 if data.tile(char.tile).outpost else 1
     for pack, given in ((char.pack, move.give), (partner.pack, move.receive)):
         wanted: dict[str, int] = {}
         for name, amount in given:
-            if not basics.known_resource(name):
+            if not basics.known_resource(name, kinds):
                 return UNKNOWN_RESOURCE.reject(what=resource_name(name))
             if amount < 1:
                 return NOT_HELD.reject(what=resource_name(name))
-            wanted[basics.resource_name(name)] = wanted.get(basics.resource_name(name), 0) + amount
+            key = basics.resource_name(name, kinds)
+            wanted[key] = wanted.get(key, 0) + amount
         for name, amount in wanted.items():
-            if basics.count(pack, name) < amount:
+            if basics.count(pack, name, kinds) < amount:
                 return NOT_HELD.reject(what=resource_name(name))
-    return _energy(char, cost)
+    return _energy(cat, char, cost)
 
 
 def _exchange(state: State[Data], move: mv.Exchange) -> tuple[Data, Events]:
-    data = state.data
+    data, cat = state.data, catalogue(state)
     cost = 0 if data.tile(data.characters[move.character].tile).outpost else 1
     data, events = _spend(data, move.character, cost, "exchange")
     out = list(events)
@@ -129,14 +138,14 @@ def _exchange(state: State[Data], move: mv.Exchange) -> tuple[Data, Events]:
         (move.partner, move.character, move.receive),
     ):
         for name, amount in given:
-            data, a = _pack(data, src, name, -amount)
-            data, b = _pack(data, dst, name, amount)
+            data, a = _pack(cat, data, src, name, -amount)
+            data, b = _pack(cat, data, dst, name, amount)
             out += [*a, *b]
     return data, tuple(out)
 
 
 def _check_pack(state: State[Data], move: mv.Pack) -> Verdict:
-    return _energy(state.data.characters[move.character], 1)
+    return _energy(catalogue(state), state.data.characters[move.character], 1)
 
 
 def _pack_items(state: State[Data], move: mv.Pack) -> tuple[Data, Events]:
@@ -144,18 +153,18 @@ def _pack_items(state: State[Data], move: mv.Pack) -> tuple[Data, Events]:
 
 
 def _check_aid(state: State[Data], move: mv.Aid) -> Verdict:
-    data = state.data
+    data, cat = state.data, catalogue(state)
     char = data.characters[move.character]
     if not 0 <= move.target < data.party:
         return NO_SUCH_CHARACTER.reject(n=move.target + 1)
     target = data.characters[move.target]
     if not target.alive or target.tile != char.tile:
-        return NOT_SAME_TILE.reject(other=character_name(target.name))
+        return NOT_SAME_TILE.reject(other=character_name(target.name, cat))
     if not basics.incapacitated(target.health, _length(data)):
-        return NOT_INCAPACITATED.reject(name=character_name(target.name))
+        return NOT_INCAPACITATED.reject(name=character_name(target.name, cat))
     if not 0 <= move.cell < len(target.health):
         return NO_SUCH_MALADY.reject(cell=move.cell + 1)
-    return _energy(char, 1)
+    return _energy(cat, char, 1)
 
 
 def _aid(state: State[Data], move: mv.Aid) -> tuple[Data, Events]:
@@ -168,46 +177,50 @@ def _aid(state: State[Data], move: mv.Aid) -> tuple[Data, Events]:
 
 
 def _check_process(state: State[Data], move: mv.Process) -> Verdict:
-    problem = basics.processing_problem(move.resources, move.tools)
+    cat = catalogue(state)
+    problem = basics.processing_problem(move.resources, move.tools, cat.resources)
     if problem is not None:
         return PROCESS[problem].reject()
     char = state.data.characters[move.character]
     raw = tuple(f"{r.partition(':')[0]}:raw" for r in move.resources)
-    missing = _held(char.pack, raw)
+    missing = _held(cat, char.pack, raw)
     if missing is not None:
         return NOT_HELD.reject(what=resource_name(missing))
-    return _energy(char, 1 + len(move.resources))
+    return _energy(cat, char, 1 + len(move.resources))
 
 
 def _process(state: State[Data], move: mv.Process) -> tuple[Data, Events]:
+    cat = catalogue(state)
     data, events = _spend(state.data, move.character, 1 + len(move.resources), "process")
     out = list(events)
     for name in move.resources:
         base = name.partition(":")[0]
-        data, a = _pack(data, move.character, f"{base}:raw", -1)
-        data, b = _pack(data, move.character, f"{base}:processed", 1)
+        data, a = _pack(cat, data, move.character, f"{base}:raw", -1)
+        data, b = _pack(cat, data, move.character, f"{base}:processed", 1)
         out += [*a, *b]
     return data, tuple(out)
 
 
 def _check_craft(state: State[Data], move: mv.Craft) -> Verdict:
+    cat = catalogue(state)
     char = state.data.characters[move.character]
-    materials = resource_data()["materials"]
+    materials = cat.resources.materials
     if len(move.materials) != 2 or any(
         s.partition(":")[0] not in materials for s in move.materials
     ):
         return CRAFT_PAIR.reject()
-    if _held(char.pack, move.materials) is not None:
+    if _held(cat, char.pack, move.materials) is not None:
         return CRAFT_PAIR.reject()
-    return _energy(char, 1)
+    return _energy(cat, char, 1)
 
 
 def _craft(state: State[Data], move: mv.Craft) -> tuple[Data, Events]:
+    cat = catalogue(state)
     data, events = _spend(state.data, move.character, 1, "craft")
     out = list(events)
     if move.item:
         for name in move.materials:
-            data, more = _pack(data, move.character, name, -1)
+            data, more = _pack(cat, data, move.character, name, -1)
             out += more
         char = data.characters[move.character]
         data = data.with_character(move.character, replace(char, items=(*char.items, move.item)))
@@ -224,9 +237,11 @@ def _check_outpost(state: State[Data], move: mv.BuildOutpost) -> Verdict:
     if data.tile(char.tile).outpost:
         return OUTPOST_EXISTS.reject()
     built = sum(1 for _, t in data.tiles if t.outpost)
-    limit = camp.outpost_limit(data.population)
+    cat = catalogue(state)
+    limit = camp.outpost_limit(data.population, cat)
     if built >= limit:
-        return OUTPOST_LIMIT.reject(population=data.population, limit=limit)
+        verdict = OUTPOST_LIMIT.reject(population=data.population, limit=limit)
+        return noted(verdict, cat, OUTPOST_SCALE)
     return _check_shares(state, move, OUTPOST_ENERGY)
 
 
@@ -240,7 +255,8 @@ def _outpost(state: State[Data], move: mv.BuildOutpost) -> tuple[Data, Events]:
 def _check_water(state: State[Data], move: mv.CollectWater) -> Verdict:
     char = state.data.characters[move.character]
     return _first_failure(
-        lambda: _feature(state, char, move.feature, WATER_FEATURES), lambda: _energy(char, 1)
+        lambda: _feature(state, char, move.feature, WATER_FEATURES),
+        lambda: _energy(catalogue(state), char, 1),
     )
 
 
@@ -250,7 +266,7 @@ WATER_COLLECTED = 2
 
 def _water(state: State[Data], move: mv.CollectWater) -> tuple[Data, Events]:
     data, events = _spend(state.data, move.character, 1, "collect_water")
-    data, more = _pack(data, move.character, "water", WATER_COLLECTED)
+    data, more = _pack(catalogue(state), data, move.character, "water", WATER_COLLECTED)
     return data, events + more
 
 
@@ -260,7 +276,7 @@ def _check_shelter(state: State[Data], move: mv.PrepareShelter) -> Verdict:
         return SHELTER_FULL.reject()
     return _first_failure(
         lambda: _feature(state, char, SHELTER_FEATURE, (SHELTER_FEATURE,)),
-        lambda: _energy(char, 1),
+        lambda: _energy(catalogue(state), char, 1),
     )
 
 
@@ -278,7 +294,8 @@ FISHING_DICE = 4
 def _check_fish(state: State[Data], move: mv.Fish) -> Verdict:
     char = state.data.characters[move.character]
     return _first_failure(
-        lambda: _feature(state, char, move.feature, WATER_FEATURES), lambda: _energy(char, 2)
+        lambda: _feature(state, char, move.feature, WATER_FEATURES),
+        lambda: _energy(catalogue(state), char, 2),
     )
 
 
@@ -292,7 +309,8 @@ def _fish(state: State[Data], move: mv.Fish) -> tuple[Data, Events]:
 def _check_forage(state: State[Data], move: mv.Forage) -> Verdict:
     char = state.data.characters[move.character]
     return _first_failure(
-        lambda: _feature(state, char, move.feature, FORAGE_FEATURES), lambda: _energy(char, 2)
+        lambda: _feature(state, char, move.feature, FORAGE_FEATURES),
+        lambda: _energy(catalogue(state), char, 2),
     )
 
 
@@ -303,17 +321,18 @@ def _forage(state: State[Data], move: mv.Forage) -> tuple[Data, Events]:
 
 
 def _check_mine(state: State[Data], move: mv.Mine) -> Verdict:
-    char = state.data.characters[move.character]
+    char, cat = state.data.characters[move.character], catalogue(state)
     return _first_failure(
         lambda: _feature(state, char, move.feature, MINING_FEATURES),
-        lambda: _energy(char, mining()["energy"]),
+        lambda: _energy(cat, char, cat.mining.energy),
     )
 
 
 def _mine(state: State[Data], move: mv.Mine) -> tuple[Data, Events]:
-    data, events = _spend(state.data, move.character, mining()["energy"], "mine")
+    cat = catalogue(state)
+    data, events = _spend(state.data, move.character, cat.mining.energy, "mine")
     data, more = _deplete(data, data.characters[move.character].tile)
-    contents = tuple(sorted(bag(move.feature).items()))
+    contents = tuple(sorted(cat.bag(move.feature).items()))
     data = replace(data, mining=st.Mining(move.seat, move.character, move.feature, contents))
     return data, (*events, *more, mv.MiningBagFilled(move.character, move.feature, contents))
 
@@ -346,16 +365,19 @@ RELOCATE_ENERGY = 3
 
 
 def _check_relocate(state: State[Data], move: mv.RelocateOutpost) -> Verdict:
-    data = state.data
+    data, cat = state.data, catalogue(state)
     char = data.characters[move.character]
     if not data.tile(char.tile).outpost:
         return NO_OUTPOST.reject()
-    here = valley()[1][char.tile]
+    here = cat.tiles[char.tile]
     if move.to not in here.neighbours:
-        return NOT_ADJACENT.reject(to=_tile(data, move.to), tile=_tile(data, char.tile))
+        verdict = NOT_ADJACENT.reject(
+            to=_tile(cat, data, move.to), tile=_tile(cat, data, char.tile)
+        )
+        return noted(verdict, cat, valley_item(char.tile))
     if data.tile(move.to).outpost:
         return OUTPOST_EXISTS.reject()
-    return _energy(char, RELOCATE_ENERGY)
+    return _energy(cat, char, RELOCATE_ENERGY)
 
 
 def _relocate(state: State[Data], move: mv.RelocateOutpost) -> tuple[Data, Events]:
@@ -368,11 +390,11 @@ def _relocate(state: State[Data], move: mv.RelocateOutpost) -> tuple[Data, Event
 
 
 def _wood(pack: st.Resources) -> str | None:
-    return next((k for k in ("wood:raw", "wood:processed") if basics.count(pack, k) > 0), None)
+    return next((k for k in ("wood:raw", "wood:processed") if dict(pack).get(k, 0) > 0), None)
 
 
 def _check_fire(state: State[Data], move: mv.MakeFire) -> Verdict:
-    char = state.data.characters[move.character]
+    char, cat = state.data.characters[move.character], catalogue(state)
     if move.attribute not in ("dexterity", "faith"):
         return UNKNOWN_NAME.reject(
             what=Text("属性(灵巧或信念)", "attribute (dexterity or faith)"),
@@ -380,23 +402,22 @@ def _check_fire(state: State[Data], move: mv.MakeFire) -> Verdict:
         )
     if _wood(char.pack) is None:
         return NOT_HELD.reject(what=resource_name("wood"))
-    if (
-        move.fiber
-        and basics.count(char.pack, "fiber:raw") + basics.count(char.pack, "fiber:processed") < 1
-    ):
+    held = dict(char.pack)
+    if move.fiber and held.get("fiber:raw", 0) + held.get("fiber:processed", 0) < 1:
         return NOT_HELD.reject(what=resource_name("fiber"))
-    return _energy(char, 1)
+    return _energy(cat, char, 1)
 
 
 def _fire(state: State[Data], move: mv.MakeFire) -> tuple[Data, Events]:
+    cat = catalogue(state)
     data, events = _spend(state.data, move.character, 1, "make_fire")
     out = list(events)
     char = data.characters[move.character]
-    data, more = _pack(data, move.character, _wood(char.pack) or "wood", -1)
+    data, more = _pack(cat, data, move.character, _wood(char.pack) or "wood", -1)
     out += more
     if move.fiber:
-        fiber = "fiber:raw" if basics.count(char.pack, "fiber:raw") else "fiber:processed"
-        data, more = _pack(data, move.character, fiber, -1)
+        fiber = "fiber:raw" if dict(char.pack).get("fiber:raw", 0) else "fiber:processed"
+        data, more = _pack(cat, data, move.character, fiber, -1)
         out += more
     bonus = FIBER_BONUS if move.fiber else 0
     test = st.PendingTest(move.seat, move.character, move.attribute, bonus, purpose="fire")
@@ -404,11 +425,11 @@ def _fire(state: State[Data], move: mv.MakeFire) -> tuple[Data, Events]:
 
 
 def _check_delve(state: State[Data], move: mv.Delve) -> Verdict:
-    char = state.data.characters[move.character]
-    here = valley()[1][char.tile].features
+    char, cat = state.data.characters[move.character], catalogue(state)
+    here = cat.tiles[char.tile].features
     feature = next((f for f in DELVE_FEATURES if f in here), "")
     return _first_failure(
-        lambda: _feature(state, char, feature, DELVE_FEATURES), lambda: _energy(char, 1)
+        lambda: _feature(state, char, feature, DELVE_FEATURES), lambda: _energy(cat, char, 1)
     )
 
 
@@ -420,7 +441,7 @@ def _check_scavenge(state: State[Data], move: mv.Scavenge) -> Verdict:
     char = state.data.characters[move.character]
     if not state.data.tile(char.tile).ruin:
         return NO_RUIN.reject()
-    return _energy(char, 2)
+    return _energy(catalogue(state), char, 2)
 
 
 def _scavenge(state: State[Data], move: mv.Scavenge) -> tuple[Data, Events]:
@@ -431,25 +452,27 @@ def _scavenge(state: State[Data], move: mv.Scavenge) -> tuple[Data, Events]:
 
 def _check_give(state: State[Data], move: mv.Give) -> Verdict:
     data = state.data  # never in the middle of an action: the core refuses it then
+    cat = catalogue(state)
+    kinds = cat.resources
     if not 0 <= move.partner < data.party or move.partner == move.character:
         return NO_SUCH_CHARACTER.reject(n=move.partner + 1)
     char, partner = data.characters[move.character], data.characters[move.partner]
     if not partner.alive or partner.tile != char.tile:
-        return NOT_SAME_TILE.reject(other=character_name(partner.name))
-    base = basics.resource_name(move.resource).partition(":")[0]
-    food = resource_data()["perishable"] + resource_data()["hard"]
-    if base != "water" and base not in food:
+        return NOT_SAME_TILE.reject(other=character_name(partner.name, cat))
+    base = basics.resource_name(move.resource, kinds).partition(":")[0]
+    if base != "water" and base not in kinds.food:
         return NOT_FOOD_OR_WATER.reject()
-    if not basics.known_resource(move.resource):
+    if not basics.known_resource(move.resource, kinds):
         return UNKNOWN_RESOURCE.reject(what=resource_name(move.resource))
-    if move.amount < 1 or basics.count(char.pack, move.resource) < move.amount:
+    if move.amount < 1 or basics.count(char.pack, move.resource, kinds) < move.amount:
         return NOT_HELD.reject(what=resource_name(move.resource))
     return ACCEPTED
 
 
 def _give(state: State[Data], move: mv.Give) -> tuple[Data, Events]:
-    data, a = _pack(state.data, move.character, move.resource, -move.amount)
-    data, b = _pack(data, move.partner, move.resource, move.amount)
+    cat = catalogue(state)
+    data, a = _pack(cat, state.data, move.character, move.resource, -move.amount)
+    data, b = _pack(cat, data, move.partner, move.resource, move.amount)
     return data, a + b
 
 

@@ -9,14 +9,18 @@ from typing import Any
 from engine.core import ACCEPTED, DicePoolAnnounced, Event, InProgress, State, Text, Verdict
 from engine.stonesaga import moves as mv
 from engine.stonesaga import state as st
-from engine.stonesaga.catalogue import ATTRIBUTES, MALADIES, OMENS, STONES, mining, table_entry
+from engine.stonesaga.catalogue import ATTRIBUTES, MALADIES, OMENS, STONES, Catalogue, catalogue
 from engine.stonesaga.common import _bag_text, _gain_energy, _health, _lose, _malady, _pack
 from engine.stonesaga.reasons import (
+    ALERT_DUE,
     BAD_DIE,
     DRAW_LIMIT,
     FISHING_OPEN,
+    LAIR_DORMANT,
     MINING_OPEN,
+    NO_ALERT_DUE,
     NO_FISHING,
+    NO_SUCH_BEHEMOTH,
     NO_SUCH_MALADY,
     NO_TEST,
     NOT_HELD,
@@ -29,7 +33,7 @@ from engine.stonesaga.reasons import (
     UNKNOWN_RESOURCE,
 )
 from engine.stonesaga.rules import basics
-from engine.stonesaga.texts import character_name, name_in, resource_name
+from engine.stonesaga.texts import behemoth_name, character_name, name_in, resource_name
 
 Events = tuple[Event, ...]
 Data = st.Saga
@@ -43,6 +47,8 @@ MINING_MOVES = frozenset({mv.DrawOre.type, mv.FinishMining.type, mv.CallTest.typ
 asks for (a test, an effect)."""
 FISHING_MOVES = frozenset({mv.FishingRoll.type})
 """§钓鱼.3: the four dice the tray lit, before anything else."""
+ALERT_MOVES = frozenset({mv.AlertBehemoth.type})
+"""§巨兽 警觉 (draws "table"): the behemoth the table drew, before the first day's actions."""
 
 
 def in_progress(state: State[Any]) -> InProgress | None:
@@ -52,17 +58,40 @@ def in_progress(state: State[Any]) -> InProgress | None:
     holds nothing up: the next day clears it."""
     data: Data = state.data
     phase = state.flow.phase
+    cat = catalogue(state)
+    if data.alert_due and phase == "day":
+        return InProgress(None, ALERT_DUE.reject(), ALERT_MOVES)
     if data.test is not None and phase in ("day", "night_7"):
-        name = character_name(data.characters[data.test.character].name)
+        name = character_name(data.characters[data.test.character].name, cat)
         return InProgress(data.test.seat, TEST_IN_PROGRESS.reject(name=name), TEST_MOVES)
     if data.mining is not None and phase == "day":
-        name = character_name(data.characters[data.mining.character].name)
+        name = character_name(data.characters[data.mining.character].name, cat)
         return InProgress(data.mining.seat, MINING_OPEN.reject(name=name), MINING_MOVES)
     if data.fishing is not None and phase == "day":
         seat, index = data.fishing
-        name = character_name(data.characters[index].name)
+        name = character_name(data.characters[index].name, cat)
         return InProgress(seat, FISHING_OPEN.reject(name=name), FISHING_MOVES)
     return None
+
+
+def _check_alert(state: State[Data], move: mv.AlertBehemoth) -> Verdict:
+    """§巨兽 警觉: 从有启用巢穴的巨兽里随机选一头成为警觉 — the behemoth the table drew is
+    one that has arrived and whose lair is active, and the draw is due (draws "table")."""
+    data, cat = state.data, catalogue(state)
+    if not data.alert_due:
+        return NO_ALERT_DUE.reject()
+    beast = next((b for b in data.behemoths if b.name == move.behemoth), None)
+    if beast is None:
+        return NO_SUCH_BEHEMOTH.reject(name=behemoth_name(move.behemoth, cat))
+    if not beast.lair:
+        return LAIR_DORMANT.reject(name=behemoth_name(move.behemoth, cat))
+    return ACCEPTED
+
+
+def _alert(state: State[Data], move: mv.AlertBehemoth) -> tuple[Data, Events]:
+    """The behemoth the table drew is alert this session (its phase follows each night)."""
+    data = replace(state.data, alert=move.behemoth, alert_due=False)
+    return data, (mv.BehemothAlert(move.behemoth),)
 
 
 def _check_fishing_roll(state: State[Data], move: mv.FishingRoll) -> Verdict:
@@ -91,7 +120,7 @@ def _check_draw(state: State[Data], move: mv.DrawOre) -> Verdict:
         return UNKNOWN_NAME.reject(what=Text("石头", "stone"), name=name_in(STONES, move.stone))
     if move.omen not in OMENS:
         return UNKNOWN_NAME.reject(what=Text("预兆", "omen"), name=name_in(OMENS, move.omen))
-    if len(mine.drawn) >= mining()["max_draws"]:
+    if len(mine.drawn) >= catalogue(state).mining.max_draws:
         return DRAW_LIMIT.reject()
     if (move.stone, move.omen) in mine.drawn:
         return TOKEN_DRAWN.reject(stone=STONES[move.stone], omen=OMENS[move.omen])
@@ -102,13 +131,15 @@ def _check_draw(state: State[Data], move: mv.DrawOre) -> Verdict:
 
 
 def _draw(state: State[Data], move: mv.DrawOre) -> tuple[Data, Events]:
-    data = state.data
+    """§采矿.4–5: the stone is taken; on the current omen, the box's mining table at the
+    feature × omen says what happens (the event carries its text)."""
+    data, cat = state.data, catalogue(state)
     mine = data.mining
     assert mine is not None
     data = replace(data, mining=replace(mine, drawn=(*mine.drawn, (move.stone, move.omen))))
-    data, events = _pack(data, mine.character, move.stone, 1)
+    data, events = _pack(cat, data, mine.character, move.stone, 1)
     matched = move.omen in data.omens
-    entry = table_entry(mine.feature, move.omen) if matched else None
+    entry = cat.entry(mine.feature, move.omen) if matched else None
     drawn = mv.OreDrawn(
         mine.character,
         move.stone,
@@ -116,6 +147,7 @@ def _draw(state: State[Data], move: mv.DrawOre) -> tuple[Data, Events]:
         matched,
         entry.zh if entry else "",
         entry.en if entry else "",
+        mine.feature,
     )
     return data, (*events, drawn)
 
@@ -165,10 +197,11 @@ def _roll(state: State[Data], move: mv.Roll) -> tuple[Data, Events]:
     if move.value == 6 and test.versus is None:
         data = replace(data, test=replace(test, raw=raw, dice=dice))
         return data, (DicePoolAnnounced(move.seat, ("d6",), "heroic_effort"),)
-    return _resolve_test(replace(data, test=None), replace(test, raw=raw, dice=dice))
+    cat = catalogue(state)
+    return _resolve_test(cat, replace(data, test=None), replace(test, raw=raw, dice=dice))
 
 
-def _resolve_test(data: Data, test: st.PendingTest) -> tuple[Data, Events]:
+def _resolve_test(cat: Catalogue, data: Data, test: st.PendingTest) -> tuple[Data, Events]:
     """§判定.3–6: dice + attribute (+ boost) + modifiers; the boost degrades after use."""
     char = data.characters[test.character]
     boost = char.boost(test.attribute)
@@ -185,7 +218,7 @@ def _resolve_test(data: Data, test: st.PendingTest) -> tuple[Data, Events]:
             data = data.with_tile(tile, fire=2)
             events.append(mv.TileMarked(tile, "fire", 2))
         else:
-            data, more = _pack(data, test.character, "wood", 1)
+            data, more = _pack(cat, data, test.character, "wood", 1)
             events += more
     char = data.characters[test.character]
     if boost:
@@ -209,7 +242,7 @@ EFFECT_KINDS = (
 
 
 def _check_effect(state: State[Data], move: mv.Effect) -> Verdict:
-    char = state.data.characters[move.character]
+    char, kinds = state.data.characters[move.character], catalogue(state).resources
     kind, detail, amount = move.kind, move.detail, move.amount
     problem = None
     if kind not in EFFECT_KINDS:
@@ -222,9 +255,9 @@ def _check_effect(state: State[Data], move: mv.Effect) -> Verdict:
         return NO_SUCH_MALADY.reject(cell=amount + 1)
     elif kind == "boost" and (detail not in ATTRIBUTES or amount not in (1, 2)):
         problem = Text("增益要写属性和1或2", "a boost names an attribute and 1 or 2")
-    elif kind in ("gain", "lose") and not basics.known_resource(detail):
+    elif kind in ("gain", "lose") and not basics.known_resource(detail, kinds):
         return UNKNOWN_RESOURCE.reject(what=resource_name(detail))
-    elif kind == "lose" and basics.count(char.pack, detail) < amount:
+    elif kind == "lose" and basics.count(char.pack, detail, kinds) < amount:
         return NOT_HELD.reject(what=resource_name(detail))
     return UNKNOWN_EFFECT.reject(why=problem) if problem else ACCEPTED
 
@@ -246,7 +279,8 @@ def _effect(state: State[Data], move: mv.Effect) -> tuple[Data, Events]:
         level = basics.gain_boost(char.boost(move.detail), move.amount)
         data = data.with_character(i, char.with_boost(move.detail, level))
         return data, (mv.BoostChanged(i, move.detail, level),)
-    return _pack(data, i, move.detail, move.amount if kind == "gain" else -move.amount)
+    amount = move.amount if kind == "gain" else -move.amount
+    return _pack(catalogue(state), data, i, move.detail, amount)
 
 
 FIRE_TARGET = 10

@@ -69,7 +69,9 @@ from engine.stonesaga.rules.day import (
     _water,
 )
 from engine.stonesaga.rules.dice import (
+    _alert,
     _call_test,
+    _check_alert,
     _check_call_test,
     _check_draw,
     _check_effect,
@@ -119,6 +121,7 @@ ACTIONS: dict[type[Move], tuple[Check, Apply]] = {
 """The day's actions: each needs a living character of the seat and no open mining or test."""
 
 OTHERS: dict[type[Move], tuple[Check, Apply]] = {
+    mv.AlertBehemoth: (_check_alert, _alert),
     mv.DrawOre: (_check_draw, _draw),
     mv.FinishMining: (_check_finish, _finish),
     mv.FishingRoll: (_check_fishing_roll, _fishing_roll),

@@ -30,7 +30,16 @@ from engine.core import (
 from engine.stonesaga import campaign as camp
 from engine.stonesaga import moves as mv
 from engine.stonesaga import state as st
-from engine.stonesaga.catalogue import ATTRIBUTES, campaign, challenge, valley
+from engine.stonesaga.catalogue import (
+    ATTRIBUTES,
+    OUTPOST_SCALE,
+    Catalogue,
+    catalogue,
+    demo_text,
+    noted,
+    valley_item,
+    with_note,
+)
 from engine.stonesaga.common import _tile
 from engine.stonesaga.reasons import (
     ATTRIBUTE_MAX,
@@ -67,11 +76,12 @@ def check_options(options: Any) -> None:
     (§开局设置.5), and no other option contradicts it; GameConfigError says what is wrong.
     Without a Log the session is the first of its epoch (a new campaign's in epoch 1), whose
     challenge §开局设置.5 names: 第一个纪元的第一局必须选「战役起始」挑战."""
+    cat = catalogue(options)
     if options.log is None:
-        camp.allowed_first(options.challenge, options.epoch or 1)
+        camp.allowed_first(options.challenge, options.epoch or 1, cat)
         return
-    log = camp.Log.from_json(options.log)
-    _, nxt = camp.allowed_challenge(log, options.challenge)
+    log = camp.Log.from_json(options.log, cat)
+    _, nxt = camp.allowed_challenge(log, options.challenge, cat)
     if options.epoch is not None and options.epoch != nxt.epoch:
         raise GameConfigError(
             f"the Log's next session is in epoch {nxt.epoch}, not {options.epoch}: leave epoch out"
@@ -87,35 +97,50 @@ def check_options(options: Any) -> None:
     if options.roster or options.behemoths:
         field = "roster" if options.roster else "behemoths"
         raise GameConfigError(f"the Log gives the {field}: leave {field} out")
-    tiles = valley()[1]
+    tiles = cat.tiles
     places = [*(o.tile for o in log.outposts), *log.ruins]
     unknown = [t for t in places if t not in tiles]
     if unknown:
+        note = demo_text(cat, *(valley_item(t) for t in tiles))
+        said = with_note(
+            Text(
+                f"《日志》里的地块{unknown[0]}不在盒子的山谷里(地块{min(tiles)}–{max(tiles)})",
+                f"The Log's tile {unknown[0]} is not in the box's valley"
+                f" (tiles {min(tiles)}–{max(tiles)})",
+            ),
+            note,
+        )
         raise GameConfigError(
-            f"log: tile {unknown[0]} is not in the valley of data/valley.toml"
-            f" (tiles {min(tiles)}–{max(tiles)})"
+            f"log: tile {unknown[0]} is not in the box's valley (valley.toml,"
+            f" tiles {min(tiles)}–{max(tiles)})",
+            said,
         )
 
 
 def session_data(options: Any, rng: Rng) -> tuple[Data, Rng]:
     """The saga's data at the start of a session: the valley's tiles, the society tracks, the
-    challenge's omen, the roster and the behemoths (one with an active lair is alert, §巨兽),
-    from the Log when there is one, else from the options (a campaign's first session)."""
-    log = None if options.log is None else camp.Log.from_json(options.log)
-    card = challenge(options.challenge)
-    tiles = {t.id: st.TileState(explored=t.explored, ruin=t.ruin) for t in valley()[1].values()}
+    challenge's omen, the roster and the behemoths, from the Log when there is one, else from
+    the options (a campaign's first session), the valley and the card from the box.
+
+    §巨兽 警觉: one behemoth with an active lair is alert, drawn at random: with ``draws``
+    "virtual" the engine draws it here (seeded); with "table" the table draws it and gives it
+    (``alert_behemoth``) before the first day's actions: ``alert_due`` until then."""
+    cat = catalogue(options)
+    log = None if options.log is None else camp.Log.from_json(options.log, cat)
+    card = cat.challenge(options.challenge)
+    tiles = {t.id: st.TileState(explored=t.explored, ruin=t.ruin) for t in cat.tiles.values()}
     if log is None:
         epoch = 1 if options.epoch is None else options.epoch
         if epoch not in (1, 2, 3):
             raise GameConfigError(f"stonesaga has epochs 1 to 3, not {epoch}")
         roster = tuple(st.LogCharacter(**vars(h), legend=h.age == "dead") for h in options.roster)
         behemoths = tuple(st.Behemoth(b) for b in options.behemoths)
-        first = campaign()
-        population = first["population"] if options.population is None else options.population
-        unrest = first["unrest"] if options.unrest is None else options.unrest
+        first = cat.campaign
+        population = first.population if options.population is None else options.population
+        unrest = first.unrest if options.unrest is None else options.unrest
         data = st.Saga(roster=roster, population=population, unrest=unrest, epoch=epoch)
     else:
-        _, nxt = camp.allowed_challenge(log, options.challenge)
+        _, nxt = camp.allowed_challenge(log, options.challenge, cat)
         if log.valley is not None:
             for placed in log.valley.tiles:
                 if placed.tile in tiles:
@@ -140,7 +165,8 @@ def session_data(options: Any, rng: Rng) -> tuple[Data, Rng]:
         )
     lairs = tuple(b.name for b in behemoths if b.lair)
     alert = None
-    if lairs:
+    virtual = options.draws == "virtual"
+    if lairs and virtual:
         alert, rng = rng.choice(lairs)
     data = replace(
         data,
@@ -149,6 +175,7 @@ def session_data(options: Any, rng: Rng) -> tuple[Data, Rng]:
         challenge=card.id,
         behemoths=behemoths,
         alert=alert,
+        alert_due=bool(lairs) and not virtual,
     )
     return data, rng
 
@@ -185,6 +212,7 @@ def interval_begin(state: State[Data]) -> tuple[State[Data], Events]:
             dead.add(hero.name)
             relics += [r for r in data.stored if r.name == hero.name and (r.items or r.materials)]
     outposts = sum(1 for _, t in data.tiles if t.outpost)
+    cat = catalogue(state)
     data = replace(
         data,
         roster=tuple(roster),
@@ -195,8 +223,8 @@ def interval_begin(state: State[Data]) -> tuple[State[Data], Events]:
     )
     if outposts:
         tiles = tuple(tile for tile, t in data.tiles if t.outpost)
-        ruins = camp.ruins_needed(outposts, data.population) if data.session == 1 else 0
-        limit = camp.outpost_limit(data.population)
+        ruins = camp.ruins_needed(outposts, data.population, cat) if data.session == 1 else 0
+        limit = camp.outpost_limit(data.population, cat)
         events.append(mv.OutpostsReviewed(tiles, limit, ruins, data.free_moves))
     if due:
         why = "mourning_epoch" if data.interval == "epoch" else "mourning_old_age"
@@ -207,31 +235,33 @@ def interval_begin(state: State[Data]) -> tuple[State[Data], Events]:
 def legal_pass(state: State[Data], seat: int) -> Verdict:
     """§角色死亡与传说.1, §开局设置.7: the interval ends when every death is mourned and the
     valley is rebuilt as the Log records it (the free outpost moves are optional)."""
-    data = state.data
+    data, cat = state.data, catalogue(state)
     if data.old_age:
-        return OLD_AGE_DUE.reject(name=character_name(data.roster[data.old_age[0]].name))
-    due = ruins_due(data)
+        return OLD_AGE_DUE.reject(name=character_name(data.roster[data.old_age[0]].name, cat))
+    due = ruins_due(data, cat)
     if due:
-        limit = camp.outpost_limit(data.population)
-        return RUINS_DUE.reject(population=data.population, limit=limit, count=due)
+        limit = camp.outpost_limit(data.population, cat)
+        verdict = RUINS_DUE.reject(population=data.population, limit=limit, count=due)
+        return noted(verdict, cat, OUTPOST_SCALE)
     if not data.rebuilt:
         return VALLEY_UNCHECKED.reject()
     return ACCEPTED
 
 
-def ruins_due(data: Data) -> int:
+def ruins_due(data: Data, cat: Catalogue) -> int:
     """§建前哨: 若在新纪元开始时前哨数超过上限，必须自选若干个变成废墟 — how many outposts must
-    still become ruins (after the mourning, which may lower the population)."""
+    still become ruins (after the mourning, which may lower the population), by the box's
+    outpost scale."""
     if data.session != 1 or data.old_age:
         return 0
     outposts = sum(1 for _, t in data.tiles if t.outpost)
-    return camp.ruins_needed(outposts, data.population)
+    return camp.ruins_needed(outposts, data.population, cat)
 
 
 def check_ruin(state: State[Data], move: mv.RuinOutpost) -> Verdict:
     """An outpost on the tile, and one must become a ruin now."""
     data = state.data
-    if not ruins_due(data):
+    if not ruins_due(data, catalogue(state)):
         return NO_RUIN_DUE.reject()
     if move.tile not in dict(data.tiles) or not data.tile(move.tile).outpost:
         return NO_OUTPOST.reject()
@@ -252,7 +282,7 @@ def ruin(state: State[Data], move: mv.RuinOutpost) -> tuple[Data, Events]:
             for o in record.overlays
         )
         data = replace(data, valley_record=replace(record, overlays=overlays))
-    return data, (mv.OutpostRuined(move.tile, ruins_due(data)),)
+    return data, (mv.OutpostRuined(move.tile, ruins_due(data, catalogue(state))),)
 
 
 def _old_age(data: Data) -> bool:
@@ -272,7 +302,7 @@ def check_mourn(state: State[Data], move: mv.Mourn) -> Verdict:
         return NO_SUCH_CHARACTER.reject(n=move.legend + 1)
     hero = data.roster[move.legend]
     if move.legend not in data.old_age:
-        return NO_MOURNING.reject(name=character_name(hero.name))
+        return NO_MOURNING.reject(name=character_name(hero.name, catalogue(state)))
     if not 1 <= move.roll <= 6:
         return BAD_DIE.reject()
     if move.attribute and move.attribute not in ATTRIBUTES:
@@ -282,7 +312,7 @@ def check_mourn(state: State[Data], move: mv.Mourn) -> Verdict:
     raisable = [a for a, v in hero.attributes if v < 6]
     if move.attribute and move.attribute not in raisable:
         return ATTRIBUTE_MAX.reject(
-            name=character_name(hero.name), attribute=ATTRIBUTES[move.attribute]
+            name=character_name(hero.name, catalogue(state)), attribute=ATTRIBUTES[move.attribute]
         )
     raising = camp.mourning(move.roll, _old_age(data)) == "attribute"
     if raising and not move.attribute and raisable:
@@ -320,15 +350,18 @@ def mourn(state: State[Data], move: mv.Mourn) -> tuple[Data, Events]:
 def check_move_outpost(state: State[Data], move: mv.MoveOutpost) -> Verdict:
     """§废墟与迁移前哨: a free move between sessions, to an adjacent tile without an outpost;
     each outpost moves at most once."""
-    data = state.data
+    data, cat = state.data, catalogue(state)
     if data.free_moves <= 0:
         return NO_FREE_MOVE.reject()
     if move.tile not in dict(data.tiles) or not data.tile(move.tile).outpost:
         return NO_OUTPOST.reject()
     if move.tile in data.moved:
         return MOVED_ALREADY.reject()
-    if move.to not in valley()[1][move.tile].neighbours:
-        return NOT_ADJACENT.reject(to=_tile(data, move.to), tile=_tile(data, move.tile))
+    if move.to not in cat.tiles[move.tile].neighbours:
+        verdict = NOT_ADJACENT.reject(
+            to=_tile(cat, data, move.to), tile=_tile(cat, data, move.tile)
+        )
+        return noted(verdict, cat, valley_item(move.tile))
     if data.tile(move.to).outpost:
         return OUTPOST_EXISTS.reject()
     return ACCEPTED
@@ -359,7 +392,7 @@ def check_rebuild(state: State[Data], move: mv.RebuildValley) -> Verdict:
     the Log's map: every recorded tile in its tray and slot, turned and face up as recorded,
     every overlay in place; tiles face down in new trays are an expansion."""
     data = state.data
-    capacity = camp.valley_capacity(data.epoch)
+    capacity = camp.valley_capacity(data.epoch, catalogue(state))
     if move.record.trays > capacity:
         return VALLEY_FULL.reject(epoch=data.epoch, capacity=capacity, trays=move.record.trays)
     if data.valley_record is None:
@@ -379,7 +412,7 @@ def rebuild(state: State[Data], move: mv.RebuildValley) -> tuple[Data, Events]:
     data = state.data
     before = set() if data.valley_record is None else {t.tile for t in data.valley_record.tiles}
     expansion = sum(1 for t in move.record.tiles if t.tile not in before)
-    capacity = camp.valley_capacity(data.epoch)
+    capacity = camp.valley_capacity(data.epoch, catalogue(state))
     data = replace(data, valley_record=move.record, rebuilt=True)
     return data, (mv.ValleyRebuilt(move.record.trays, capacity, expansion),)
 
@@ -401,8 +434,8 @@ def campaign_log(state: State[Data]) -> dict[str, Any] | None:
     valley map recorded, outposts, ruins, behemoths, the challenges played and pending."""
     if state.outcome is None:
         return None
-    data = state.data
-    before = None if state.options.log is None else camp.Log.from_json(state.options.log)
+    data, cat = state.data, catalogue(state)
+    before = None if state.options.log is None else camp.Log.from_json(state.options.log, cat)
     roster = list(data.roster)
     names = [h.name for h in roster]
     for char in data.characters:
@@ -430,7 +463,7 @@ def campaign_log(state: State[Data]) -> dict[str, Any] | None:
         if char.alive:
             kept.append(st.Relics(char.name, items, materials))
     kept.sort(key=lambda r: names.index(r.name))
-    card = challenge(data.challenge)
+    card = cat.challenge(data.challenge)
     log = camp.Log(
         epoch=data.epoch,
         session=data.session,
@@ -446,6 +479,6 @@ def campaign_log(state: State[Data]) -> dict[str, Any] | None:
             *(() if before is None else before.challenges),
             camp.Played(card.id, data.result or "lost"),
         ),
-        pending=camp.pending_after(before, card),
+        pending=camp.pending_after(before, card, cat),
     )
     return log.to_json()

@@ -18,7 +18,7 @@ from engine.core import (
 from engine.stonesaga import campaign as camp
 from engine.stonesaga import moves as mv
 from engine.stonesaga import state as st
-from engine.stonesaga.catalogue import ATTRIBUTES, OMENS, challenge, rule
+from engine.stonesaga.catalogue import ATTRIBUTES, OMENS, catalogue, rule
 from engine.stonesaga.common import _cap, _gain_energy, _health, _hook, _length, _malady
 from engine.stonesaga.reasons import (
     ATTRIBUTE_MAX,
@@ -41,7 +41,7 @@ Data = st.Saga
 def _check_card(state: State[Data], move: mv.NightCard) -> Verdict:
     char = state.data.characters[move.character]
     if char.night_card:
-        return CARD_DONE.reject(name=character_name(char.name))
+        return CARD_DONE.reject(name=character_name(char.name, catalogue(state)))
     if move.omen not in OMENS:
         return UNKNOWN_NAME.reject(what=Text("预兆", "omen"), name=name_in(OMENS, move.omen))
     full = char.energy >= _cap(state.data)
@@ -95,14 +95,14 @@ def _raisable(char: st.Character) -> tuple[str, ...]:
 
 
 def _check_mourn(state: State[Data], move: mv.Mourn) -> Verdict:
-    data = state.data
+    data, cat = state.data, catalogue(state)
     if not 0 <= move.legend < data.party:
         return NO_SUCH_CHARACTER.reject(n=move.legend + 1)
     char = data.characters[move.legend]
     if move.legend not in data.mourning:
-        return NO_MOURNING.reject(name=character_name(char.name))
+        return NO_MOURNING.reject(name=character_name(char.name, cat))
     if char.seat != move.seat:
-        return NOT_YOURS.reject(name=character_name(char.name), owner=char.seat + 1)
+        return NOT_YOURS.reject(name=character_name(char.name, cat), owner=char.seat + 1)
     if not 1 <= move.roll <= 6:
         return BAD_DIE.reject()
     if move.attribute and move.attribute not in ATTRIBUTES:
@@ -112,7 +112,7 @@ def _check_mourn(state: State[Data], move: mv.Mourn) -> Verdict:
     raising = camp.mourning(move.roll) == "attribute"
     if move.attribute and move.attribute not in _raisable(char):
         return ATTRIBUTE_MAX.reject(
-            name=character_name(char.name), attribute=ATTRIBUTES[move.attribute]
+            name=character_name(char.name, cat), attribute=ATTRIBUTES[move.attribute]
         )
     if raising and not move.attribute and _raisable(char):
         return ATTRIBUTE_NEEDED.reject()
@@ -148,15 +148,16 @@ def _legend_raise(char: st.Character, attribute: str) -> tuple[st.Character, str
 def _night_recover(state: State[Data]) -> tuple[Data, Events]:
     """§夜晚阶段.2: rest, one food, one water, comfort (shelter seats or a fire), up to the cap."""
     data, events = state.data, []
+    kinds = catalogue(state).resources
     rest = basics.rest_energy(data.party)
     seats = {tile: t.shelter for tile, t in data.tiles}
     for index, char in enumerate(data.characters):
         if not char.alive:
             continue
-        food = basics.edible(char.pack) or ""
-        water = basics.count(char.pack, "water") > 0
-        pack = basics.add(char.pack, food, -1) if food else char.pack
-        pack = basics.add(pack, "water", -1) if water else pack
+        food = basics.edible(char.pack, kinds) or ""
+        water = basics.count(char.pack, "water", kinds) > 0
+        pack = basics.add(char.pack, food, -1, kinds) if food else char.pack
+        pack = basics.add(pack, "water", -1, kinds) if water else pack
         comfort = data.tile(char.tile).fire > 0 or seats[char.tile] > 0
         if data.tile(char.tile).fire == 0 and comfort:
             seats[char.tile] -= 1
@@ -194,7 +195,7 @@ def _night_decay(state: State[Data]) -> tuple[Data, Events]:
     data = state.data
     events: list[Event] = []
     for index, char in enumerate(data.characters):
-        pack, _ = basics.spoil(char.pack)
+        pack, _ = basics.spoil(char.pack, catalogue(state).resources)
         before, after = dict(char.pack), dict(pack)
         for key in sorted(set(before) | set(after)):
             delta = after.get(key, 0) - before.get(key, 0)
@@ -217,10 +218,11 @@ def _night_cards_begin(state: State[Data]) -> tuple[Data, Events]:
 
 
 def _night_activity(state: State[Data]) -> tuple[Data, Events]:
-    """§夜晚阶段.8: activity +1, then each challenge event reached and not yet resolved."""
+    """§夜晚阶段.8: activity +1, then each event of the box's challenge card reached and not
+    yet resolved."""
     data = replace(state.data, activity=state.data.activity + 1)
     events: list[Event] = [mv.ActivityRaised(data.activity)]
-    for event in challenge(data.challenge).events:
+    for event in catalogue(state).challenge(data.challenge).events:
         if event.threshold <= data.activity and event.threshold not in data.events_done:
             data = replace(data, events_done=(*data.events_done, event.threshold))
             events.append(mv.ChallengeEventDue(event.threshold, event.text.zh, event.text.en))
@@ -231,7 +233,7 @@ def _night_society(state: State[Data]) -> tuple[Data, Events]:
     """§夜晚阶段.9: population and unrest, and the outposts they allow."""
     data = state.data
     built = sum(1 for _, t in data.tiles if t.outpost)
-    limit = camp.outpost_limit(data.population)
+    limit = camp.outpost_limit(data.population, catalogue(state))
     return data, (mv.SocietyChecked(data.population, data.unrest, built, limit),)
 
 

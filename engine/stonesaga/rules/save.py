@@ -8,7 +8,7 @@ from engine.core import ACCEPTED, Event, State, Verdict
 from engine.stonesaga import campaign as camp
 from engine.stonesaga import moves as mv
 from engine.stonesaga import state as st
-from engine.stonesaga.catalogue import resource_data
+from engine.stonesaga.catalogue import catalogue
 from engine.stonesaga.reasons import KEEP, NOT_HELD, VALLEY_FULL
 from engine.stonesaga.texts import item_name, resource_name
 
@@ -17,16 +17,16 @@ Data = st.Saga
 
 
 def _check_keep(state: State[Data], move: mv.Keep) -> Verdict:
-    char = state.data.characters[move.character]
-    if camp.keep_problem(move.items, move.materials) is not None:
+    char, cat = state.data.characters[move.character], catalogue(state)
+    if camp.keep_problem(move.items, move.materials, cat) is not None:
         return KEEP.reject()
     missing = [i for i in move.items if move.items.count(i) > char.items.count(i)]
     if missing:
-        return NOT_HELD.reject(what=item_name(missing[0]))
+        return NOT_HELD.reject(what=item_name(missing[0], cat))
     held = {k.partition(":")[0]: 0 for k, _ in char.pack}
     for key, amount in char.pack:
         held[key.partition(":")[0]] += amount
-    materials = resource_data()["materials"]
+    materials = cat.resources.materials
     for name in move.materials:
         base = name.partition(":")[0]
         if base not in materials or move.materials.count(name) > held.get(base, 0):
@@ -41,7 +41,7 @@ def _keep(state: State[Data], move: mv.Keep) -> tuple[Data, Events]:
 
 
 def _check_record(state: State[Data], move: mv.RecordValley) -> Verdict:
-    capacity = camp.valley_capacity(state.data.epoch)
+    capacity = camp.valley_capacity(state.data.epoch, catalogue(state))
     if move.record.trays > capacity:
         return VALLEY_FULL.reject(
             epoch=state.data.epoch, capacity=capacity, trays=move.record.trays
