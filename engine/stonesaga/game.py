@@ -28,7 +28,7 @@ from engine.core import (
     Text,
     Verdict,
 )
-from engine.core.box import BoxFiles
+from engine.core.box import Box, BoxFiles
 from engine.stonesaga import state as st
 from engine.stonesaga.catalogue import FILES, PACKAGE, RULES, Catalogue, catalogue, load_catalogue
 from engine.stonesaga.offers import offers as seat_offers
@@ -153,6 +153,11 @@ class Stonesaga(Game):
         naming the file and the entry (``mining.toml, table cave: ...``)."""
         return load_catalogue(files)
 
+    def option_texts_for(self, box: Box | None) -> dict[str, Text]:
+        """The set-up page's labels for a new game played with ``box`` (its challenge cards by
+        their titles); ``option_texts`` is the demo box's."""
+        return option_texts(catalogue(box))
+
     def catalogue(self, options: Any) -> Catalogue:
         """The catalogue of the box these options (or a state) play with, made once per box
         (``catalogue.catalogue``, which the rules read too)."""
@@ -175,8 +180,8 @@ class Stonesaga(Game):
         return check(state, move)
 
     def in_progress(self, state: State[Any]) -> InProgress | None:
-        """An open test, mining bag or fishing dice: only what continues or closes it is legal
-        (``rules/dice.py``)."""
+        """The alert behemoth the table is to draw (draws "table"), an open test, mining bag
+        or fishing dice: only what continues or closes it is legal (``rules/dice.py``)."""
         return in_progress(state)
 
     def legal_pass(self, state: State[Any], move: Move) -> Verdict:

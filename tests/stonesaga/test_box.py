@@ -348,3 +348,41 @@ def test_the_owners_box_is_kept_in_the_save_options() -> None:
         "game": OWNER.game, "content": OWNER.content, "owner": list(OWNER.owner)}})))  # fmt: skip
     assert catalogue(again).tiles["101"].features == catalogue(play.state).tiles["101"].features
     assert find_game("stonesaga").catalogue(again.options).tiles["101"].features[0] == "cave"
+
+
+def test_the_set_up_page_can_list_the_boxs_challenge_cards() -> None:
+    """§开局设置.5: the cards a group can choose are the box's: the owner's crisis is labelled by
+    its printed title and interval; the demo's labels (``option_texts``) do not have it."""
+    texts = GAME.option_texts_for(OWNER)
+    assert (
+        texts["challenge=CR13"].en
+        == "The Flood — interval: a season (the characters do not change)"
+    )
+    assert "challenge=CR13" not in GAME.option_texts
+    assert GAME.option_texts_for(None) == GAME.option_texts
+
+
+def test_the_camera_reads_each_ore_tokens_omen_from_the_box() -> None:
+    """§采矿.1: 每种石头都印着五种预兆之一 — which omen copy k of a stone shows is the box's
+    ``omens_per_stone``; the bags the pad's tokens can come from are the box's (§采矿.3)."""
+    from vision.readers import stonesaga as reader
+    from vision.registry import load_registry
+
+    registry = load_registry()
+    entry = next(
+        e for e in registry.entries.values()
+        if e.name == "ore: sun stone" and e.face == "omen" and e.item == 1
+    )  # fmt: skip
+    reversed_omens = ["sun", "star", "comet", "moon", "cloud"]
+    box = Box.of(
+        "stonesaga",
+        merged(DEMO.files, {"mining/omens_per_stone": reversed_omens}),
+        owner=["mining/omens_per_stone"],
+    )
+    assert reader.ore_of(entry, catalogue()) == ("sun_stone", "cloud")
+    assert reader.ore_of(entry, catalogue(box)) == ("sun_stone", "sun")
+    bags = {"mining/bags/mountain": {"cloud_stone": 3, "sun_stone": 2, "clay": 1}}
+    clay = Box.of("stonesaga", merged(DEMO.files, bags), owner=bags)
+    tokens = [("clay", None), ("sun_stone", None)]
+    assert "mountain" not in reader.features_for(tokens, catalogue())
+    assert "mountain" in reader.features_for(tokens, catalogue(clay))

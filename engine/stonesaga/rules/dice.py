@@ -1,5 +1,6 @@
-"""Tests and dice (§判定, §采矿, §钓鱼.3), the effects recorded from cards (§精力, §疾苦), and
-the action in progress while a test, a mining or fishing dice are open (``in_progress``)."""
+"""Tests and dice (§判定, §采矿, §钓鱼.3), the effects recorded from cards (§精力, §疾苦), the
+alert behemoth the table draws (§巨兽 警觉, draws "table"), and the action in progress while
+that draw is due or a test, a mining or fishing dice are open (``in_progress``)."""
 
 from __future__ import annotations
 
