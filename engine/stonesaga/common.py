@@ -61,6 +61,8 @@ def _feature(
         names = "/".join(FEATURES[f].zh for f in allowed)
         names_en = "/".join(FEATURES[f].en for f in allowed)
         verdict = NO_FEATURE.reject(needed=Text(names, names_en))
+        if feature not in allowed:  # the action's own rule, not the tile's print
+            return verdict
         return noted(verdict, cat, valley_item(char.tile))
     return ACCEPTED
 

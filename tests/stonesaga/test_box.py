@@ -272,6 +272,8 @@ def test_travel_and_features_follow_the_boxs_valley() -> None:
     assert refused.message.en.endswith(f"({NOTE_EN} tile 101: copy your box to make this exact)")
     no_cave = demo.check(mv.Mine(0, 0, "cave"))
     assert no_cave.code == "stonesaga.no_feature" and NOTE_ZH in no_cave.message.zh
+    no_lake_mine = demo.check(mv.Mine(0, 0, "lake"))  # §采矿: never at a lake, on any print
+    assert no_lake_mine.code == "stonesaga.no_feature" and NOTE_ZH not in no_lake_mine.message.zh
     assert play.check(mv.Travel(0, 0, "103")).code == "stonesaga.not_adjacent"
     assert NOTE_EN not in play.check(mv.Travel(0, 0, "103")).message.en  # 101 is the owner's
 
