@@ -25,9 +25,10 @@ SUITE = "dont_starve"
 
 
 def _play_to_the_end(players: int, seed: int) -> tuple[int, float]:
-    """Moves and seconds of a game played with passes and advances until it ends."""
+    """Moves and seconds of a game played with passes and advances until it ends (the engine's
+    seeded decks: no table to draw the cards)."""
     game = find_game("dont_starve")
-    session = Session(game, {"players": players}, seed=seed)
+    session = Session(game, {"players": players, "draws": "virtual"}, seed=seed)
     moves, began = 0, time.perf_counter()
     while session.state.outcome is None:
         flow = session.state.flow
@@ -41,7 +42,7 @@ def _play_to_the_end(players: int, seed: int) -> tuple[int, float]:
 
 
 def _layout_image(folder: Path) -> Path:
-    """A 1280×720 frame of the first scenario's layout with the four anchors."""
+    """A 1280×720 frame of the first scenario's layout with the four anchors (the demo box's)."""
     registry, cat = load_registry(), catalogue()
     scenario = next(iter(cat.scenarios.values()))
     half = cat.tile_mm / 2
@@ -63,9 +64,9 @@ def _layout_image(folder: Path) -> Path:
 def run(quick: bool = False) -> list[Figure]:
     """Engine moves per second over whole games, setup time, and scan time per frame."""
     game = find_game("dont_starve")
-    Session(game, {"players": 4})  # the data files load once
+    Session(game, {"players": 4, "draws": "virtual"})  # the demo box loads once
     began = time.perf_counter()
-    Session(game, {"players": 4}, seed=1)
+    Session(game, {"players": 4, "draws": "virtual"}, seed=1)
     setup_ms = (time.perf_counter() - began) * 1000
     games = 3 if quick else 10
     moves = seconds = 0.0

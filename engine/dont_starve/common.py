@@ -1,5 +1,6 @@
 """Small pieces the Don't Starve modules share: the scenario's places, whose character a move
-is about, the backpack limits, a character's turn ending (结束回合)."""
+is about, the backpack limits, a character's turn ending (结束回合). The printed values come from
+the catalogue of the game's box (``catalogue.catalogue(state)``), handed in as ``cat``."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from engine.core import ACCEPTED, Event, Seat, State, Text, Verdict
 from engine.core.vocabulary import SeatPassed
 from engine.dont_starve import reasons as R
 from engine.dont_starve.board import Place
-from engine.dont_starve.catalogue import Scenario, catalogue
+from engine.dont_starve.catalogue import Catalogue, Scenario
 from engine.dont_starve.moves import InventoryChanged
 from engine.dont_starve.state import ITEM_LIMIT, RESOURCE_LIMIT, Character, DSData
 
@@ -18,14 +19,14 @@ Events = tuple[Event, ...]
 S = State[DSData]
 
 
-def scenario_of(data: DSData) -> Scenario:
-    """The scenario being played."""
-    return catalogue().scenarios[data.scenario]
+def scenario_of(cat: Catalogue, data: DSData) -> Scenario:
+    """The scenario being played, as the box's scenario card lays it."""
+    return cat.scenarios[data.scenario]
 
 
-def places(data: DSData) -> dict[str, Place]:
+def places(cat: Catalogue, data: DSData) -> dict[str, Place]:
     """Every tile of the layout with its place on the half-tile grid."""
-    return {s.name: (s.x, s.y) for s in scenario_of(data).all_slots}
+    return {s.name: (s.x, s.y) for s in scenario_of(cat, data).all_slots}
 
 
 def with_data(state: S, data: DSData) -> S:
@@ -42,19 +43,20 @@ def finish_turn(state: S, seat: Seat) -> tuple[S, Events]:
     return replace(state, flow=flow, data=data), (SeatPassed(seat, state.flow.phase),)
 
 
-def tokens_on(data: DSData, tile: str) -> list[int]:
+def tokens_on(cat: Catalogue, data: DSData, tile: str) -> list[int]:
     """The scenario monster tokens still on the tile (their indices in the scenario)."""
-    tokens = scenario_of(data).tokens
+    tokens = scenario_of(cat, data).tokens
     return [i for i in data.tokens if tokens[i].slot == tile]
 
 
-def hostile_here(data: DSData, tile: str) -> bool:
-    """Whether an undefeated hostile monster stands on the tile (敌意)."""
-    tokens = scenario_of(data).tokens
-    if any(tokens[i].hostile for i in tokens_on(data, tile)):
+def hostile_here(cat: Catalogue, data: DSData, tile: str) -> bool:
+    """Whether an undefeated hostile monster stands on the tile (敌意): a hostile scenario
+    token, or the location card's monster if the card's CV is red."""
+    tokens = scenario_of(cat, data).tokens
+    if any(tokens[i].hostile for i in tokens_on(cat, data, tile)):
         return True
     card = data.location(tile)
-    hostile = card is not None and catalogue().location_hostile(card)
+    hostile = card is not None and cat.location_hostile(card)
     return hostile and tile not in data.defeated_monsters
 
 

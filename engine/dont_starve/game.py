@@ -1,7 +1,10 @@
 """Don't Starve: The Board Game (饥荒桌游版): setup and the game's hooks.
 
 Each rule enforced names its section of ``dont-starve.zh.md`` (in the reasons, and in the
-tests). Printed values the rule text does not give come from ``data/*.toml`` (placeholders).
+tests). Printed values the rule text does not give come from the game's box: the demo box
+(``data/*.toml``, invented values) with the owner's items over it (``catalogue.py``). With
+draws "table" (the default) every card and tile drawn comes from the table (``rules/draws.py``);
+with "virtual" from the engine's seeded decks.
 Its modules follow the roles every game shares (docs/engine.md, "A game's modules"): the
 round's phases in ``phases.py``, whether a move may be made and what it does in ``rules/``
 (``legality.py``, ``effects.py``), the console's offers in ``offers.py``, the screen in
@@ -18,6 +21,7 @@ from engine.core import (
     Event,
     Game,
     GameConfigError,
+    InProgress,
     Move,
     Offer,
     Options,
@@ -31,13 +35,25 @@ from engine.core import (
     TrackMarks,
     Verdict,
 )
+from engine.core.box import DRAWS_TEXTS, BoxFiles
 from engine.dont_starve import reasons as R
-from engine.dont_starve.catalogue import BIOMES, DIFFICULTIES, PORTAL, PORTAL_SLOT, catalogue
+from engine.dont_starve.catalogue import (
+    BIOMES,
+    DIFFICULTIES,
+    FILES,
+    PACKAGE,
+    PORTAL,
+    PORTAL_SLOT,
+    Catalogue,
+    catalogue,
+    load_catalogue,
+)
 from engine.dont_starve.offers import seat_offers
 from engine.dont_starve.phases import PHASES
 from engine.dont_starve.picture import layout_picture
 from engine.dont_starve.picture import picture as map_picture
 from engine.dont_starve.rules import check, check_pass, play
+from engine.dont_starve.rules.draws import in_progress
 from engine.dont_starve.state import ESSENCE_START, MAX_STRUCTURES, Character, DSData
 from engine.dont_starve.texts import EVENT_TEXTS, OUTCOME_TEXTS, event_line
 from engine.dont_starve.texts import option_texts as setup_texts
@@ -66,6 +82,34 @@ class DontStarveOptions(Options):
     difficulty: Literal["classic", "survival", "nightmare"] = "classic"
     structures: tuple[str, ...] | str | None = None
 
+
+BOX_KINDS: dict[str, Text] = {
+    "characters/webber": Text("韦伯的角色卡与面板", "Webber's character card and board"),
+    "characters/wendy": Text("温蒂的角色卡与面板", "Wendy's character card and board"),
+    "characters/willow": Text("薇洛的角色卡与面板", "Willow's character card and board"),
+    "characters/wilson": Text("威尔逊的角色卡与面板", "Wilson's character card and board"),
+    "dice/character": Text("角色骰的各面", "the character die's faces"),
+    "dice/hit_damage": Text("卡外命中的伤害", "damage per hit off a card"),
+    "dice/monster": Text("怪物骰的各面", "the monster dice's faces"),
+    "locations/badlands": Text("荒地地点卡", "badlands location cards"),
+    "locations/forest": Text("林地地点卡", "forest location cards"),
+    "locations/grassland": Text("草原地点卡", "grassland location cards"),
+    "locations/marsh": Text("湿地地点卡", "marsh location cards"),
+    "needs/tile": Text("需求板块", "needs tiles"),
+    "scenarios/a_new_beginning": Text("剧本卡「新的开始」", "scenario card 'A New Beginning'"),
+    "scenarios/winter_is_coming": Text("剧本卡「寒冬将至」", "scenario card 'Winter Is Coming'"),
+    "seasons/autumn": Text("季节设置卡(秋季)", "season setup card (autumn)"),
+    "seasons/spring": Text("季节设置卡(春季)", "season setup card (spring)"),
+    "seasons/summer": Text("季节设置卡(夏季)", "season setup card (summer)"),
+    "seasons/winter": Text("季节设置卡(冬季)", "season setup card (winter)"),
+    "shadows/tier": Text("影怪卡(按阶)", "shadow creature cards (by tier)"),
+    "tiles/biomes": Text("地图板块的生态域", "the map tiles' biomes"),
+    "tiles/tag_offset_mm": Text("板块上贴纸的位置", "where a tile's sticker sits"),
+    "tiles/tile_mm": Text("地图板块的边长", "a map tile's edge"),
+    "weather/card": Text("天气卡", "weather cards"),
+    "weather/effects": Text("天气符号的损失", "what each weather symbol costs"),
+}
+"""What players call each kind of printed item of the box (``tablesight box dont_starve show``)."""
 
 SETUP_CHECKS = (
     SetupCheck("round_board", Text("回合板", "The round board"), "round board"),
@@ -98,19 +142,39 @@ class DontStarve(Game):
     options_type: ClassVar[type[Options]] = DontStarveOptions
     phases: ClassVar[tuple[Phase, ...]] = PHASES
     event_texts: ClassVar[dict[str, Text]] = EVENT_TEXTS
-    option_texts: ClassVar[dict[str, Text]] = setup_texts()
+    option_texts: ClassVar[dict[str, Text]] = {**setup_texts(catalogue()), **DRAWS_TEXTS}
+    """The set-up page's labels, from the demo box (no game, so no box, exists there yet)."""
     outcome_texts: ClassVar[dict[str, Text]] = OUTCOME_TEXTS
     setup_checks: ClassVar[tuple[SetupCheck, ...]] = SETUP_CHECKS
     start_seat_passes: ClassVar[bool] = False
     rounds: ClassVar[int | None] = ROUNDS
+    box_package: ClassVar[str] = PACKAGE
+    box_files: ClassVar[tuple[str, ...]] = FILES
+    box_kinds: ClassVar[dict[str, Text]] = BOX_KINDS
+
+    def load_box(self, files: BoxFiles) -> Catalogue:
+        """The catalogue of a box's content, checked (``catalogue.load_catalogue``): BoxError
+        naming the file and the entry (``weather.toml, card autumn-3: ...``)."""
+        return load_catalogue(files)
+
+    def catalogue(self, options: Any) -> Catalogue:
+        """The catalogue of the box these options (or a state) play with, made once per box
+        (``catalogue.catalogue``, which the rules read too)."""
+        return catalogue(options)
 
     # --- setup ------------------------------------------------------------------------------
 
     def setup(self, options: Any, rng: Rng) -> tuple[Any, Rng, Seat]:
         """游戏设置: the map face down around the portal, needs tiles and storm marker from the
-        season setup card, the season's weather deck with one card up, characters on the portal.
+        season setup card, the season's weather deck with one card up, characters on the portal,
+        all from the options' box.
+
+        With draws "virtual" the engine shuffles and deals (needs tiles, the face-down biomes,
+        the location decks, the weather deck and its first card); with "table" it deals nothing:
+        the table says which weather card and needs tile it has before the first action, which
+        biome a tile shows when it is turned over, which card an explore draws.
         """
-        cat = catalogue()
+        cat = catalogue(options)
         chosen = _names(options.characters) or CHARACTERS[: options.players]
         structures = _names(options.structures, spaces=False)
         problems = []  # (zh, en): what a set-up page may get wrong, said to the players
@@ -149,21 +213,30 @@ class DontStarve(Game):
         scenario = cat.scenarios[options.scenario]
         season = options.season or scenario.season
         season_setup = cat.seasons[season][options.difficulty]
-        piles = {}
-        for kind in ("normal", "hard"):
-            pile = [i for i, t in enumerate(cat.needs_tiles) if t.kind == kind]
-            piles[kind], rng = rng.shuffled(pile)
-        taken = {"normal": 0, "hard": 0}
-        needs = []
-        for kind, side in season_setup.pattern:
-            needs.append((piles[kind][taken[kind]], side))
-            taken[kind] += 1
-        pool, rng = rng.shuffled([b for b, n in sorted(scenario.biomes.items()) for _ in range(n)])
-        decks = []
-        for biome in BIOMES:
-            cards, rng = rng.shuffled([c for c, _ in cat.locations[biome]])
-            decks.append((biome, cards))
-        weather, rng = rng.shuffled([c.id for c in cat.weather if c.season == season])
+        biomes = [b for b, n in sorted(scenario.biomes.items()) for _ in range(n)]
+        if options.draws == "table":  # the table deals: it says what it drew when it matters
+            needs = [(0, side) for _, side in season_setup.pattern]
+            pool: list[str] = biomes
+            decks: list[tuple[str, tuple[str, ...]]] = [(b, ()) for b in BIOMES]
+            weather: list[str] = [""]
+        else:
+            piles = {}
+            for kind in ("normal", "hard"):
+                pile = [i for i, t in enumerate(cat.needs_tiles) if t.kind == kind]
+                piles[kind], rng = rng.shuffled(pile)
+            taken = {"normal": 0, "hard": 0}
+            needs = []
+            for kind, side in season_setup.pattern:
+                needs.append((cat.needs_tiles[piles[kind][taken[kind]]].number, side))
+                taken[kind] += 1
+            shuffled, rng = rng.shuffled(biomes)
+            pool = list(shuffled)
+            decks = []
+            for biome in BIOMES:
+                cards, rng = rng.shuffled([c.id for c in cat.locations[biome]])
+                decks.append((biome, tuple(cards)))
+            deck, rng = rng.shuffled([c.id for c in cat.weather if c.season == season])
+            weather = list(deck)
         characters = tuple(
             Character(
                 key,
@@ -181,14 +254,15 @@ class DontStarve(Game):
             difficulty=options.difficulty,
             characters=characters,
             revealed=((PORTAL_SLOT, PORTAL),),
-            pool=pool,
+            pool=tuple(pool),
             decks=tuple(decks),
             discards=tuple((b, ()) for b in BIOMES),
             tokens=tuple(range(len(scenario.tokens))),
             needs=tuple(needs),
             storm_after=season_setup.storm_after,
-            weather_deck=weather[1:],
+            weather_deck=tuple(weather[1:]),
             weather=weather[0],
+            weather_due=options.draws == "table",
             structures=structures,
             essence=ESSENCE_START if structures else 0,
         )
@@ -199,6 +273,12 @@ class DontStarve(Game):
     def legal(self, state: State[Any], move: Move) -> Verdict:
         """Don't Starve's own checks of a move the core allows now (``rules/legality.py``)."""
         return check(state, move)
+
+    def in_progress(self, state: State[Any]) -> InProgress | None:
+        """A draw the table has not given yet (draws "table", ``rules/draws.py``): the location
+        card an explore drew, or, before a round's first action, the weather card turned up
+        and the leftmost needs tile."""
+        return in_progress(state)
 
     def legal_pass(self, state: State[Any], move: Move) -> Verdict:
         """No turn or phase ends while a fight waits for its dice (§战斗结算)."""
@@ -244,7 +324,7 @@ class DontStarve(Game):
         (``picture.py``); while the camera finds tiles of the layout missing or laid wrong
         (``seen``), the scenario's layout with those places marked (世界构建)."""
         if seen:
-            return layout_picture(state.data.scenario, lang, seen)
+            return layout_picture(catalogue(state), state.data.scenario, lang, seen)
         return map_picture(state, lang, refused)
 
     def scores(self, state: State[Any]) -> tuple[int, ...] | None:
@@ -254,8 +334,10 @@ class DontStarve(Game):
     def event_text(
         self, event: dict[str, Any], lang: str, state: State[Any] | None = None
     ) -> str | None:
-        """The log's line for Don't Starve's events and the dice it announces (``texts.py``)."""
-        return event_line(event, lang)
+        """The log's line for Don't Starve's events and the dice it announces (``texts.py``),
+        things named by the state's box (the demo box's without a state), with the note of a
+        line that rests on a demo value."""
+        return event_line(event, lang, catalogue(state), None if state is None else state.data)
 
     def view(self, state: State[Any], lang: str) -> dict[str, Any]:
         """Scenario, season, difficulty, day or night, dial, needs, storm, weather, effigies

@@ -19,6 +19,8 @@ Kind = Literal["basic", "raw_food", "cooked_food", "loot", "item"]
 KINDS: tuple[str, ...] = ("basic", "raw_food", "cooked_food", "loot", "item")
 Food = Literal["raw_food", "cooked_food"]
 Symbol = Literal["wet", "overheat", "cold"]
+World = Literal["spoil_all", "regrow", "monster_refresh"]
+Season = Literal["", "autumn", "winter", "spring", "summer"]
 
 # --- moves ---------------------------------------------------------------------------------
 
@@ -28,7 +30,8 @@ class MoveTo(Move):
     """Move the figure to an adjacent tile (行动 移动): the optional move, or the main action.
 
     ``biome`` says what a face-down tile turned out to be when it is revealed (the camera reads
-    it); None lets the engine draw it from the face-down tiles with the game's seeded Rng.
+    it from the tile's sticker, else the players pick it at the console); None lets the engine
+    draw it from the face-down tiles with the game's seeded Rng, with draws "virtual" only.
     """
 
     type: ClassVar[str] = "dont_starve.move"
@@ -45,7 +48,8 @@ class MoveTo(Move):
 
 @dataclass(frozen=True)
 class Explore(Move):
-    """Draw a location card for the current tile (行动 探索), from the top or the bottom."""
+    """Draw a location card for the current tile (行动 探索), from the top or the bottom. With
+    draws "table" the table draws it and says which with ``dont_starve.location_card``."""
 
     type: ClassVar[str] = "dont_starve.explore"
     seat: Seat
@@ -253,6 +257,76 @@ class ScenarioEnd(Move):
     result: Literal["win", "lose"] = "win"
 
 
+@dataclass(frozen=True)
+class DrawWeather(Move):
+    """The weather card the table drew and turned up, with draws "table" (§准备阶段 抽取天气卡;
+    the first at set-up, §季节与难度): picked by its printed title among the box's cards
+    (``card``: the box's id), or, for a card the box does not hold, entered by what it shows:
+    how many of each symbol lie left of the storm icon (``left_*``) and right of it
+    (``right_*``; §天气阶段: only the side left of it counts before the storm marker), the
+    weather event's losses (``health``, ``hunger``, ``sanity``) and its world events
+    (``world``). ``season``: the season of an entered card ("": the game's). Any seat enters
+    it, outside the turns."""
+
+    type: ClassVar[str] = "dont_starve.weather_card"
+    ends_turn: ClassVar[bool] = False
+    out_of_turn: ClassVar[bool] = True
+    seat: Seat
+    card: str = ""
+    season: Season = ""
+    left_wet: int = 0
+    left_overheat: int = 0
+    left_cold: int = 0
+    right_wet: int = 0
+    right_overheat: int = 0
+    right_cold: int = 0
+    health: int = 0
+    hunger: int = 0
+    sanity: int = 0
+    world: tuple[World, ...] = ()
+
+
+@dataclass(frozen=True)
+class LayNeedsTile(Move):
+    """The needs tile lying leftmost on the round board (the one this round plays), with draws
+    "table" (§季节与难度: laid at set-up from the shuffled piles; §需求板块): picked among the
+    box's tiles by its number (``tile``), or, for one the box does not hold, entered by the
+    values of its two sides (``day_*``, ``night_*``: light, hunger, sanity) and its ``kind``.
+    Any seat enters it, outside the turns."""
+
+    type: ClassVar[str] = "dont_starve.needs_tile"
+    ends_turn: ClassVar[bool] = False
+    out_of_turn: ClassVar[bool] = True
+    seat: Seat
+    tile: int = 0
+    kind: Literal["normal", "hard"] = "normal"
+    day_light: int = 0
+    day_hunger: int = 0
+    day_sanity: int = 0
+    night_light: int = 0
+    night_hunger: int = 0
+    night_sanity: int = 0
+
+
+@dataclass(frozen=True)
+class DrawLocation(Move):
+    """The location card the exploring character drew, with draws "table" (§探索): picked by
+    its printed title among the box's cards of the tile's biome (``card``), or, for a card
+    the box does not hold, entered by its monster (``hostile``: a red CV, §敌意;
+    ``monster_cv``, ``damage``) and its mining track (``mining``: interactions before 已开采).
+    The explorer enters it; it completes the explore action."""
+
+    type: ClassVar[str] = "dont_starve.location_card"
+    ends_turn: ClassVar[bool] = False
+    out_of_turn: ClassVar[bool] = True
+    seat: Seat
+    card: str = ""
+    hostile: bool = False
+    monster_cv: int = 0
+    damage: int = 1
+    mining: int = 3
+
+
 # --- events --------------------------------------------------------------------------------
 
 
@@ -281,6 +355,19 @@ class WeatherDrawn(Event):
     type: ClassVar[str] = "dont_starve.weather_drawn"
     card: str
     symbols: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class NeedsTileLaid(Event):
+    """The table said which needs tile lies leftmost (draws "table"): its number in the box
+    and the light, hunger and sanity its side up asks for."""
+
+    type: ClassVar[str] = "dont_starve.needs_tile_laid"
+    tile: int
+    side: str
+    light: int
+    hunger: int
+    sanity: int
 
 
 @dataclass(frozen=True)
@@ -323,6 +410,8 @@ class FightStarted(Event):
     fighters: tuple[Seat, ...]
     monster_dice: int
     split: tuple[int, ...]
+    tier: int = 0
+    """The shadow creature's tier, in a fight against one (its CV is its card's)."""
 
 
 @dataclass(frozen=True)
@@ -427,6 +516,8 @@ class NeedsAnnounced(Event):
     light: int
     hunger: int
     sanity: int
+    tile: int = 0
+    """The needs tile's number in the box (0: none)."""
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,10 @@
 """Don't Starve's round (§回合结构) as phases: preparation, action, shadow, daily needs,
 weather, scenario; the hooks that run as each begins or ends (the action dial, the needs tiles,
-light, hunger and sanity, the weather and the storm, the world events)."""
+light, hunger and sanity, the weather and the storm, the world events).
+
+With draws "table" the preparation phase draws no weather card itself: the table discards the
+old one and turns up the next, and says which before the round's first action (the action
+phase's action in progress, ``in_progress``), as it says which needs tile lies leftmost."""
 
 from __future__ import annotations
 
@@ -8,12 +12,14 @@ from dataclasses import replace
 
 from engine.core import END, DicePoolAnnounced, Event, Phase, State, Text, TurnOrder
 from engine.dont_starve import reasons as R
-from engine.dont_starve.catalogue import PORTAL_SLOT, STORM, SYMBOLS, catalogue
+from engine.dont_starve.catalogue import PORTAL_SLOT, STORM, SYMBOLS, Catalogue, catalogue
 from engine.dont_starve.common import with_data
 from engine.dont_starve.moves import (
     Act,
     DialSet,
     Discard,
+    DrawLocation,
+    DrawWeather,
     Eat,
     Explore,
     Fight,
@@ -22,6 +28,7 @@ from engine.dont_starve.moves import (
     GainEssence,
     Interact,
     InventoryChanged,
+    LayNeedsTile,
     Light,
     Lose,
     MoveTo,
@@ -49,22 +56,31 @@ S = State[DSData]
 
 
 def _prepare(state: S) -> tuple[S, Events]:
-    """准备阶段: draw weather, (activation is reset by the action phase), refresh focus."""
+    """准备阶段: draw weather, (activation is reset by the action phase), refresh focus.
+
+    With draws "virtual" the engine draws the season's next card (its deck reshuffled when it
+    ran out); with "table" the old card is discarded and the table says which card it turned
+    up before the round's first action (``weather_due``)."""
     data = state.data
+    cat = catalogue(state)
     events: list[Event] = []
-    deck = data.weather_deck
-    if not deck:  # the season's deck ran out: its cards go back in, shuffled
-        season_cards = [c.id for c in catalogue().weather if c.season == data.season]
-        deck, rng = state.rng.shuffled(season_cards)
-        state = replace(state, rng=rng)
-    card = catalogue().weather_card(deck[0])
-    data = replace(data, weather=card.id, weather_deck=deck[1:])
-    events.append(WeatherDrawn(card.id, card.symbols))
+    if state.options.draws == "virtual":
+        deck = data.weather_deck
+        if not deck:  # the season's deck ran out: its cards go back in, shuffled
+            season_cards = [c.id for c in cat.weather if c.season == data.season]
+            deck, rng = state.rng.shuffled(season_cards)
+            state = replace(state, rng=rng)
+        card = cat.weather_card(deck[0])
+        data = replace(data, weather=card.id, weather_deck=deck[1:])
+        events.append(WeatherDrawn(card.id, card.symbols))
+    else:
+        data = replace(data, weather="", weather_due=True)
     for seat, c in enumerate(data.characters):
         if c.defeated:
             continue
-        icons = max((n for at, n in c.card.focus_thresholds if at <= c.hunger), default=0)
-        focus = min(c.card.focus, c.focus + icons)
+        printed = c.card(cat)
+        icons = max((n for at, n in printed.focus_thresholds if at <= c.hunger), default=0)
+        focus = min(printed.focus, c.focus + icons)
         if focus != c.focus:
             data = data.with_char(seat, replace(c, focus=focus))
             events.append(FocusChanged(seat, focus, "refreshed"))
@@ -79,7 +95,7 @@ def _complete_preparation(state: S) -> tuple[S, Events]:
     events: list[Event] = [NeedsTileRemoved(len(needs), data.time if needs else "")]
     if not needs:
         return with_data(state, replace(data, result="dont_starve.out_of_time")), tuple(events)
-    data, revived = revive_all(data, PORTAL_SLOT)
+    data, revived = revive_all(catalogue(state), data, PORTAL_SLOT)
     return with_data(state, data), (*events, *revived)
 
 
@@ -97,7 +113,7 @@ def _begin_action(state: S) -> tuple[S, Events]:
 
 def _dial_turns(state: S) -> tuple[S, Events]:
     """结束回合 B: everyone inactive: revive the defeated, the dial drops by 1, all active again."""
-    data, events = revive_all(state.data, PORTAL_SLOT)
+    data, events = revive_all(catalogue(state), state.data, PORTAL_SLOT)
     dial = data.dial - 1
     data = replace(data, dial=dial, moved=frozenset())
     flow = state.flow
@@ -112,29 +128,34 @@ def _end_action(state: S) -> tuple[S, Events]:
 
 
 def _no_shadows(state: S) -> bool:
-    return not any(c.shadows and not c.defeated for c in state.data.characters)
+    cat = catalogue(state)
+    return not any(c.shadows(cat) and not c.defeated for c in state.data.characters)
 
 
 def _begin_shadow(state: S) -> tuple[S, Events]:
     """暗影阶段: each haunted character resolves its shadows; attacks roll monster dice."""
+    cat = catalogue(state)
     events: list[Event] = []
     for seat, c in enumerate(state.data.characters):
-        dice = catalogue().shadow_dice.get(c.shadows, 0) if not c.defeated else 0
+        dice = cat.shadow_dice.get(c.shadows(cat), 0) if not c.defeated else 0
         if dice:
             events.append(DicePoolAnnounced(seat, ("monster",) * dice, "shadow"))
     return state, tuple(events)
 
 
 def _begin_needs(state: S) -> tuple[S, Events]:
-    light, hunger, sanity = state.data.current_needs
-    return state, (NeedsAnnounced(light, hunger, sanity),)
+    cat, data = catalogue(state), state.data
+    light, hunger, sanity = data.current_needs(cat)
+    tile = data.current_tile(cat)
+    return state, (NeedsAnnounced(light, hunger, sanity, 0 if tile is None else tile.number),)
 
 
 def _resolve_needs(state: S) -> tuple[S, Events]:
     """每日需求阶段: light shared per tile (5 health per missing point, unavoidable), then
     hunger and sanity, each offset first by the food eaten this phase."""
     data = state.data
-    need_light, need_hunger, need_sanity = data.current_needs
+    cat = catalogue(state)
+    need_light, need_hunger, need_sanity = data.current_needs(cat)
     events: list[Event] = []
     lit: dict[str, int] = {}
     for c in data.characters:
@@ -145,24 +166,27 @@ def _resolve_needs(state: S) -> tuple[S, Events]:
             continue
         missing = max(0, need_light - lit[c.tile])
         if missing:
-            data, own = change_stats(data, seat, health=-LIGHT_DAMAGE * missing)
+            data, own = change_stats(cat, data, seat, health=-LIGHT_DAMAGE * missing)
             events += own
     for seat in range(len(data.characters)):
         oh, ohu, osa = data.char(seat).offsets
-        data, own = change_stats(data, seat, oh, ohu - need_hunger, osa - need_sanity)
+        data, own = change_stats(cat, data, seat, oh, ohu - need_hunger, osa - need_sanity)
         events += own
     return with_data(state, _clear_phase_marks(data)), tuple(events)
 
 
 def _begin_weather(state: S) -> tuple[S, Events]:
     data = state.data
-    card = catalogue().weather_card(data.weather)
-    return state, (WeatherAnnounced(card.id, active_symbols(data), data.past_storm),)
+    symbols = active_symbols(catalogue(state), data)
+    return state, (WeatherAnnounced(data.weather, symbols, data.past_storm),)
 
 
-def active_symbols(data: DSData) -> tuple[str, ...]:
-    """天气需求: left of the storm marker only the symbols left of the storm icon count."""
-    symbols = catalogue().weather_card(data.weather).symbols
+def active_symbols(cat: Catalogue, data: DSData) -> tuple[str, ...]:
+    """天气需求: left of the storm marker only the symbols left of the storm icon count (none
+    while no weather card is face up)."""
+    if not data.weather:
+        return ()
+    symbols = cat.weather_card(data.weather).symbols
     storm = symbols.index(STORM)
     return tuple(s for s in (symbols if data.past_storm else symbols[:storm]) if s != STORM)
 
@@ -171,10 +195,12 @@ def _resolve_weather(state: S) -> tuple[S, Events]:
     """天气阶段: the weather event, then each character's weather needs (multiplier per symbol
     type = its unexempted symbols), then the world events."""
     data = state.data
-    cat = catalogue()
+    cat = catalogue(state)
+    if not data.weather:  # no card face up (a save from before the table's draws): no weather
+        return with_data(state, _clear_phase_marks(data)), ()
     card = cat.weather_card(data.weather)
     events: list[Event] = []
-    active = active_symbols(data)
+    active = active_symbols(cat, data)
     for seat in range(len(data.characters)):
         c = data.char(seat)
         loss = dict(zip(("health", "hunger", "sanity"), card.event, strict=True))
@@ -184,7 +210,7 @@ def _resolve_weather(state: S) -> tuple[S, Events]:
                 loss[stat] += n * multiplier
         oh, ohu, osa = c.offsets
         data, own = change_stats(
-            data, seat, oh - loss["health"], ohu - loss["hunger"], osa - loss["sanity"]
+            cat, data, seat, oh - loss["health"], ohu - loss["hunger"], osa - loss["sanity"]
         )
         events += own
     for name in card.world:
@@ -227,6 +253,9 @@ ACTION_MOVES = frozenset(
         SpendFocus.type,
         GainEssence.type,
         ScenarioEnd.type,
+        DrawWeather.type,
+        LayNeedsTile.type,
+        DrawLocation.type,
     }
 )
 UPKEEP_MOVES = frozenset({Gain.type, Discard.type, Eat.type, Lose.type, SpendFocus.type})

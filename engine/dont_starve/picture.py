@@ -24,7 +24,15 @@ from typing import Any
 
 from engine.core import Move, State, Text
 from engine.dont_starve.board import TILE
-from engine.dont_starve.catalogue import PORTAL, PORTAL_SLOT, Scenario, catalogue
+from engine.dont_starve.catalogue import (
+    PORTAL,
+    PORTAL_SLOT,
+    Catalogue,
+    Scenario,
+    catalogue,
+    demo_text,
+    scenario_item,
+)
 from engine.dont_starve.state import DSData
 from engine.dont_starve.texts import (
     BIOME_NAMES,
@@ -119,10 +127,10 @@ def _letter(tile: str) -> Text:
     return Text(tile, tile)
 
 
-def _danger(data: DSData, tile: str) -> tuple[str, Text | None] | None:
+def _danger(cat: Catalogue, data: DSData, tile: str) -> tuple[str, Text | None] | None:
     """The monster shown on a tile: a scenario token first (敌意: 始终优先结算剧本相关的敌对怪物
     指示物), else a hostile location monster not yet defeated, else a defeated-monster token."""
-    tokens = catalogue().scenarios[data.scenario].tokens
+    tokens = cat.scenarios[data.scenario].tokens
     here = [tokens[i] for i in data.tokens if tokens[i].slot == tile]
     if here:
         return "danger", CELLS["monster"]
@@ -131,15 +139,15 @@ def _danger(data: DSData, tile: str) -> tuple[str, Text | None] | None:
         return None
     if tile in data.defeated_monsters:
         return "done", CELLS["defeated"]
-    if catalogue().location_hostile(card):
+    if cat.location_hostile(card):
         return "danger", CELLS["hostile"]
     return None
 
 
-def _tile_texts(data: DSData, tile: str) -> list[tuple[str, Text | None]]:
+def _tile_texts(cat: Catalogue, data: DSData, tile: str) -> list[tuple[str, Text | None]]:
     """What the four cells of one tile show, in reading order."""
     biome = data.biome_of(tile)
-    danger = _danger(data, tile)
+    danger = _danger(cat, data, tile)
     if tile == PORTAL_SLOT:
         texts: list[tuple[str, Text | None]] = [("camp", BIOME_SHORT[PORTAL])]
         if data.structures:
@@ -152,7 +160,7 @@ def _tile_texts(data: DSData, tile: str) -> list[tuple[str, Text | None]]:
         texts = [("tile", _letter(tile)), ("tile", BIOME_SHORT[biome])]
         card = data.location(tile)
         if card is not None:
-            mined = dict(data.mined).get(tile, 0) >= catalogue().mining[card]
+            mined = dict(data.mined).get(tile, 0) >= cat.mining(card)
             texts.append(("done", CELLS["mined"]) if mined else ("feature", CELLS["site"]))
         else:
             texts.append(("tile", None))
@@ -209,10 +217,11 @@ def notes(data: DSData, lang: str) -> list[str]:
     return out
 
 
-def _figure(data: DSData, seat: int, lang: str) -> str:
+def _figure(cat: Catalogue, data: DSData, seat: int, lang: str) -> str:
     """The character whose figure shows the seat's number, by its whole name (the legend)."""
     char = data.char(seat)
-    return _tr(CHARACTER_SHORT.get(char.key, Text(char.card.name_zh, char.card.name_en)), lang)
+    card = char.card(cat)
+    return _tr(CHARACTER_SHORT.get(char.key, Text(card.name_zh, card.name_en)), lang)
 
 
 def _listed(texts: list[Text]) -> Text:
@@ -249,12 +258,13 @@ def picture(state: State[Any], lang: str, refused: Move | None = None) -> dict[s
     """The map as one board: tiles, locations, monsters, the portal and its base camp, each
     character's figure; day or night and the storm as notes (``Game.picture``)."""
     data: DSData = state.data
-    scenario = catalogue().scenarios[data.scenario]
+    cat = catalogue(state)
+    scenario = cat.scenarios[data.scenario]
     at = layout(scenario)
     cells: list[dict[str, Any]] = []
     spots: dict[str, list[tuple[int, int]]] = {}
     for tile, (col, row) in at.items():
-        own = _block(tile, _tile_texts(data, tile), lang)
+        own = _block(tile, _tile_texts(cat, data, tile), lang)
         spots[tile] = [(col + c, row + r) for c, r in _token_spots(own)]
         cells += [{**c, "col": col + c["col"], "row": row + c["row"]} for c in own]
     tokens: list[dict[str, Any]] = []
@@ -274,7 +284,7 @@ def picture(state: State[Any], lang: str, refused: Move | None = None) -> dict[s
         marks.append({"col": at[tried][0], "row": at[tried][1], "kind": "refused"})
     cols, rows = _size(at)
     board = {
-        "title": _tr(scenario_title(data.scenario), lang),
+        "title": _tr(scenario_title(cat, data.scenario), lang),
         "seat": None,
         "cols": cols,
         "rows": rows,
@@ -289,7 +299,7 @@ def picture(state: State[Any], lang: str, refused: Move | None = None) -> dict[s
             "kind": "token",
             "token": t["text"],
             "seat": t["seat"],
-            "text": _figure(data, t["seat"], lang),
+            "text": _figure(cat, data, t["seat"], lang),
         }
         for t in tokens
     ]
@@ -303,7 +313,7 @@ LAID_WRONG = frozenset({"wrong_biome", "face_up", "doubled", "off_grid", "not_sq
 
 
 def layout_picture(
-    scenario: str, lang: str, verdicts: Iterable[tuple[str, str | None]] = ()
+    cat: Catalogue, scenario: str, lang: str, verdicts: Iterable[tuple[str, str | None]] = ()
 ) -> dict[str, Any]:
     """The scenario's layout while players lay the map (世界构建): every place as the layout card
     shows it, the portal in the middle, the others face down; a place the camera found empty is
@@ -312,9 +322,10 @@ def layout_picture(
     ``verdicts`` are the camera reader's (code, place) pairs: ``LayoutReport.problems`` as
     ``(p.code, p.slot)``, or ``report_json``'s verdicts (``dont_starve.layout.missing``, slot).
     A verdict without a place (a tile on no place of the layout) cannot be drawn here; the
-    reader's message says where it is.
+    reader's message says where it is. The layout is the box's scenario card (``cat``); while
+    it is the demo box's the notes say so.
     """
-    sc = catalogue().scenarios[scenario]
+    sc = cat.scenarios[scenario]
     at = layout(sc)
     missing: set[str] = set()
     wrong: set[str] = set()
@@ -349,14 +360,14 @@ def layout_picture(
         else Text("所有位置都有板块", "Every place has its tile")
     )
     board = {
-        "title": _tr(scenario_title(scenario), lang),
+        "title": _tr(scenario_title(cat, scenario), lang),
         "seat": None,
         "cols": cols,
         "rows": rows,
         "cells": cells,
         "tokens": [],
         "marks": marks,
-        "notes": [_tr(note, lang)],
+        "notes": [_tr(n, lang) for n in (note, demo_text(cat, scenario_item(scenario))) if n],
     }
     used = {c["kind"] for c in cells} | {m["kind"] for m in marks}
     return {"boards": [board], "legend": _legend(used, lang, cells)}

@@ -225,3 +225,132 @@ NO_SANITY = Reason(
     Text("没有理智可以花费", "No sanity left to spend"),
     rule("精华"),
 )
+
+# --- the table's draws (draws "table": chance comes from the table) -------------------------
+
+WEATHER_DUE = Reason(
+    "dont_starve.weather_due",
+    Text(
+        "先录入抽到的天气卡:按卡名选出,或按卡上的符号录入",
+        "Enter the weather card drawn first: pick it by its title, or enter its symbols",
+    ),
+    rule("准备阶段 抽取天气卡"),
+)
+NEEDS_DUE = Reason(
+    "dont_starve.needs_due",
+    Text(
+        "先录入本回合的需求板块(回合面板上最左侧的那块)",
+        "Enter this round's needs tile first (the leftmost on the round board)",
+    ),
+    rule("需求板块"),
+)
+LOCATION_DUE = Reason(
+    "dont_starve.location_due",
+    Text(
+        "先录入{player}号玩家探索时抽到的地点卡",
+        "Enter the location card player {player} drew when exploring first",
+    ),
+    rule("探索"),
+)
+NO_WEATHER_DUE = Reason(
+    "dont_starve.no_weather_due",
+    Text("现在没有刚抽的天气卡要录入", "No weather card was just drawn to be entered"),
+    rule("准备阶段 抽取天气卡"),
+)
+NO_NEEDS_DUE = Reason(
+    "dont_starve.no_needs_due",
+    Text("本回合的需求板块已经录入过了", "This round's needs tile is already entered"),
+    rule("需求板块"),
+)
+NO_LOCATION_DUE = Reason(
+    "dont_starve.no_location_due",
+    Text("现在没有刚抽的地点卡要录入", "No location card was just drawn to be entered"),
+    rule("探索"),
+)
+UNKNOWN_CARD = Reason(
+    "dont_starve.unknown_card",
+    Text(
+        "你的盒子里没有这张卡:请按卡上印的内容录入",
+        "Your box does not hold this card: enter what is printed on it instead",
+    ),
+    rule("配件列表"),
+)
+WRONG_SEASON = Reason(
+    "dont_starve.wrong_season",
+    Text(
+        "这是{card}季节的天气卡,本局是{season}:只用当前季节的天气牌库,其他季节的放回盒中",
+        "This is a {card} weather card and the game is in {season}: only the current season's"
+        " weather deck is used, the other seasons' cards go back in the box",
+    ),
+    rule("季节与难度"),
+)
+WEATHER_DRAWN = Reason(
+    "dont_starve.weather_drawn",
+    Text(
+        "这张天气卡本局已经抽过,在弃牌堆里,不在牌库中",
+        "This weather card was drawn already this game: it is in the discards, not the deck",
+    ),
+    rule("准备阶段 抽取天气卡"),
+)
+BAD_ENTRY = Reason(
+    "dont_starve.bad_entry",
+    Text(
+        "录入的数值不对:{what}须在{low}到{high}之间",
+        "That entry cannot be: {what} must be from {low} to {high}",
+    ),
+    rule("符号参考"),
+)
+WORLD_TWICE = Reason(
+    "dont_starve.world_twice",
+    Text("每种世界事件只写一次", "Name each world event once"),
+    rule("天气阶段 世界事件"),
+)
+NEEDS_WRONG_KIND = Reason(
+    "dont_starve.needs_wrong_kind",
+    Text(
+        "季节设置卡在这个位置放{want}需求板块,这块是{kind}的",
+        "The season setup card puts a {want} needs tile here; this one is {kind}",
+    ),
+    rule("季节与难度"),
+)
+NEEDS_TILE_USED = Reason(
+    "dont_starve.needs_tile_used",
+    Text(
+        "{tile}号需求板块本局已经放在更早的回合了",
+        "Needs tile {tile} lay in an earlier round of this game already",
+    ),
+    rule("季节与难度"),
+)
+UNKNOWN_TILE = Reason(
+    "dont_starve.unknown_tile",
+    Text(
+        "你的盒子里没有{tile}号需求板块:请按板块上的数值录入",
+        "Your box has no needs tile {tile}: enter the values printed on it instead",
+    ),
+    rule("需求板块"),
+)
+WRONG_DECK = Reason(
+    "dont_starve.wrong_deck",
+    Text(
+        "这张是{deck}的地点卡,而{tile}是{biome}:从与板块生态域相同的牌库抽",
+        "This is a {deck} location card and {tile} is {biome}: draw from the deck of the"
+        " tile's biome",
+    ),
+    rule("探索"),
+)
+LOCATION_OUT = Reason(
+    "dont_starve.location_out",
+    Text(
+        "这张地点卡已经不在牌库里:{where}",
+        "This location card is not in the deck: {where}",
+    ),
+    rule("探索"),
+)
+BIOME_NEEDED = Reason(
+    "dont_starve.biome_needed",
+    Text(
+        "{tile}翻开后是哪种生态域?请选出板块上印的生态域",
+        "Which biome does {tile} show once turned over? Pick the one printed on it",
+    ),
+    rule("移动"),
+)

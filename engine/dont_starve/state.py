@@ -2,15 +2,15 @@
 
 All immutable; every change goes through ``dataclasses.replace``. Stat changes go through
 :func:`change_stats`, the one place that applies caps, the hunger-at-zero rule, shadow creatures
-and defeat.
+and defeat, each by the character's card in the game's box (``catalogue``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from engine.core import Event, Seat
-from engine.dont_starve.catalogue import CharacterCard, catalogue
+from engine.dont_starve.catalogue import Catalogue, CharacterCard, Entered, NeedsTile
 from engine.dont_starve.moves import (
     CharacterDefeated,
     CharacterRevived,
@@ -59,20 +59,19 @@ class Character:
     offsets: tuple[int, int, int] = (0, 0, 0)
     protect: tuple[tuple[str, int], ...] = ()
 
-    @property
-    def card(self) -> CharacterCard:
-        """The character's printed data."""
-        return catalogue().characters[self.key]
+    def card(self, cat: Catalogue) -> CharacterCard:
+        """The character's printed card and board in the game's box."""
+        return cat.characters[self.key]
 
     @property
     def resources(self) -> int:
         """Resource tokens in the backpack."""
         return sum(getattr(self, k) for k in RESOURCE_KINDS)
 
-    @property
-    def shadows(self) -> int:
-        """How many shadow tiers show now (sanity below each threshold, tier 1 first)."""
-        return sum(self.sanity < t for t in self.card.sanity_thresholds)
+    def shadows(self, cat: Catalogue) -> int:
+        """How many shadow tiers show now (sanity below each threshold of the character's
+        card, tier 1 first)."""
+        return sum(self.sanity < t for t in self.card(cat).sanity_thresholds)
 
     def protected(self, symbol: str) -> int:
         """How many ``symbol`` weather symbols this character exempts this phase."""
@@ -120,11 +119,26 @@ class DSData:
     tokens: tuple[int, ...] = ()
     """Scenario monster tokens still on the map (indices into the scenario's list)."""
     needs: tuple[tuple[int, str], ...] = ()
-    """Needs tiles left to right: (tile index in needs.toml, side up)."""
+    """Needs tiles left to right: (the tile's number in the box, side up); number 0 while the
+    table has not said which tile lies there (draws "table": given as its round begins)."""
     needs_removed: int = 0
+    needs_laid: tuple[int, ...] = ()
+    """Draws "table": the needs tiles the table said lay leftmost this game, in order."""
     storm_after: int = 0
     weather_deck: tuple[str, ...] = ()
     weather: str = ""
+    """The weather card face up ("" while the one the table drew is not given yet)."""
+    weather_due: bool = False
+    """Draws "table": the table drew a weather card (at set-up or in the preparation phase)
+    and has not said which yet; it gives it before the round's first action."""
+    weather_drawn: tuple[str, ...] = ()
+    """Draws "table": the weather cards drawn this game, in order (the current one last): the
+    season's deck holds none of them until the deck is used up."""
+    exploring: tuple[Seat, str] | None = None
+    """Draws "table": a character explored (seat, tile) and the table has not said which
+    location card it drew yet."""
+    entered: Entered = field(default_factory=Entered)
+    """Cards and tiles the table entered that the box did not hold (used at once)."""
     dial: int = DIAL_START
     moved: frozenset[Seat] = frozenset()
     """Seats that made their optional move in the current turn."""
@@ -163,14 +177,22 @@ class DSData:
         """Day or night: the top symbol of the leftmost needs tile (需求板块)."""
         return self.needs[0][1] if self.needs else "night"
 
-    @property
-    def current_needs(self) -> tuple[int, int, int]:
-        """[light, hunger, sanity] of the leftmost needs tile, on its side up."""
+    def current_needs(self, cat: Catalogue) -> tuple[int, int, int]:
+        """[light, hunger, sanity] of the leftmost needs tile, on its side up (0s while the
+        table has not said which tile it is)."""
+        tile = self.current_tile(cat)
+        return (0, 0, 0) if tile is None else tile.side(self.needs[0][1])
+
+    def current_tile(self, cat: Catalogue) -> NeedsTile | None:
+        """The leftmost needs tile, or None when none is left or it is not given yet."""
         if not self.needs:
-            return (0, 0, 0)
-        index, side = self.needs[0]
-        tile = catalogue().needs_tiles[index]
-        return tile.day if side == "day" else tile.night
+            return None
+        return cat.needs_tile(self.needs[0][0])
+
+    @property
+    def needs_due(self) -> bool:
+        """Draws "table": the leftmost needs tile is not given yet."""
+        return bool(self.needs) and self.needs[0][0] == 0
 
     @property
     def past_storm(self) -> bool:
@@ -184,18 +206,19 @@ class DSData:
 
 
 def change_stats(
-    data: DSData, seat: Seat, health: int = 0, hunger: int = 0, sanity: int = 0
+    cat: Catalogue, data: DSData, seat: Seat, health: int = 0, hunger: int = 0, sanity: int = 0
 ) -> tuple[DSData, tuple[Event, ...]]:
     """Add the deltas to a character's dials, with every rule that governs them (属性).
 
     Dials stop at their maximum (the rest is wasted) and at 0. Hunger lost at 0 costs 2 health
     each instead. Sanity falling below a threshold shows that tier's shadow creature, rising
-    back covers it. Health at 0 defeats the character: off the map until revived.
+    back covers it. Health at 0 defeats the character: off the map until revived. The caps
+    and thresholds are the character card's in the game's box (``cat``).
     """
     c = data.char(seat)
     if c.defeated:
         return data, ()
-    card = c.card
+    card = c.card(cat)
     new_hunger = c.hunger + hunger
     if new_hunger < 0:
         health += HUNGER_TO_HEALTH * new_hunger
@@ -209,7 +232,7 @@ def change_stats(
     events: list[Event] = []
     if (new.health, new.hunger, new.sanity) != (c.health, c.hunger, c.sanity):
         events.append(StatsChanged(seat, new.health, new.hunger, new.sanity))
-    before, after = c.shadows, new.shadows
+    before, after = c.shadows(cat), new.shadows(cat)
     events += [ShadowRevealed(seat, t) for t in range(before + 1, after + 1)]
     events += [ShadowCovered(seat, t) for t in range(before, after, -1)]
     if new.health == 0:
@@ -218,8 +241,9 @@ def change_stats(
     return data.with_char(seat, new), tuple(events)
 
 
-def revive_all(data: DSData, portal: str) -> tuple[DSData, tuple[Event, ...]]:
-    """Bring every defeated character back with a meat effigy each (角色复活).
+def revive_all(cat: Catalogue, data: DSData, portal: str) -> tuple[DSData, tuple[Event, ...]]:
+    """Bring every defeated character back with a meat effigy each (角色复活), to the revival
+    values of its card in the box.
 
     The caller checks first that there are enough effigies (otherwise the game is lost).
     """
@@ -228,17 +252,18 @@ def revive_all(data: DSData, portal: str) -> tuple[DSData, tuple[Event, ...]]:
         if data.effigies < 1:
             break
         c = data.char(seat)
-        h, hu, s = c.card.revive
+        card = c.card(cat)
+        h, hu, s = card.revive
         data = replace(data, effigies=data.effigies - 1)
         data = data.with_char(
             seat,
             replace(
-                c, defeated=False, health=h, hunger=hu, sanity=s, focus=c.card.focus, tile=portal
+                c, defeated=False, health=h, hunger=hu, sanity=s, focus=card.focus, tile=portal
             ),
         )
         events += [
             CharacterRevived(seat, data.effigies),
             StatsChanged(seat, h, hu, s),
-            FocusChanged(seat, c.card.focus, "revived"),
+            FocusChanged(seat, card.focus, "revived"),
         ]
     return data, tuple(events)

@@ -8,7 +8,21 @@ structures, the numbers a move carries).
 from typing import Any
 
 from engine.core import Text
-from engine.dont_starve.catalogue import DIFFICULTIES, PORTAL, catalogue
+from engine.dont_starve.catalogue import (
+    DIFFICULTIES,
+    PORTAL,
+    Catalogue,
+    character_item,
+    demo_text,
+    location_item,
+    location_title,
+    scenario_item,
+    shadow_item,
+    symbols_text,
+    weather_item,
+    weather_title,
+    with_note,
+)
 
 EVENT_TEXTS: dict[str, Text] = {
     "dont_starve.character_defeated": Text(
@@ -42,6 +56,11 @@ EVENT_TEXTS: dict[str, Text] = {
     ),
     "dont_starve.location_explored": Text(
         "{player}号角色探索了{tile}({card})", "Player {player} explored {tile} ({card})"
+    ),
+    "dont_starve.needs_tile_laid": Text(
+        "最左侧的需求板块:{tile}号({side}:光照{light},饥饿{hunger},理智{sanity})",
+        "The leftmost needs tile: tile {tile} ({side}: light {light}, hunger {hunger},"
+        " sanity {sanity})",
     ),
     "dont_starve.needs_announced": Text(
         "每日需求:光照{light},饥饿{hunger},理智{sanity}",
@@ -242,10 +261,7 @@ def player(seat: int | None) -> Text:
 def symbols_line(symbols: tuple[str, ...] | list[str]) -> Text:
     """A weather card's symbols in printed order, the storm icon splitting them:
     ``寒冷 | 风暴 | 寒冷`` / ``cold | storm | cold``; none: ``无`` / ``none``."""
-    names = [WEATHER_NAMES.get(s, Text(s, s)) for s in symbols]
-    if not names:
-        return Text("无", "none")
-    return Text(" | ".join(n.zh for n in names), " | ".join(n.en for n in names))
+    return symbols_text(symbols)
 
 
 def symbol_counts(symbols: tuple[str, ...] | list[str]) -> Text:
@@ -309,18 +325,16 @@ def _moved(e: dict[str, Any]) -> Text:
     return Text(f"{who.zh}从{frm.zh}移动到{to.zh}", f"{who.en} moves from {frm.en} to {to.en}")
 
 
-def _explored(e: dict[str, Any]) -> Text:
-    cat = catalogue()
-    biome = next(
-        (b for b, cards in cat.locations.items() if any(c == e["card"] for c, _ in cards)), ""
-    )
-    b = BIOME_NAMES.get(biome, Text("", "new"))
+def _explored(e: dict[str, Any], cat: Catalogue) -> Text:
+    card = cat.location(e["card"])
+    b = BIOME_NAMES.get(card.biome if card is not None else "", Text("", "new"))
     who, where = player(e["seat"]), tile_called(e["tile"])
+    title = location_title(card) if card is not None else Text("", "")
     line = Text(
-        f"{who.zh}探索{where.zh},翻开一张{b.zh}地点卡",
-        f"{who.en} explores {where.en}: a {b.en} location card",
+        f"{who.zh}探索{where.zh},翻开一张{b.zh}地点卡「{title.zh}」",
+        f"{who.en} explores {where.en}: the {b.en} location card '{title.en}'",
     )
-    if cat.location_hostile(e["card"]):
+    if card is not None and card.hostile:
         line = Text(f"{line.zh}(敌对怪物)", f"{line.en} (hostile monster)")
     return line
 
@@ -423,9 +437,26 @@ def _shadow(e: dict[str, Any], shown: bool) -> Text:
     )
 
 
-def _weather_drawn(e: dict[str, Any]) -> Text:
+def _weather_drawn(e: dict[str, Any], cat: Catalogue) -> Text:
     shown = symbols_line(e.get("symbols") or [])
-    return Text(f"翻开天气牌:{shown.zh}", f"Weather card turned up: {shown.en}")
+    if not cat.has_weather(e.get("card", "")):
+        return Text(f"翻开天气牌:{shown.zh}", f"Weather card turned up: {shown.en}")
+    card = cat.weather_card(e["card"])
+    if not (card.title_zh and card.title_en):
+        return Text(f"翻开天气牌:{shown.zh}", f"Weather card turned up: {shown.en}")
+    return Text(
+        f"翻开天气牌「{card.title_zh}」:{shown.zh}",
+        f"Weather card turned up, '{card.title_en}': {shown.en}",
+    )
+
+
+def _needs_laid(e: dict[str, Any]) -> Text:
+    time = TIME_NAMES.get(e.get("side", ""), Text("", ""))
+    light, hunger, sanity = e["light"], e["hunger"], e["sanity"]
+    return Text(
+        f"本回合的需求板块({time.zh}):光照{light},饥饿{hunger},理智{sanity}",
+        f"This round's needs tile ({time.en}): light {light}, hunger {hunger}, sanity {sanity}",
+    )
 
 
 def _revealed(e: dict[str, Any]) -> Text:
@@ -456,7 +487,7 @@ EVENT_LINES: dict[str, Any] = {
     "seat_passed": _passed,
     "dont_starve.dial_set": _dial,
     "dont_starve.needs_tile_removed": _needs_removed,
-    "dont_starve.weather_drawn": _weather_drawn,
+    "dont_starve.needs_tile_laid": _needs_laid,
     "dont_starve.needs_announced": lambda e: Text(
         f"每日需求:光照{e['light']},饥饿{e['hunger']},理智{e['sanity']}",
         f"Daily needs: light {e['light']}, hunger {e['hunger']}, sanity {e['sanity']}",
@@ -464,7 +495,6 @@ EVENT_LINES: dict[str, Any] = {
     "dont_starve.weather_announced": _weather_announced,
     "dont_starve.character_moved": _moved,
     "dont_starve.tile_revealed": _revealed,
-    "dont_starve.location_explored": _explored,
     "dont_starve.fight_started": _fight_started,
     "dont_starve.fighter_resolved": _fighter,
     "dont_starve.fight_ended": _fight_ended,
@@ -497,27 +527,82 @@ EVENT_LINES: dict[str, Any] = {
 """The log's line for each of Don't Starve's events and for the dice (``Game.event_text``)."""
 
 
-def event_line(event: dict[str, Any], lang: str) -> str | None:
-    """One line of the kiosk's log for one of Don't Starve's events or its dice; None for an
-    event the game does not own."""
-    line = EVENT_LINES.get(event.get("type", ""))
-    if line is None:
+CATALOGUE_LINES: dict[str, Any] = {
+    "dont_starve.weather_drawn": _weather_drawn,
+    "dont_starve.location_explored": _explored,
+}
+"""The lines that name a printed card by its title in the game's box."""
+
+
+def demo_items(event: dict[str, Any], cat: Catalogue, data: Any = None) -> list[str]:
+    """The box's items an event rests on (``data``: the game's, None when there is no game):
+    the weather card turned up or in force, the needs tile, the location card and its
+    monster's hostility, the shadow cards' CV, the scenario's monster tokens, the character
+    card's thresholds and revival values."""
+    kind = event.get("type", "")
+    card = event.get("card", "")
+    if kind in ("dont_starve.weather_drawn", "dont_starve.weather_announced"):
+        return [weather_item(cat.weather_card(card))] if cat.has_weather(card) else []
+    if kind in ("dont_starve.needs_tile_laid", "dont_starve.needs_announced"):
+        tile = cat.needs_tile(int(event.get("tile") or 0))
+        return [] if tile is None else [f"needs/tile/{tile.number}"]
+    if kind == "dont_starve.location_explored":
+        location = cat.location(card)
+        return [] if location is None else [location_item(location)]
+    if kind == "dont_starve.fight_started" and event.get("target") == "shadow":
+        return [shadow_item(int(event.get("tier") or 1))]
+    if kind == "dont_starve.fight_started" and event.get("target") == "scenario" and data:
+        return [scenario_item(data.scenario)]
+    characters = [c.key for c in data.characters] if data is not None else []
+    seat = event.get("seat")
+    rests = kind in ("dont_starve.shadow_revealed", "dont_starve.character_revived")
+    rests = rests or (kind == "dont_starve.focus_changed" and event.get("reason") == "refreshed")
+    if rests and isinstance(seat, int) and 0 <= seat < len(characters):
+        return [character_item(characters[seat])]
+    return []
+
+
+def event_line(event: dict[str, Any], lang: str, cat: Catalogue, data: Any = None) -> str | None:
+    """One line of the kiosk's log for one of Don't Starve's events or its dice, things named
+    by the game's box (``cat``), with the note of a line resting on a demo value (``demo_items``;
+    ``data``: the game's, to note the lines that read a character card or the scenario card);
+    None for an event the game does not own."""
+    kind = event.get("type", "")
+    if kind in CATALOGUE_LINES:
+        text: Text = CATALOGUE_LINES[kind](event, cat)
+    elif kind in EVENT_LINES:
+        text = EVENT_LINES[kind](event)
+    else:
         return None
-    text: Text = line(event)
+    text = with_note(text, demo_text(cat, *demo_items(event, cat, data)))
     return text.zh if lang == "zh" else text.en
 
 
-def scenario_title(key: str) -> Text:
-    """A scenario by the title on its card."""
-    sc = catalogue().scenarios[key]
+def scenario_title(cat: Catalogue, key: str) -> Text:
+    """A scenario by the title on its card in the box."""
+    sc = cat.scenarios[key]
     return Text(sc.title_zh, sc.title_en)
 
 
-def option_texts() -> dict[str, Text]:
+def season_name(cat: Catalogue, season: str) -> Text:
+    """A season as its season setup card names it (秋季 / Autumn)."""
+    zh, en = cat.season_names.get(season, (season, season))
+    return Text(zh, en)
+
+
+def weather_named(cat: Catalogue, card: str) -> Text:
+    """The weather card face up, as players find it (its title, else its symbols)."""
+    return weather_title(cat.weather_card(card)) if cat.has_weather(card) else Text("", "")
+
+
+KIND_WORDS = {"normal": Text("普通", "normal"), "hard": Text("困难", "hard")}
+"""The two kinds of needs tile (难度)."""
+
+
+def option_texts(cat: Catalogue) -> dict[str, Text]:
     """What the set-up page reads for each option and each value it offers (``Game.option_texts``,
-    游戏设置): the characters and scenarios of the data files, the seasons, the difficulties and
-    the structures whose names we know."""
-    cat = catalogue()
+    游戏设置): the characters and scenarios of the box, the seasons, the difficulties and the
+    structures whose names we know."""
     out = {
         "players": Text("玩家人数", "Players"),
         "characters": Text("角色(每位玩家一个,按座位顺序)", "Characters (one per player, by seat)"),
@@ -532,7 +617,7 @@ def option_texts() -> dict[str, Text]:
     for key, card in cat.characters.items():
         out[f"characters={key}"] = Text(card.name_zh, card.name_en)
     for key in cat.scenarios:
-        out[f"scenario={key}"] = scenario_title(key)
+        out[f"scenario={key}"] = scenario_title(cat, key)
     for key, (zh, en) in cat.season_names.items():
         out[f"season={key}"] = Text(zh, en)
     for key in DIFFICULTIES:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core import State, Text
-from engine.dont_starve.catalogue import PORTAL_SLOT, catalogue
+from engine.dont_starve.catalogue import PORTAL_SLOT, Catalogue, catalogue, weather_title
 from engine.dont_starve.state import ITEM_LIMIT, RESOURCE_LIMIT, Character, DSData
 from engine.dont_starve.texts import (
     BIOME_NAMES,
@@ -28,32 +28,40 @@ def view(state: State[Any], lang: str) -> dict[str, Any]:
     def tr(text: Text) -> str:
         return text.zh if zh else text.en
 
-    cat = catalogue()
-    light, hunger, sanity = data.current_needs
+    cat = catalogue(state)
+    light, hunger, sanity = data.current_needs(cat)
     if data.past_storm:
         storm = Text("已越过", "passed")
     else:
         n = data.storm_after - data.needs_removed
         storm = Text(f"还有{n}块需求板块", f"in {n} tile(s)")
     season = cat.season_names[data.season]
+    not_given = Text("待录入", "not entered yet")
+    if data.needs_due:
+        needs = not_given
+    else:
+        needs = Text(
+            f"光照{light} 饥饿{hunger} 理智{sanity}",
+            f"light {light}, hunger {hunger}, sanity {sanity}",
+        )
+    if data.weather:
+        card = cat.weather_card(data.weather)
+        weather = symbols_line(card.symbols)
+        if card.title_zh and card.title_en:
+            title = weather_title(card)
+            weather = Text(f"「{title.zh}」{weather.zh}", f"'{title.en}': {weather.en}")
+    else:
+        weather = not_given
     summary: list[list[Any]] = [
-        [tr(Text("剧本", "Scenario")), tr(scenario_title(data.scenario))],
+        [tr(Text("剧本", "Scenario")), tr(scenario_title(cat, data.scenario))],
         [tr(Text("季节", "Season")), season[0] if zh else season[1]],
         [tr(Text("难度", "Difficulty")), tr(DIFFICULTY_NAMES[data.difficulty])],
         [tr(Text("时间", "Time")), tr(TIME_NAMES[data.time])],
         [tr(Text("行动轮盘", "Action dial")), data.dial],
         [tr(Text("剩余需求板块", "Needs tiles left")), len(data.needs)],
-        [
-            tr(Text("需求", "Needs")),
-            tr(
-                Text(
-                    f"光照{light} 饥饿{hunger} 理智{sanity}",
-                    f"light {light}, hunger {hunger}, sanity {sanity}",
-                )
-            ),
-        ],
+        [tr(Text("需求", "Needs")), tr(needs)],
         [tr(Text("风暴", "Storm")), tr(storm)],
-        [tr(Text("天气", "Weather")), tr(symbols_line(cat.weather_card(data.weather).symbols))],
+        [tr(Text("天气", "Weather")), tr(weather)],
         [tr(Text("肉块雕像", "Meat effigies")), data.effigies],
     ]
     if data.structures:
@@ -63,21 +71,22 @@ def view(state: State[Any], lang: str) -> dict[str, Any]:
     players = [
         {
             "seat": seat,
-            "name": c.card.name_zh if zh else c.card.name_en,
-            "fields": _strip(data, c, tr),
+            "name": c.card(cat).name_zh if zh else c.card(cat).name_en,
+            "fields": _strip(cat, data, c, tr),
         }
         for seat, c in enumerate(data.characters)
     ]
     return {"summary": summary, "players": players}
 
 
-def _strip(data: DSData, c: Character, tr: Any) -> list[list[Any]]:
+def _strip(cat: Catalogue, data: DSData, c: Character, tr: Any) -> list[list[Any]]:
     """A character's fields for the kiosk's strip, most important first (six at most): the
     three dials (属性; sanity with the shadow creatures showing), the tile, focus, inventory."""
-    card = c.card
+    card = c.card(cat)
     sanity = f"{c.sanity}/{card.max_sanity}"
-    if c.shadows:
-        sanity += tr(Text(f"(影怪{c.shadows}只)", f" ({c.shadows} shadows)"))
+    shadows = c.shadows(cat)
+    if shadows:
+        sanity += tr(Text(f"(影怪{shadows}只)", f" ({shadows} shadows)"))
     if c.defeated or c.tile is None:
         where = Text("已被击败,等待复活", "defeated, waiting to be revived")
     else:

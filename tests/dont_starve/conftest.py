@@ -8,16 +8,28 @@ from typing import Any
 import pytest
 
 from engine.core import Advance, Event, Move, Pass, Verdict, apply, find_game, legal, start
+from engine.core.box import Box, merged
 from engine.dont_starve.state import DSData
 
 GAME = find_game("dont_starve")
 
 
+def owners_box(items: dict[str, Any]) -> Box:
+    """The demo box with these items (``weather/card/autumn-1`` → its entry as the data file
+    writes it) the owner's: a second box, as ``tablesight box import`` makes one."""
+    return Box.of(GAME.name, merged(GAME.demo_box().files, items), owner=items)
+
+
 class Play:
-    """One game whose state the test may also set directly (to stage a situation)."""
+    """One game whose state the test may also set directly (to stage a situation).
+
+    Its cards and tiles come from the engine's seeded decks (``draws="virtual"``) unless a
+    test passes ``draws="table"`` (the table's draws: tests/dont_starve/test_table_draws.py).
+    """
 
     def __init__(self, seed: int = 0, **options: Any) -> None:
-        self.state, self.events = start(GAME, {"players": 1, **options}, seed)
+        setup = {"players": 1, "draws": "virtual", **options}
+        self.state, self.events = start(GAME, setup, seed)
 
     @property
     def data(self) -> DSData:
@@ -27,6 +39,12 @@ class Play:
     def set(self, **changes: Any) -> None:
         """Stage a situation: replace fields of the game data."""
         self.state = replace(self.state, data=replace(self.state.data, **changes))
+
+    def use_box(self, items: dict[str, Any]) -> None:
+        """Stage a situation: the game is played with the demo box and these items of the
+        owner's over it (``owners_box``) from now on."""
+        options = replace(self.state.options, box=owners_box(items))
+        self.state = replace(self.state, options=options)
 
     def set_char(self, seat: int, **changes: Any) -> None:
         """Stage a situation: replace fields of one character."""

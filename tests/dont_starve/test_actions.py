@@ -134,7 +134,7 @@ def _explored(play, hostile: bool):
     """A game with Wilson on tile E of forest with a location whose hostility is ``hostile``."""
     p = play(players=3)
     p.set_char(0, tile="E")
-    card = next(c for c, h in catalogue().locations["forest"] if h == hostile)
+    card = next(c.id for c in catalogue().locations["forest"] if c.hostile == hostile)
     p.set(locations=(("E", card),), revealed=(*p.data.revealed, ("E", "forest")))
     return p
 
@@ -363,8 +363,8 @@ def test_revealing_every_tile_turns_up_exactly_the_scenarios_biomes(seed) -> Non
     """§世界构建 B–C: the tiles of each biome the scenario lists are shuffled together and laid
     face down, so revealing them all shows exactly those counts, whatever the seed."""
     game = find_game("dont_starve")
-    state, _ = start(game, {"players": 1}, seed=seed)
-    scenario = catalogue().scenarios[state.data.scenario]
+    state, _ = start(game, {"players": 1, "draws": "virtual"}, seed=seed)
+    scenario = catalogue(state).scenarios[state.data.scenario]
     for slot in scenario.slots:  # the effect of entering each tile, one after the other
         state, events = game.apply(state, MoveTo(seat=0, to=slot.name))
         assert [e.type for e in events][:2] == [
@@ -381,7 +381,7 @@ def test_a_mined_out_location_allows_no_interaction_until_explored_again(play) -
     one space; §探索 a new card starts a new track (再生长: see the weather tests)."""
     p = _explored(play, hostile=False)
     card = p.data.location("E")
-    for _ in range(catalogue().mining[card]):
+    for _ in range(catalogue(p.state).mining(card)):
         assert p.check(Interact(seat=0)).ok
         p.do(Interact(seat=0))
         p.do(Pass(seat=1))

@@ -91,7 +91,7 @@ def test_a_free_action_may_not_interrupt_another_players_fight(play) -> None:
     """§自由行动 (只要不打断其他玩家正在进行的行动): while a fight waits for its dice, a character
     outside it waits; a fighter may still reroll, eat or lose (§战斗结算)."""
     p = play(players=3)
-    card = next(c for c, hostile in catalogue().locations["forest"] if not hostile)
+    card = next(c.id for c in catalogue().locations["forest"] if not c.hostile)
     p.set(locations=(("E", card),), revealed=(*p.data.revealed, ("E", "forest")))
     p.set_char(0, tile="E")
     p.do(Fight(seat=0, monster_cv=5, helpers=(1,)))
@@ -122,7 +122,7 @@ def test_the_console_offers_the_other_seats_their_free_actions(play) -> None:
     assert offered(groups, Gain(seat=1, kind="basic", count=1)) is not None
     assert offered(groups, Explore(seat=1)) is None
 
-    card = next(c for c, hostile in catalogue().locations["forest"] if not hostile)
+    card = next(c.id for c in catalogue().locations["forest"] if not c.hostile)
     p.set(locations=(("E", card),), revealed=(*p.data.revealed, ("E", "forest")))
     p.do(Fight(seat=0, monster_cv=3))
     outside = _group(p.state, 1)

@@ -15,27 +15,20 @@ from engine.dont_starve.moves import Eat, Fight, Gain, Light, Lose, Protect, Rol
 from engine.dont_starve.state import change_stats
 
 WILSON = catalogue().characters["wilson"]
-
-
-def patch_catalogue(monkeypatch, **changes) -> None:
-    """Stage printed content for one test: the engine's modules see a changed catalogue."""
-    staged = replace(catalogue(), **changes)
-    modules = ("game", "state", "common", "phases", "rules.legality", "view")
-    for module in (f"engine.dont_starve.{name}" for name in modules):
-        monkeypatch.setattr(f"{module}.catalogue", lambda: staged)
+"""Wilson's card in the demo box, which these games are played with."""
 
 
 @pytest.fixture
-def staged_needs(monkeypatch):
-    """Stage the values of the current needs tile (both sides) for one test."""
+def staged_needs():
+    """Stage the values of the current needs tile (both sides) for one test: the owner's box
+    prints them on that tile."""
 
     def stage(p, light: int, hunger: int, sanity: int) -> None:
-        index, _ = p.data.needs[0]
-        tiles = list(catalogue().needs_tiles)
-        tiles[index] = replace(
-            tiles[index], day=(light, hunger, sanity), night=(light, hunger, sanity)
-        )
-        patch_catalogue(monkeypatch, needs_tiles=tuple(tiles))
+        number, _ = p.data.needs[0]
+        tile = catalogue(p.state).needs_tile(number)
+        values = [light, hunger, sanity]
+        entry = {"number": number, "kind": tile.kind, "day": values, "night": values}
+        p.use_box({f"needs/tile/{number}": entry})
 
     return stage
 
@@ -113,28 +106,38 @@ def test_sanity_thresholds_reveal_shadows_in_order_and_rising_covers_them(play) 
         ("dont_starve.shadow_covered", 3),
         ("dont_starve.shadow_covered", 2),
     ]
-    assert p.data.char(0).shadows == 1
+    assert p.data.char(0).shadows(catalogue(p.state)) == 1
 
 
 def test_the_shadow_phase_announces_the_dice_of_an_attacking_shadow(play) -> None:
     """§暗影阶段: if an effect rolls monster dice, the values of the bottom shadow card apply."""
-    tier = next(t for t, n in catalogue().shadow_dice.items() if n)
     p = play()
+    cat = catalogue(p.state)
+    tier = next(t for t, n in cat.shadow_dice.items() if n)
     p.set_char(0, sanity=WILSON.sanity_thresholds[tier - 1] - 1)
-    assert p.data.char(0).shadows == tier
+    assert p.data.char(0).shadows(cat) == tier
     events = p.go_to("shadow")
     pools = p.events_of("dice_pool_announced", events)
-    assert pools[-1].to_dict()["dice"] == ["monster"] * catalogue().shadow_dice[tier]
+    assert pools[-1].to_dict()["dice"] == ["monster"] * cat.shadow_dice[tier]
 
 
-def weather_round(play, monkeypatch, symbols, removed: int, storm_after: int, **moves):
-    """Wilson at the weather phase with a staged card and storm position."""
-    cat = catalogue()
-    card = replace(cat.weather[0], symbols=tuple(symbols), event=(0, 0, 0), world=())
-    patch_catalogue(monkeypatch, weather=(card, *cat.weather[1:]))
+def card_entry(symbols, event=(0, 0, 0), world=()) -> dict:
+    """A weather card of the owner's box, as weather.toml writes it."""
+    return {
+        "id": "autumn-1",
+        "season": "autumn",
+        "symbols": list(symbols),
+        "event": list(event),
+        "world": list(world),
+    }
+
+
+def weather_round(play, symbols, removed: int, storm_after: int, **moves):
+    """Wilson at the weather phase with a card of the owner's box and a staged storm."""
     p = play()
     p.go_to("weather")
-    p.set(weather=card.id, needs_removed=removed, storm_after=storm_after)
+    p.use_box({"weather/card/autumn-1": card_entry(symbols)})
+    p.set(weather="autumn-1", needs_removed=removed, storm_after=storm_after)
     p.set_char(0, health=10, hunger=10, sanity=10)
     for symbol, count in moves.items():
         p.do(Protect(seat=0, symbol=symbol, count=count))
@@ -143,37 +146,35 @@ def weather_round(play, monkeypatch, symbols, removed: int, storm_after: int, **
     return 10 - c.health, 10 - c.hunger, 10 - c.sanity
 
 
-def test_before_the_storm_only_symbols_left_of_the_storm_icon_count(play, monkeypatch) -> None:
+def test_before_the_storm_only_symbols_left_of_the_storm_icon_count(play) -> None:
     """§天气阶段: needs tile left of the storm marker: only the symbols left of the storm icon
     apply; right of it: all apply. Wet costs sanity and hunger, cold health and hunger."""
     symbols = ("wet", "storm", "cold", "cold")
-    before = weather_round(play, monkeypatch, symbols, removed=0, storm_after=3)
+    before = weather_round(play, symbols, removed=0, storm_after=3)
     assert before == (0, 1, 1)  # one wet only
-    after = weather_round(play, monkeypatch, symbols, removed=3, storm_after=3)
+    after = weather_round(play, symbols, removed=3, storm_after=3)
     assert after == (2, 3, 1)  # one wet and two cold
 
 
-def test_the_multiplier_of_a_symbol_type_is_its_unexempted_count(play, monkeypatch) -> None:
+def test_the_multiplier_of_a_symbol_type_is_its_unexempted_count(play) -> None:
     """§天气阶段: per symbol type the multiplier is how many of it are not exempted; items or
     food exempt symbols for the whole phase."""
     symbols = ("cold", "cold", "cold", "storm")
-    assert weather_round(play, monkeypatch, symbols, 0, 3) == (3, 3, 0)
-    assert weather_round(play, monkeypatch, symbols, 0, 3, cold=2) == (1, 1, 0)
-    assert weather_round(play, monkeypatch, symbols, 0, 3, cold=5) == (0, 0, 0)
+    assert weather_round(play, symbols, 0, 3) == (3, 3, 0)
+    assert weather_round(play, symbols, 0, 3, cold=2) == (1, 1, 0)
+    assert weather_round(play, symbols, 0, 3, cold=5) == (0, 0, 0)
 
 
-def test_world_events_spoil_food_regrow_and_refresh_monsters(play, monkeypatch) -> None:
+def test_world_events_spoil_food_regrow_and_refresh_monsters(play) -> None:
     """§天气阶段 世界事件: 全部腐烂 (raw food spoils), 再生长 (mining markers back to the
     start), 怪物刷新 (defeated-monster tokens go)."""
-    cat = catalogue()
     world = ("spoil_all", "regrow", "monster_refresh")
-    card = replace(cat.weather[0], symbols=("storm",), world=world)
-    patch_catalogue(monkeypatch, weather=(card, *cat.weather[1:]))
     p = play()
     p.do(Gain(seat=0, kind="raw_food", count=2))
     p.do(Gain(seat=0, kind="cooked_food", count=1))
     p.go_to("weather")
-    p.set(weather=card.id, defeated_monsters=frozenset({"E"}), mined=(("E", 3), ("F", 1)))
+    p.use_box({"weather/card/autumn-1": card_entry(("storm",), world=world)})
+    p.set(weather="autumn-1", defeated_monsters=frozenset({"E"}), mined=(("E", 3), ("F", 1)))
     events = p.finish_phase()
     assert [e.to_dict()["name"] for e in p.events_of("dont_starve.world_event", events)] == [
         "spoil_all",
@@ -189,7 +190,7 @@ def test_a_character_defeated_in_a_fight_is_revived_once_everyone_is_inactive(pl
     """§角色复活: defeated during the action phase → revived with the meat effigy after all
     characters are inactive: revival values, all focus, on the portal."""
     p = play(players=2)
-    card = next(c for c, h in catalogue().locations["forest"] if not h)
+    card = next(c.id for c in catalogue().locations["forest"] if not c.hostile)
     p.set_char(0, tile="E", health=1, focus=0)
     p.set(locations=(("E", card),), revealed=(*p.data.revealed, ("E", "forest")))
     p.do(Fight(seat=0, monster_cv=4))
@@ -234,10 +235,10 @@ def test_defeat_outside_the_action_phase_is_revived_in_the_next_preparation(play
 def test_stat_changes_respect_caps_zero_and_the_hunger_rule(values, delta) -> None:
     """§属性: dials never pass their cap or 0; hunger lost below 0 costs 2 health a point;
     health at 0 defeats the character (§角色复活: off the map)."""
-    state, _ = start(find_game("dont_starve"), {"players": 1})
+    state, _ = start(find_game("dont_starve"), {"players": 1, "draws": "virtual"})
     c = state.data.char(0)
     data = state.data.with_char(0, replace(c, health=values[0], hunger=values[1], sanity=values[2]))
-    data, _ = change_stats(data, 0, *delta)
+    data, _ = change_stats(catalogue(state), data, 0, *delta)
     after = data.char(0)
     overflow = max(0, -(values[1] + delta[1]))
     health = min(WILSON.max_health, max(0, values[0] + delta[0] - 2 * overflow))

@@ -50,8 +50,8 @@ from engine.dont_starve.moves import (
 from engine.dont_starve.offers import dice
 
 GAME = find_game("dont_starve")
-HOSTILE = next(card for card, hostile in catalogue().locations["forest"] if hostile)
-QUIET = next(card for card, hostile in catalogue().locations["forest"] if not hostile)
+HOSTILE = next(card.id for card in catalogue().locations["forest"] if card.hostile)
+QUIET = next(card.id for card in catalogue().locations["forest"] if not card.hostile)
 ROOT = Path(__file__).resolve().parents[2]
 MAX_MOVES = 2500
 """A game played through the offers ends (won, out of time, or no effigy) within this many
@@ -65,13 +65,14 @@ setups = st.fixed_dictionaries(
         "scenario": st.sampled_from(sorted(catalogue().scenarios)),
         "difficulty": st.sampled_from(["classic", "survival", "nightmare"]),
         "structures": st.sampled_from([None, ["science machine"]]),
+        "draws": st.sampled_from(["virtual", "table"]),
         "seed": st.integers(0, 2**16),
     }
 )
 
 
 def _setup(drawn: dict) -> dict:
-    out = {k: drawn[k] for k in ("players", "scenario", "difficulty", "structures")}
+    out = {k: drawn[k] for k in ("players", "scenario", "difficulty", "structures", "draws")}
     return {**out, "characters": list(drawn["order"][: drawn["players"]])}
 
 
@@ -133,7 +134,7 @@ def test_a_tile_that_is_not_adjacent_is_greyed_with_the_reason(play) -> None:
     assert far is not None and far[1].verdict.code == "dont_starve.not_adjacent"
     assert offered(_open(p.state), MoveTo(0, "E")) is not None  # adjacent, face down
     turned = next(o for o in moves if any(f.name == "biome" for f in o.fields))
-    near = adjacency(places(p.data))["P"]
+    near = adjacency(places(catalogue(p.state), p.data))["P"]
     assert "G" not in near and sorted(c.value for c in turned.fields[0].choices) == near
     assert all(o.camera for o in moves)
 
@@ -226,7 +227,7 @@ def test_each_fighters_roll_offer_has_the_dice_the_tray_lit(play) -> None:
 def test_the_dice_faces_are_the_symbols_of_the_rule_text() -> None:
     """dont-starve.zh.md §骰子: the character die shows value, daylight, success, durability;
     the monster die hit, ability, dodge, armour durability; success, hit and dodge count."""
-    d = dice()
+    d = dice(catalogue())  # the demo box's dice
     character = {f.label.en: dict(f.adds) for f in d.character.faces}
     monster = {f.label.en: dict(f.adds) for f in d.monster.faces}
     assert {"value", "daylight", "success", "durability"} <= set(character)
@@ -291,7 +292,8 @@ def test_every_tap_of_the_kiosk_session_is_offered_at_its_point() -> None:
     read by the camera) is offered too, as a camera move."""
     script = tomllib.loads((ROOT / "kiosk/simulation/dont_starve.toml").read_text("utf-8"))
     head = script["session"]
-    session = Session(GAME, head["setup"], head["seed"])
+    # the simulation's cards come from the engine's seeded decks (kiosk/rig.py)
+    session = Session(GAME, {**head["setup"], "draws": "virtual"}, head["seed"])
     camera = MoveTo(0, "E", biome="forest")
     found = offered(_open(session.state), camera)
     assert found is not None and found.camera
@@ -374,9 +376,7 @@ def test_a_turn_ends_by_flipping_the_token_and_the_log_says_so(play) -> None:
     p = play(players=2)
     p.do(MoveTo(seat=0, to="E"))  # the optional move: the turn is open
     own = [o for o in _open(p.state)[0].offers if o.move in ("pass", "end_turn")]
-    assert [(o.move, o.label.zh, o.group) for o in own] == [
-        ("pass", "结束回合", "core")
-    ]
+    assert [(o.move, o.label.zh, o.group) for o in own] == [("pass", "结束回合", "core")]
     events = p.do(Explore(seat=0))  # a main action flips the token by itself
     line = GAME.event_text(p.events_of("seat_passed", events)[0].to_dict(), "zh")
     assert line == "1号玩家的回合结束:激活指示物翻至未激活面"

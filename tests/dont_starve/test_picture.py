@@ -113,7 +113,7 @@ def test_the_map_is_the_layout_on_the_half_tile_grid_trimmed() -> None:
 
 
 def _start(**options: Any) -> State[Any]:
-    return Session(GAME, {"players": 2, **options}, 1).state
+    return Session(GAME, {"players": 2, "draws": "virtual", **options}, 1).state
 
 
 def test_face_down_tiles_the_portal_and_the_scenario_monsters() -> None:
@@ -134,7 +134,7 @@ def test_face_down_tiles_the_portal_and_the_scenario_monsters() -> None:
 
 def test_a_revealed_tile_shows_its_biome_its_location_and_the_figure() -> None:
     """§移动: E turned over as forest; §探索: a location card on it."""
-    session = Session(GAME, {"players": 1}, 1)
+    session = Session(GAME, {"players": 1, "draws": "virtual"}, 1)
     session.submit(MoveTo(0, "E", biome="forest"))
     board = picture(session.state, "en")["boards"][0]
     on_e = {c.get("text"): c["kind"] for c in board["cells"] if c["group"] == "E"}
@@ -223,7 +223,7 @@ def test_while_the_map_is_laid_missing_places_are_marked_and_none_once_complete(
         report = read_layout(_poses(names[:laid]), {}, SCENARIO)
         verdicts = [(p.code, p.slot) for p in report.problems]
         for lang in ("zh", "en"):
-            drawn = layout_picture(SCENARIO.key, lang, verdicts)
+            drawn = layout_picture(catalogue(), SCENARIO.key, lang, verdicts)
             check_board(drawn, f"{laid} laid ({lang})")
             assert _marked(drawn, "missing") == set(names[laid:])
         assert report.ok == (laid == len(names))
@@ -237,6 +237,6 @@ def test_a_tile_laid_wrong_is_marked_wrong() -> None:
     tiles[number] = ("revealed", tiles[number][1])
     report = read_layout(tiles, {}, SCENARIO)
     verdicts = [(f"dont_starve.layout.{p.code}", p.slot) for p in report.problems]
-    drawn = layout_picture(SCENARIO.key, "zh", verdicts)
+    drawn = layout_picture(catalogue(), SCENARIO.key, "zh", verdicts)
     assert len(_marked(drawn, "wrong")) == 1 and not _marked(drawn, "missing")
     assert {e["kind"] for e in drawn["legend"]} >= {"wrong", "hidden", "camp"}

@@ -226,7 +226,7 @@ class Camera_:
 
 @pytest.fixture(scope="module")
 def game_start():
-    return start(find_game("dont_starve"), {"players": 2}, seed=1)[0]
+    return start(find_game("dont_starve"), {"players": 2, "draws": "virtual"}, seed=1)[0]
 
 
 def test_figures_moving_become_moves_and_prompts(game_start) -> None:

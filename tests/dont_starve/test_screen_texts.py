@@ -16,7 +16,9 @@ from player_texts import problems
 from screen_texts import bad, picture_texts, view_and_picture_problems, walk
 
 from engine.core import DicePoolAnnounced, Text, find_game
+from engine.core.box import DRAWS_TEXTS
 from engine.core.records import event_types
+from engine.dont_starve.catalogue import catalogue
 from engine.dont_starve.game import DontStarveOptions
 from engine.dont_starve.moves import (
     CharacterMoved,
@@ -27,7 +29,7 @@ from engine.dont_starve.moves import (
     WeatherDrawn,
 )
 from engine.dont_starve.picture import layout_picture
-from engine.dont_starve.texts import EVENT_LINES, OUTCOME_TEXTS, option_texts
+from engine.dont_starve.texts import CATALOGUE_LINES, EVENT_LINES, OUTCOME_TEXTS, option_texts
 
 GAME = find_game("dont_starve")
 FILES = example_files("dont_starve")
@@ -57,7 +59,7 @@ def test_picture_view_and_log_of_every_state_of_the_example_games_are_clean(path
 def test_the_set_up_picture_is_clean() -> None:
     for scenario in ("a_new_beginning", "winter_is_coming"):
         verdicts = [("missing", "A"), ("wrong_biome", "B")]
-        zh, en = (layout_picture(scenario, lang, verdicts) for lang in ("zh", "en"))
+        zh, en = (layout_picture(catalogue(), scenario, lang, verdicts) for lang in ("zh", "en"))
         found = bad(picture_texts(zh), picture_texts(en), scenario)
         assert not found, found
 
@@ -66,7 +68,7 @@ def test_every_event_of_the_game_has_a_line_of_its_own() -> None:
     """Each event type Don't Starve announces is said by ``event_text`` (not the raw template
     with ids such as ``autumn-3`` or ``True``)."""
     own = {t for t in event_types() if t.startswith("dont_starve.")}
-    assert own <= set(EVENT_LINES)
+    assert own <= set(EVENT_LINES) | set(CATALOGUE_LINES)
     # dont-starve.zh.md §结束回合: a pass in the action phase ends that player's turn (the
     # activation token turned over), not the phase; in another phase it is done with the phase.
     ended = GAME.event_text({"type": "seat_passed", "seat": 0, "phase": "action"}, "zh")
@@ -97,15 +99,23 @@ def test_the_log_names_tiles_biomes_and_symbols_in_words() -> None:
     """§天气阶段: the card's symbols, the storm icon among them; §探索: the biome's deck;
     the portal by its name, not its letter ``P``."""
     drawn = WeatherDrawn("autumn-3", ("cold", "storm", "cold")).to_dict()
-    assert GAME.event_text(drawn, "zh") == "翻开天气牌:寒冷 | 风暴 | 寒冷"
+    assert GAME.event_text(drawn, "zh") == (
+        "翻开天气牌「初霜」:寒冷 | 风暴 | 寒冷(按演示盒的天气卡「初霜」判定:把你的盒子录入后才准确)"
+    )
     announced = WeatherAnnounced("autumn-3", ("cold", "cold"), False).to_dict()
-    assert GAME.event_text(announced, "en") == "Weather: cold ×2 in force"
+    assert GAME.event_text(announced, "en") == (
+        "Weather: cold ×2 in force (judged by the demo box's weather card 'First Frost':"
+        " copy your box to make this exact)"
+    )
     revealed = {"type": "dont_starve.tile_revealed", "tile": "E", "biome": "marsh"}
     assert GAME.event_text(revealed, "en") == "Tile E turned over: marsh"
     moved = CharacterMoved(0, "P", "E").to_dict()
     assert GAME.event_text(moved, "zh") == "1号玩家从传送门移动到E格"
     explored = LocationExplored(1, "F", "badlands-03").to_dict()
-    assert GAME.event_text(explored, "en") == "Player 2 explores tile F: a badlands location card"
+    assert GAME.event_text(explored, "en") == (
+        "Player 2 explores tile F: the badlands location card 'Gold Vein' (judged by the demo"
+        " box's location card 'Gold Vein': copy your box to make this exact)"
+    )
     fight = FightStarted(0, "location", "E", (0, 1), 3, (2, 1)).to_dict()
     assert (
         GAME.event_text(fight, "zh") == "1号玩家在E格与地点卡上的怪物战斗,2号玩家加入:共3颗怪物骰"
@@ -142,11 +152,14 @@ def test_every_option_and_value_of_the_set_up_has_a_label() -> None:
     """§游戏设置: a scenario, the season of its card, a difficulty (经典、生存、噩梦), one
     character per player; §营地: up to three built structures."""
     texts = GAME.option_texts
-    assert texts == option_texts()
+    assert texts == {**option_texts(catalogue()), **DRAWS_TEXTS}
     for field in dataclasses.fields(DontStarveOptions):
-        assert field.name in texts, field.name
+        if field.name != "box":  # a record the set-up page shows apart (the box's state)
+            assert field.name in texts, field.name
     hints = typing.get_type_hints(DontStarveOptions)
     for name, hint in hints.items():
+        if name == "box":
+            continue
         for arg in typing.get_args(hint) or (hint,):
             if typing.get_origin(arg) is typing.Literal:
                 for value in typing.get_args(arg):
@@ -197,7 +210,14 @@ SAMPLES: dict[str, list[dict[str, Any]]] = {
     "dont_starve.dial_set": [{"value": 5, "time": "night"}],
     "dont_starve.needs_tile_removed": [{"left": 4, "time": "day"}, {"left": 0, "time": ""}],
     "dont_starve.weather_drawn": [{"card": "autumn-3", "symbols": ["cold", "storm", "cold"]}],
-    "dont_starve.needs_announced": [{"light": 1, "hunger": 2, "sanity": 1}],
+    "dont_starve.needs_announced": [
+        {"light": 1, "hunger": 2, "sanity": 1},
+        {"light": 1, "hunger": 2, "sanity": 1, "tile": 3},
+    ],
+    "dont_starve.needs_tile_laid": [
+        {"tile": 3, "side": "day", "light": 0, "hunger": 2, "sanity": 0},
+        {"tile": 9, "side": "night", "light": 2, "hunger": 1, "sanity": 1},
+    ],
     "dont_starve.weather_announced": [
         {"card": "autumn-3", "symbols": ["wet"], "past_storm": True},
         {"card": "autumn-1", "symbols": [], "past_storm": False},
@@ -209,7 +229,15 @@ SAMPLES: dict[str, list[dict[str, Any]]] = {
     "dont_starve.tile_revealed": [{"tile": "E", "biome": "marsh"}],
     "dont_starve.location_explored": [{"seat": 1, "tile": "F", "card": "forest-04"}],
     "dont_starve.fight_started": [
-        {"seat": 0, "target": t, "tile": "E", "fighters": [0], "monster_dice": 1, "split": [1]}
+        {
+            "seat": 0,
+            "target": t,
+            "tile": "E",
+            "fighters": [0],
+            "monster_dice": 1,
+            "split": [1],
+            "tier": 2 if t == "shadow" else 0,
+        }
         for t in ("location", "scenario", "shadow")
     ],
     "dont_starve.fighter_resolved": [

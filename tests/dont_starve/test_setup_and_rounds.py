@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import tomllib
-from dataclasses import replace
 from importlib import resources
 
 import pytest
 
-from engine.core import GameConfigError, Pass
-from engine.dont_starve.catalogue import DIFFICULTIES, SEASONS, _check, catalogue
+from engine.core import GameConfigError, Pass, find_game
+from engine.core.box import BoxError, merged
+from engine.dont_starve.catalogue import DIFFICULTIES, SEASONS, catalogue, load_catalogue
 from engine.dont_starve.moves import Eat, Gain, Light, Lose, MoveTo, ScenarioEnd, SpendFocus
 
 
@@ -36,9 +36,9 @@ def test_needs_tiles_and_storm_follow_the_season_setup_card(play, season, diffic
     """§季节与难度: needs tiles by the card's pattern (kind and side), the storm marker in the
     named space; §难度: classic uses normal tiles only."""
     p = play(season=season, difficulty=difficulty)
-    setup = catalogue().seasons[season][difficulty]
-    tiles = catalogue().needs_tiles
-    laid = [(tiles[i].kind, side) for i, side in p.data.needs]
+    cat = catalogue(p.state)
+    setup = cat.seasons[season][difficulty]
+    laid = [(cat.needs_tile(n).kind, side) for n, side in p.data.needs]
     assert laid == list(setup.pattern)
     assert len({i for i, _ in p.data.needs}) == len(p.data.needs)  # each tile once
     assert p.data.storm_after == setup.storm_after
@@ -50,7 +50,7 @@ def test_the_weather_deck_is_the_seasons_cards_with_one_face_up(play) -> None:
     """§季节与难度: shuffle the current season's weather cards, turn the top one up; the other
     seasons' cards are not used."""
     p = play(season="winter")
-    winter = {c.id for c in catalogue().weather if c.season == "winter"}
+    winter = {c.id for c in catalogue(p.state).weather if c.season == "winter"}
     assert {p.data.weather, *p.data.weather_deck} == winter
     assert p.data.weather not in p.data.weather_deck
 
@@ -240,21 +240,23 @@ def test_every_data_file_marks_its_placeholders() -> None:
 
 
 def test_a_contradictory_data_file_is_refused_naming_it() -> None:
-    """A scenario whose biome counts do not match its places cannot be played."""
-    cat = catalogue()
-    scenario = cat.scenarios["a_new_beginning"]
-    broken = replace(scenario, biomes={**scenario.biomes, "forest": 9})
-    with pytest.raises(GameConfigError, match=r"scenarios\.toml a_new_beginning"):
-        _check(replace(cat, scenarios={"a_new_beginning": broken}))
+    """A scenario whose biome counts do not match its places cannot be played: the box that
+    holds it does not load, naming the file and the entry."""
+    files = find_game("dont_starve").demo_box().files
+    scenario = dict(files["scenarios.toml"]["a_new_beginning"])
+    scenario["biomes"] = {**scenario["biomes"], "forest": 9}
+    broken = merged(files, {"scenarios/a_new_beginning": scenario})
+    with pytest.raises(BoxError, match=r"scenarios\.toml, a_new_beginning: .*biome counts"):
+        load_catalogue(broken)
 
 
 def test_the_round_track_shows_day_or_night() -> None:
     """dont-starve.zh.md §需求板块: 标明当前是白天还是黑夜; the storm marker between needs tiles:
     the round track shows both (issue #6)."""
-    from engine.core import Session, find_game
+    from engine.core import Session
 
     game = find_game("dont_starve")
-    session = Session(game, {"players": 1})
+    session = Session(game, {"players": 1, "draws": "virtual"})
     data = session.state.data
     marks = game.track_marks(session.state)
     assert (marks.accent, marks.mark_round) == (data.time, data.storm_after + 1)

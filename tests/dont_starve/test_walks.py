@@ -17,7 +17,9 @@ exempted (``protect``, as with an item or food, §天气阶段); a character low
 or sanity gains cooked food and eats it (at most twice per phase each); the scenario card's end
 and a card's losses are never chosen (``scenario_end``, ``lose``), as in
 tests/dont_starve/test_offers.py. Everything else (moves, exploring, fights and their dice,
-trades, free actions, passes) is chosen at random among the legal options.
+trades, free actions, passes) is chosen at random among the legal options; with draws
+"table" so is every draw the table gives (a weather card, a needs tile, a location card: picked
+from the box or entered).
 
 The figures print with ``.venv/bin/python -m pytest tests/dont_starve/test_walks.py -q -s``.
 """
@@ -62,7 +64,7 @@ def stats_within_tracks(before: State[Any], after: State[Any], move: Move) -> li
     data = after.data
     out = []
     for seat, c in enumerate(data.characters):
-        card = c.card
+        card = c.card(catalogue(after))
         checks = {
             "health 0–max": 0 <= c.health <= card.max_health,
             "hunger 0–max": 0 <= c.hunger <= card.max_hunger,
@@ -120,7 +122,7 @@ class Caretaker:
     ) -> Move | None:
         data = state.data
         phase = state.flow.phase
-        light, hunger, _ = data.current_needs
+        light, hunger, _ = data.current_needs(catalogue(state))
         for seat in [g.seat for g in open_now if g.seat is not None]:
             c = data.char(seat)
             if c.defeated:
@@ -133,15 +135,18 @@ class Caretaker:
                         open_now, seat, "dont_starve.light", numbers={"points": light}
                     )
             if move is None and phase == "weather":
-                move = self._protect(data, open_now, seat)
+                move = self._protect(state, open_now, seat)
             if move is None:
                 move = self._eat(state, open_now, seat, hunger)
             if move is not None:
                 return move
         return None
 
-    def _protect(self, data: Any, open_now: tuple[SeatOffers, ...], seat: int) -> Move | None:
-        symbols = active_symbols(data)
+    def _protect(
+        self, state: State[Any], open_now: tuple[SeatOffers, ...], seat: int
+    ) -> Move | None:
+        data = state.data
+        symbols = active_symbols(catalogue(state), data)
         for symbol in dict.fromkeys(symbols):
             left = symbols.count(symbol) - data.char(seat).protected(symbol)
             if left > 0:
@@ -158,7 +163,7 @@ class Caretaker:
         self, state: State[Any], open_now: tuple[SeatOffers, ...], seat: int, hunger: int
     ) -> Move | None:
         c = state.data.char(seat)
-        card = c.card
+        card = c.card(catalogue(state))
         low = (
             c.health <= card.max_health // 2
             or c.hunger <= hunger + 1
@@ -221,13 +226,14 @@ setups = st.fixed_dictionaries(
         "scenario": st.sampled_from(sorted(catalogue().scenarios)),
         "difficulty": st.sampled_from(["classic", "survival", "nightmare"]),
         "structures": st.sampled_from([None, ["science machine"]]),
+        "draws": st.sampled_from(["virtual", "table"]),
         "seed": st.integers(0, 2**16),
     }
 )
 
 
 def _setup(drawn: dict[str, Any]) -> dict[str, Any]:
-    out = {k: drawn[k] for k in ("players", "scenario", "difficulty", "structures")}
+    out = {k: drawn[k] for k in ("players", "scenario", "difficulty", "structures", "draws")}
     return {**out, "characters": list(drawn["order"][: drawn["players"]])}
 
 
@@ -243,7 +249,8 @@ def test_steered_walks_reach_the_last_needs_tile_keeping_every_invariant(
 
 def test_the_walks_figures(capsys: Any) -> None:
     """A fixed set of steered walks (1–4 players, each difficulty, with and without a base
-    camp): the figures issue 26 asks for, printed; every one reaches the last needs tile."""
+    camp, the table's draws and the engine's): the figures issue 26 asks for, printed; every
+    one reaches the last needs tile."""
     figures = Figures("dont_starve")
     scenarios = sorted(catalogue().scenarios)
     for players in range(1, 5):
@@ -255,6 +262,7 @@ def test_the_walks_figures(capsys: Any) -> None:
                 "scenario": scenarios[seed % len(scenarios)],
                 "difficulty": difficulty,
                 "structures": ["science machine"] if k == 1 else None,
+                "draws": "table" if players % 2 else "virtual",
             }
             result = walk(setup, seed)
             figures.add(result)

@@ -15,6 +15,10 @@ with the scenario's layout. What is wrong is listed with a stable code:
 ``face_up``     a tile lying face up during setup (all but the portal go face down)
 ``no_portal``   the portal tile is not in view: nothing can be placed
 
+The layouts, the tiles' biomes and sizes are those of the game's box (``catalogue``): the
+state's during play, the one handed to :func:`scan` (the demo box's when none is); while the
+layout checked is the demo box's the report says so (``LayoutReport.note``).
+
 For ``tablesight scan`` (:func:`scan`, :func:`describe`) table millimetres come from the four
 calibration anchors when they are in the picture, else from the portal tag's own size.
 During play :class:`DontStarveReader` takes the stabiliser's observations and the engine state
@@ -32,9 +36,18 @@ from typing import Any
 import numpy as np
 
 from engine.core import Move, State, Text, find_game, legal
+from engine.core.box import Box
 from engine.core.text import Language
 from engine.dont_starve.board import adjacency
-from engine.dont_starve.catalogue import PORTAL, Scenario, catalogue
+from engine.dont_starve.catalogue import (
+    PORTAL,
+    TILE_BIOMES,
+    Catalogue,
+    Scenario,
+    catalogue,
+    demo_text,
+    scenario_item,
+)
 from engine.dont_starve.game import CHARACTERS
 from engine.dont_starve.moves import MoveTo
 from engine.dont_starve.state import DSData
@@ -88,6 +101,10 @@ class LayoutReport:
     adjacency: dict[str, list[str]]
     figures: dict[str, str | None]
     problems: tuple[Problem, ...]
+    note: Text | None = None
+    """What a check against the demo box's layout or tiles says (None: the owner's)."""
+    title: Text | None = None
+    """The scenario by the title on its card."""
 
     @property
     def ok(self) -> bool:
@@ -108,13 +125,17 @@ def read_layout(
     scenario: Scenario,
     *,
     setup: bool = True,
+    cat: Catalogue | None = None,
 ) -> LayoutReport:
-    """Check tiles (printed tile number → face and pose) against ``scenario``'s layout.
+    """Check tiles (printed tile number → face and pose) against ``scenario``'s layout, the
+    tiles' biomes and size as the box ``cat`` prints them (the demo box's for None).
 
     ``figures`` are character figures (key → pose) placed on the tile under them. With
     ``setup`` a tile lying face up (other than the portal) is a problem.
     """
-    cat = catalogue()
+    cat = catalogue() if cat is None else cat
+    note = demo_text(cat, scenario_item(scenario.key), TILE_BIOMES)
+    title = Text(scenario.title_zh, scenario.title_en)
     half = cat.tile_mm / 2
     portal_no = cat.tile_biomes.index(PORTAL) + 1
     if portal_no not in tiles:
@@ -125,7 +146,7 @@ def read_layout(
                 "The portal tile is not in view: put it in the centre, its tag showing",
             ),
         )
-        return LayoutReport(scenario.key, (), {}, dict.fromkeys(figures), (problem,))
+        return LayoutReport(scenario.key, (), {}, dict.fromkeys(figures), (problem,), note, title)
     _, (px, py, pa) = tiles[portal_no]
     a = math.radians(pa)
     rot = np.array([[math.cos(a), math.sin(a)], [-math.sin(a), math.cos(a)]])  # table → portal
@@ -137,6 +158,8 @@ def read_layout(
     slots = {(s.x, s.y): s.name for s in scenario.all_slots}
     seen: list[TileSeen] = []
     for number, (face, (x, y, turn)) in sorted(tiles.items()):
+        if not 1 <= number <= len(cat.tile_biomes):
+            continue  # a tile the box does not print
         u, v = to_units(x, y)
         grid = (round(u), round(v))
         error = max(abs(u - grid[0]), abs(v - grid[1]))
@@ -159,7 +182,9 @@ def read_layout(
             None,
         )
         on_tiles[key] = under
-    return LayoutReport(scenario.key, tuple(seen), adjacency(places), on_tiles, tuple(problems))
+    return LayoutReport(
+        scenario.key, tuple(seen), adjacency(places), on_tiles, tuple(problems), note, title
+    )
 
 
 def _problems(
@@ -226,10 +251,15 @@ def _tile_name(t: TileSeen) -> Text:
 
 
 def best_layout(
-    tiles: dict[int, tuple[str, Pose]], figures: dict[str, Pose], *, setup: bool = True
+    tiles: dict[int, tuple[str, Pose]],
+    figures: dict[str, Pose],
+    *,
+    setup: bool = True,
+    cat: Catalogue | None = None,
 ) -> LayoutReport:
-    """The report against the scenario the tiles fit best (fewest problems)."""
-    reports = [read_layout(tiles, figures, s, setup=setup) for s in catalogue().scenarios.values()]
+    """The report against the box's scenario the tiles fit best (fewest problems)."""
+    cat = catalogue() if cat is None else cat
+    reports = [read_layout(tiles, figures, s, setup=setup, cat=cat) for s in cat.scenarios.values()]
     return min(reports, key=lambda r: len(r.problems))
 
 
@@ -237,11 +267,12 @@ def best_layout(
 
 
 def components(
-    poses: Iterable[tuple[int, Pose]], registry: Registry
+    poses: Iterable[tuple[int, Pose]], registry: Registry, cat: Catalogue | None = None
 ) -> tuple[dict[int, tuple[str, Pose]], dict[str, Pose]]:
-    """Map tiles (number → face, pose) and figures (character → pose) among tag poses."""
+    """Map tiles (number → face, pose) and figures (character → pose) among tag poses, each
+    tile's centre found from its tag by the box's sticker offset (the demo box's for None)."""
     entries = _tile_entries(registry)
-    ox, oy = catalogue().tag_offset_mm
+    ox, oy = (catalogue() if cat is None else cat).tag_offset_mm
     tiles: dict[int, tuple[str, Pose]] = {}
     figures: dict[str, Pose] = {}
     for tag_id, (x, y, turn) in poses:
@@ -271,8 +302,10 @@ def tag_poses(detections: list[Detection], to_table: Any) -> list[tuple[int, Pos
     return out
 
 
-def scan(image_path: Path, lang: Language) -> dict[str, Any]:
-    """Read one picture of the table: the grid, the adjacency and the verdicts, as JSON data."""
+def scan(image_path: Path, lang: Language, box: Box | None = None) -> dict[str, Any]:
+    """Read one picture of the table: the grid, the adjacency and the verdicts, as JSON data,
+    against the layouts and tiles of ``box`` (the owner's; None: the demo box's)."""
+    cat = catalogue(box)
     image = read_image(image_path)
     detections = Detector().detect(image)
     registry = load_registry()
@@ -281,8 +314,8 @@ def scan(image_path: Path, lang: Language) -> dict[str, Any]:
         calibration = calibrate_table(detections, registry.anchors(), (width, height))
         to_table, reference = calibration.to_table, "anchors"
     except CalibrationError:
-        to_table, reference = _portal_scale(detections, registry), "portal tag"
-    tiles, figures = components(tag_poses(detections, to_table), registry)
+        to_table, reference = _portal_scale(detections, registry, cat), "portal tag"
+    tiles, figures = components(tag_poses(detections, to_table), registry, cat)
     if not tiles and not figures:
         raise ReaderError(
             Text(
@@ -290,13 +323,12 @@ def scan(image_path: Path, lang: Language) -> dict[str, Any]:
                 "no Don't Starve map tile or figure is in this picture",
             )
         )
-    report = best_layout(tiles, figures)
+    report = best_layout(tiles, figures, cat=cat)
     return report_json(report, lang) | {"reference": reference}
 
 
-def _portal_scale(detections: list[Detection], registry: Registry) -> Any:
+def _portal_scale(detections: list[Detection], registry: Registry, cat: Catalogue) -> Any:
     """Pixels to millimetres from the portal tag's size (a camera looking straight down)."""
-    cat = catalogue()
     portal_no = cat.tile_biomes.index(PORTAL) + 1
     sizes = {
         e.tag_id: e.tag_mm
@@ -313,9 +345,12 @@ def _portal_scale(detections: list[Detection], registry: Registry) -> Any:
 
 
 def report_json(report: LayoutReport, lang: Language) -> dict[str, Any]:
-    """A layout report as plain JSON data, messages in ``lang``."""
+    """A layout report as plain JSON data, messages in ``lang`` (``note``: what a check
+    against the demo box's layout says, or None)."""
     return {
         "scenario": report.scenario,
+        "title": None if report.title is None else report.title.in_(lang),
+        "note": None if report.note is None else report.note.in_(lang),
         "ok": report.ok,
         "tiles": [
             {
@@ -344,11 +379,13 @@ def report_json(report: LayoutReport, lang: Language) -> dict[str, Any]:
 
 
 def describe(result: dict[str, Any], lang: Language) -> str:
-    """The scan result for people: the layout's verdicts, then tiles and adjacency."""
+    """The scan result for people: the layout's verdicts (and whether they rest on the demo
+    box's layout), then tiles and adjacency."""
     zh = lang == "zh"
-    sc = catalogue().scenarios[result["scenario"]]
-    title = sc.title_zh if zh else sc.title_en
+    title = result.get("title") or result["scenario"]
     lines = [f"  {'剧本' if zh else 'scenario'}: {title}"]
+    if result.get("note"):
+        lines.append(f"  ({result['note']})")
     if result["ok"]:
         lines.append("  " + ("布局正确" if zh else "layout OK: every tile in place"))
     lines += [f"  ✗ {v['message']}" for v in result["verdicts"]]
@@ -388,10 +425,14 @@ class DontStarveReader(Reader):
             elif o.kind == "remove":
                 self.poses.pop(o.tag_id, None)
 
-    def layout(self, scenario: str, *, setup: bool = True) -> LayoutReport:
-        """The layout in view checked against a scenario."""
-        tiles, figures = components(self.poses.items(), self.registry)
-        return read_layout(tiles, figures, catalogue().scenarios[scenario], setup=setup)
+    def layout(
+        self, scenario: str, *, setup: bool = True, cat: Catalogue | None = None
+    ) -> LayoutReport:
+        """The layout in view checked against a scenario of the box ``cat`` (the demo box's
+        for None)."""
+        cat = catalogue() if cat is None else cat
+        tiles, figures = components(self.poses.items(), self.registry, cat)
+        return read_layout(tiles, figures, cat.scenarios[scenario], setup=setup, cat=cat)
 
     def observe(
         self, observations: Iterable[Observation], state: State[Any]
@@ -405,7 +446,7 @@ class DontStarveReader(Reader):
         """
         self.update(observations)
         data: DSData = state.data
-        report = self.layout(data.scenario, setup=False)
+        report = self.layout(data.scenario, setup=False, cat=catalogue(state))
         out: list[Move | Prompt] = []
         biomes = {t.slot: (t.biome, t.face) for t in report.tiles if t.slot}
         game = find_game(GAME)
@@ -433,7 +474,7 @@ class DontStarveReader(Reader):
         """What is wrong with the layout in view, as (reason code, place) pairs: tiles missing
         from their places or laid wrong (a face-up tile is no problem once the game is under
         way, §移动); empty when the map is as the scenario lays it."""
-        report = self.layout(state.data.scenario, setup=False)
+        report = self.layout(state.data.scenario, setup=False, cat=catalogue(state))
         return [(p.code, p.slot) for p in report.problems]
 
     def forget(self, seat: int) -> None:

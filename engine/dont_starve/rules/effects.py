@@ -1,7 +1,8 @@
 """Don't Starve's rules, part 2: what a move allowed by ``legality.check`` does (``play``).
 
 Main actions flip the character's activation token (``finish_turn``); a fight waits for its
-dice (``Roll``) and ends the initiator's turn when the last fighter's are read.
+dice (``Roll``) and ends the initiator's turn when the last fighter's are read; with draws
+"table" an explore waits for the card the table drew (``draws.py``).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any
 
 from engine.core import DicePoolAnnounced, Event, Move, Seat, State
 from engine.core.vocabulary import SeatPassed
+from engine.dont_starve.catalogue import catalogue
 from engine.dont_starve.common import (
     count_change,
     deal_dice,
@@ -26,6 +28,8 @@ from engine.dont_starve.moves import (
     Act,
     CharacterMoved,
     Discard,
+    DrawLocation,
+    DrawWeather,
     Eat,
     EssenceChanged,
     Explore,
@@ -38,8 +42,8 @@ from engine.dont_starve.moves import (
     GainEssence,
     Interact,
     InventoryChanged,
+    LayNeedsTile,
     Light,
-    LocationExplored,
     Lose,
     MoveTo,
     Protect,
@@ -50,6 +54,7 @@ from engine.dont_starve.moves import (
     TileRevealed,
     Trade,
 )
+from engine.dont_starve.rules.draws import place, play_location, play_needs, play_weather
 from engine.dont_starve.rules.legality import monster_dice
 from engine.dont_starve.state import (
     ESSENCE_PER_SANITY,
@@ -96,6 +101,10 @@ def _apply_moveto(state: S, seat: Seat, move: MoveTo) -> tuple[S, Events]:
 
 
 def _apply_explore(state: S, seat: Seat, move: Explore) -> tuple[S, Events]:
+    """§探索: the tile's old card goes to the discards; the next card of the tile's biome deck
+    (top or bottom) goes face up (``draws.place``). With draws "virtual" the engine draws it
+    from its seeded deck (an empty deck is its discards, shuffled); with "table" the table
+    draws it and says which (``exploring``, then ``dont_starve.location_card``)."""
     data = state.data
     tile = data.char(seat).tile or ""
     biome = data.biome_of(tile) or ""
@@ -103,6 +112,12 @@ def _apply_explore(state: S, seat: Seat, move: Explore) -> tuple[S, Events]:
     old = data.location(tile)
     if old is not None:
         discards[biome] = (*discards[biome], old)
+    if state.options.draws == "table":
+        locations = tuple((t, c) for t, c in data.locations if t != tile)
+        data = replace(
+            data, discards=tuple(discards.items()), locations=locations, exploring=(seat, tile)
+        )
+        return with_data(state, data), ()
     rng = state.rng
     if not decks[biome]:  # 探索: an empty deck is its discards, shuffled
         decks[biome], rng = rng.shuffled(discards[biome])
@@ -110,22 +125,8 @@ def _apply_explore(state: S, seat: Seat, move: Explore) -> tuple[S, Events]:
     deck = decks[biome]
     card = deck[-1] if move.bottom else deck[0]
     decks[biome] = deck[:-1] if move.bottom else deck[1:]
-    locations = (*((t, c) for t, c in data.locations if t != tile), (tile, card))
-    data = replace(
-        data,
-        decks=tuple(decks.items()),
-        discards=tuple(discards.items()),
-        locations=locations,
-        mined=tuple((t, n) for t, n in data.mined if t != tile),  # marker at the start
-        defeated_monsters=data.defeated_monsters - {tile},
-    )
-    state = replace(state, rng=rng, data=data)
-    events: list[Event] = [LocationExplored(seat, tile, card)]
-    if hostile_here(data, tile):
-        events.append(DicePoolAnnounced(seat, ("monster",), "hostility"))
-        state = with_data(state, replace(state.data, rolled=(seat, ("monster",))))
-    state, done = finish_turn(state, seat)
-    return state, (*events, *done)
+    data = replace(data, decks=tuple(decks.items()), discards=tuple(discards.items()))
+    return place(replace(state, rng=rng, data=data), seat, tile, card)
 
 
 def _apply_interact(state: S, seat: Seat, move: Interact) -> tuple[S, Events]:
@@ -142,7 +143,7 @@ def _apply_interact(state: S, seat: Seat, move: Interact) -> tuple[S, Events]:
         mined[tile] = mined.get(tile, 0) + 1
         state = with_data(state, replace(state.data, mined=tuple(sorted(mined.items()))))
     dice: tuple[str, ...] = ("character",) if move.roll else ()
-    if hostile_here(state.data, tile):
+    if hostile_here(catalogue(state), state.data, tile):
         dice += ("monster",)
     if dice:
         events.append(DicePoolAnnounced(seat, dice, "interact"))
@@ -152,17 +153,18 @@ def _apply_interact(state: S, seat: Seat, move: Interact) -> tuple[S, Events]:
 
 
 def _apply_fight(state: S, seat: Seat, move: Fight) -> tuple[S, Events]:
-    data = state.data
+    data, cat = state.data, catalogue(state)
     tile = data.char(seat).tile or ""
     fighters = (seat, *move.helpers)
-    total = monster_dice(data, seat, move)
+    total = monster_dice(cat, data, seat, move)
     split = move.split or deal_dice(total, len(fighters))
     engaged: tuple[int, ...] = ()
     damage = move.damage
     if move.target == "scenario":
-        engaged = tuple(tokens_on(data, tile)[: move.tokens])
-        damage = max(scenario_of(data).tokens[i].damage for i in engaged)
-    events: list[Event] = [FightStarted(seat, move.target, tile, fighters, total, split)]
+        engaged = tuple(tokens_on(cat, data, tile)[: move.tokens])
+        damage = max(scenario_of(cat, data).tokens[i].damage for i in engaged)
+    tier = move.tier if move.target == "shadow" else 0
+    events: list[Event] = [FightStarted(seat, move.target, tile, fighters, total, split, tier)]
     flow_done = state.flow.done
     for helper in move.helpers:  # 加入战斗: helpers move in and flip to inactive
         h = data.char(helper)
@@ -191,7 +193,7 @@ def _apply_roll(state: S, seat: Seat, move: Roll) -> tuple[S, Events]:
     assert fight is not None
     won = move.successes - move.dodges >= 1  # each success cancels one dodge
     damage = (move.hits - move.blocked) * fight.damage
-    data, events = change_stats(data, move.fighter, health=-damage)
+    data, events = change_stats(catalogue(state), data, move.fighter, health=-damage)
     events = (FighterResolved(move.fighter, won, damage), *events)
     fight = replace(fight, results=(*fight.results, (move.fighter, won)))
     state = with_data(state, replace(data, fight=fight))
@@ -249,13 +251,14 @@ def _apply_eat(state: S, seat: Seat, move: Eat) -> tuple[S, Events]:
         oh, ohu, osa = c.offsets
         offsets = (oh + move.health, ohu + move.hunger, osa + move.sanity)
         return with_data(state, data.with_char(seat, replace(c, offsets=offsets))), events
-    data, own = change_stats(data, seat, move.health, move.hunger, move.sanity)
+    data, own = change_stats(catalogue(state), data, seat, move.health, move.hunger, move.sanity)
     return with_data(state, data), (*events, *own)
 
 
 def _apply_lose(state: S, seat: Seat, move: Lose) -> tuple[S, Events]:
     seat = owner_of(seat, move.for_seat)
-    data, events = change_stats(state.data, seat, -move.health, -move.hunger, -move.sanity)
+    cat = catalogue(state)
+    data, events = change_stats(cat, state.data, seat, -move.health, -move.hunger, -move.sanity)
     return with_data(state, data), events
 
 
@@ -273,7 +276,7 @@ def _apply_spendfocus(state: S, seat: Seat, move: SpendFocus) -> tuple[S, Events
 
 
 def _apply_gainessence(state: S, seat: Seat, move: GainEssence) -> tuple[S, Events]:
-    data, events = change_stats(state.data, seat, sanity=-1)
+    data, events = change_stats(catalogue(state), state.data, seat, sanity=-1)
     data = replace(data, essence=data.essence + ESSENCE_PER_SANITY)
     return with_data(state, data), (*events, EssenceChanged(data.essence))
 
@@ -296,6 +299,18 @@ def _apply_scenarioend(state: S, seat: Seat, move: ScenarioEnd) -> tuple[S, Even
     return with_data(state, replace(state.data, result="dont_starve.scenario_lost")), ()
 
 
+def _apply_drawweather(state: S, seat: Seat, move: DrawWeather) -> tuple[S, Events]:
+    return play_weather(state, move)
+
+
+def _apply_layneedstile(state: S, seat: Seat, move: LayNeedsTile) -> tuple[S, Events]:
+    return play_needs(state, move)
+
+
+def _apply_drawlocation(state: S, seat: Seat, move: DrawLocation) -> tuple[S, Events]:
+    return play_location(state, move)
+
+
 _EFFECTS: dict[type, Callable[..., Any]] = {
     MoveTo: _apply_moveto,
     Explore: _apply_explore,
@@ -313,4 +328,7 @@ _EFFECTS: dict[type, Callable[..., Any]] = {
     Light: _apply_light,
     Protect: _apply_protect,
     ScenarioEnd: _apply_scenarioend,
+    DrawWeather: _apply_drawweather,
+    LayNeedsTile: _apply_layneedstile,
+    DrawLocation: _apply_drawlocation,
 }
