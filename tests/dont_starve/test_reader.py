@@ -11,9 +11,10 @@ import cv2
 import pytest
 
 from engine.core import Pass, apply, find_game, start
+from engine.core.box import Box, merged
 from engine.dont_starve.board import adjacency
 from engine.dont_starve.catalogue import catalogue
-from engine.dont_starve.moves import MoveTo
+from engine.dont_starve.moves import DrawWeather, LayNeedsTile, MoveTo
 from kiosk.cli import main
 from vision.calibration import calibrate_table
 from vision.detection import Detector
@@ -261,3 +262,49 @@ def test_a_tile_seen_with_both_faces_counts_as_turned_over() -> None:
     for order in ((hidden, revealed), (revealed, hidden)):
         tiles, _ = components([(tag, (100.0, 100.0, 0.0)) for tag in order], REGISTRY)
         assert tiles[number][0] == "revealed"
+
+
+def test_with_the_tables_draws_the_camera_gives_a_tiles_biome_from_its_sticker() -> None:
+    """§移动 with draws "table": before the round's weather card is given a figure's move is
+    flagged with what to enter first; then a figure on a face-down tile prompts to turn it
+    over, and the turned tile's sticker gives its biome (the box's biome of that printed tile),
+    which the engine takes as the table's draw."""
+    game = find_game("dont_starve")
+    state, _ = start(game, {"players": 2, "draws": "table"}, seed=1)
+    cam = Camera_()
+    tiles = dealt()
+    on_b = {1: ("B", -30.0, -30.0), 2: ("P", 30.0, 30.0)}
+    out = cam.show(Scene(figures=on_b), state)
+    assert [(o.code, o.tile) for o in out] == [("dont_starve.weather_due", "B")]
+    state, _ = apply(game, state, DrawWeather(0, card="autumn-1"))
+    state, _ = apply(game, state, LayNeedsTile(0, tile=1))
+    cam.reader.forget(0)
+    assert [o.code for o in cam.show(Scene(figures=on_b), state)] == ["dont_starve.reveal"]
+    flipped = Scene(figures=on_b, faces={tiles["B"]: "revealed"})
+    biome = catalogue(state).tile_biomes[tiles["B"] - 1]
+    (move,) = cam.show(flipped, state)
+    assert move == MoveTo(seat=0, to="B", main=False, biome=biome)
+    state, events = apply(game, state, move)
+    assert events[-1].to_dict() == {
+        "type": "dont_starve.tile_revealed",
+        "tile": "B",
+        "biome": biome,
+    }
+
+
+def test_a_scan_judges_the_layout_by_the_box_it_is_given(tmp_path) -> None:
+    """§世界构建: ``scan(path, lang, box)`` checks the map against the box's layout card: on
+    the owner's, K lies one tile right of the demo's, so the tiles as the demo lays them leave
+    the owner's K empty; against the demo box the result says it is the demo's layout."""
+    path = tmp_path / "table.png"
+    cv2.imwrite(str(path), Scene().image())
+    demo = scan(path, "en")
+    assert demo["ok"] and demo["note"] and "judged by the demo box's" in demo["note"]
+    files = find_game("dont_starve").demo_box().files
+    scenario = dict(files["scenarios.toml"]["a_new_beginning"])
+    scenario["slots"] = [{**s, "x": 7} if s["name"] == "K" else s for s in scenario["slots"]]
+    item = "scenarios/a_new_beginning"
+    box = Box.of("dont_starve", merged(files, {item: scenario}), owner=[item])
+    owner = scan(path, "en", box)
+    assert ("missing", None, "K") in codes(owner) and owner["title"] == "A New Beginning"
+    assert "judged by the demo box's layout" not in (owner["note"] or "")

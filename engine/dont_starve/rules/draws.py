@@ -150,11 +150,13 @@ def check_weather(state: S, move: DrawWeather) -> Verdict:
         move.right_overheat,
         move.right_cold,
     )
-    bad = _range(Text("每种符号的个数", "each symbol's count"), counts, 0, SYMBOLS_MAX)
     losses = (move.health, move.hunger, move.sanity)
-    bad = bad or _range(Text("天气事件的损失", "the weather event's losses"), losses, 0, EVENT_MAX)
-    if bad is not None:
-        return bad
+    for bad in (
+        _range(Text("每种符号的个数", "each symbol's count"), counts, 0, SYMBOLS_MAX),
+        _range(Text("天气事件的损失", "the weather event's losses"), losses, 0, EVENT_MAX),
+    ):
+        if bad is not None:
+            return bad
     if len(set(move.world)) != len(move.world):
         return R.WORLD_TWICE.reject()
     return ACCEPTED
@@ -244,7 +246,7 @@ def check_needs(state: S, move: LayNeedsTile) -> Verdict:
         move.night_sanity,
     )
     bad = _range(Text("光照、饥饿、理智", "light, hunger and sanity"), values, 0, NEEDS_MAX)
-    return bad or ACCEPTED
+    return ACCEPTED if bad is None else bad
 
 
 def play_needs(state: S, move: LayNeedsTile) -> tuple[S, Events]:
@@ -315,10 +317,14 @@ def check_location(state: S, move: DrawLocation) -> Verdict:
             on = tile_called(where)
             return R.LOCATION_OUT.reject(where=Text(f"在{on.zh}上", f"it lies on {on.en}"))
         return ACCEPTED
-    bad = _range(Text("怪物战斗值", "the monster's CV"), (move.monster_cv,), 0, MONSTER_CV_MAX)
-    bad = bad or _range(Text("怪物伤害值", "the monster's damage"), (move.damage,), 0, DAMAGE_MAX)
-    bad = bad or _range(Text("开采计量条", "the mining track"), (move.mining,), 1, MINING_MAX)
-    return bad or ACCEPTED
+    for bad in (
+        _range(Text("怪物战斗值", "the monster's CV"), (move.monster_cv,), 0, MONSTER_CV_MAX),
+        _range(Text("怪物伤害值", "the monster's damage"), (move.damage,), 0, DAMAGE_MAX),
+        _range(Text("开采计量条", "the mining track"), (move.mining,), 1, MINING_MAX),
+    ):
+        if bad is not None:
+            return bad
+    return ACCEPTED
 
 
 def play_location(state: S, move: DrawLocation) -> tuple[S, Events]:
