@@ -95,28 +95,27 @@ def with_box(data_dir: Path, game: Game, options: Mapping[str, Any] | None) -> d
 
 
 def _check(game: Game, items: Mapping[str, Any]) -> None:
-    """BoxError, one line per problem, unless the demo with ``items`` over it loads: each item
-    is first tried alone over the demo (so that each bad entry is named), then all of them."""
+    """BoxError, one line per problem, unless the demo with ``items`` over it loads. When the
+    whole does not load, each item is tried alone over the demo to name the bad entries
+    (items that only load together, such as valley tiles naming each other, pass as a
+    whole)."""
     demo = game.demo_box().files
     known = items_of(demo)
     known_kinds = {kind_of(i) for i in known}
     problems: list[str] = []
     for item, value in items.items():
-        if item not in known and kind_of(item) not in known_kinds:
+        if item not in known and (kind_of(item) not in known_kinds or not isinstance(value, dict)):
             problems.append(f"{_where(item)}: not a printed item of {game.name}'s box")
-            continue
-        if item not in known and not isinstance(value, dict):
-            problems.append(f"{_where(item)}: not a printed item of {game.name}'s box")
-            continue
+    if problems:
+        raise BoxError(problems)
+    whole = _loads(game, merged(demo, items))
+    if whole is None:
+        return
+    for item, value in items.items():
         problem = _loads(game, merged(demo, {item: value}))
         if problem:
             problems.append(f"{_where(item)}: {problem}")
-    if not problems:
-        problem = _loads(game, merged(demo, items))
-        if problem:
-            problems.append(f"{game.name}'s box as a whole: {problem}")
-    if problems:
-        raise BoxError(problems)
+    raise BoxError(problems or [f"{game.name}'s box as a whole: {whole}"])
 
 
 def _loads(game: Game, files: BoxFiles) -> str | None:

@@ -194,7 +194,7 @@ class Box:
     def parsed(self, parse: Callable[[BoxFiles], T]) -> T:
         """``parse(self.files)``, computed once per Box (the game's catalogue)."""
         cached = self.__dict__.get("_parsed")
-        if cached is None or cached[0] is not parse:
+        if cached is None or cached[0] != parse:  # a bound method is equal, not identical
             cached = (parse, parse(self.files))
             self.__dict__["_parsed"] = cached
         return cached[1]

@@ -401,6 +401,9 @@ class Store:
             options = json.loads(_text(raw_options) or "")
             if not isinstance(options, dict):
                 raise ValueError("the options are not a JSON object")
+            # A save from before the table drew its own cards was played with the engine's
+            # seeded decks: it resumes so (docs/box.md).
+            options.setdefault("draws", "virtual")
             session = Session(game, options, seed)
             seats = parse_seats(json.loads(_text(raw_seats) or ""), session.state.players)
         except (EngineError, ValueError, TypeError, RecursionError) as exc:
