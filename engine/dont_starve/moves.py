@@ -528,6 +528,9 @@ class WeatherAnnounced(Event):
     card: str
     symbols: tuple[str, ...]
     past_storm: bool
+    losses: tuple[int, int, int] = (0, 0, 0)
+    """What each character loses (health, hunger, sanity) from the card's event and the symbols
+    in force, before items and food exempt any (§天气阶段)."""
 
 
 @dataclass(frozen=True)

@@ -176,9 +176,28 @@ def _resolve_needs(state: S) -> tuple[S, Events]:
 
 
 def _begin_weather(state: S) -> tuple[S, Events]:
-    data = state.data
-    symbols = active_symbols(catalogue(state), data)
-    return state, (WeatherAnnounced(data.weather, symbols, data.past_storm),)
+    """天气阶段: the symbols in force and what they and the card's event cost each character
+    before items and food exempt any (the card face up: the table's, or the virtual deck's)."""
+    data, cat = state.data, catalogue(state)
+    symbols = active_symbols(cat, data)
+    return state, (
+        WeatherAnnounced(data.weather, symbols, data.past_storm, weather_losses(cat, data)),
+    )
+
+
+def weather_losses(cat: Catalogue, data: DSData) -> tuple[int, int, int]:
+    """天气阶段: health, hunger and sanity the weather event and the symbols in force cost one
+    character that exempts nothing (each symbol the losses of 天气与需求, its multiplier its
+    count)."""
+    if not data.weather:
+        return (0, 0, 0)
+    loss = dict(
+        zip(("health", "hunger", "sanity"), cat.weather_card(data.weather).event, strict=True)
+    )
+    for symbol in active_symbols(cat, data):
+        for stat, n in cat.weather_effects.get(symbol, {}).items():
+            loss[stat] += n
+    return loss["health"], loss["hunger"], loss["sanity"]
 
 
 def active_symbols(cat: Catalogue, data: DSData) -> tuple[str, ...]:

@@ -407,13 +407,34 @@ def _weather_announced(e: dict[str, Any]) -> Text:
         if e.get("past_storm")
         else Text("", "")
     )
+    health, hunger, sanity = e.get("losses") or (0, 0, 0)
+    parts = [
+        (n, zh, en)
+        for n, zh, en in (
+            (health, "生命", "health"),
+            (hunger, "饱食", "hunger"),
+            (sanity, "理智", "sanity"),
+        )
+        if n
+    ]
+    if parts:
+        lost = Text(
+            ";每个角色失去" + "、".join(f"{zh}{n}" for n, zh, _ in parts) + "(用物品或食物豁免前)",
+            "; each character loses "
+            + ", ".join(f"{n} {en}" for n, _, en in parts)
+            + " (before items or food exempt any)",
+        )
+    else:
+        lost = Text("", "")
     if not symbols:
         return Text(
-            f"天气阶段:没有生效的天气符号{storm.zh}", f"Weather: no symbol in force{storm.en}"
+            f"天气阶段:没有生效的天气符号{storm.zh}{lost.zh}",
+            f"Weather: no symbol in force{storm.en}{lost.en}",
         )
     shown = symbol_counts(symbols)
     return Text(
-        f"天气阶段:生效的符号 {shown.zh}{storm.zh}", f"Weather: {shown.en} in force{storm.en}"
+        f"天气阶段:生效的符号 {shown.zh}{storm.zh}{lost.zh}",
+        f"Weather: {shown.en} in force{storm.en}{lost.en}",
     )
 
 

@@ -283,7 +283,7 @@ def test_a_weather_cards_losses_are_those_of_the_card_given(play) -> None:
     storm marker: the event and two colds (cold: health and hunger). The demo's autumn-3
     (cold, storm, cold; its event costs 1 sanity): one cold and the event. The log names the
     card by its title; the demo's is said to be the demo box's."""
-    losses = {}
+    losses = {True: (3, 2, 0), False: (1, 1, 1)}
     for box in (OWNER, None):
         p = play(draws="table", box=box) if box else play(draws="table")
         drawn = p.do(DrawWeather(0, card="autumn-3"))
@@ -294,8 +294,9 @@ def test_a_weather_cards_losses_are_those_of_the_card_given(play) -> None:
         p.set_char(0, health=6, hunger=5, sanity=8)
         p.finish_phase()
         c = p.data.char(0)
-        losses[box is not None] = (6 - c.health, 5 - c.hunger, 8 - c.sanity)
+        assert (6 - c.health, 5 - c.hunger, 8 - c.sanity) == losses[box is not None]
         (weather,) = p.events_of("dont_starve.weather_announced", announced)
+        assert weather.to_dict()["losses"] == list(losses[box is not None])
         said = line(p, p.events_of("dont_starve.weather_drawn", drawn)[0])
         if box:
             assert weather.to_dict()["symbols"] == ["cold", "cold"]
@@ -303,7 +304,6 @@ def test_a_weather_cards_losses_are_those_of_the_card_given(play) -> None:
         else:
             assert weather.to_dict()["symbols"] == ["cold"]
             assert "First Frost" in said and NOTE_EN in said
-    assert losses == {True: (3, 2, 0), False: (1, 1, 1)}
 
 
 def test_a_needs_tiles_values_are_the_boxs(play) -> None:

@@ -175,7 +175,11 @@ def test_a_weather_card_is_picked_by_title_and_its_losses_are_announced(play) ->
     p.set_char(0, health=9, hunger=8, sanity=9)
     announced = p.go_to("weather")
     (weather,) = p.events_of("dont_starve.weather_announced", announced)
-    assert weather.to_dict()["symbols"] == ["cold"]
+    assert weather.to_dict()["symbols"] == ["cold"] and weather.to_dict()["losses"] == [1, 1, 1]
+    said = GAME.event_text(weather.to_dict(), "zh", p.state) or ""
+    assert said.startswith(
+        "天气阶段:生效的符号 寒冷;每个角色失去生命1、饱食1、理智1(用物品或食物豁免前)"
+    )
     p.set_char(0, health=9, hunger=8, sanity=9)
     p.finish_phase()
     c = p.data.char(0)
