@@ -6,13 +6,12 @@ are invented placeholders and how to replace them (see ``docs/greenwood.md``).
 
 from __future__ import annotations
 
-import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
-from importlib import resources
-from importlib.resources.abc import Traversable
 from typing import Any
 
+from engine.core.box import Box, BoxFiles, box_in, demo_box
+from engine.core.text import Text
 from engine.greenwood.board import Cell, Cells, normalise
 from engine.greenwood.errors import GreenwoodDataError
 
@@ -129,6 +128,15 @@ def _rewards(raw: Any) -> tuple[str, ...]:
     return out
 
 
+def _named_layout(raw: dict[str, Any]) -> Layout:
+    """A layout; a problem is said with the layout's number."""
+    try:
+        return _layout(raw)
+    except (KeyError, TypeError, ValueError, IndexError) as exc:
+        what = f"missing field {exc.args[0]!r}" if isinstance(exc, KeyError) else str(exc)
+        raise ValueError(f"layout {raw.get('number', '?')}: {what}") from None
+
+
 def _layout(raw: dict[str, Any]) -> Layout:
     layout = Layout(
         number=int(raw["number"]),
@@ -154,22 +162,48 @@ def _layout(raw: dict[str, Any]) -> Layout:
     return layout
 
 
-@cache
-def catalogue() -> Catalogue:
-    """The shipped component data (``engine/greenwood/data``), read once."""
-    return load_catalogue(resources.files("engine.greenwood.data"))
+PACKAGE = "engine.greenwood.data"
+FILES = ("submarines.toml", "pieces.toml", "tracks.toml")
+"""The demo box's data files (``engine/greenwood/data``) and the box's files."""
+
+BOX_KINDS = {
+    "submarines/layout": Text("潜艇板", "submarine boards"),
+    "pieces/shape": Text("板块形状", "piece shapes"),
+    "pieces/creature": Text("生物板块", "creature tiles"),
+    "pieces/display": Text("生物展示区", "the creature display"),
+    "tracks/strength": Text("力量轨", "the strength track"),
+    "tracks/pathfinding": Text("寻路轨", "the pathfinding track"),
+    "tracks/threat": Text("威胁卡牌", "threat cards"),
+}
+"""What players call each kind of Greenwood's printed items (``tablesight box``)."""
 
 
-def load_catalogue(folder: Traversable) -> Catalogue:
-    """The component data in ``folder``; GreenwoodDataError names the file and the problem."""
+def demo() -> Box:
+    """The shipped demo box (invented values, ``docs/greenwood.md``)."""
+    return demo_box("greenwood", PACKAGE, FILES)
 
-    def _load(name: str) -> dict[str, Any]:
-        return tomllib.loads((folder / name).read_text(encoding="utf-8"))
+
+def catalogue(where: Any = None) -> Catalogue:
+    """The catalogue of the box of ``where`` (a State, set-up options or None: the demo
+    box's), made once per box."""
+    if isinstance(where, Box):
+        return where.parsed(load_catalogue)
+    return box_in(where, demo()).parsed(load_catalogue)
+
+
+def load_catalogue(files: BoxFiles) -> Catalogue:
+    """The component data of a box's files; GreenwoodDataError names the file, the entry and
+    the problem."""
+
+    def _load(name: str) -> Mapping[str, Any]:
+        if name not in files:
+            raise ValueError("the file is missing")
+        return files[name]
 
     current = "submarines.toml"
     try:
         subs = _load(current)
-        layouts = {lay.number: lay for lay in map(_layout, subs["layout"])}
+        layouts = {lay.number: lay for lay in map(_named_layout, subs["layout"])}
         current = "pieces.toml"
         pieces = _load(current)
         shapes = {
@@ -222,6 +256,6 @@ def load_catalogue(folder: Traversable) -> Catalogue:
                 ranges=tuple(int(r) for r in path["ranges"]),
             ),
         )
-    except (KeyError, TypeError, ValueError, OSError, tomllib.TOMLDecodeError) as exc:
+    except (KeyError, TypeError, ValueError, IndexError) as exc:
         what = f"missing field {exc.args[0]!r}" if isinstance(exc, KeyError) else str(exc)
-        raise GreenwoodDataError(f"{folder / current}: {what}") from None
+        raise GreenwoodDataError(f"{current}: {what}") from None

@@ -24,16 +24,20 @@ from engine.core import (
     Text,
     Verdict,
 )
+from engine.core.box import BoxFiles
+from engine.core.game import InProgress
 from engine.greenwood import rules
-from engine.greenwood.catalogue import catalogue
+from engine.greenwood.catalogue import BOX_KINDS, FILES, PACKAGE, catalogue, load_catalogue
+from engine.greenwood.moves import ThreatDrawn
 from engine.greenwood.offers import greenwood_offers
 from engine.greenwood.phases import PHASES, ROUNDS, RULES, solo_band
 from engine.greenwood.picture import picture as submarines
+from engine.greenwood.rules import draws
+from engine.greenwood.rules.draws import THREATS_IN_PLAY
 from engine.greenwood.state import GreenwoodData, Player
 from engine.greenwood.texts import EVENT_TEXTS, OPTION_TEXTS, OUTCOME_TEXTS, event_line
 from engine.greenwood.view import view as greenwood_view
 
-THREATS_IN_PLAY = 5
 """1张正面朝上 for round 1, 4 face down for rounds 2 and 3 (§一.3)."""
 
 
@@ -85,19 +89,40 @@ class Greenwood(Game):
     option_texts: ClassVar[dict[str, Text]] = OPTION_TEXTS
     outcome_texts: ClassVar[dict[str, Text]] = OUTCOME_TEXTS
     setup_checks: ClassVar[tuple[SetupCheck, ...]] = SETUP_CHECKS
+    box_package: ClassVar[str] = PACKAGE
+    box_files: ClassVar[tuple[str, ...]] = FILES
+    box_kinds: ClassVar[dict[str, Text]] = BOX_KINDS
+
+    def load_box(self, files: BoxFiles) -> Any:
+        """Greenwood's catalogue of a box (``catalogue.load_catalogue``)."""
+        return load_catalogue(files)
+
+    def in_progress(self, state: State[Any]) -> InProgress | None:
+        """A threat turned up that the table has still to give (draws "table", §一.3)."""
+        return draws.in_progress(state)
 
     def setup(self, options: Any, rng: Rng) -> tuple[Any, Rng, Seat]:
         """Threats (§一.3), the players' tokens (§一.6, §一.8) and the start player (§一.10)."""
-        count = len(catalogue().threats)
+        count = len(catalogue(options).threats)
+        due = 0
         if options.tutorial_threats:
-            threats = tuple(range(THREATS_IN_PLAY))
+            threats: tuple[int, ...] = tuple(range(THREATS_IN_PLAY))
+        elif options.draws == "table":  # §一.3: the table shuffles; the first is given at dusk
+            threats, due = (), 1
         else:
             order, rng = rng.shuffled(range(count))
             threats = order[:THREATS_IN_PLAY]
         hikers = frozenset({0}) if options.mode == "clan" else frozenset()
-        table = GreenwoodData(tuple(Player(hikers=hikers) for _ in range(options.players)), threats)
+        table = GreenwoodData(
+            tuple(Player(hikers=hikers) for _ in range(options.players)),
+            threats,
+            revealed=0 if due else 1,
+            threats_due=due,
+        )
         if options.start_seat is not None:
             return table, rng, options.start_seat
+        if options.draws == "table":  # the table chose who sits as player 1 and starts (§一.10)
+            return table, rng, 0
         seat, rng = rng.choice(range(options.players))
         return table, rng, seat
 
@@ -117,6 +142,8 @@ class Greenwood(Game):
 
     def legal(self, state: State[Any], move: Move) -> Verdict:
         """Greenwood's own rules (see ``engine.greenwood.rules``)."""
+        if isinstance(move, ThreatDrawn):
+            return draws.check(state, move)
         return rules.check(state, move)
 
     def legal_pass(self, state: State[Any], move: Move) -> Verdict:
@@ -130,6 +157,8 @@ class Greenwood(Game):
 
     def apply(self, state: State[Any], move: Move) -> tuple[State[Any], tuple[Event, ...]]:
         """The effects of a legal Greenwood move."""
+        if isinstance(move, ThreatDrawn):
+            return draws.play(state, move)
         return rules.play(state, move)
 
     def final_outcome(self, state: State[Any]) -> Outcome:

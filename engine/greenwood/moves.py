@@ -322,3 +322,16 @@ class SoloRated(Event):
     band: int
     title_zh: str
     title_en: str
+
+
+@dataclass(frozen=True)
+class ThreatDrawn(Move):
+    """The threat card the table turned face up, with draws "table" (§一.3: the first at
+    set-up; §三.15 step 3: two more each upkeep, given as the next dusk begins): picked by its
+    name among the box's threats. Any seat gives it, outside the turns."""
+
+    type: ClassVar[str] = "greenwood.threat_drawn"
+    ends_turn: ClassVar[bool] = False
+    out_of_turn: ClassVar[bool] = True
+    seat: Seat
+    threat: str

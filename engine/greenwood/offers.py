@@ -21,7 +21,8 @@ from engine.core import Seat, State, Text
 from engine.core.forms import Choice, Field, Offer
 from engine.greenwood.board import Cell
 from engine.greenwood.catalogue import KNOWLEDGE, Catalogue, catalogue, parse_reward
-from engine.greenwood.moves import SPIRIT
+from engine.greenwood.moves import SPIRIT, ThreatDrawn
+from engine.greenwood.rules import draws
 from engine.greenwood.rules.placement import placements
 from engine.greenwood.state import ORDINARY_PLACES, GreenwoodData, Player
 from engine.greenwood.texts import (
@@ -38,6 +39,8 @@ from engine.greenwood.texts import (
     creature_name,
     knowledge_list,
     piece_name,
+    threat_name,
+    trigger_name,
 )
 
 POINTS = tuple(range(1, 9))
@@ -53,6 +56,8 @@ def greenwood_offers(state: State[GreenwoodData], seat: Seat) -> list[Offer]:
     phase = state.flow.phase
     player = state.data.players[seat]
     out: list[Offer] = []
+    if draws.in_progress(state) is not None:
+        return [_threat_draw(state, seat)]
     if phase == "dusk":
         out += _dusk(state, seat, player)
     elif phase == "departure":
@@ -80,10 +85,10 @@ def _dusk(state: State[GreenwoodData], seat: Seat, p: Player) -> Iterator[Offer]
     )
     yield _offer("greenwood.recruit", seat, _pick("place", places))
     yield _offer("greenwood.gain_aurora", seat)
-    threats = tuple(Choice(i, _threat_label(state.data, i)) for i in range(state.data.revealed))
+    threats = tuple(Choice(i, _threat_label(state, i)) for i in range(state.data.revealed))
     sources = (
         Choice(None, CHOICE_TEXTS["unplaced"]),
-        *(Choice(i, _threat_label(state.data, i)) for i in sorted(p.protections)),
+        *(Choice(i, _threat_label(state, i)) for i in sorted(p.protections)),
     )
     yield _offer("greenwood.protect", seat, _pick("threat", threats), _pick("move_from", sources))
     yield _offer("greenwood.strengthen", seat)
@@ -105,7 +110,7 @@ def _night(state: State[GreenwoodData], seat: Seat, p: Player) -> Iterator[Offer
     yield _offer("greenwood.hike", seat, _pick("companion", own))
     abilities = tuple(Choice(a, t) for a, t in SPIRIT_ABILITY_NAMES.items())
     yield _offer("greenwood.spirit_ability", seat, _pick("ability", abilities))
-    cat = catalogue()
+    cat = catalogue(state)
     creatures = tuple(Choice(name, _creature_label(cat, name)) for name in cat.creatures)
     yield _offer("greenwood.rescue", seat, _pick("creature", creatures))
     yield _offer("greenwood.take_wisp", seat)
@@ -145,11 +150,13 @@ def place_offer(state: State[GreenwoodData], seat: Seat, piece: str) -> Offer:
     """The camera's fallback: the awaited piece on any cells of the board it fits inside and on
     free cells, every rotation (and flip) once; ``legal()`` greys the start cell, unusable
     cells and a piece that touches nothing. Cells are listed row by row (row, then column)."""
-    layout = catalogue().layouts[state.options.layout]
+    layout = catalogue(state).layouts[state.options.layout]
     covered = state.data.players[seat].covered
     choices = tuple(
         Choice([list(c) for c in cells], _cells_label(cells, orientation))
-        for cells, orientation in placements(layout.number, piece)
+        for cells, orientation in placements(
+            layout.cols, layout.rows, catalogue(state).shapes[piece]
+        )
         if not covered.intersection(cells)
     )
     cells_field = Field(
@@ -162,6 +169,25 @@ def place_offer(state: State[GreenwoodData], seat: Seat, piece: str) -> Offer:
 
 
 # --- building blocks -------------------------------------------------------------------------
+
+
+def _threat_draw(state: State[GreenwoodData], seat: Seat) -> Offer:
+    """§一.3: the threat card the table turned face up, picked by its name among the box's
+    threats (what sets it off said beside it; a demo card said to be the demo's)."""
+    box = catalogue(state)
+    played = state.options.box
+    choices = []
+    for threat in box.threats:
+        label = Text(
+            f"{threat_name(threat.name).zh}({trigger_name(threat.trigger).zh})",
+            f"{threat_name(threat.name).en} ({trigger_name(threat.trigger).en})",
+        )
+        if played is None or not played.is_owners(f"tracks/threat/{threat.name}"):
+            label = Text(f"{label.zh}(演示盒)", f"{label.en} (demo box)")
+        choices.append(Choice(threat.name, label))
+    label = Text("翻开的威胁卡牌:按卡名选", "Threat card turned up: pick its name")
+    field = Field("threat", Text("威胁卡牌", "threat card"), "pick", tuple(choices))
+    return Offer(ThreatDrawn.type, seat, label, fields=(field,))
 
 
 def _offer(move: str, seat: Seat, *fields: Field, label: Text | None = None) -> Offer:
@@ -205,8 +231,8 @@ def _spy_offer(state: State[GreenwoodData], seat: Seat, owner: Seat | None) -> O
     )
 
 
-def _threat_label(table: GreenwoodData, index: int) -> Text:
-    threat = catalogue().threats[table.threats[index]]
+def _threat_label(state: State[GreenwoodData], index: int) -> Text:
+    threat = catalogue(state).threats[state.data.threats[index]]
     reward = Text(
         "、".join(_reward_label(r).zh for r in threat.protection),
         ", ".join(_reward_label(r).en for r in threat.protection),

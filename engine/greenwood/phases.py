@@ -16,6 +16,7 @@ from engine.greenwood.moves import (
     ThreatRevealed,
     VirtualCompanionsRevealed,
 )
+from engine.greenwood.rules.draws import THREATS_IN_PLAY, table_draws
 from engine.greenwood.state import GreenwoodData, Player
 
 RULES = "greenwood.zh.md"
@@ -119,8 +120,11 @@ def _upkeep_begins(state: State[GreenwoodData]) -> tuple[State[GreenwoodData], t
 
     state = _players(state, recall)
     table = state.data
+    if table_draws(state):  # the table turns them up and gives them as dusk begins
+        due = min(table.revealed + 2, THREATS_IN_PLAY) - table.revealed
+        return replace(state, data=replace(table, threats_due=due)), ()
     revealed = min(table.revealed + 2, len(table.threats))
-    threats = catalogue().threats
+    threats = catalogue(state).threats
     events = tuple(
         ThreatRevealed(i, threats[table.threats[i]].name, threats[table.threats[i]].trigger)
         for i in range(table.revealed, revealed)
@@ -166,6 +170,7 @@ PHASES = (
             "greenwood.gain_aurora",
             "greenwood.protect",
             "greenwood.strengthen",
+            "greenwood.threat_drawn",
         },
         starts_round=True,
         on_begin=_dusk_begins,

@@ -127,7 +127,7 @@ def refused_marks(layout: Layout, refused: Move | None) -> list[dict[str, Any]]:
 def picture(state: State[Any], lang: str, refused: Move | None = None) -> dict[str, Any]:
     """Every seat's submarine, and a legend of the kinds and marks drawn (``Game.picture``)."""
     table: GreenwoodData = state.data
-    layout = catalogue().layouts[state.options.layout]
+    layout = catalogue(state).layouts[state.options.layout]
     boards = [board(layout, seat, p, lang) for seat, p in enumerate(table.players)]
     if isinstance(refused, Place) and 0 <= refused.seat < len(boards):
         boards[refused.seat]["marks"] = refused_marks(layout, refused)

@@ -230,3 +230,25 @@ NO_SPIRIT_TOKEN = _r(
     "A spirit ability follows an energy or spy token put on a primal spirit this turn, once",
     "§四.1",
 )
+
+THREAT_DUE = _r(
+    "threat_due",
+    "先把翻开的威胁卡牌录入(按卡名选)",
+    "First enter the threat card turned face up (pick it by its name)",
+    "§一.3",
+)
+NO_THREAT_DUE = _r(
+    "no_threat_due", "现在没有要翻开的威胁卡牌", "No threat card is to be turned up now", "§一.3"
+)
+NO_SUCH_THREAT = _r(
+    "no_such_threat",
+    "盒子里没有这张威胁卡牌",
+    "Your box holds no threat card of that name",
+    "§一.3",
+)
+THREAT_IN_PLAY = _r(
+    "threat_in_play",
+    "这张威胁卡牌已经在主板上了",
+    "That threat card is already on the main board",
+    "§一.3",
+)

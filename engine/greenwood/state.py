@@ -109,6 +109,8 @@ class GreenwoodData:
     threats: tuple[int, ...]
     """The five threat cards in play (catalogue indices), in the order they are revealed."""
     revealed: int = 1
+    threats_due: int = 0
+    """Threat cards turned up that the table has still to give (draws "table", §一.3)."""
     virtual: int = 0
     """Solo: companions the virtual opponent shows this night (each carries energy, §四.18)."""
     virtual_spied: frozenset[int] = frozenset()

@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from engine.core import Text
+from engine.core.box import DRAWS_TEXTS
 from engine.greenwood.moves import SPIRIT
 
 EVENT_TEXTS: dict[str, Text] = {
@@ -306,6 +307,7 @@ LAYOUT_NAMES: dict[int, Text] = {
 """The submarine layouts (§一.1: 编号0为较简单的布局,编号1为标准布局,编号2和3具有更高难度)."""
 
 OPTION_TEXTS: dict[str, Text] = {
+    **DRAWS_TEXTS,
     "players": Text("玩家人数(1人为单人模式)", "Players (1: the solo game)"),
     "mode": Text("游戏模式", "Game mode"),
     "layout": Text("潜艇布局(所有玩家相同)", "Submarine layout (the same for everyone)"),

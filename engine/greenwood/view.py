@@ -29,7 +29,7 @@ VIEW_LABELS: dict[str, Text] = {
 def view(state: State[GreenwoodData], lang: str) -> dict[str, Any]:
     """The layout, the revealed threats and a short strip per player, points first."""
     tr = (lambda t: t.zh) if lang == "zh" else (lambda t: t.en)
-    cat = catalogue()
+    cat = catalogue(state)
     table: GreenwoodData = state.data
     revealed = [cat.threats[i] for i in table.threats[: table.revealed]]
     threats = listed(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import tomllib
 from importlib import resources
 from pathlib import Path
 
@@ -58,6 +59,10 @@ def test_a_malformed_data_file_is_named_with_its_problem(tmp_path, file, old, ne
     text = (tmp_path / file).read_text(encoding="utf-8")
     assert old in text
     (tmp_path / file).write_text(text.replace(old, new, 1), encoding="utf-8")
+    files = {
+        name: tomllib.loads((tmp_path / name).read_text(encoding="utf-8"))
+        for name in ("submarines.toml", "pieces.toml", "tracks.toml")
+    }
     with pytest.raises(GreenwoodDataError, match=re.escape(message)) as err:
-        load_catalogue(tmp_path)
+        load_catalogue(files)
     assert file in str(err.value)

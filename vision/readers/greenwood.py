@@ -125,9 +125,10 @@ def submarines(registry: Registry) -> dict[int, Submarine]:
     return out
 
 
-def piece_shapes(registry: Registry) -> dict[int, Shape]:
-    """The shape of every piece tag: wisps, then rescued creatures in ``pieces.toml`` order."""
-    shapes = catalogue().shapes
+def piece_shapes(registry: Registry, box: Any = None) -> dict[int, Shape]:
+    """The shape of every piece tag: wisps, then rescued creatures in ``pieces.toml`` order,
+    as the box gives them (a game's options or state, a Box; None: the demo box)."""
+    shapes = catalogue(box).shapes
     creature_shapes = [s for s in shapes.values() if s.name != "wisp" for _ in range(s.copies)]
     out: dict[int, Shape] = {}
     for entry in registry.for_game("greenwood"):
@@ -167,14 +168,14 @@ def read_piece(
     return Reading(tag_id, shape.name, tuple(sorted(cells)), quarter * 90)
 
 
-def judge(layout: Layout, readings: Sequence[Reading]) -> dict[int, Verdict]:
+def judge(layout: Layout, readings: Sequence[Reading], box: Any = None) -> dict[int, Verdict]:
     """A verdict per squarely placed piece of one submarine seen at once (§三.10).
 
     A photo does not say in which order the pieces came, so the pieces are laid in any order the
     rules allow (the start cell first, then edge neighbours); what can never be laid is refused
     with the reason it fails against all the others.
     """
-    shapes = catalogue().shapes
+    shapes = catalogue(box).shapes
     todo = [r for r in readings if r.prompt is None]
     covered: frozenset[Cell] = frozenset()
     verdicts: dict[int, Verdict] = {}
@@ -204,13 +205,16 @@ def _pixel_pose(
     return (float(centre[0]), float(centre[1])), math.degrees(math.atan2(d[0], -d[1])) % 360
 
 
-def scan(image_path: Path, lang: Language, *, registry: Registry | None = None) -> dict[str, Any]:
-    """Read one photo: per submarine board in view, its pieces, their cells and verdicts."""
+def scan(
+    image_path: Path, lang: Language, *, registry: Registry | None = None, box: Any = None
+) -> dict[str, Any]:
+    """Read one photo: per submarine board in view, its pieces, their cells and verdicts,
+    judged by ``box`` (None: the demo box)."""
     registry = registry or load_registry()
     image = read_image(image_path)
     found = registry.known(Detector().detect(image))
     subs = submarines(registry)
-    shapes = piece_shapes(registry)
+    shapes = piece_shapes(registry, box)
     boards: dict[str, tuple[Submarine, list[Detection]]] = {}
     for d in found:
         if d.id in subs:
@@ -233,8 +237,8 @@ def scan(image_path: Path, lang: Language, *, registry: Registry | None = None) 
             if reading is not None:
                 readings.append(reading)
                 placed.add(d.id)
-        layout = catalogue().layouts[sub.layout]
-        verdicts = judge(layout, readings)
+        layout = catalogue(box).layouts[sub.layout]
+        verdicts = judge(layout, readings, box)
         out_boards.append(
             {
                 "board": name,
@@ -346,10 +350,18 @@ class SubmarineReader(Reader):
         self._subs = submarines(self.registry)
         self._shapes = piece_shapes(self.registry)
 
+    def _follow_box(self, state: State[GreenwoodData]) -> None:
+        """The pieces' shapes of the box the game is played with (read again when it changes)."""
+        box = state.options.box
+        if box is not self.__dict__.get("_box", False):
+            self._shapes = piece_shapes(self.registry, box)
+            self.__dict__["_box"] = box
+
     def update(
         self, observations: Iterable[Observation], state: State[GreenwoodData]
     ) -> list[Proposal]:
         """What the players did, as proposals; only pieces that were added or moved are read."""
+        self._follow_box(state)
         changed: set[int] = set()
         board_moved = False
         for obs in observations:

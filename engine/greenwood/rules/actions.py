@@ -16,10 +16,11 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from engine.core import ACCEPTED, EndTurn, Event, Move, Pass, Seat, State, Text, Verdict
+from engine.core.box import box_in, noted
 from engine.core.offers import CORE_LABELS
 from engine.core.vocabulary import SeatPassed
 from engine.greenwood.board import orientation_of
-from engine.greenwood.catalogue import Catalogue, Layout, catalogue, parse_reward
+from engine.greenwood.catalogue import Catalogue, Layout, catalogue, demo, parse_reward
 from engine.greenwood.errors import GreenwoodDataError
 from engine.greenwood.moves import (
     SPIRIT,
@@ -262,20 +263,24 @@ def _recruit(state: State[GreenwoodData], p: Player, m: Recruit, ev: list[Event]
 
 def _aurora(state: State[GreenwoodData], p: Player, m: GainAurora, ev: list[Event]) -> Effect:
     items = [("dusk: gain aurora", "aurora")]
-    return _resolve(_layout(state), _done(p, "aurora"), m.seat, items, ev), state.data
+    return _resolve(
+        catalogue(state), _layout(state), _done(p, "aurora"), m.seat, items, ev
+    ), state.data
 
 
 def _protect(state: State[GreenwoodData], p: Player, m: Protect, ev: list[Event]) -> Effect:
     kept = tuple(t for t in p.protections if t != m.move_from)
     p = _done(replace(p, protections=(*kept, m.threat)), "protect")
-    threat = catalogue().threats[state.data.threats[m.threat]]
+    threat = catalogue(state).threats[state.data.threats[m.threat]]
     items = [(f"protection: {threat.name}", r) for r in threat.protection]
-    return _resolve(_layout(state), p, m.seat, items, ev), state.data
+    return _resolve(catalogue(state), _layout(state), p, m.seat, items, ev), state.data
 
 
 def _strengthen(state: State[GreenwoodData], p: Player, m: Strengthen, ev: list[Event]) -> Effect:
     p = _done(p, "strengthen")
-    return _resolve(_layout(state), p, m.seat, [("dusk: strengthen", "strength")], ev), state.data
+    return _resolve(
+        catalogue(state), _layout(state), p, m.seat, [("dusk: strengthen", "strength")], ev
+    ), state.data
 
 
 # --- departure -------------------------------------------------------------------------------
@@ -303,7 +308,9 @@ def _remove_hiker(
 def _spell(state: State[GreenwoodData], p: Player, m: CastSpell, ev: list[Event]) -> Effect:
     p = replace(p, departure_left=p.departure_left - 1)
     reward = "vp:1" if m.spell == "request_aid" else "pathfinding"
-    return _resolve(_layout(state), p, m.seat, [(f"spell: {m.spell}", reward)], ev), state.data
+    return _resolve(
+        catalogue(state), _layout(state), p, m.seat, [(f"spell: {m.spell}", reward)], ev
+    ), state.data
 
 
 # --- night tokens ----------------------------------------------------------------------------
@@ -424,7 +431,7 @@ def _check_gain(state: State[GreenwoodData], p: Player, m: Gain) -> Verdict:
         return UNKNOWN_REWARD.reject(reward=m.reward)
     if kind == "vp" and p.score + amount < 0:
         return SCORE_BELOW_ZERO.reject(score=p.score)
-    if kind == "wisp" and not room(_layout(state), p.covered, ("wisp",)):
+    if kind == "wisp" and not room(_layout(state), p.covered, ("wisp",), catalogue(state).shapes):
         return NO_ROOM.reject(piece=piece_name("wisp"))
     return _in_turn(state, m.seat)
 
@@ -458,7 +465,7 @@ def _check_learn(state: State[GreenwoodData], p: Player, m: Learn) -> Verdict:
 
 
 def _check_rescue(state: State[GreenwoodData], p: Player, m: Rescue) -> Verdict:
-    cat = catalogue()
+    cat = catalogue(state)
     creature = cat.creatures.get(m.creature)
     if creature is None:
         return UNKNOWN_CREATURE.reject(creature=m.creature)
@@ -472,14 +479,14 @@ def _check_rescue(state: State[GreenwoodData], p: Player, m: Rescue) -> Verdict:
                 held=knowledge_list(p.knowledge),
             )
         held.remove(k)
-    if not room(_layout(state), p.covered, (creature.shape,) * creature.pieces):
+    if not room(_layout(state), p.covered, (creature.shape,) * creature.pieces, cat.shapes):
         return NO_ROOM.reject(piece=creature_name(m.creature))
     return _in_turn(state, m.seat) and _forest(state, p, "rescue")
 
 
 def _check_take_wisp(state: State[GreenwoodData], p: Player, m: TakeWisp) -> Verdict:
     verdict = _in_turn(state, m.seat) and _forest(state, p, "wisp")
-    if verdict and not room(_layout(state), p.covered, ("wisp",)):
+    if verdict and not room(_layout(state), p.covered, ("wisp",), catalogue(state).shapes):
         return NO_ROOM.reject(piece=piece_name("wisp"))
     return verdict
 
@@ -502,7 +509,9 @@ def _spirit(state: State[GreenwoodData], p: Player, m: SpiritAbility, ev: list[E
     p = replace(p, spirit_ready=False)
     if m.ability == "journey":  # a card and a longer move: one forest action follows as moves
         return replace(p, forest=()), state.data
-    return _resolve(_layout(state), p, m.seat, [("spirit: draw three", "vp:2")], ev), state.data
+    return _resolve(
+        catalogue(state), _layout(state), p, m.seat, [("spirit: draw three", "vp:2")], ev
+    ), state.data
 
 
 def _check_place(state: State[GreenwoodData], p: Player, m: Place) -> Verdict:
@@ -511,14 +520,20 @@ def _check_place(state: State[GreenwoodData], p: Player, m: Place) -> Verdict:
         return NOTHING_TO_PLACE.reject()
     if m.piece != awaiting:
         return WRONG_PIECE.reject(piece=piece_name(awaiting), other=piece_name(m.piece))
-    return check_placement(
-        _layout(state), p.covered, frozenset(m.cells), catalogue().shapes[m.piece]
+    layout = _layout(state)
+    verdict = check_placement(
+        layout, p.covered, frozenset(m.cells), catalogue(state).shapes[m.piece]
     )
+    if verdict.ok:
+        return verdict
+    n = layout.number  # a refusal on the demo's board says so (docs/box.md)
+    board = Text(f"潜艇{n}", f"submarine {n}")
+    return noted(verdict, box_in(state, demo()), f"submarines/layout/{n}", board)
 
 
 def _layout(state: State[GreenwoodData]) -> Layout:
     """The submarine layout every player of this game uses (§一.1)."""
-    return catalogue().layouts[state.options.layout]
+    return catalogue(state).layouts[state.options.layout]
 
 
 def _colour(knowledge: str) -> Text:
@@ -532,7 +547,9 @@ def _cost(cat: Catalogue, name: str) -> tuple[str, ...]:
 
 
 def _gain(state: State[GreenwoodData], p: Player, m: Gain, ev: list[Event]) -> Effect:
-    return _resolve(_layout(state), p, m.seat, [("card", m.reward)], ev), state.data
+    return _resolve(
+        catalogue(state), _layout(state), p, m.seat, [("card", m.reward)], ev
+    ), state.data
 
 
 def _learn(state: State[GreenwoodData], p: Player, m: Learn, ev: list[Event]) -> Effect:
@@ -545,7 +562,7 @@ def _learn(state: State[GreenwoodData], p: Player, m: Learn, ev: list[Event]) ->
 
 
 def _rescue(state: State[GreenwoodData], p: Player, m: Rescue, ev: list[Event]) -> Effect:
-    cat = catalogue()
+    cat = catalogue(state)
     creature = cat.creatures[m.creature]
     held = list(p.knowledge)
     for k in _cost(cat, m.creature):
@@ -557,12 +574,14 @@ def _rescue(state: State[GreenwoodData], p: Player, m: Rescue, ev: list[Event]) 
     items = [(source, f"vp:{creature.vp}")] + [
         (source, f"place:{creature.shape}")
     ] * creature.pieces
-    return _resolve(_layout(state), p, m.seat, items, ev), state.data
+    return _resolve(catalogue(state), _layout(state), p, m.seat, items, ev), state.data
 
 
 def _take_wisp(state: State[GreenwoodData], p: Player, m: TakeWisp, ev: list[Event]) -> Effect:
     p = replace(_forest_done(state, p, "wisp"), swap_ready=True)
-    return _resolve(_layout(state), p, m.seat, [("wisp action", "place:wisp")], ev), state.data
+    return _resolve(
+        catalogue(state), _layout(state), p, m.seat, [("wisp action", "place:wisp")], ev
+    ), state.data
 
 
 def _swap(state: State[GreenwoodData], p: Player, m: SwapKnowledge, ev: list[Event]) -> Effect:
@@ -574,7 +593,7 @@ def _swap(state: State[GreenwoodData], p: Player, m: SwapKnowledge, ev: list[Eve
 
 
 def _place(state: State[GreenwoodData], p: Player, m: Place, ev: list[Event]) -> Effect:
-    cat = catalogue()
+    cat = catalogue(state)
     layout = cat.layouts[state.options.layout]
     cells = frozenset(m.cells)
     shape = cat.shapes[m.piece]
@@ -582,14 +601,14 @@ def _place(state: State[GreenwoodData], p: Player, m: Place, ev: list[Event]) ->
     ev.append(PiecePlaced(m.seat, m.piece, tuple(sorted(cells)), rotation, flipped))
     paid = rewards_of(layout, p.covered, cells)
     p = replace(p, pieces=(*p.pieces, Placed(m.piece, cells)), pending=p.pending[1:])
-    return _resolve(layout, p, m.seat, paid, ev), state.data
+    return _resolve(cat, layout, p, m.seat, paid, ev), state.data
 
 
 # --- rewards ---------------------------------------------------------------------------------
 
 
 def _resolve(
-    layout: Layout, p: Player, seat: Seat, items: list[Pending], ev: list[Event]
+    cat: Catalogue, layout: Layout, p: Player, seat: Seat, items: list[Pending], ev: list[Event]
 ) -> Player:
     """Resolve ``items`` then the player's waiting rewards, chained rewards first (§三.10).
 
@@ -598,12 +617,11 @@ def _resolve(
     the rest goes on.
     """
     stack = [*items, *p.pending]
-    cat = catalogue()
     while stack:
         source, reward = stack[0]
         if reward.startswith("place:"):
             piece = reward.removeprefix("place:")
-            if room(layout, p.covered, (piece,)):
+            if room(layout, p.covered, (piece,), cat.shapes):
                 ev.append(PlacementAwaited(seat, piece))
                 return replace(p, pending=tuple(stack))
             stack.pop(0)

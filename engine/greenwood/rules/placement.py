@@ -7,12 +7,12 @@ piece it sees.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import cache
 
 from engine.core import ACCEPTED, Reason, Text, Verdict
 from engine.greenwood.board import Cell, Cells, neighbours, orientation_of, turn
-from engine.greenwood.catalogue import Layout, Shape, catalogue
+from engine.greenwood.catalogue import Layout, Shape
 from engine.greenwood.texts import cell_names, piece_name
 
 RULE = "greenwood.zh.md §三.10"
@@ -104,10 +104,9 @@ Placement = tuple[tuple[Cell, ...], tuple[int, bool]]
 
 
 @cache
-def placements(layout_number: int, piece: str) -> tuple[Placement, ...]:
-    """Every way to lay ``piece`` inside the board of a layout, each turn (and flip) once."""
-    cat = catalogue()
-    layout, shape = cat.layouts[layout_number], cat.shapes[piece]
+def placements(cols: int, rows: int, shape: Shape) -> tuple[Placement, ...]:
+    """Every way to lay ``shape`` inside a board of ``cols`` × ``rows``, each turn (and flip)
+    once."""
     seen: set[frozenset[Cell]] = set()
     out: list[Placement] = []
     for flipped in (False, True) if shape.flippable else (False,):
@@ -120,8 +119,8 @@ def placements(layout_number: int, piece: str) -> tuple[Placement, ...]:
             seen.add(base)
             width = max(c for c, _ in base) + 1
             height = max(r for _, r in base) + 1
-            for dc in range(layout.cols - width + 1):
-                for dr in range(layout.rows - height + 1):
+            for dc in range(cols - width + 1):
+                for dr in range(rows - height + 1):
                     cells = sorted(((c + dc, r + dr) for c, r in base), key=lambda x: (x[1], x[0]))
                     out.append((tuple(cells), (q * 90, flipped)))
     return tuple(out)
@@ -136,11 +135,14 @@ def _fits(layout: Layout, covered: Cells, cells: tuple[Cell, ...]) -> bool:
     return any(n in covered for cell in cells for n in neighbours(cell))
 
 
-def room(layout: Layout, covered: Cells, pieces: tuple[str, ...]) -> bool:
-    """Whether these pieces can go into the submarine one after the other (§三.10)."""
+def room(
+    layout: Layout, covered: Cells, pieces: tuple[str, ...], shapes: Mapping[str, Shape]
+) -> bool:
+    """Whether these pieces (named in ``shapes``) can go into the submarine one after the
+    other (§三.10)."""
     if not pieces:
         return True
-    for cells, _ in placements(layout.number, pieces[0]):
-        if _fits(layout, covered, cells) and room(layout, covered | set(cells), pieces[1:]):
+    for cells, _ in placements(layout.cols, layout.rows, shapes[pieces[0]]):
+        if _fits(layout, covered, cells) and room(layout, covered | set(cells), pieces[1:], shapes):
             return True
     return False
