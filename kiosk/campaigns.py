@@ -115,13 +115,19 @@ def find(store: Store, save: str) -> Continuation:
 
 
 def allowed(
-    game: Game, log: dict[str, Any] | None, field: str, values: list[Any], players: int
+    game: Game,
+    log: dict[str, Any] | None,
+    field: str,
+    values: list[Any],
+    players: int,
+    box: Any = None,
 ) -> list[Any]:
     """The values of one option that the game accepts for the next session of this Log, or
-    with ``log`` None for a new campaign's first session (the other options as by default)."""
+    with ``log`` None for a new campaign's first session (the other options as by default),
+    judged by ``box`` (the data folder's; None: the demo box)."""
     ok = []
     for value in values:
-        raw: dict[str, Any] = {"players": players, field: value}
+        raw: dict[str, Any] = {"players": players, field: value, "box": box}
         if log is not None:
             raw["log"] = log
         try:

@@ -52,11 +52,14 @@ def scan(args: argparse.Namespace, settings: Settings) -> int:
         reader = find_reader(game.name)
     except ReaderNotFoundError as exc:
         raise CommandError(str(exc)) from None
+    from kiosk.boxes import current_box
+
+    box = current_box(settings.data_dir, game)  # judged as a new game at this table would be
     status = 0
     for path in args.images:
         try:
             check_image_file(path)  # a missing, tiny or huge image: refused before decoding
-            result = reader.scan(path, settings.lang)
+            result = reader.scan(path, settings.lang, box=box)
         except (VisionError, EngineError, OSError, cv2.error) as exc:
             if isinstance(exc, cv2.error):  # OpenCV's own refusal of a header it read
                 exc = VisionError("not an image OpenCV can read")

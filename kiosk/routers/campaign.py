@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from engine.core import EngineError, Text, find_game
 from engine.core.text import Language
 from kiosk import campaigns
+from kiosk.boxes import current_box
 from kiosk.deps import Control, SettingsDep, TableDep
 from kiosk.routers.controls import SeatBody
 from kiosk.routers.status import describe_options
@@ -26,7 +27,7 @@ from kiosk.table import setup_refusal
 router = APIRouter(prefix="/api/campaigns", tags=["campaigns"])
 
 ENDED = Text("{when} 结束", "ended {when}")
-CONTINUED_FIELDS = ("challenge",)
+CONTINUED_FIELDS = ("challenge", "draws")
 """The options players choose again for the next session; the Log gives the others."""
 
 
@@ -62,7 +63,8 @@ def list_campaigns(
             if field["name"] not in CONTINUED_FIELDS or not field["choices"]:
                 continue
             values = [c["value"] for c in field["choices"]]
-            ok = campaigns.allowed(game, entry.log, field["name"], values, players)
+            box = current_box(settings.data_dir, game)
+            ok = campaigns.allowed(game, entry.log, field["name"], values, players, box)
             field["choices"] = [c for c in field["choices"] if c["value"] in ok]
             field["default"] = ok[0] if ok else None
             fields.append(field)
@@ -88,7 +90,8 @@ def list_campaigns(
             if field["kind"] != "choice" or not field["choices"]:
                 continue
             values = [c["value"] for c in field["choices"]]
-            ok = campaigns.allowed(game, None, field["name"], values, game.min_players)
+            box = current_box(settings.data_dir, game)
+            ok = campaigns.allowed(game, None, field["name"], values, game.min_players, box)
             field["choices"] = [c for c in field["choices"] if c["value"] in ok]
             if field["default"] not in ok and not (field["optional"] and field["default"] is None):
                 field["default"] = ok[0] if ok else None

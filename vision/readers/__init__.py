@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
@@ -31,7 +30,8 @@ from vision.registry import Registry
 
 Result = dict[str, Any]
 """What a reader's ``scan`` makes of one image (JSON-ready; ``tablesight scan --json``)."""
-Scan = Callable[[Path, Language], Result]
+Scan = Callable[..., Result]
+"""``scan(image_path, lang, box=None)``: one photo read, judged by ``box`` (None: the demo's)."""
 Describe = Callable[[Result, Language], str]
 TableReaderFactory = Callable[[Registry, TableCalibration, Sequence[Detection]], Reader]
 
