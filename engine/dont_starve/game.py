@@ -35,7 +35,7 @@ from engine.core import (
     TrackMarks,
     Verdict,
 )
-from engine.core.box import DRAWS_TEXTS, BoxFiles
+from engine.core.box import DRAWS_TEXTS, Box, BoxFiles
 from engine.dont_starve import reasons as R
 from engine.dont_starve.catalogue import (
     BIOMES,
@@ -151,6 +151,12 @@ class DontStarve(Game):
     box_package: ClassVar[str] = PACKAGE
     box_files: ClassVar[tuple[str, ...]] = FILES
     box_kinds: ClassVar[dict[str, Text]] = BOX_KINDS
+
+    def option_texts_for(self, box: Box | None) -> dict[str, Text]:
+        """The set-up page's labels for a game played with ``box``: its characters and its
+        scenario cards' titles (an owner's scenario card too); None: the demo box's
+        (``option_texts``)."""
+        return {**setup_texts(catalogue(box)), **DRAWS_TEXTS}
 
     def load_box(self, files: BoxFiles) -> Catalogue:
         """The catalogue of a box's content, checked (``catalogue.load_catalogue``): BoxError

@@ -449,3 +449,19 @@ def test_the_owners_box_rides_in_the_options_so_a_replay_judges_with_it(play) ->
     assert WeatherDrawn("autumn-3", ("cold", "cold", "storm", "wet")) in p.do(
         DrawWeather(0, card="autumn-3")
     )
+
+
+def test_the_set_up_page_names_the_owners_scenarios_and_characters() -> None:
+    """§游戏设置: the set-up page offers the box's scenario cards by their titles; an owner's
+    scenario the demo box does not have is named too."""
+    card = {**_scenario(), "title_zh": "猪王的宴会", "title_en": "The Pig King's Feast"}
+    box = Box.of(
+        GAME.name,
+        merged(DEMO_FILES, {"scenarios/pig_king": card}),
+        owner=["scenarios/pig_king"],
+    )
+    texts = GAME.option_texts_for(box)
+    assert texts["scenario=pig_king"].en == "The Pig King's Feast"
+    assert texts["draws=table"] == GAME.option_texts["draws=table"]
+    assert GAME.option_texts_for(None) == GAME.option_texts
+    assert "scenario=pig_king" not in GAME.option_texts
