@@ -84,7 +84,9 @@ def _latency(trials: int) -> list[Figure]:
         settings = load_settings(data_dir=Path(tmp), lang="en", game="greenwood")
         settings.port = _free_port()
         table, store = open_table(settings)
-        table.new_game("greenwood", {"players": 2, "start_seat": 0, "layout": 0}, "bench")
+        table.new_game(
+            "greenwood", {"players": 2, "start_seat": 0, "layout": 0, "draws": "virtual"}, "bench"
+        )
         app = create_app(settings, table)
         server = uvicorn.Server(
             uvicorn.Config(app, host="127.0.0.1", port=settings.port, log_level="warning")

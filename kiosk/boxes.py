@@ -114,7 +114,8 @@ def _check(game: Game, items: Mapping[str, Any]) -> None:
     for item, value in items.items():
         problem = _loads(game, merged(demo, {item: value}))
         if problem:
-            problems.append(f"{_where(item)}: {problem}")
+            entry = _where(item).partition(", ")[2] + ": "  # said once, not twice
+            problems.append(f"{_where(item)}: {problem.removeprefix(entry)}")
     raise BoxError(problems or [f"{game.name}'s box as a whole: {whole}"])
 
 

@@ -179,7 +179,8 @@ class Box:
     @classmethod
     def of(cls, game: str, files: BoxFiles, owner: Iterable[str] = ()) -> Box:
         """The box holding ``files`` (demo items and the owner's), ``owner`` naming the latter."""
-        content = json.dumps(files, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        # the files' order kept: a table of tables is in printed order (Wilson first)
+        content = json.dumps(files, ensure_ascii=False, separators=(",", ":"))
         return cls(game, content, tuple(sorted(set(owner))))
 
     @property

@@ -34,7 +34,7 @@ def finish_seat_phases(session: Session) -> list[str]:
 
 def test_three_nights_of_four_phases_with_upkeep_only_after_the_first_two() -> None:
     """greenwood.zh.md §三.1: 黄昏 → 启程 → 夜晚 → 黎明; upkeep after rounds 1 and 2 only."""
-    session = Session(find_game("greenwood"), {"players": 3, "start_seat": 0})
+    session = Session(find_game("greenwood"), {"players": 3, "start_seat": 0, "draws": "virtual"})
     phases = []
     for round_ in (1, 2, 3):
         assert session.state.flow.round == round_
@@ -55,7 +55,7 @@ def test_three_nights_of_four_phases_with_upkeep_only_after_the_first_two() -> N
 
 def test_night_is_clockwise_from_the_start_player_and_the_marker_passes_each_round() -> None:
     """§三.4 clockwise from the start player; §三.15 step 5 passes the marker clockwise."""
-    session = Session(find_game("greenwood"), {"players": 3, "start_seat": 2})
+    session = Session(find_game("greenwood"), {"players": 3, "start_seat": 2, "draws": "virtual"})
     lay_markers(session)
     for seat in (0, 1, 2):
         assert session.submit(Pass(seat=seat)).accepted
@@ -74,13 +74,15 @@ def test_night_is_clockwise_from_the_start_player_and_the_marker_passes_each_rou
 
 
 def test_start_player_is_random_but_seeded_when_not_known() -> None:
-    """§一.10: 无法确定时,随机选择起始玩家 — seeded, so a replay gets the same seat."""
+    """§一.10: 无法确定时,随机选择起始玩家 — seeded, so a replay gets the same seat (draws
+    "virtual"); at a real table the group chose, and player 1 starts (docs/greenwood.md)."""
     game = find_game("greenwood")
-    seats = {Session(game, {"players": 4}, seed=s).state.flow.start_seat for s in range(40)}
+    virtual = {"players": 4, "draws": "virtual"}
+    seats = {Session(game, virtual, seed=s).state.flow.start_seat for s in range(40)}
     assert seats == {0, 1, 2, 3}
-    assert (
-        Session(game, {"players": 4}, seed=9).state == Session(game, {"players": 4}, seed=9).state
-    )
+    assert Session(game, virtual, seed=9).state == Session(game, virtual, seed=9).state
+    table = {Session(game, {"players": 4}, seed=s).state.flow.start_seat for s in range(10)}
+    assert table == {0}
 
 
 def test_greenwood_is_for_one_to_four_players() -> None:
@@ -106,7 +108,7 @@ def test_the_kiosk_is_told_each_phase_turn_reward_and_refusal() -> None:
     """§三.1-§三.4 announced as events (the kiosk, the round-track LEDs and the buzzer react)."""
     from engine.greenwood.moves import PlaceDuskMarker, Strengthen
 
-    session = Session(find_game("greenwood"), {"players": 2, "start_seat": 1})
+    session = Session(find_game("greenwood"), {"players": 2, "start_seat": 1, "draws": "virtual"})
     assert [e.type for e in session.start_events][:3] == [
         "game_started",
         "round_started",
@@ -131,7 +133,7 @@ def test_the_kiosk_is_told_each_phase_turn_reward_and_refusal() -> None:
 
 def test_the_view_shows_each_player_in_both_languages() -> None:
     game = find_game("greenwood")
-    session = Session(game, {"players": 2, "start_seat": 0})
+    session = Session(game, {"players": 2, "start_seat": 0, "draws": "virtual"})
     en, zh = game.view(session.state, "en"), game.view(session.state, "zh")
     assert [p["seat"] for p in en["players"]] == [0, 1]
     assert all("name" not in p for p in en["players"])  # the kiosk names seats (players' names)

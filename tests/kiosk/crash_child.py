@@ -34,7 +34,9 @@ def main(path: Path) -> None:
     with Store.open(path) as store:
         start = len(store.list())
         for k in itertools.count(start):
-            saved = store.new_game(f"g{k}", "greenwood", {"players": 3, "start_seat": 0}, seed=k)
+            saved = store.new_game(
+                f"g{k}", "greenwood", {"players": 3, "start_seat": 0, "draws": "virtual"}, seed=k
+            )
             print(f"{saved.name} 0", flush=True)
             while saved.session.state.outcome is None:
                 if not saved.submit(next_move(saved)).accepted:

@@ -93,6 +93,8 @@ register_game(Demo())
 def app(tmp_path: Path) -> Iterator[FastAPI]:
     settings = load_settings(data_dir=tmp_path, lang="en", lan=True)
     table, store = open_table(settings)
+    # The threats from the engine's seeded deck: these tests start from Dusk (docs/box.md).
+    table.new_game("greenwood", {"draws": "virtual"}, table.saved.name + "-virtual")
     try:
         yield create_app(settings, table, pairing=Pairing(code=CODE))
     finally:
@@ -312,7 +314,7 @@ def test_the_setup_form_is_generated_from_each_games_options_dataclass(app: Fast
     games = {g["name"]: g for g in call(app, "GET", "/api/games").json()}
     assert {"greenwood", "kiosk_demo"} <= set(games)
     names = [f["name"] for f in games["greenwood"]["options"]]
-    assert names == [f.name for f in fields(GreenwoodOptions) if f.name != "players"]
+    assert names == [f.name for f in fields(GreenwoodOptions) if f.name not in ("players", "box")]
     demo = {f["name"]: f for f in games["kiosk_demo"]["options"]}
     assert demo["colour"] == {
         "name": "colour",
@@ -561,7 +563,7 @@ def test_players_chosen_names_and_colours_are_used_wherever_a_seat_is_named(app:
         json={
             "game": "greenwood",
             "players": 2,
-            "options": {"start_seat": 0},
+            "options": {"start_seat": 0, "draws": "virtual"},
             "seats": [{"name": "Ann", "colour": "green"}, {"name": "Bo", "colour": "red"}],
         },
     )
@@ -594,7 +596,12 @@ def test_players_chosen_names_and_colours_are_used_wherever_a_seat_is_named(app:
 def test_a_closed_confirm_says_why_in_the_language_asked(app: FastAPI) -> None:
     """The table's confirm is offer ``advance`` (seat null), made through POST /api/advance; like
     a move, its answer comes in ``lang`` when asked (issue 26: it took no ``lang``)."""
-    call(app, "POST", "/api/new-game", json={"game": "greenwood", "players": 2})
+    call(
+        app,
+        "POST",
+        "/api/new-game",
+        json={"game": "greenwood", "players": 2, "options": {"draws": "virtual"}},
+    )
     offers = call(app, "GET", "/api/offers").json()
     assert not [o for g in offers["groups"] for o in g["offers"] if o["move"] == "advance"]
     en = call(app, "POST", "/api/advance").json()  # dusk: the players act, confirm is closed

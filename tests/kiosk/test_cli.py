@@ -119,7 +119,9 @@ def test_replay_from_a_save_starts_there_and_leaves_the_save_untouched(
     tmp_path: Path, capsys
 ) -> None:
     with Store.open(tmp_path / "games.sqlite") as store:
-        saved = store.new_game("tuesday", "greenwood", {"players": 2, "start_seat": 0})
+        saved = store.new_game(
+            "tuesday", "greenwood", {"players": 2, "start_seat": 0, "draws": "virtual"}
+        )
         for seat in (0, 1):  # greenwood.zh.md §三.2: the dusk marker before dusk ends
             saved.submit(PlaceDuskMarker(seat=seat, effect="recruit"))
         saved.submit(Pass(seat=0))

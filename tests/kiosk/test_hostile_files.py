@@ -92,7 +92,8 @@ def test_replay_reports_a_hostile_move_line_and_goes_on(tmp_path: Path, case: st
     line, said = MOVE_LINES[case]
     good = '{"type": "greenwood.dusk_marker", "seat": 0, "effect": "recruit"}'
     (tmp_path / "moves.jsonl").write_text(line + "\n" + good + "\n")
-    proc = tablesight("replay", "greenwood", "moves.jsonl", cwd=tmp_path)
+    options = '{"draws": "virtual"}'  # the seeded threats: dusk goes on at once
+    proc = tablesight("replay", "greenwood", "moves.jsonl", "--options", options, cwd=tmp_path)
     assert proc.returncode == 1 and proc.stderr == ""
     out = proc.stdout.splitlines()
     assert out[0].startswith(f"line 1: malformed: {said}"), out[0]
@@ -125,7 +126,9 @@ def test_replay_options_that_are_not_options(tmp_path: Path, options: str, said:
 def test_replay_from_a_damaged_save_names_it_and_leaves_it_as_it_was(tmp_path: Path) -> None:
     path = tmp_path / "games.sqlite"
     with Store.open(path) as store:
-        saved = store.new_game("tuesday", "greenwood", {"players": 2, "start_seat": 0})
+        saved = store.new_game(
+            "tuesday", "greenwood", {"players": 2, "start_seat": 0, "draws": "virtual"}
+        )
         for seat in (0, 1):  # two accepted moves
             saved.submit(PlaceDuskMarker(seat=seat, effect="recruit"))
     conn = sqlite3.connect(path)

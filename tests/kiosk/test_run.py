@@ -37,7 +37,9 @@ def test_run_starts_a_game_serves_its_status_and_stops_cleanly_on_ctrl_c(tmp_pat
 
 def test_run_resumes_the_latest_saved_game(tmp_path: Path) -> None:
     with Store.open(tmp_path / "games.sqlite") as store:
-        saved = store.new_game("sunday", "greenwood", {"players": 2, "start_seat": 1})
+        saved = store.new_game(
+            "sunday", "greenwood", {"players": 2, "start_seat": 1, "draws": "virtual"}
+        )
         for seat in (0, 1):  # greenwood.zh.md §三.2: each dusk marker before passing dusk
             assert saved.submit(PlaceDuskMarker(seat=seat, effect="recruit")).accepted
         for seat in (0, 1):  # dusk; departure moves on by itself (nobody holds aurora)
@@ -158,8 +160,9 @@ def test_a_pi_camera_that_fails_to_load_is_one_line_and_the_kiosk_serves_on(
         assert status["links"]["camera"]["state"] == "lost", status["links"]
         assert NUMPY_CLASH in status["links"]["camera"]["detail"]
         assert status["links"]["controller"]["state"] == "simulated", status["links"]
-        marker = {"type": "greenwood.dusk_marker", "seat": 0, "effect": "recruit"}
-        assert post(server, "/api/move", marker)["accepted"]
+        # the kiosk's own first game: its first threat comes from the table (§一.3)
+        threat = {"type": "greenwood.threat_drawn", "seat": 0, "threat": "threat 1"}
+        assert post(server, "/api/move", threat)["accepted"]
         assert get_status(server.url)["moves"] == 1
     finally:
         code, err = server.stop()

@@ -20,7 +20,7 @@ from kiosk.store import (
     StoreVersionError,
 )
 
-OPTIONS = {"players": 2, "start_seat": 0}
+OPTIONS = {"players": 2, "start_seat": 0, "draws": "virtual"}
 
 
 def dusk_moves() -> list:
@@ -214,7 +214,7 @@ def test_a_version_1_save_opens_with_numbered_players_and_keeps_its_moves(
         )
         db.execute(
             "INSERT INTO log VALUES (1, 1, 'move',"
-            " '{\"type\": \"greenwood.dusk_marker\", \"seat\": 0, \"effect\": \"recruit\"}',"
+            ' \'{"type": "greenwood.dusk_marker", "seat": 0, "effect": "recruit"}\','
             " 'then')"
         )
     with Store.open(path) as store:

@@ -52,7 +52,9 @@ NAMESPACES = namespaces_work()
 def moves_of(count: int) -> list:
     import random
 
-    session = Session(find_game("greenwood"), {"players": 2, "start_seat": 0}, 0)
+    session = Session(
+        find_game("greenwood"), {"players": 2, "start_seat": 0, "draws": "virtual"}, 0
+    )
     rnd = random.Random(0)
     while len(session.moves) < count:
         move = sample(offers(session.game, session.state), rnd)
@@ -64,7 +66,9 @@ def moves_of(count: int) -> list:
 def saved_game(folder: Path, moves: int = 4) -> Path:
     path = folder / "games.sqlite"
     with Store.open(path) as store:
-        saved = store.new_game("friday", "greenwood", {"players": 2, "start_seat": 0})
+        saved = store.new_game(
+            "friday", "greenwood", {"players": 2, "start_seat": 0, "draws": "virtual"}
+        )
         for move in moves_of(moves):
             assert saved.submit(move).accepted
     conn = sqlite3.connect(path)
