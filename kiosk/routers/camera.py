@@ -236,13 +236,14 @@ def reading(
     if kept is not None and kept[0] is image and kept[1:3] == (game, lang):
         return kept[3]
     with request.app.state.door.heavy.slot("camera readings"):
-        answer = _read(image, game, lang)
+        answer = _read(image, game, lang, table.saved.game.box(table.saved.session.options))
     request.app.state.last_reading = (image, game, lang, answer)
     return answer
 
 
-def _read(image: np.ndarray, game: str, lang: Language) -> dict[str, Any]:
-    """The reader of ``game`` on ``image``, as ``reading`` answers it."""
+def _read(image: np.ndarray, game: str, lang: Language, box: Any = None) -> dict[str, Any]:
+    """The reader of ``game`` on ``image``, judged by the game's ``box``, as ``reading``
+    answers it."""
     try:
         reader = find_reader(game)
     except ReaderNotFoundError as exc:
@@ -251,7 +252,7 @@ def _read(image: np.ndarray, game: str, lang: Language) -> dict[str, Any]:
         path = Path(tmp) / "frame.png"
         cv2.imwrite(str(path), image)
         try:
-            result = reader.scan(path, lang)
+            result = reader.scan(path, lang, box=box)
         except (VisionError, EngineError) as exc:
             return {"game": game, "available": True, "text": str(exc).replace(str(path), "frame")}
     # Worded for players (names, no reason codes), apart from `tablesight scan`'s wording.

@@ -97,7 +97,7 @@ def example_moves(path: Path) -> tuple[str, dict, int, list]:
 
 
 def walk_moves(game: str, seed: int, count: int) -> list:
-    session = Session(find_game(game), None, seed)
+    session = Session(find_game(game), {"draws": "virtual"}, seed)
     rnd = random.Random(seed)
     while session.state.outcome is None and len(session.moves) < count:
         move = sample(offers(session.game, session.state), rnd)
@@ -109,7 +109,9 @@ def walk_moves(game: str, seed: int, count: int) -> list:
 
 CASES = [pytest.param(*example_moves(p), id=p.stem) for p in sorted(EXAMPLES.glob("*.jsonl"))]
 CASES += [
-    pytest.param(game, None, seed, walk_moves(game, seed, 200), id=f"walk-{game}-{seed}")
+    pytest.param(
+        game, {"draws": "virtual"}, seed, walk_moves(game, seed, 200), id=f"walk-{game}-{seed}"
+    )
     for game in ("greenwood", "dont_starve", "stonesaga")
     for seed in (1, 2)
 ]
@@ -143,7 +145,7 @@ def test_a_resume_from_a_snapshot_equals_a_replay_from_the_start(
 
 def long_game(path: Path) -> None:
     with Store.open(path) as store:
-        saved = store.new_game("g", "greenwood", {"players": 3}, seed=7)
+        saved = store.new_game("g", "greenwood", {"players": 3, "draws": "virtual"}, seed=7)
         play(saved, walk_moves("greenwood", 7, 120), random.Random(7))
 
 
@@ -220,7 +222,7 @@ def test_an_old_database_opens_and_gets_snapshots(tmp_path: Path) -> None:
     db.executescript(MIGRATIONS[1] + "; " + MIGRATIONS[2] + "; PRAGMA user_version=2;")
     db.close()
     with Store.open(path) as store:
-        saved = store.new_game("g", "greenwood", {"players": 2}, seed=1)
+        saved = store.new_game("g", "greenwood", {"players": 2, "draws": "virtual"}, seed=1)
         play(saved, walk_moves("greenwood", 1, 30), random.Random(1))
     assert snapshots(path)
 
@@ -250,7 +252,7 @@ CHILD = textwrap.dedent(
     snapshots.SNAPSHOT_EVERY = 1  # a snapshot with every entry: most kills land in one
     with Store.open(Path(sys.argv[1])) as store:
         for k in range(len(store.list()), 10_000):
-            saved = store.new_game(f"g{k}", "stonesaga", None, seed=k)
+            saved = store.new_game(f"g{k}", "stonesaga", {"draws": "virtual"}, seed=k)
             rnd = random.Random(k)
             while saved.session.state.outcome is None:
                 move = sample(offers(saved.game, saved.session.state), rnd)
@@ -378,7 +380,7 @@ def swap_newest(path: Path, how: str) -> None:
         )
     elif how == "by another game's":
         with Store.open(path) as store:
-            other = store.new_game("h", "greenwood", {"players": 3}, seed=8)
+            other = store.new_game("h", "greenwood", {"players": 3, "draws": "virtual"}, seed=8)
             play(other, walk_moves("greenwood", 8, 120), random.Random(8))
         put_blob(path, new, blob(path, "h", newest_two(path, "h")[0]))
     elif how == "by a changed one (score edited)":
