@@ -17,10 +17,11 @@ from kiosk.settings import MqttSettings
 from kiosk.store import Store
 from kiosk.table import Table
 
+# Simulated tables draw from the engine's seeded decks: no table gives their cards.
 GAME_SETUPS: dict[str, dict[str, Any]] = {
-    "greenwood": {"players": 2, "start_seat": 0},
-    "dont_starve": {"players": 2},
-    "stonesaga": {"players": 2},
+    "greenwood": {"players": 2, "start_seat": 0, "draws": "virtual"},
+    "dont_starve": {"players": 2, "draws": "virtual"},
+    "stonesaga": {"players": 2, "draws": "virtual"},
 }
 
 

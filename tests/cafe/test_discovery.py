@@ -98,7 +98,9 @@ def tables(tmp_path: Path, broker: Mosquitto) -> Iterator[Any]:
     def make(name: str, data: str, game: str = "greenwood", **settings: Any) -> HaTable:
         store = Store.open(tmp_path / f"games-{len(made)}.sqlite")
         seats = [PlayerSeat("Alice", "red"), PlayerSeat("Bob", "blue")]
-        table = Table(store.new_game(f"{game}-{name}", game, {"players": 2}, 7, seats))
+        table = Table(
+            store.new_game(f"{game}-{name}", game, {"players": 2, "draws": "virtual"}, 7, seats)
+        )
         folder = tmp_path / data
         folder.mkdir(exist_ok=True)
         mqtt_settings = MqttSettings(url=broker.url, table=name, **settings)

@@ -175,7 +175,7 @@ def test_a_full_outbox_drops_the_oldest_and_says_how_many(tmp_path: Path, wait: 
     from kiosk.table import Table
 
     store = Store.open(tmp_path / "games.sqlite")
-    table = Table(store.new_game("greenwood-full", "greenwood", {"players": 2}))
+    table = Table(store.new_game("greenwood-full", "greenwood", {"players": 2, "draws": "virtual"}))
     nobody = f"mqtt://127.0.0.1:{free_port()}"  # no broker there: everything waits
     settings = MqttSettings(url=nobody, table="t-full", outbox_limit=10)
     pub = Publisher(table, settings, tmp_path, quiet=True)

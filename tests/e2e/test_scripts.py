@@ -86,7 +86,7 @@ def test_a_scripted_tap_the_console_does_not_offer_stops_the_session_naming_its_
         )
     )
     game = find_game("greenwood")
-    session = Session(game, script.setup, script.seed)
+    session = Session(game, {**script.setup, "draws": "virtual"}, script.seed)  # as the rig
     tapped = []
 
     def tap(move):

@@ -26,7 +26,7 @@ def dusk_marker(seat: int):
 @pytest.fixture
 def table(tmp_path) -> Table:
     store = Store.open(tmp_path / "t.db")
-    return Table(store.new_game("p", "greenwood", None, 0))
+    return Table(store.new_game("p", "greenwood", {"draws": "virtual"}, 0))
 
 
 def test_one_build_per_change_and_language_whoever_reads(table: Table) -> None:

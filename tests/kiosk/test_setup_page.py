@@ -96,6 +96,7 @@ def test_three_players_set_up_greenwood_by_tapping(server: Server, page) -> None
         tap(page.locator("#start"))
     body = json.loads(sent.value.post_data)
     assert body["options"] == {
+        "draws": "table",
         "mode": "clan",
         "layout": 0,
         "start_seat": 1,

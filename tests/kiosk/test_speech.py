@@ -275,6 +275,7 @@ def test_without_espeak_ng_the_start_up_report_says_so_and_the_table_plays_on(
 ) -> None:
     monkeypatch.setenv("PATH", str(tmp_path / "nothing-here"))
     table, hardware = rig(lang="en", game="greenwood", simulation=False, speech={"level": "all"})
+    table.new_game("greenwood", {"draws": "virtual"}, "seeded")  # dusk goes on at once
     err = capsys.readouterr().err
     line = "speech: espeak-ng not installed (apt-get install espeak-ng); the kiosk runs silent"
     assert f"tablesight: {line}\n" in err and "Traceback" not in err, err

@@ -44,7 +44,7 @@ PAGE = 4096
 
 def walk(game: str, seed: int, count: int) -> list:
     """Up to ``count`` legal moves of a random walk through ``game``."""
-    session = Session(find_game(game), None, seed)
+    session = Session(find_game(game), {"draws": "virtual"}, seed)
     rnd = random.Random(seed)
     while session.state.outcome is None and len(session.moves) < count:
         move = sample(offers(session.game, session.state), rnd)
@@ -211,7 +211,7 @@ def test_random_flips_and_truncations_resume_exactly_or_are_refused(
 
 def small_game(path: Path, game: str = "greenwood", moves: int = 6) -> None:
     with Store.open(path) as store:
-        saved = store.new_game("friday", game, None, seed=2)
+        saved = store.new_game("friday", game, {"draws": "virtual"}, seed=2)
         for move in walk(game, 2, moves):
             assert saved.submit(move).accepted
     checkpointed(path)

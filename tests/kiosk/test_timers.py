@@ -304,6 +304,8 @@ def test_the_undo_button_pauses_and_resumes_the_timer_while_the_menu_is_open(
     settings.gpio.pin_factory = "mock"
     settings.simulation = False
     table, store = open_table(settings)
+    head = json.loads(EXAMPLE.read_text().splitlines()[0])  # the example's game, its draws
+    table.new_game("greenwood", head["setup"], "example", head["seed"])
     hardware = TableHardware(settings)
     hardware.open(create_app(settings, table, hardware=hardware))
 
