@@ -8,7 +8,7 @@ from pathlib import Path
 import httpx
 import pytest
 from playwright.sync_api import expect
-from serving import Server, post, start_server
+from serving import Server, fresh_game, post, start_server
 
 from engine.core.game import GAME_MODULES, available_games
 
@@ -75,6 +75,7 @@ def test_a_move_changes_the_page_live_and_a_refusal_shows_icon_and_text(
 def test_after_a_restart_the_page_reconnects_and_shows_the_same_state(tmp_path: Path, page) -> None:
     server = start_server(tmp_path)
     try:
+        fresh_game(server)  # the threats from the seeded deck: dusk goes on at once
         page.goto(server.url + "/")
         for seat in (0, 1):  # each dusk marker first (greenwood.zh.md §三.2)
             post(server, "/api/move", marker(seat))
