@@ -36,6 +36,8 @@ class Continuation:
     updated_at: str
     log: dict[str, Any]
     seats: tuple[PlayerSeat, ...]
+    draws: str = "table"
+    """Where the session's cards came from (``Options.draws``): the next one goes on so."""
 
 
 def has_campaign(game: Game) -> bool:
@@ -48,7 +50,7 @@ def campaign_games() -> list[str]:
     return [g.name for g in available_games() if has_campaign(g)]
 
 
-_Read = tuple[dict[str, Any] | None, str | None, tuple[PlayerSeat, ...]]
+_Read = tuple[dict[str, Any] | None, str | None, tuple[PlayerSeat, ...], str]
 _cache: dict[tuple[str, str, str, int], _Read]
 _cache = {}
 _lock = threading.Lock()
@@ -70,11 +72,13 @@ def continuations(store: Store) -> list[Continuation]:
             seen.add(key)
             if key not in _cache:
                 _cache[key] = _read(store, info.name)
-            log, carried, seats = _cache[key]
+            log, carried, seats, draws = _cache[key]
             if carried is not None:
                 carried_on.add(carried)
             if log is not None:
-                entries.append(Continuation(info.name, info.game, info.updated_at, log, seats))
+                entries.append(
+                    Continuation(info.name, info.game, info.updated_at, log, seats, draws)
+                )
         for stale in [k for k in _cache if k[0] == where and k not in seen]:
             del _cache[stale]  # a save that changed since: only its newest reading is kept
     return [e for e in entries if _dump(e.log) not in carried_on]
@@ -85,11 +89,12 @@ def _read(store: Store, name: str) -> _Read:
     try:
         saved = store.load(name)
     except (StoreError, EngineError, ValueError):  # a save that cannot be resumed cannot go on
-        return None, None, ()
+        return None, None, (), "table"
     session = saved.session
     log = session.game.campaign_log(session.state)
     carried = _option_log(session.options)
-    return log, None if carried is None else _dump(carried), tuple(saved.seats)
+    draws = str(getattr(session.options, "draws", "table"))
+    return log, None if carried is None else _dump(carried), tuple(saved.seats), draws
 
 
 def _option_log(options: Any) -> dict[str, Any] | None:

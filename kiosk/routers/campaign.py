@@ -27,7 +27,7 @@ from kiosk.table import setup_refusal
 router = APIRouter(prefix="/api/campaigns", tags=["campaigns"])
 
 ENDED = Text("{when} 结束", "ended {when}")
-CONTINUED_FIELDS = ("challenge", "draws")
+CONTINUED_FIELDS = ("challenge",)
 """The options players choose again for the next session; the Log gives the others."""
 
 
@@ -115,7 +115,7 @@ def continue_campaign(
     try:
         seats = parse_seats([seat.model_dump() for seat in body.seats], body.players)
         chosen = {k: v for k, v in body.options.items() if k in CONTINUED_FIELDS}
-        options = {**chosen, "players": body.players, "log": entry.log}
+        options = {**chosen, "players": body.players, "log": entry.log, "draws": entry.draws}
         table.new_game(entry.game, options, body.name, body.seed, seats)
     except (EngineError, StoreError, ValueError) as exc:
         raise HTTPException(400, setup_refusal(exc).in_(lang or settings.lang)) from None

@@ -125,8 +125,6 @@ def test_a_campaign_of_two_sessions_survives_kill_9_between_and_during_them(
             assert challenge(card).kind in wanted, card
         assert chosen in offered, offered
         page.locator(f'#options [data-option="challenge"] [data-value=\'"{chosen}"\']').click()
-        # The example's session drew its alert behemoth from the seeded draw (docs/box.md).
-        page.locator('#options [data-option="draws"] [data-value=\'"virtual"\']').click()
         page.locator("#next").click()
         expect(page.locator("#summary")).to_contain_text("Go on: the next session")
         with page.expect_request("**/api/campaigns/continue?*") as sent:
