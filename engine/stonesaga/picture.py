@@ -273,12 +273,14 @@ def picture(state: State[Any], lang: str, refused: Move | None = None) -> dict[s
     notes = (
         mining_notes(cat, data, lang) + marker_notes(data, lang) + behemoth_notes(cat, data, lang)
     )
-    note = demo_text(cat, *(valley_item(t) for t in cat.tiles))
-    if note is not None:  # the map is drawn from the box's valley: the demo's is invented
-        notes.append(_tr(Text(f"山谷:{note.zh}", f"The valley: {note.en}"), lang))
+    title = region_name(cat.region)
+    if demo_text(cat, *(valley_item(t) for t in cat.tiles)) is not None:
+        # the map is drawn from the box's valley: the demo's is invented (said in the title,
+        # so that the board keeps its room on the table screen)
+        title = Text(f"{title.zh}(演示盒)", f"{title.en} (demo box)")
     used = sorted({c["kind"] for c in cells} | {k["kind"] for k in marks}, key=list(LEGEND).index)
     board = {
-        "title": _tr(region_name(cat.region), lang),
+        "title": _tr(title, lang),
         "seat": None,
         "cols": SLOTS * COLS,
         "rows": (max(r for _, r in at.values()) + ROWS) if at else ROWS,
