@@ -1,14 +1,18 @@
-"""Greenwood's printed content, loaded once from the TOML files in ``engine/greenwood/data``.
+"""Greenwood's printed content: the catalogue of a box (``engine.core.box``).
 
-Layouts, shapes, creatures, tracks and threats are data, not code: the files say which values
-are invented placeholders and how to replace them (see ``docs/greenwood.md``).
+Layouts, shapes, creatures, tracks and threats are data, not code: the demo box ships them in
+``engine/greenwood/data`` (each file says its values are invented placeholders); an owner's
+box holds the printed values item by item over the demo's (``docs/greenwood.md``, "Your box").
+``catalogue(x)`` is the catalogue of the box of a State, set-up options or a Box (the demo box
+for None); ``load_catalogue`` makes it from a box's files and names the file and the entry of
+whatever is wrong.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from engine.core.box import Box, BoxFiles, box_in, demo_box
 from engine.core.text import Text
@@ -17,7 +21,14 @@ from engine.greenwood.errors import GreenwoodDataError
 
 KNOWLEDGE = ("red", "blue", "yellow")
 """红色知识 揭示陷阱, 蓝色知识 消除幻象, 黄色知识 破除咒语 (§三.8)."""
+T = TypeVar("T")
+
 REWARD_KINDS = ("vp", "energy", "spy", "aurora", "strength", "pathfinding", "slot", "wisp")
+TRIGGERS = ("spirit", "spy", "rescue", "watchtower", "move_spirit", "knowledge")
+"""What sets a threat off (§四.5 常见触发条件): using a primal spirit, a spy token, a rescue, a
+watchtower action, moving the primal spirit, gaining knowledge."""
+ENTERED = "entered threat"
+"""The name of a threat card the table entered at the console (``entered threat 1``…)."""
 
 
 @dataclass(frozen=True)
@@ -137,6 +148,68 @@ def _named_layout(raw: dict[str, Any]) -> Layout:
         raise ValueError(f"layout {raw.get('number', '?')}: {what}") from None
 
 
+def _named(make: Callable[[Any], T], key: str, raw: Any, whole: bool = False) -> T:
+    """``make(raw)``; a problem is said with the entry (``threat threat 3: …``, as the box's
+    item ``tracks/threat/threat 3`` is read), or the table's key for a ``whole`` table."""
+    try:
+        return make(raw)
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        what = f"missing field {exc.args[0]!r}" if isinstance(exc, KeyError) else str(exc)
+        name = "" if whole or not isinstance(raw, dict) else f" {raw.get('name', '?')}"
+        raise ValueError(f"{key}{name}: {what}") from None
+
+
+def _shape(raw: dict[str, Any]) -> Shape:
+    shape = Shape(
+        str(raw["name"]),
+        _cells(raw["cells"]),
+        (int(raw["tag_cell"][0]), int(raw["tag_cell"][1])),
+        bool(raw.get("flippable", False)),
+        int(raw["copies"]),
+    )
+    if shape.tag_cell not in shape.cells or normalise(shape.cells) != shape.cells:
+        raise ValueError("cells must start at [0, 0] and hold tag_cell")
+    return shape
+
+
+def _creature(raw: dict[str, Any]) -> Creature:
+    creature = Creature(
+        str(raw["name"]),
+        str(raw["deck"]),
+        str(raw["shape"]),
+        int(raw.get("pieces", 1)),
+        tuple(str(k) for k in raw["cost"]),
+        int(raw["vp"]),
+    )
+    if not set(creature.cost) <= set(KNOWLEDGE):
+        raise ValueError(
+            f"unknown knowledge in {list(creature.cost)}; knowledge is red, blue, yellow"
+        )
+    return creature
+
+
+def _threat(raw: dict[str, Any]) -> Threat:
+    threat = Threat(str(raw["name"]), str(raw["trigger"]), _rewards(raw["protection"]))
+    if threat.trigger not in TRIGGERS:
+        raise ValueError(f"unknown trigger {threat.trigger!r}; triggers are {', '.join(TRIGGERS)}")
+    return threat
+
+
+def _strength(raw: dict[str, Any]) -> Track:
+    return Track(tuple(_rewards(s) for s in raw["spaces"]), _rewards(raw["end_reward"]))
+
+
+def _pathfinding(raw: dict[str, Any]) -> Track:
+    track = Track(
+        tuple(_rewards(s) for s in raw["spaces"]),
+        loop_from=int(raw["loop_from"]),
+        ranges=tuple(int(r) for r in raw["ranges"]),
+    )
+    if not 0 < (track.loop_from or 0) < len(track.spaces):
+        raise ValueError(f"loop_from must be a space of the track (1 to {len(track.spaces) - 1})")
+    return track
+
+
 def _layout(raw: dict[str, Any]) -> Layout:
     layout = Layout(
         number=int(raw["number"]),
@@ -183,12 +256,35 @@ def demo() -> Box:
     return demo_box("greenwood", PACKAGE, FILES)
 
 
+def box_of(where: Any = None) -> Box:
+    """The box of ``where``: a Box itself, a State's or set-up options' box; the demo box for
+    None (where no game exists yet) or options that hold none."""
+    return where if isinstance(where, Box) else box_in(where, demo())
+
+
 def catalogue(where: Any = None) -> Catalogue:
-    """The catalogue of the box of ``where`` (a State, set-up options or None: the demo
-    box's), made once per box."""
-    if isinstance(where, Box):
-        return where.parsed(load_catalogue)
-    return box_in(where, demo()).parsed(load_catalogue)
+    """The catalogue of the box of ``where`` (a State, set-up options, a Box; None: the demo
+    box's, where no game exists), made once per box."""
+    return box_of(where).parsed(load_catalogue)
+
+
+def layout_item(number: int) -> str:
+    """A submarine layout's item id in the box (``submarines/layout/0``)."""
+    return f"submarines/layout/{number}"
+
+
+def threat_item(name: str) -> str:
+    """A threat card's item id in the box (``tracks/threat/threat 3``)."""
+    return f"tracks/threat/{name}"
+
+
+def threat_number(name: str) -> tuple[bool, int] | None:
+    """Whether a threat card's name is one the table entered, and its number (``threat 3``:
+    (False, 3); ``entered threat 2``: (True, 2)); None for any other name."""
+    head, _, number = name.rpartition(" ")
+    if not number.isdigit() or head not in ("threat", ENTERED):
+        return None
+    return head == ENTERED, int(number)
 
 
 def load_catalogue(files: BoxFiles) -> Catalogue:
@@ -206,55 +302,31 @@ def load_catalogue(files: BoxFiles) -> Catalogue:
         layouts = {lay.number: lay for lay in map(_named_layout, subs["layout"])}
         current = "pieces.toml"
         pieces = _load(current)
-        shapes = {
-            s["name"]: Shape(
-                str(s["name"]),
-                _cells(s["cells"]),
-                (int(s["tag_cell"][0]), int(s["tag_cell"][1])),
-                bool(s.get("flippable", False)),
-                int(s["copies"]),
-            )
-            for s in pieces["shape"]
-        }
+        shapes = {sh.name: sh for sh in (_named(_shape, "shape", s) for s in pieces["shape"])}
         creatures = {
-            c["name"]: Creature(
-                str(c["name"]),
-                str(c["deck"]),
-                str(c["shape"]),
-                int(c.get("pieces", 1)),
-                tuple(str(k) for k in c["cost"]),
-                int(c["vp"]),
-            )
-            for c in pieces["creature"]
+            c.name: c for c in (_named(_creature, "creature", c) for c in pieces["creature"])
         }
-        for sh in shapes.values():
-            if sh.tag_cell not in sh.cells or normalise(sh.cells) != sh.cells:
-                raise ValueError(f"shape {sh.name!r}: cells must start at [0, 0] and hold tag_cell")
         if sorted(layouts) != [0, 1, 2, 3]:
             raise ValueError(f"layouts 0-3 are needed, found {sorted(layouts)}")
         for c in creatures.values():
-            if c.shape not in shapes or not set(c.cost) <= set(KNOWLEDGE):
-                raise ValueError(f"creature {c.name!r}: unknown shape or knowledge")
+            if c.shape not in shapes:
+                raise ValueError(f"creature {c.name}: unknown shape {c.shape!r}")
+        if "wisp" not in shapes:
+            raise ValueError("shape wisp: missing (the will-o'-wisp piece, §三.11)")
+        large_extra = tuple(str(k) for k in pieces["display"]["large_extra"])
+        if not set(large_extra) <= set(KNOWLEDGE):
+            raise ValueError(f"display: large_extra must be knowledge of {', '.join(KNOWLEDGE)}")
         current = "tracks.toml"
         tracks = _load(current)
-        strength, path = tracks["strength"], tracks["pathfinding"]
+        threats = tuple(_named(_threat, "threat", t) for t in tracks["threat"])
         return Catalogue(
             layouts=layouts,
             shapes=shapes,
             creatures=creatures,
-            large_extra=tuple(pieces["display"]["large_extra"]),
-            threats=tuple(
-                Threat(str(t["name"]), str(t["trigger"]), _rewards(t["protection"]))
-                for t in tracks["threat"]
-            ),
-            strength=Track(
-                tuple(_rewards(s) for s in strength["spaces"]), _rewards(strength["end_reward"])
-            ),
-            pathfinding=Track(
-                tuple(_rewards(s) for s in path["spaces"]),
-                loop_from=int(path["loop_from"]),
-                ranges=tuple(int(r) for r in path["ranges"]),
-            ),
+            large_extra=large_extra,
+            threats=threats,
+            strength=_named(_strength, "strength", tracks["strength"], whole=True),
+            pathfinding=_named(_pathfinding, "pathfinding", tracks["pathfinding"], whole=True),
         )
     except (KeyError, TypeError, ValueError, IndexError) as exc:
         what = f"missing field {exc.args[0]!r}" if isinstance(exc, KeyError) else str(exc)

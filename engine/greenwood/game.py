@@ -27,8 +27,15 @@ from engine.core import (
 from engine.core.box import BoxFiles
 from engine.core.game import InProgress
 from engine.greenwood import rules
-from engine.greenwood.catalogue import BOX_KINDS, FILES, PACKAGE, catalogue, load_catalogue
-from engine.greenwood.moves import ThreatDrawn
+from engine.greenwood.catalogue import (
+    BOX_KINDS,
+    FILES,
+    PACKAGE,
+    box_of,
+    catalogue,
+    load_catalogue,
+)
+from engine.greenwood.moves import ChooseStartPlayer, ThreatDrawn
 from engine.greenwood.offers import greenwood_offers
 from engine.greenwood.phases import PHASES, ROUNDS, RULES, solo_band
 from engine.greenwood.picture import picture as submarines
@@ -37,8 +44,6 @@ from engine.greenwood.rules.draws import THREATS_IN_PLAY
 from engine.greenwood.state import GreenwoodData, Player
 from engine.greenwood.texts import EVENT_TEXTS, OPTION_TEXTS, OUTCOME_TEXTS, event_line
 from engine.greenwood.view import view as greenwood_view
-
-"""1张正面朝上 for round 1, 4 face down for rounds 2 and 3 (§一.3)."""
 
 
 @dataclass(frozen=True)
@@ -50,7 +55,8 @@ class GreenwoodOptions(Options):
     layout: Literal[0, 1, 2, 3] = 0
     """Submarine layout 0–3, shared by all players (§一.1)."""
     start_seat: int | None = None
-    """Who saw an amber spirit last; None: chosen at random (§一.10)."""
+    """Who saw an amber spirit last (§一.10); None: chosen at the table as the game opens
+    (draws "table"), at random by the seeded Rng (draws "virtual")."""
     tutorial_threats: bool = False
     """Use threats 1–5 in order instead of five random ones (§一.3 教学威胁顺序)."""
 
@@ -98,30 +104,39 @@ class Greenwood(Game):
         return load_catalogue(files)
 
     def in_progress(self, state: State[Any]) -> InProgress | None:
-        """A threat turned up that the table has still to give (draws "table", §一.3)."""
+        """A threat turned up or the start player that the table has still to give (draws
+        "table", §一.3, §一.10; ``rules/draws.py``)."""
         return draws.in_progress(state)
 
     def setup(self, options: Any, rng: Rng) -> tuple[Any, Rng, Seat]:
-        """Threats (§一.3), the players' tokens (§一.6, §一.8) and the start player (§一.10)."""
+        """Threats (§一.3), the players' tokens (§一.6, §一.8) and the start player (§一.10).
+
+        With draws "table" the engine draws nothing: round 1's threat and (unless the set-up
+        names one, or the game is solo) the start player are the table's to give as the game
+        opens (``rules/draws.py``); the seat returned stands until then. With draws "virtual"
+        the seeded Rng deals five threats and picks the start player."""
         count = len(catalogue(options).threats)
+        table_draws = options.draws == "table"
         due = 0
         if options.tutorial_threats:
             threats: tuple[int, ...] = tuple(range(THREATS_IN_PLAY))
-        elif options.draws == "table":  # §一.3: the table shuffles; the first is given at dusk
+        elif table_draws:  # §一.3: the table shuffles; round 1's card is given as it opens
             threats, due = (), 1
         else:
             order, rng = rng.shuffled(range(count))
             threats = order[:THREATS_IN_PLAY]
+        choose = table_draws and options.start_seat is None and options.players > 1
         hikers = frozenset({0}) if options.mode == "clan" else frozenset()
         table = GreenwoodData(
             tuple(Player(hikers=hikers) for _ in range(options.players)),
             threats,
             revealed=0 if due else 1,
             threats_due=due,
+            start_due=choose,
         )
         if options.start_seat is not None:
             return table, rng, options.start_seat
-        if options.draws == "table":  # the table chose who sits as player 1 and starts (§一.10)
+        if table_draws:  # chosen at the table as the game opens (solo: the only seat)
             return table, rng, 0
         seat, rng = rng.choice(range(options.players))
         return table, rng, seat
@@ -143,7 +158,9 @@ class Greenwood(Game):
     def legal(self, state: State[Any], move: Move) -> Verdict:
         """Greenwood's own rules (see ``engine.greenwood.rules``)."""
         if isinstance(move, ThreatDrawn):
-            return draws.check(state, move)
+            return draws.check_threat(state, move)
+        if isinstance(move, ChooseStartPlayer):
+            return draws.check_start(state, move)
         return rules.check(state, move)
 
     def legal_pass(self, state: State[Any], move: Move) -> Verdict:
@@ -158,7 +175,9 @@ class Greenwood(Game):
     def apply(self, state: State[Any], move: Move) -> tuple[State[Any], tuple[Event, ...]]:
         """The effects of a legal Greenwood move."""
         if isinstance(move, ThreatDrawn):
-            return draws.play(state, move)
+            return draws.play_threat(state, move)
+        if isinstance(move, ChooseStartPlayer):
+            return draws.play_start(state, move)
         return rules.play(state, move)
 
     def final_outcome(self, state: State[Any]) -> Outcome:
@@ -197,8 +216,12 @@ class Greenwood(Game):
     def event_text(
         self, event: dict[str, Any], lang: str, state: State[Any] | None = None
     ) -> str | None:
-        """The log's line for Greenwood's own events, things named as the table does."""
-        return event_line(event, lang)
+        """The log's line for Greenwood's own events, things named as the table does; with
+        the game, a line resting on a demo box's value says so."""
+        if state is None:
+            return event_line(event, lang)
+        entered = (t.name for t in state.data.entered)
+        return event_line(event, lang, box_of(state), state.options.layout, entered)
 
     def view(self, state: State[Any], lang: str) -> dict[str, Any]:
         """The layout, the revealed threats and a short strip per player, points first."""

@@ -326,12 +326,38 @@ class SoloRated(Event):
 
 @dataclass(frozen=True)
 class ThreatDrawn(Move):
-    """The threat card the table turned face up, with draws "table" (§一.3: the first at
-    set-up; §三.15 step 3: two more each upkeep, given as the next dusk begins): picked by its
-    name among the box's threats. Any seat gives it, outside the turns."""
+    """The threat card the table turned face up, with draws "table" (§一.3: round 1's as the
+    game opens; §三.15 step 3: two more each upkeep, given as the next dusk begins). Picked by
+    its name among the box's threats (``threat``), or, for a card the box does not hold,
+    entered by what it shows: what sets it off (``trigger``, §四.5) and its protection reward
+    (``protection``, a reward kind, ``amount`` of it). Any seat gives it."""
 
     type: ClassVar[str] = "greenwood.threat_drawn"
     ends_turn: ClassVar[bool] = False
     out_of_turn: ClassVar[bool] = True
     seat: Seat
-    threat: str
+    threat: str = ""
+    trigger: str = ""
+    protection: str = ""
+    amount: int = 1
+
+
+@dataclass(frozen=True)
+class ChooseStartPlayer(Move):
+    """Who takes the start-player marker, chosen at the table with draws "table" when the
+    set-up named no one (§一.10: 最近一次见过琥珀灵的玩家…无法确定时,随机选择): ``player`` is
+    that seat. Any seat gives it."""
+
+    type: ClassVar[str] = "greenwood.start_player"
+    ends_turn: ClassVar[bool] = False
+    out_of_turn: ClassVar[bool] = True
+    seat: Seat
+    player: Seat
+
+
+@dataclass(frozen=True)
+class StartPlayerChosen(Event):
+    """The start-player marker went to this seat (§一.10); the night's turns begin there."""
+
+    type: ClassVar[str] = "greenwood.start_player_chosen"
+    player: Seat

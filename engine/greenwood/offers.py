@@ -20,9 +20,18 @@ from collections.abc import Iterator
 from engine.core import Seat, State, Text
 from engine.core.forms import Choice, Field, Offer
 from engine.greenwood.board import Cell
-from engine.greenwood.catalogue import KNOWLEDGE, Catalogue, catalogue, parse_reward
-from engine.greenwood.moves import SPIRIT, ThreatDrawn
+from engine.greenwood.catalogue import (
+    KNOWLEDGE,
+    TRIGGERS,
+    Catalogue,
+    box_of,
+    catalogue,
+    parse_reward,
+    threat_item,
+)
+from engine.greenwood.moves import SPIRIT, ChooseStartPlayer, ThreatDrawn
 from engine.greenwood.rules import draws
+from engine.greenwood.rules.draws import POINTS_MAX, REWARD_MAX, threat_at
 from engine.greenwood.rules.placement import placements
 from engine.greenwood.state import ORDINARY_PLACES, GreenwoodData, Player
 from engine.greenwood.texts import (
@@ -57,7 +66,7 @@ def greenwood_offers(state: State[GreenwoodData], seat: Seat) -> list[Offer]:
     player = state.data.players[seat]
     out: list[Offer] = []
     if draws.in_progress(state) is not None:
-        return [_threat_draw(state, seat)]
+        return _table_draws(state, seat)
     if phase == "dusk":
         out += _dusk(state, seat, player)
     elif phase == "departure":
@@ -171,23 +180,59 @@ def place_offer(state: State[GreenwoodData], seat: Seat, piece: str) -> Offer:
 # --- building blocks -------------------------------------------------------------------------
 
 
-def _threat_draw(state: State[GreenwoodData], seat: Seat) -> Offer:
-    """§一.3: the threat card the table turned face up, picked by its name among the box's
-    threats (what sets it off said beside it; a demo card said to be the demo's)."""
-    box = catalogue(state)
-    played = state.options.box
-    choices = []
-    for threat in box.threats:
-        label = Text(
-            f"{threat_name(threat.name).zh}({trigger_name(threat.trigger).zh})",
-            f"{threat_name(threat.name).en} ({trigger_name(threat.trigger).en})",
+def _table_draws(state: State[GreenwoodData], seat: Seat) -> list[Offer]:
+    """What the table has still to give as a dusk begins (``rules/draws.py``): the threat card
+    turned face up (§一.3, §三.15 step 3) and the start player (§一.10)."""
+    out = []
+    if state.data.threats_due:
+        out += _threat_draw(state, seat)
+    if state.data.start_due:
+        players = tuple(
+            Choice(n, CHOICE_TEXTS["player"].format(n=n + 1)) for n in range(state.players)
         )
-        if played is None or not played.is_owners(f"tracks/threat/{threat.name}"):
-            label = Text(f"{label.zh}(演示盒)", f"{label.en} (demo box)")
+        out.append(_offer(ChooseStartPlayer.type, seat, _pick("player", players)))
+    return out
+
+
+def _threat_draw(state: State[GreenwoodData], seat: Seat) -> list[Offer]:
+    """§一.3: the threat card the table turned face up, picked by its name among the box's
+    threats (what sets it off and what protecting pays said beside it; a demo card said to be
+    the demo's), or entered by what sets it off (§四.5) and its protection reward: points
+    (1–8) in one offer, another reward (1–3 of it) in another, so that no offer's picks
+    multiply past 6 × 7."""
+    box = box_of(state)
+    choices = []
+    for threat in catalogue(state).threats:
+        label = Text(
+            f"{threat_name(threat.name).zh}({trigger_name(threat.trigger).zh};"
+            f"保护奖励:{_rewards_label(threat.protection).zh})",
+            f"{threat_name(threat.name).en} (set off by {trigger_name(threat.trigger).en};"
+            f" protection: {_rewards_label(threat.protection).en})",
+        )
+        if not box.is_owners(threat_item(threat.name)):
+            label = CHOICE_TEXTS["demo"].format(name=label)
         choices.append(Choice(threat.name, label))
-    label = Text("翻开的威胁卡牌:按卡名选", "Threat card turned up: pick its name")
-    field = Field("threat", Text("威胁卡牌", "threat card"), "pick", tuple(choices))
-    return Offer(ThreatDrawn.type, seat, label, fields=(field,))
+    pick = _offer(
+        ThreatDrawn.type, seat, _pick("threat", tuple(choices)), label=OFFER_TEXTS["threat.pick"]
+    )
+    triggers = _pick("trigger", tuple(Choice(t, trigger_name(t)) for t in TRIGGERS))
+    points = Field("amount", FIELD_TEXTS["points"], "number", low=1, high=POINTS_MAX, default=1)
+    amount = Field("amount", FIELD_TEXTS["amount"], "number", low=1, high=REWARD_MAX, default=1)
+    others = tuple(Choice(r, REWARD_NAMES[r]) for r in OTHER_REWARDS)
+    by_points = Offer(
+        ThreatDrawn.type,
+        seat,
+        OFFER_TEXTS["threat.points"],
+        fixed={"protection": "vp"},
+        fields=(triggers, points),
+    )
+    by_reward = Offer(
+        ThreatDrawn.type,
+        seat,
+        OFFER_TEXTS["threat.other"],
+        fields=(triggers, _pick("protection", others), amount),
+    )
+    return [pick, by_points, by_reward]
 
 
 def _offer(move: str, seat: Seat, *fields: Field, label: Text | None = None) -> Offer:
@@ -232,13 +277,22 @@ def _spy_offer(state: State[GreenwoodData], seat: Seat, owner: Seat | None) -> O
 
 
 def _threat_label(state: State[GreenwoodData], index: int) -> Text:
-    threat = catalogue(state).threats[state.data.threats[index]]
-    reward = Text(
-        "、".join(_reward_label(r).zh for r in threat.protection),
-        ", ".join(_reward_label(r).en for r in threat.protection),
+    """A threat on the main board with its protection reward; a demo card's reward said to be
+    the demo's."""
+    threat = threat_at(state, index)
+    reward = _rewards_label(threat.protection)
+    label = CHOICE_TEXTS["threat"].format(name=threat_name(threat.name), reward=reward)
+    owners = box_of(state).is_owners(threat_item(threat.name))
+    if owners or threat in state.data.entered:
+        return label
+    return CHOICE_TEXTS["demo"].format(name=label)
+
+
+def _rewards_label(rewards: tuple[str, ...]) -> Text:
+    return Text(
+        "、".join(_reward_label(r).zh for r in rewards),
+        ", ".join(_reward_label(r).en for r in rewards),
     )
-    number = threat.name.rsplit(" ", 1)[-1]
-    return CHOICE_TEXTS["threat"].format(n=number, name=threat.name, reward=reward)
 
 
 def _creature_label(cat: Catalogue, name: str) -> Text:

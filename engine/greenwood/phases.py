@@ -8,7 +8,6 @@ from typing import Any
 
 from engine.core import END, Event, Phase, State, Step, Text, TurnOrder
 from engine.greenwood import rules
-from engine.greenwood.catalogue import catalogue
 from engine.greenwood.moves import (
     FinalScores,
     RewardGained,
@@ -16,7 +15,7 @@ from engine.greenwood.moves import (
     ThreatRevealed,
     VirtualCompanionsRevealed,
 )
-from engine.greenwood.rules.draws import THREATS_IN_PLAY, table_draws
+from engine.greenwood.rules.draws import THREATS_IN_PLAY, table_draws, threat_at
 from engine.greenwood.state import GreenwoodData, Player
 
 RULES = "greenwood.zh.md"
@@ -124,9 +123,8 @@ def _upkeep_begins(state: State[GreenwoodData]) -> tuple[State[GreenwoodData], t
         due = min(table.revealed + 2, THREATS_IN_PLAY) - table.revealed
         return replace(state, data=replace(table, threats_due=due)), ()
     revealed = min(table.revealed + 2, len(table.threats))
-    threats = catalogue(state).threats
     events = tuple(
-        ThreatRevealed(i, threats[table.threats[i]].name, threats[table.threats[i]].trigger)
+        ThreatRevealed(i, threat_at(state, i).name, threat_at(state, i).trigger)
         for i in range(table.revealed, revealed)
     )
     return replace(state, data=replace(table, revealed=revealed)), events
@@ -171,6 +169,7 @@ PHASES = (
             "greenwood.protect",
             "greenwood.strengthen",
             "greenwood.threat_drawn",
+            "greenwood.start_player",
         },
         starts_round=True,
         on_begin=_dusk_begins,

@@ -233,8 +233,8 @@ NO_SPIRIT_TOKEN = _r(
 
 THREAT_DUE = _r(
     "threat_due",
-    "先把翻开的威胁卡牌录入(按卡名选)",
-    "First enter the threat card turned face up (pick it by its name)",
+    "先录入翻开的威胁卡牌(按卡名选,或按卡上的内容录入)",
+    "First give the threat card turned face up (pick it by its name, or enter what it shows)",
     "§一.3",
 )
 NO_THREAT_DUE = _r(
@@ -248,7 +248,37 @@ NO_SUCH_THREAT = _r(
 )
 THREAT_IN_PLAY = _r(
     "threat_in_play",
-    "这张威胁卡牌已经在主板上了",
-    "That threat card is already on the main board",
+    "{threat}已经在主板上了",
+    "The main board already holds {threat}",
     "§一.3",
+)
+UNKNOWN_TRIGGER = _r(
+    "unknown_trigger",
+    "威胁卡牌没有这种触发条件",
+    "No threat card is set off by that",
+    "§四.5",
+)
+BAD_PROTECTION = _r(
+    "bad_protection",
+    "威胁卡牌的保护奖励是一种奖励,数量1到{high}",
+    "A threat card's protection reward is one reward, 1 to {high} of it",
+    "§四.5",
+)
+START_PLAYER_DUE = _r(
+    "start_player_due",
+    "先选起始玩家(最近一次见过琥珀灵的玩家;无法确定时随机选)",
+    "First choose the start player (who saw an amber spirit last; else at random)",
+    "§一.10",
+)
+NO_START_DUE = _r(
+    "no_start_due",
+    "起始玩家已经确定",
+    "The start player is already chosen",
+    "§一.10",
+)
+NO_SUCH_PLAYER = _r(
+    "no_such_player",
+    "没有{player}号玩家:这桌有{players}人",
+    "There is no player {player}: this table has {players} players",
+    "§一.10",
 )

@@ -6,6 +6,7 @@ from dataclasses import dataclass, replace
 
 from engine.core import Seat
 from engine.greenwood.board import Cells
+from engine.greenwood.catalogue import Threat
 
 START_SCORE = 5
 """计分标记放在主板计分轨道的5分位置 (§一.6)."""
@@ -107,10 +108,16 @@ class GreenwoodData:
 
     players: tuple[Player, ...]
     threats: tuple[int, ...]
-    """The five threat cards in play (catalogue indices), in the order they are revealed."""
+    """The threat cards in play, in the order they are revealed: indices of the box's threats
+    followed by ``entered`` (index ``len(box threats) + k`` is ``entered[k]``)."""
     revealed: int = 1
     threats_due: int = 0
     """Threat cards turned up that the table has still to give (draws "table", §一.3)."""
+    entered: tuple[Threat, ...] = ()
+    """Threat cards the table entered by what they show (the box did not hold them): this
+    game's from then on (draws "table")."""
+    start_due: bool = False
+    """The start player is still to be chosen at the table (draws "table", §一.10)."""
     virtual: int = 0
     """Solo: companions the virtual opponent shows this night (each carries energy, §四.18)."""
     virtual_spied: frozenset[int] = frozenset()

@@ -7,7 +7,8 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from engine.core import Text
-from engine.core.box import DRAWS_TEXTS
+from engine.core.box import DRAWS_TEXTS, Box, demo_note
+from engine.greenwood.catalogue import layout_item, threat_item, threat_number
 from engine.greenwood.moves import SPIRIT
 
 EVENT_TEXTS: dict[str, Text] = {
@@ -39,6 +40,9 @@ EVENT_TEXTS: dict[str, Text] = {
         "单人成绩:{score}分,{title_zh}", "Solo result: {score} points, {title_en}"
     ),
     "greenwood.threat_revealed": Text("翻开威胁:{name}", "Threat revealed: {name}"),
+    "greenwood.start_player_chosen": Text(
+        "起始玩家标记交给{player}号玩家", "The start-player marker goes to player {player}"
+    ),
     "greenwood.token_used": Text(
         "{player}号玩家使用{token}标记", "Player {player} uses a {token} token"
     ),
@@ -69,6 +73,18 @@ OFFER_TEXTS: dict[str, Text] = {
     "greenwood.take_wisp": Text("鬼火行动:拿取1个鬼火", "Wisp action: take a wisp"),
     "greenwood.swap_knowledge": Text("替换1个知识", "Swap one knowledge token"),
     "greenwood.place": Text("把{piece}放进潜艇", "Place the {piece} in your submarine"),
+    "threat.pick": Text("翻开的威胁卡牌:按卡名选", "Threat card turned up: pick its name"),
+    "threat.points": Text(
+        "翻开的威胁卡牌:录入(保护奖励是胜利点数)",
+        "Threat card turned up: enter it (protection pays points)",
+    ),
+    "threat.other": Text(
+        "翻开的威胁卡牌:录入(保护奖励是其他奖励)",
+        "Threat card turned up: enter it (protection pays another reward)",
+    ),
+    "greenwood.start_player": Text(
+        "起始玩家(最近一次见过琥珀灵的玩家)", "Start player (who saw an amber spirit last)"
+    ),
 }
 """What each offer's button says."""
 
@@ -87,6 +103,11 @@ FIELD_TEXTS: dict[str, Text] = {
     "old": Text("换掉", "Give up"),
     "new": Text("换成", "Take instead"),
     "cells": Text("潜艇格子", "Submarine cells"),
+    "trigger": Text("触发条件", "set off by"),
+    "protection": Text("保护奖励", "protection reward"),
+    "points": Text("保护奖励:胜利点数", "protection reward: points"),
+    "amount": Text("保护奖励的数量", "how many of the reward"),
+    "player": Text("起始玩家", "start player"),
 }
 """What each field of an offer is called."""
 
@@ -182,7 +203,7 @@ CHOICE_TEXTS: dict[str, Text] = {
     "virtual": Text("虚拟对手的第{n}名伙伴", "Virtual opponent's companion {n}"),
     "player": Text("{n}号玩家", "player {n}"),
     "virtual_owner": Text("虚拟对手", "the virtual opponent"),
-    "threat": Text("威胁{n}(保护奖励:{reward})", "{name} (protection: {reward})"),
+    "threat": Text("{name}(保护奖励:{reward})", "{name} (protection: {reward})"),
     "unplaced": Text("尚未放置的保护标记", "An unplaced token"),
     "free_slot": Text("空的储存格", "A free slot"),
     "instead_of": Text("替换掉一个{k}", "In place of a {k} one"),
@@ -191,6 +212,7 @@ CHOICE_TEXTS: dict[str, Text] = {
     "upright": Text("正放", "as printed"),
     "turned": Text("旋转{deg}°", "turned {deg}°"),
     "flipped": Text("翻面后旋转{deg}°", "flipped, turned {deg}°"),
+    "demo": Text("{name}(演示盒)", "{name} (demo box)"),
 }
 """Labels of the choices, filled in from the state."""
 
@@ -311,7 +333,10 @@ OPTION_TEXTS: dict[str, Text] = {
     "players": Text("玩家人数(1人为单人模式)", "Players (1: the solo game)"),
     "mode": Text("游戏模式", "Game mode"),
     "layout": Text("潜艇布局(所有玩家相同)", "Submarine layout (the same for everyone)"),
-    "start_seat": Text("起始玩家(留空:随机)", "Start player (blank: at random)"),
+    "start_seat": Text(
+        "起始玩家(留空:开局时在桌上选;程序洗牌时随机)",
+        "Start player (blank: chosen at the table as the game opens; at random by the program)",
+    ),
     "tutorial_threats": Text("使用教学威胁顺序(威胁1至5)", "Tutorial threats (threats 1 to 5)"),
     **{f"mode={k}": v for k, v in MODE_NAMES.items()},
     **{f"layout={k}": v for k, v in LAYOUT_NAMES.items()},
@@ -382,9 +407,18 @@ def area_name(name: str) -> Text:
 
 
 def threat_name(name: str) -> Text:
-    """A threat card by its number (``threat 2``: 威胁2 / threat 2)."""
-    number = name.rsplit(" ", 1)[-1]
-    return Text(f"威胁{number}", f"threat {number}") if number.isdigit() else Text("威胁", "threat")
+    """A threat card by its number (``threat 2``: 威胁2 / threat 2), one the table entered
+    (``entered threat 1``: 录入的威胁1 / entered threat 1), or by the title an owner's box gives
+    it."""
+    numbered = threat_number(name)
+    if numbered is None:
+        return Text(name, name)
+    entered, n = numbered
+    return (
+        Text(f"录入的威胁{n}", f"entered threat {n}")
+        if entered
+        else Text(f"威胁{n}", f"threat {n}")
+    )
 
 
 def trigger_name(trigger: str) -> Text:
@@ -564,6 +598,14 @@ def _threat_line(e: dict[str, Any]) -> Text:
     )
 
 
+def _start_line(e: dict[str, Any]) -> Text:
+    who = seat_name(int(e["player"]))
+    return Text(
+        f"起始玩家标记交给{who.zh},夜晚从{who.zh}开始",
+        f"The start-player marker goes to {who.en}: the night begins with them",
+    )
+
+
 def _virtual_line(e: dict[str, Any]) -> Text:
     n = int(e["count"])
     en = "1 companion" if n == 1 else f"{n} companions"
@@ -606,6 +648,7 @@ EVENT_LINES: dict[str, Callable[[dict[str, Any]], Text]] = {
         f"Solo result: {e['score']} points, band {e['band']} of 5: {e['title_en']}",
     ),
     "greenwood.threat_revealed": _threat_line,
+    "greenwood.start_player_chosen": _start_line,
     "greenwood.token_used": _token_line,
     "greenwood.virtual_companions": _virtual_line,
 }
@@ -620,10 +663,58 @@ def _cells(e: dict[str, Any]) -> str:
     return cell_names((int(c), int(r)) for c, r in e.get("cells") or ())
 
 
-def event_line(event: dict[str, Any], lang: str) -> str | None:
-    """The log's line for a Greenwood event (plain data) in ``lang``; None for another's."""
+BOARD = Text("潜艇{n}", "submarine {n}")
+"""A submarine layout as the demo note names it (``demo_note``)."""
+TRACK_NAMES: dict[str, Text] = {
+    "strength": Text("力量轨", "strength track"),
+    "pathfinding": Text("寻路轨", "pathfinding track"),
+}
+
+
+def printed_item(
+    event: dict[str, Any], layout: int, entered: Iterable[str] = ()
+) -> tuple[str, Text] | None:
+    """The printed item (its box id and name) an event's announcement rests on: the submarine
+    layout of an icon or area paid or a piece lost, a track space, a threat's protection or
+    trigger, a creature's points; None when it rests on the rules alone. ``entered``: threats
+    the table entered this game (no box item yet: the table's own values)."""
+    kind = str(event.get("type"))
+    if kind == "greenwood.threat_revealed":
+        name = str(event.get("name"))
+        return None if name in entered else (threat_item(name), threat_name(name))
+    if kind not in ("greenwood.reward_gained", "greenwood.reward_lost"):
+        return None
+    source = str(event.get("source", ""))
+    if source.startswith(("icon ", "area ")) or kind == "greenwood.reward_lost":
+        return layout_item(layout), BOARD.format(n=layout)
+    for track, called in TRACK_NAMES.items():
+        if source.startswith(f"{track} track"):
+            return f"tracks/{track}", called
+    if source.startswith("protection: "):
+        name = source.removeprefix("protection: ")
+        return None if name in entered else (threat_item(name), threat_name(name))
+    if source.startswith("rescue: "):
+        name = source.removeprefix("rescue: ")
+        return f"pieces/creature/{name}", creature_name(name)
+    return None
+
+
+def event_line(
+    event: dict[str, Any],
+    lang: str,
+    box: Box | None = None,
+    layout: int = 0,
+    entered: Iterable[str] = (),
+) -> str | None:
+    """The log's line for a Greenwood event (plain data) in ``lang``; None for another's. With
+    the game's ``box`` (its ``layout`` and the threats the table ``entered``), a line resting
+    on a demo box's value says so (``demo_note``)."""
     line = EVENT_LINES.get(str(event.get("type")))
     if line is None:
         return None
     text = line(event)
+    item = None if box is None else printed_item(event, layout, tuple(entered))
+    if box is not None and item is not None and not box.is_owners(item[0]):
+        note = demo_note(item[1])
+        text = Text(f"{text.zh}({note.zh})", f"{text.en} ({note.en})")
     return text.zh if lang == "zh" else text.en

@@ -6,9 +6,17 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core import State, Text
-from engine.greenwood.catalogue import catalogue
+from engine.greenwood.catalogue import Threat, box_of, threat_item
+from engine.greenwood.rules.draws import threat_at
 from engine.greenwood.state import GreenwoodData
-from engine.greenwood.texts import LAYOUT_NAMES, knowledge_list, listed, threat_name, trigger_name
+from engine.greenwood.texts import (
+    CHOICE_TEXTS,
+    LAYOUT_NAMES,
+    knowledge_list,
+    listed,
+    threat_name,
+    trigger_name,
+)
 
 STRIP = ("points", "energy", "spies", "aurora", "knowledge", "rescued")
 """A player's fields on the kiosk's strip, most important first (at most six)."""
@@ -29,16 +37,20 @@ VIEW_LABELS: dict[str, Text] = {
 def view(state: State[GreenwoodData], lang: str) -> dict[str, Any]:
     """The layout, the revealed threats and a short strip per player, points first."""
     tr = (lambda t: t.zh) if lang == "zh" else (lambda t: t.en)
-    cat = catalogue(state)
     table: GreenwoodData = state.data
-    revealed = [cat.threats[i] for i in table.threats[: table.revealed]]
-    threats = listed(
-        Text(
+    revealed = [threat_at(state, i) for i in range(min(table.revealed, len(table.threats)))]
+    box, entered = box_of(state), {t.name for t in table.entered}
+
+    def shown(t: Threat) -> Text:
+        text = Text(
             f"{threat_name(t.name).zh}({trigger_name(t.trigger).zh})",
             f"{threat_name(t.name).en} ({trigger_name(t.trigger).en})",
         )
-        for t in revealed
-    )
+        if t.name in entered or box.is_owners(threat_item(t.name)):
+            return text
+        return CHOICE_TEXTS["demo"].format(name=text)  # what sets it off is the demo's
+
+    threats = listed(shown(t) for t in revealed)
     summary: list[list[Any]] = [
         [tr(VIEW_LABELS["layout"]), tr(LAYOUT_NAMES[state.options.layout])],
         [tr(VIEW_LABELS["threats"]), tr(threats)],

@@ -32,13 +32,14 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.core import ACCEPTED, Move, Reason, State, Text, Verdict
+from engine.core.box import noted
 from engine.core.text import Language
 from engine.greenwood.board import Cell, turn
-from engine.greenwood.catalogue import Layout, Shape, catalogue
+from engine.greenwood.catalogue import Layout, Shape, box_of, catalogue, layout_item
 from engine.greenwood.moves import Place
 from engine.greenwood.rules.placement import check_placement
 from engine.greenwood.state import GreenwoodData
-from engine.greenwood.texts import piece_name
+from engine.greenwood.texts import BOARD, piece_name
 from vision.calibration import BoardLayout, TableCalibration
 from vision.detection import Detection, Detector, read_image
 from vision.readers.base import Prompt, Reader
@@ -169,11 +170,13 @@ def read_piece(
 
 
 def judge(layout: Layout, readings: Sequence[Reading], box: Any = None) -> dict[int, Verdict]:
-    """A verdict per squarely placed piece of one submarine seen at once (§三.10).
+    """A verdict per squarely placed piece of one submarine seen at once (§三.10), judged by
+    ``box`` (a game's state or options, a Box; None: the demo box).
 
     A photo does not say in which order the pieces came, so the pieces are laid in any order the
     rules allow (the start cell first, then edge neighbours); what can never be laid is refused
-    with the reason it fails against all the others.
+    with the reason it fails against all the others, saying so when the layout is the demo
+    box's (``noted``).
     """
     shapes = catalogue(box).shapes
     todo = [r for r in readings if r.prompt is None]
@@ -189,8 +192,10 @@ def judge(layout: Layout, readings: Sequence[Reading], box: Any = None) -> dict[
                 covered |= frozenset(r.cells)
                 todo.remove(r)
                 progress = True
+    board = BOARD.format(n=layout.number)
     for r in todo:
-        verdicts[r.tag_id] = check_placement(layout, covered, frozenset(r.cells), shapes[r.piece])
+        verdict = check_placement(layout, covered, frozenset(r.cells), shapes[r.piece])
+        verdicts[r.tag_id] = noted(verdict, box_of(box), layout_item(layout.number), board)
     return verdicts
 
 

@@ -16,11 +16,18 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from engine.core import ACCEPTED, EndTurn, Event, Move, Pass, Seat, State, Text, Verdict
-from engine.core.box import box_in, noted
+from engine.core.box import noted
 from engine.core.offers import CORE_LABELS
 from engine.core.vocabulary import SeatPassed
 from engine.greenwood.board import orientation_of
-from engine.greenwood.catalogue import Catalogue, Layout, catalogue, demo, parse_reward
+from engine.greenwood.catalogue import (
+    Catalogue,
+    Layout,
+    box_of,
+    catalogue,
+    layout_item,
+    parse_reward,
+)
 from engine.greenwood.errors import GreenwoodDataError
 from engine.greenwood.moves import (
     SPIRIT,
@@ -95,6 +102,7 @@ from engine.greenwood.reasons import (
     UNKNOWN_REWARD,
     WRONG_PIECE,
 )
+from engine.greenwood.rules.draws import threat_at
 from engine.greenwood.rules.placement import check_placement, rewards_of, room
 from engine.greenwood.state import (
     MAX_AURORA,
@@ -110,6 +118,7 @@ from engine.greenwood.state import (
     Player,
 )
 from engine.greenwood.texts import (
+    BOARD,
     DUSK_EFFECT_NAMES,
     FOREST_ACTION_NAMES,
     KNOWLEDGE_SHORT,
@@ -271,7 +280,7 @@ def _aurora(state: State[GreenwoodData], p: Player, m: GainAurora, ev: list[Even
 def _protect(state: State[GreenwoodData], p: Player, m: Protect, ev: list[Event]) -> Effect:
     kept = tuple(t for t in p.protections if t != m.move_from)
     p = _done(replace(p, protections=(*kept, m.threat)), "protect")
-    threat = catalogue(state).threats[state.data.threats[m.threat]]
+    threat = threat_at(state, m.threat)  # the box's card, or the one the table entered
     items = [(f"protection: {threat.name}", r) for r in threat.protection]
     return _resolve(catalogue(state), _layout(state), p, m.seat, items, ev), state.data
 
@@ -527,8 +536,7 @@ def _check_place(state: State[GreenwoodData], p: Player, m: Place) -> Verdict:
     if verdict.ok:
         return verdict
     n = layout.number  # a refusal on the demo's board says so (docs/box.md)
-    board = Text(f"潜艇{n}", f"submarine {n}")
-    return noted(verdict, box_in(state, demo()), f"submarines/layout/{n}", board)
+    return noted(verdict, box_of(state), layout_item(n), BOARD.format(n=n))
 
 
 def _layout(state: State[GreenwoodData]) -> Layout:
