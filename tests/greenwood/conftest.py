@@ -10,6 +10,8 @@ import pytest
 
 from engine.core import Move, Pass, Session, State, find_game
 from engine.core import flow as core_flow
+from engine.core.box import Box, demo_files, merged
+from engine.greenwood.catalogue import FILES, PACKAGE
 from engine.greenwood.state import Player
 
 
@@ -100,4 +102,63 @@ def table() -> Table:
 @pytest.fixture(scope="session")
 def gw() -> SimpleNamespace:
     """The helpers above, for tests that build their own tables."""
-    return SimpleNamespace(Table=Table, with_player=with_player, apply=apply, legal=legal)
+    return SimpleNamespace(
+        Table=Table, with_player=with_player, apply=apply, legal=legal, box_with=box_with
+    )
+
+
+# --- a second box: the owner's printed values, unlike the demo's ----------------------------
+
+OWNERS_LAYOUT_0: dict[str, Any] = {
+    "number": 0,
+    "cols": 6,
+    "rows": 6,
+    "start": [0, 0],
+    "unusable": [[1, 0]],  # the demo's layout 0 has none
+    "rewards": [
+        {"cells": [[0, 1]], "reward": "spy"},  # the demo's (0, 1) pays nothing
+        {"cells": [[0, 2], [1, 2]], "reward": "vp:4"},
+    ],
+    "areas": [
+        {"name": "column 1", "cells": [[0, r] for r in range(6)], "reward": "aurora"},
+        {"name": "bow", "cells": [[1, 0], [2, 0]], "reward": "vp:6"},  # (1, 0) unusable
+    ],
+}
+"""The owner's submarine 0: (1, 0) unusable, other icons and areas than the demo's."""
+
+SECOND_BOX_ITEMS: dict[str, Any] = {
+    "submarines/layout/0": OWNERS_LAYOUT_0,
+    "tracks/strength": {
+        "spaces": [[], ["vp:3"], ["energy"], ["slot"], ["vp:1"], ["spy"], ["slot"], ["energy"]],
+        "end_reward": ["aurora"],
+    },
+    "tracks/pathfinding": {
+        "ranges": [2, 2, 3, 3, 3, 4, 4, 4],
+        "spaces": [[], ["aurora"], [], ["spy"], ["vp:2"], ["energy"], ["wisp"], ["vp:2"]],
+        "loop_from": 5,
+    },
+    "tracks/threat/threat 1": {"name": "threat 1", "trigger": "knowledge", "protection": ["vp:5"]},
+    "pieces/creature/moth": {
+        "name": "moth",
+        "deck": "A",
+        "shape": "domino",
+        "pieces": 1,
+        "cost": ["blue"],
+        "vp": 7,
+    },
+}
+"""The owner's items of the second box (the demo: strength space 1 a knowledge slot,
+pathfinding space 1 one point, threat 1 set off by the spirit protecting for 2 points, the moth
+costing red for 2 points)."""
+
+
+def box_with(items: dict[str, Any]) -> Box:
+    """The demo box with ``items`` over it, those items the owner's."""
+    demo = demo_files(PACKAGE, FILES)
+    return Box.of("greenwood", merged(demo, items), list(items))
+
+
+@pytest.fixture(scope="session")
+def second_box() -> Box:
+    """A box whose submarine 0, tracks, threat 1 and moth are the owner's (``SECOND_BOX_ITEMS``)."""
+    return box_with(SECOND_BOX_ITEMS)

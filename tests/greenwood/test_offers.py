@@ -139,11 +139,16 @@ def test_every_move_of_the_phase_is_offered_to_each_acting_seat() -> None:
                 if group.seat is None:
                     continue
                 seen = {o.move for o in group.offers}
-                expected = allowed[state.flow.phase] - {"greenwood.place", "greenwood.threat_drawn"}
+                draws = {"greenwood.threat_drawn", "greenwood.start_player"}
+                expected = allowed[state.flow.phase] - {"greenwood.place", *draws}
                 if state.data.players[group.seat].awaiting is not None:
                     expected.add("greenwood.place")
-                if state.data.threats_due:  # §一.3: the table gives the threat first
-                    expected = {"greenwood.threat_drawn"}
+                if state.data.threats_due or state.data.start_due:  # §一.3, §一.10: first
+                    expected = set()
+                    if state.data.threats_due:
+                        expected.add("greenwood.threat_drawn")
+                    if state.data.start_due:
+                        expected.add("greenwood.start_player")
                 assert expected <= seen, f"{path.name}:{number} seat {group.seat}"
             session.submit(move_from_dict(json.loads(line)))
 

@@ -122,7 +122,7 @@ def test_the_players_strip_is_a_few_fields_points_first_and_no_name() -> None:
     assert dict(map(tuple, zh["players"][1]["fields"]))["知识"] == "无(0/2)"
     assert dict(map(tuple, zh["players"][1]["fields"]))["能量"] == "2/2"
     en = GAME.view(session.state, "en")
-    assert en["summary"][1] == ["threats", "threat 1 (using a primal spirit)"]
+    assert en["summary"][1] == ["threats", "threat 1 (using a primal spirit) (demo box)"]
 
 
 def test_knowledge_on_the_strip_is_named_in_words(gw: Any) -> None:
