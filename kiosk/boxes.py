@@ -12,6 +12,7 @@ whole before anything is written: one line per problem, naming the file and the 
 from __future__ import annotations
 
 import contextlib
+import io
 import logging
 import os
 import tempfile
@@ -222,18 +223,12 @@ def export_box(data_dir: Path, game: Game, target: Path) -> list[str]:
     box = current_box(data_dir, game)
     texts = {name: tomli_w.dumps(tables) for name, tables in box.files.items()}
     if target.suffix.lower() == ".zip":
+        packed = io.BytesIO()
+        with zipfile.ZipFile(packed, "w") as archive:
+            for name, text in texts.items():
+                archive.writestr(f"{game.name}/{name}", text)
         target.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
-        try:
-            with os.fdopen(handle, "wb") as out, zipfile.ZipFile(out, "w") as archive:
-                for name, text in texts.items():
-                    archive.writestr(f"{game.name}/{name}", text)
-                out.flush()
-                os.fsync(out.fileno())
-            os.replace(temporary, target)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
+        _atomic_write(target, packed.getvalue())
     else:
         target.mkdir(parents=True, exist_ok=True)
         for name, text in texts.items():
@@ -277,9 +272,3 @@ def kind_label(game: Game, kind: str) -> Text:
         return game.box_kinds[kind]
     stem, _, key = kind.partition("/")
     return Text(f"{stem}.toml 的 {key}", f"{stem}.toml: {key.replace('_', ' ')}")
-
-
-DEMO_NOTE = Text(
-    "演示盒:这些值是编造的,把你自己的盒子录入后判定才准确",
-    "demo box: these values are invented; copy your own box to make the rulings exact",
-)

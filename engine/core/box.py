@@ -238,8 +238,10 @@ def demo_box(game: str, package: str, names: tuple[str, ...]) -> Box:
 
 
 def box_in(options: Any, demo: Box) -> Box:
-    """The box of a game's options (or of a State, through its options); ``demo`` when the
-    options hold none."""
+    """The box of a game's options (or of a State, through its options, or a Box itself);
+    ``demo`` when there is none."""
+    if isinstance(options, Box):
+        return options
     options = getattr(options, "options", options)
     box = getattr(options, "box", None)
     return box if isinstance(box, Box) else demo
@@ -270,3 +272,44 @@ def noted(verdict: Verdict, box: Box, item: str, name: Text) -> Verdict:
     note = demo_note(name)
     message = Text(f"{verdict.message.zh}({note.zh})", f"{verdict.message.en} ({note.en})")
     return Verdict(verdict.ok, verdict.code, message, verdict.rule, verdict.params)
+
+
+def with_note(text: Text, note: Text | None) -> Text:
+    """``text`` followed by a demo note (``demo_note``); unchanged for None."""
+    if note is None:
+        return text
+    return Text(f"{text.zh}({note.zh})", f"{text.en} ({note.en})")
+
+
+# --- reading a box's entries: each problem names the file and the entry -----------------------
+
+
+def entry_problem(where: str, what: str) -> BoxError:
+    """A problem of one entry, named as ``tablesight box import`` names it:
+    ``weather.toml, card autumn-3: ...``."""
+    return BoxError([f"{where}: {what}"])
+
+
+def entry_field(table: Any, key: str, where: str) -> Any:
+    """``table[key]`` of the entry ``where``; BoxError when the entry is no table or lacks it."""
+    if not isinstance(table, Mapping):
+        raise entry_problem(where, "is not a table")
+    if key not in table:
+        raise entry_problem(where, f"missing field {key!r}")
+    return table[key]
+
+
+def entry_int(table: Any, key: str, where: str, low: int = 0) -> int:
+    """A whole number of at least ``low`` (``entry_field``)."""
+    value = entry_field(table, key, where)
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise entry_problem(where, f"{key} must be a whole number of at least {low}, not {value!r}")
+    return value
+
+
+def entry_text(table: Any, key: str, where: str) -> str:
+    """A text that is not blank (``entry_field``)."""
+    value = entry_field(table, key, where)
+    if not isinstance(value, str) or not value.strip():
+        raise entry_problem(where, f"{key} must be a text, not {value!r}")
+    return value

@@ -21,7 +21,19 @@ from functools import lru_cache
 from typing import Any
 
 from engine.core import Text, Verdict
-from engine.core.box import Box, BoxError, BoxFiles, box_in, demo_box, demo_note
+from engine.core.box import (
+    Box,
+    BoxError,
+    BoxFiles,
+    box_in,
+    demo_box,
+    demo_note,
+    entry_field,
+    entry_int,
+    entry_problem,
+    entry_text,
+    with_note,
+)
 
 BIOMES: tuple[str, ...] = ("forest", "grassland", "badlands", "marsh")
 PORTAL = "portal"
@@ -359,13 +371,6 @@ def demo_text(cat: Catalogue, *items: str) -> Text | None:
     return None if not demo else demo_note(item_name(demo[0], cat))
 
 
-def with_note(text: Text, note: Text | None) -> Text:
-    """``text`` followed by a demo note (unchanged for None)."""
-    if note is None:
-        return text
-    return Text(f"{text.zh}({note.zh})", f"{text.en} ({note.en})")
-
-
 def noted(verdict: Verdict, cat: Catalogue, *items: str) -> Verdict:
     """The verdict, its message followed by the note of the first of ``items`` that is a demo
     value (as ``engine.core.box.noted``); unchanged when they are all the owner's."""
@@ -388,9 +393,7 @@ def demo() -> Box:
 def box_of(where: Any = None) -> Box:
     """The box of a state, of set-up options or a Box itself; the demo box for None (where no
     game exists yet: the set-up page's labels, a scan without a box)."""
-    if isinstance(where, Box):
-        return where
-    return demo() if where is None else box_in(where, demo())
+    return box_in(where, demo())
 
 
 def catalogue(where: Any = None) -> Catalogue:
@@ -435,45 +438,17 @@ def _with_entered(box: Box, entered: Entered) -> Catalogue:
 # --- how a box's files become a catalogue ----------------------------------------------------
 
 
-def _problem(where: str, what: str) -> BoxError:
-    """A problem of one entry, named as the kiosk's box import names it:
-    ``weather.toml, card autumn-3: ...``."""
-    return BoxError([f"{where}: {what}"])
-
-
-def _get(table: Any, key: str, where: str) -> Any:
-    if not isinstance(table, Mapping):
-        raise _problem(where, "is not a table")
-    if key not in table:
-        raise _problem(where, f"missing field {key!r}")
-    return table[key]
-
-
-def _int(table: Any, key: str, where: str, low: int = 0) -> int:
-    value = _get(table, key, where)
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise _problem(where, f"{key} must be a whole number of at least {low}, not {value!r}")
-    return value
-
-
 def _num(table: Any, key: str, where: str) -> float:
-    value = _get(table, key, where)
+    value = entry_field(table, key, where)
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise _problem(where, f"{key} must be a number, not {value!r}")
+        raise entry_problem(where, f"{key} must be a number, not {value!r}")
     return float(value)
 
 
-def _str(table: Any, key: str, where: str) -> str:
-    value = _get(table, key, where)
-    if not isinstance(value, str) or not value.strip():
-        raise _problem(where, f"{key} must be a text, not {value!r}")
-    return value
-
-
 def _bool(table: Any, key: str, where: str) -> bool:
-    value = _get(table, key, where)
+    value = entry_field(table, key, where)
     if not isinstance(value, bool):
-        raise _problem(where, f"{key} must be true or false, not {value!r}")
+        raise entry_problem(where, f"{key} must be true or false, not {value!r}")
     return value
 
 
@@ -481,29 +456,31 @@ def _title(table: Mapping[str, Any], where: str) -> tuple[str, str]:
     """The printed title (both languages, or neither)."""
     zh, en = table.get("title_zh", ""), table.get("title_en", "")
     if not isinstance(zh, str) or not isinstance(en, str) or bool(zh.strip()) != bool(en.strip()):
-        raise _problem(where, "title_zh and title_en must both be texts (or both left out)")
+        raise entry_problem(where, "title_zh and title_en must both be texts (or both left out)")
     return zh.strip(), en.strip()
 
 
 def _triple(table: Any, key: str, where: str) -> tuple[int, int, int]:
-    value = _get(table, key, where)
+    value = entry_field(table, key, where)
     ok = isinstance(value, list) and len(value) == 3
     if not ok or any(isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in value):
-        raise _problem(where, f"{key} must be three whole numbers of at least 0, not {value!r}")
+        raise entry_problem(
+            where, f"{key} must be three whole numbers of at least 0, not {value!r}"
+        )
     return value[0], value[1], value[2]
 
 
 def _file(files: BoxFiles, name: str) -> Mapping[str, Any]:
     data = files.get(name)
     if not isinstance(data, Mapping):
-        raise _problem(name, "the file is missing")
+        raise entry_problem(name, "the file is missing")
     return data
 
 
 def _entries(data: Mapping[str, Any], key: str, where: str) -> list[Any]:
-    entries = _get(data, key, where)
+    entries = entry_field(data, key, where)
     if not isinstance(entries, list) or not entries:
-        raise _problem(f"{where}, {key}", "must list at least one entry")
+        raise entry_problem(f"{where}, {key}", "must list at least one entry")
     return entries
 
 
@@ -513,71 +490,71 @@ def _characters(files: BoxFiles) -> dict[str, CharacterCard]:
         where = f"characters.toml, {key}"
         if not isinstance(c, Mapping):
             continue  # a marker of invented values
-        thresholds = _get(c, "focus_thresholds", where)
+        thresholds = entry_field(c, "focus_thresholds", where)
         if not isinstance(thresholds, list) or not all(
             isinstance(t, list) and len(t) == 2 and all(isinstance(v, int) for v in t)
             for t in thresholds
         ):
-            raise _problem(where, "focus_thresholds must be pairs [hunger, focus icons]")
+            raise entry_problem(where, "focus_thresholds must be pairs [hunger, focus icons]")
         card = CharacterCard(
             key,
-            _str(c, "name_zh", where),
-            _str(c, "name_en", where),
-            _int(c, "max_health", where, 1),
-            _int(c, "max_hunger", where, 1),
-            _int(c, "max_sanity", where, 1),
-            _int(c, "health", where, 1),
-            _int(c, "hunger", where),
-            _int(c, "sanity", where),
-            _int(c, "focus", where),
+            entry_text(c, "name_zh", where),
+            entry_text(c, "name_en", where),
+            entry_int(c, "max_health", where, 1),
+            entry_int(c, "max_hunger", where, 1),
+            entry_int(c, "max_sanity", where, 1),
+            entry_int(c, "health", where, 1),
+            entry_int(c, "hunger", where),
+            entry_int(c, "sanity", where),
+            entry_int(c, "focus", where),
             tuple((int(a), int(b)) for a, b in thresholds),
             _triple(c, "sanity_thresholds", where),
             _triple(c, "revive", where),
         )
         for stat in ("health", "hunger", "sanity"):
             if getattr(card, stat) > getattr(card, f"max_{stat}"):
-                raise _problem(where, f"{stat} {getattr(card, stat)} is above max_{stat}")
+                raise entry_problem(where, f"{stat} {getattr(card, stat)} is above max_{stat}")
         out[key] = card
     if not out:
-        raise _problem("characters.toml", "names no character")
+        raise entry_problem("characters.toml", "names no character")
     return out
 
 
 def _scenario(key: str, s: Any) -> Scenario:
     where = f"scenarios.toml, {key}"
-    portal_at = _get(s, "portal", where)
+    portal_at = entry_field(s, "portal", where)
     portal = Slot(
         PORTAL_SLOT,
-        _int(portal_at, "x", f"{where} portal"),
-        _int(portal_at, "y", f"{where} portal"),
+        entry_int(portal_at, "x", f"{where} portal"),
+        entry_int(portal_at, "y", f"{where} portal"),
     )
     slots = tuple(
         Slot(
-            str(_get(e, "name", f"{where} slots")),
-            _int(e, "x", f"{where} slot"),
-            _int(e, "y", f"{where} slot"),
+            str(entry_field(e, "name", f"{where} slots")),
+            entry_int(e, "x", f"{where} slot"),
+            entry_int(e, "y", f"{where} slot"),
         )
         for e in _entries(s, "slots", where)
     )
     tokens = tuple(
         Token(
-            _str(t, "slot", f"{where} token"),
-            _str(t, "name", f"{where} token"),
-            _int(t, "cv", f"{where} token"),
-            _int(t, "damage", f"{where} token"),
+            entry_text(t, "slot", f"{where} token"),
+            entry_text(t, "name", f"{where} token"),
+            entry_int(t, "cv", f"{where} token"),
+            entry_int(t, "damage", f"{where} token"),
             _bool(t, "hostile", f"{where} token"),
         )
         for t in s.get("tokens", [])
     )
-    biomes_raw = _get(s, "biomes", where)
+    biomes_raw = entry_field(s, "biomes", where)
     if not isinstance(biomes_raw, Mapping):
-        raise _problem(where, "biomes must be a table of biome = count")
-    biomes = {b: _int(biomes_raw, b, f"{where} biomes") for b in biomes_raw}
+        raise entry_problem(where, "biomes must be a table of biome = count")
+    biomes = {b: entry_int(biomes_raw, b, f"{where} biomes") for b in biomes_raw}
     return Scenario(
         key,
-        _str(s, "title_zh", where),
-        _str(s, "title_en", where),
-        _str(s, "season", where),
+        entry_text(s, "title_zh", where),
+        entry_text(s, "title_en", where),
+        entry_text(s, "season", where),
         biomes,
         portal,
         slots,
@@ -590,12 +567,12 @@ def _needs(files: BoxFiles) -> tuple[NeedsTile, ...]:
     for n, t in enumerate(_entries(_file(files, "needs.toml"), "tile", "needs.toml"), 1):
         label = t.get("number", n) if isinstance(t, Mapping) else n
         where = f"needs.toml, tile {label}"
-        kind = _str(t, "kind", where)
+        kind = entry_text(t, "kind", where)
         if kind not in NEEDS_KINDS:
-            raise _problem(where, f"kind must be normal or hard, not {kind!r}")
+            raise entry_problem(where, f"kind must be normal or hard, not {kind!r}")
         tiles.append(
             NeedsTile(
-                _int(t, "number", where, 1),
+                entry_int(t, "number", where, 1),
                 kind,
                 _triple(t, "day", where),
                 _triple(t, "night", where),
@@ -604,7 +581,7 @@ def _needs(files: BoxFiles) -> tuple[NeedsTile, ...]:
     numbers = [t.number for t in tiles]
     twice = next((n for n in numbers if numbers.count(n) > 1), None)
     if twice is not None:
-        raise _problem(f"needs.toml, tile {twice}", "the number is used twice")
+        raise entry_problem(f"needs.toml, tile {twice}", "the number is used twice")
     return tuple(tiles)
 
 
@@ -616,12 +593,12 @@ def _seasons(
     names = {}
     for s in SEASONS:
         where = f"seasons.toml, {s}"
-        table = _get(raw, s, "seasons.toml")
-        names[s] = (_str(table, "name_zh", where), _str(table, "name_en", where))
+        table = entry_field(raw, s, "seasons.toml")
+        names[s] = (entry_text(table, "name_zh", where), entry_text(table, "name_en", where))
         seasons[s] = {}
         for d in DIFFICULTIES:
-            setup = _get(table, d, where)
-            pattern = _get(setup, "pattern", f"{where} {d}")
+            setup = entry_field(table, d, where)
+            pattern = entry_field(setup, "pattern", f"{where} {d}")
             if (
                 not isinstance(pattern, list)
                 or not pattern
@@ -630,11 +607,12 @@ def _seasons(
                     for p in pattern
                 )
             ):
-                raise _problem(
+                raise entry_problem(
                     f"{where} {d}", "pattern must list [normal or hard, day or night] tiles"
                 )
             seasons[s][d] = SeasonSetup(
-                tuple((k, side) for k, side in pattern), _int(setup, "storm_after", f"{where} {d}")
+                tuple((k, side) for k, side in pattern),
+                entry_int(setup, "storm_after", f"{where} {d}"),
             )
     return seasons, names
 
@@ -648,42 +626,42 @@ def _weather(files: BoxFiles) -> tuple[tuple[WeatherCard, ...], dict[str, dict[s
     ids = [c.id for c in cards]
     twice = next((i for i in ids if ids.count(i) > 1), None)
     if twice is not None:
-        raise _problem(f"weather.toml, card {twice}", "the id is used twice")
-    effects_raw = _get(raw, "effects", "weather.toml")
+        raise entry_problem(f"weather.toml, card {twice}", "the id is used twice")
+    effects_raw = entry_field(raw, "effects", "weather.toml")
     effects = {}
     for symbol in SYMBOLS:
-        table = _get(effects_raw, symbol, "weather.toml, effects")
+        table = entry_field(effects_raw, symbol, "weather.toml, effects")
         where = f"weather.toml, effects {symbol}"
         if not isinstance(table, Mapping):
-            raise _problem(where, "must be a table of stat = loss")
+            raise entry_problem(where, "must be a table of stat = loss")
         unknown = [k for k in table if k not in ("health", "hunger", "sanity")]
         if unknown:
-            raise _problem(where, f"{unknown[0]!r} is not health, hunger or sanity")
-        effects[symbol] = {k: _int(table, k, where) for k in table}
+            raise entry_problem(where, f"{unknown[0]!r} is not health, hunger or sanity")
+        effects[symbol] = {k: entry_int(table, k, where) for k in table}
     return tuple(cards), effects
 
 
 def weather_entry(c: Any, where: str) -> WeatherCard:
     """One weather card of weather.toml, checked (BoxError naming ``where``): one storm icon,
     the symbols and world events of the rules (天气阶段, 符号参考 天气与需求)."""
-    season = _str(c, "season", where)
+    season = entry_text(c, "season", where)
     if season not in SEASONS:
-        raise _problem(where, f"season must be one of {', '.join(SEASONS)}, not {season!r}")
-    symbols = _get(c, "symbols", where)
-    world = _get(c, "world", where)
+        raise entry_problem(where, f"season must be one of {', '.join(SEASONS)}, not {season!r}")
+    symbols = entry_field(c, "symbols", where)
+    world = entry_field(c, "world", where)
     if not isinstance(symbols, list) or not all(isinstance(s, str) for s in symbols):
-        raise _problem(where, "symbols must be a list of names")
+        raise entry_problem(where, "symbols must be a list of names")
     if not isinstance(world, list) or not all(isinstance(w, str) for w in world):
-        raise _problem(where, "world must be a list of names")
+        raise entry_problem(where, "world must be a list of names")
     unknown = [s for s in symbols if s not in (*SYMBOLS, STORM)]
     unknown += [w for w in world if w not in WORLD_EVENTS]
     if unknown:
-        raise _problem(where, f"{unknown[0]!r} is no weather symbol or world event")
+        raise entry_problem(where, f"{unknown[0]!r} is no weather symbol or world event")
     if symbols.count(STORM) != 1:
-        raise _problem(where, "needs exactly one storm icon among its symbols")
+        raise entry_problem(where, "needs exactly one storm icon among its symbols")
     zh, en = _title(c, where)
     return WeatherCard(
-        _str(c, "id", where),
+        entry_text(c, "id", where),
         season,
         tuple(symbols),
         _triple(c, "event", where),
@@ -697,12 +675,12 @@ def location_entry(c: Any, biome: str, where: str) -> LocationCard:
     """One location card of locations.toml, checked (BoxError naming ``where``)."""
     zh, en = _title(c, where)
     return LocationCard(
-        _str(c, "id", where),
+        entry_text(c, "id", where),
         biome,
         _bool(c, "hostile", where),
-        _int(c, "mining", where, 1),
-        _int(c, "monster_cv", where) if "monster_cv" in c else 0,
-        _int(c, "damage", where) if "damage" in c else 1,
+        entry_int(c, "mining", where, 1),
+        entry_int(c, "monster_cv", where) if "monster_cv" in c else 0,
+        entry_int(c, "damage", where) if "damage" in c else 1,
         zh,
         en,
     )
@@ -718,7 +696,7 @@ def _locations(files: BoxFiles) -> dict[str, tuple[LocationCard, ...]]:
             where = f"locations.toml, {biome} {c.get('id', n) if isinstance(c, Mapping) else n}"
             card = location_entry(c, biome, where)
             if card.id in seen:
-                raise _problem(where, "the id is used twice")
+                raise entry_problem(where, "the id is used twice")
             seen.add(card.id)
             cards.append(card)
         out[biome] = tuple(cards)
@@ -728,9 +706,9 @@ def _locations(files: BoxFiles) -> dict[str, tuple[LocationCard, ...]]:
 def _shadows(files: BoxFiles) -> tuple[dict[int, int], dict[int, int]]:
     cv, dice = {}, {}
     for t in _entries(_file(files, "shadows.toml"), "tier", "shadows.toml"):
-        tier = _int(t, "tier", "shadows.toml, tier", 1)
+        tier = entry_int(t, "tier", "shadows.toml, tier", 1)
         where = f"shadows.toml, tier {tier}"
-        cv[tier], dice[tier] = _int(t, "cv", where), _int(t, "shadow_dice", where)
+        cv[tier], dice[tier] = entry_int(t, "cv", where), entry_int(t, "shadow_dice", where)
     return cv, dice
 
 
@@ -743,19 +721,19 @@ DIE_FACES = {
 
 def _dice(files: BoxFiles) -> dict[str, Any]:
     raw = _file(files, "dice.toml")
-    _int(raw, "hit_damage", "dice.toml, hit_damage")
+    entry_int(raw, "hit_damage", "dice.toml, hit_damage")
     for die, symbols in DIE_FACES.items():
         where = f"dice.toml, {die}"
-        table = _get(raw, die, "dice.toml")
-        _str(table, "name_zh", where)
-        _str(table, "name_en", where)
-        faces = _get(table, "faces", where)
+        table = entry_field(raw, die, "dice.toml")
+        entry_text(table, "name_zh", where)
+        entry_text(table, "name_en", where)
+        faces = entry_field(table, "faces", where)
         if (
             not isinstance(faces, list)
             or not faces
             or not all(isinstance(f, list) and f and all(s in symbols for s in f) for f in faces)
         ):
-            raise _problem(where, f"faces must be lists of symbols among {', '.join(symbols)}")
+            raise entry_problem(where, f"faces must be lists of symbols among {', '.join(symbols)}")
     return dict(raw)
 
 
@@ -763,14 +741,16 @@ def load_catalogue(files: BoxFiles) -> Catalogue:
     """The catalogue of a box's files, checked: BoxError naming the file and the entry that is
     wrong (``weather.toml, card autumn-3: needs exactly one storm icon among its symbols``)."""
     tiles = _file(files, "tiles.toml")
-    biomes = _get(tiles, "biomes", "tiles.toml")
+    biomes = entry_field(tiles, "biomes", "tiles.toml")
     if not isinstance(biomes, list) or not all(b in (*BIOMES, PORTAL) for b in biomes):
-        raise _problem("tiles.toml, biomes", f"must list biomes among {', '.join(BIOMES)}, portal")
+        raise entry_problem(
+            "tiles.toml, biomes", f"must list biomes among {', '.join(BIOMES)}, portal"
+        )
     if biomes.count(PORTAL) != 1:
-        raise _problem("tiles.toml, biomes", "must list exactly one portal tile")
-    offset = _get(tiles, "tag_offset_mm", "tiles.toml")
+        raise entry_problem("tiles.toml, biomes", "must list exactly one portal tile")
+    offset = entry_field(tiles, "tag_offset_mm", "tiles.toml")
     if not isinstance(offset, list) or len(offset) != 2:
-        raise _problem("tiles.toml, tag_offset_mm", "must be [x, y] in millimetres")
+        raise entry_problem("tiles.toml, tag_offset_mm", "must be [x, y] in millimetres")
     scenarios_raw = _file(files, "scenarios.toml")
     scenarios = {
         key: _scenario(key, s) for key, s in scenarios_raw.items() if isinstance(s, Mapping)

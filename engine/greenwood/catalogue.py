@@ -259,7 +259,7 @@ def demo() -> Box:
 def box_of(where: Any = None) -> Box:
     """The box of ``where``: a Box itself, a State's or set-up options' box; the demo box for
     None (where no game exists yet) or options that hold none."""
-    return where if isinstance(where, Box) else box_in(where, demo())
+    return box_in(where, demo())
 
 
 def catalogue(where: Any = None) -> Catalogue:

@@ -20,7 +20,18 @@ from functools import lru_cache
 from typing import Any
 
 from engine.core import GameConfigError, Text, Verdict
-from engine.core.box import Box, BoxError, BoxFiles, box_in, demo_box, demo_note
+from engine.core.box import (
+    Box,
+    BoxFiles,
+    box_in,
+    demo_box,
+    demo_note,
+    entry_field,
+    entry_int,
+    entry_problem,
+    entry_text,
+    with_note,
+)
 
 RULES = "stonesaga.zh.md"
 
@@ -302,9 +313,7 @@ def demo() -> Box:
 def box_of(where: Any = None) -> Box:
     """The box of a state, of set-up options or a Box itself; the demo box for None (where no
     game exists yet: the set-up page's labels, a scan without a box)."""
-    if isinstance(where, Box):
-        return where
-    return demo() if where is None else box_in(where, demo())
+    return box_in(where, demo())
 
 
 def catalogue(where: Any = None) -> Catalogue:
@@ -327,134 +336,110 @@ def challenge(card_id: str, where: Any = None) -> Challenge:
 # --- how a box's files become a catalogue ----------------------------------------------------
 
 
-def _problem(where: str, what: str) -> BoxError:
-    """A problem of one entry, named as the kiosk's box import names it:
-    ``mining.toml, table cave: ...``."""
-    return BoxError([f"{where}: {what}"])
-
-
-def _get(table: Any, key: str, where: str) -> Any:
-    if not isinstance(table, Mapping):
-        raise _problem(where, "is not a table")
-    if key not in table:
-        raise _problem(where, f"missing field {key!r}")
-    return table[key]
-
-
-def _int(table: Any, key: str, where: str, low: int = 0) -> int:
-    value = _get(table, key, where)
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise _problem(where, f"{key} must be a whole number of at least {low}, not {value!r}")
-    return value
-
-
-def _str(table: Any, key: str, where: str) -> str:
-    value = _get(table, key, where)
-    if not isinstance(value, str) or not value.strip():
-        raise _problem(where, f"{key} must be a text, not {value!r}")
-    return value
-
-
 def _names_of(value: Any, where: str, known: Mapping[str, Any] | None = None) -> tuple[str, ...]:
     """A list of names (each one of ``known``, when given)."""
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise _problem(where, f"must be a list of names, not {value!r}")
+        raise entry_problem(where, f"must be a list of names, not {value!r}")
     if known is not None:
         unknown = [v for v in value if v not in known]
         if unknown:
-            raise _problem(where, f"{unknown[0]!r} is not one of {', '.join(known)}")
+            raise entry_problem(where, f"{unknown[0]!r} is not one of {', '.join(known)}")
     return tuple(value)
 
 
 def _text(value: Any, where: str) -> Text:
     if not isinstance(value, Mapping):
-        raise _problem(where, "must be a table with zh and en")
-    return Text(_str(value, "zh", where), _str(value, "en", where))
+        raise entry_problem(where, "must be a table with zh and en")
+    return Text(entry_text(value, "zh", where), entry_text(value, "en", where))
 
 
 def _load_mining(files: BoxFiles) -> MiningData:
-    data = _get(files, "mining.toml", "mining.toml")
-    energy = _int(data, "energy", "mining.toml, energy")
-    draws = _int(data, "max_draws", "mining.toml, max_draws", 1)
+    data = entry_field(files, "mining.toml", "mining.toml")
+    energy = entry_int(data, "energy", "mining.toml, energy")
+    draws = entry_int(data, "max_draws", "mining.toml, max_draws", 1)
     omens = _names_of(
-        _get(data, "omens_per_stone", "mining.toml"), "mining.toml, omens_per_stone", OMENS
+        entry_field(data, "omens_per_stone", "mining.toml"), "mining.toml, omens_per_stone", OMENS
     )
     if not omens:
-        raise _problem("mining.toml, omens_per_stone", "names at least one omen")
+        raise entry_problem("mining.toml, omens_per_stone", "names at least one omen")
     bags: dict[str, dict[str, int]] = {}
-    for feature, contents in dict(_get(data, "bags", "mining.toml")).items():
+    for feature, contents in dict(entry_field(data, "bags", "mining.toml")).items():
         where = f"mining.toml, bags {feature}"
         if feature not in FEATURES:
-            raise _problem(where, f"{feature!r} is not a feature ({', '.join(FEATURES)})")
+            raise entry_problem(where, f"{feature!r} is not a feature ({', '.join(FEATURES)})")
         if not isinstance(contents, Mapping) or not contents:
-            raise _problem(where, "must name the stones put into the bag")
-        bags[feature] = {stone: _int(contents, stone, where, 1) for stone in contents}
+            raise entry_problem(where, "must name the stones put into the bag")
+        bags[feature] = {stone: entry_int(contents, stone, where, 1) for stone in contents}
         unknown = [s for s in contents if s not in STONES]
         if unknown:
-            raise _problem(where, f"{unknown[0]!r} is not a stone ({', '.join(STONES)})")
+            raise entry_problem(where, f"{unknown[0]!r} is not a stone ({', '.join(STONES)})")
     table: dict[str, dict[str, TableEntry]] = {}
-    for feature, row in dict(_get(data, "table", "mining.toml")).items():
+    for feature, row in dict(entry_field(data, "table", "mining.toml")).items():
         where = f"mining.toml, table {feature}"
         if feature not in FEATURES:
-            raise _problem(where, f"{feature!r} is not a feature ({', '.join(FEATURES)})")
+            raise entry_problem(where, f"{feature!r} is not a feature ({', '.join(FEATURES)})")
         missing = [o for o in OMENS if not isinstance(row, Mapping) or o not in row]
         if missing:
-            raise _problem(where, f"needs all five omens; {', '.join(missing)} missing")
+            raise entry_problem(where, f"needs all five omens; {', '.join(missing)} missing")
         table[feature] = {
             omen: TableEntry(
-                _str(row[omen], "zh", f"{where} {omen}"),
-                _str(row[omen], "en", f"{where} {omen}"),
+                entry_text(row[omen], "zh", f"{where} {omen}"),
+                entry_text(row[omen], "en", f"{where} {omen}"),
                 bool(row[omen].get("placeholder", False)),
             )
             for omen in OMENS
         }
     for feature in MINING_FEATURES:
         if feature not in bags:
-            raise _problem(f"mining.toml, bags {feature}", "missing: §采矿.3 fills a bag there")
+            raise entry_problem(
+                f"mining.toml, bags {feature}", "missing: §采矿.3 fills a bag there"
+            )
         if feature not in table:
-            raise _problem(f"mining.toml, table {feature}", "missing: §采矿.5 reads it")
+            raise entry_problem(f"mining.toml, table {feature}", "missing: §采矿.5 reads it")
     return MiningData(energy, draws, omens, bags, table)
 
 
 def _load_resources(files: BoxFiles) -> ResourceData:
-    data = _get(files, "resources.toml", "resources.toml")
+    data = entry_field(files, "resources.toml", "resources.toml")
     lists = {
-        key: _names_of(_get(data, key, "resources.toml"), f"resources.toml, {key}", RESOURCES)
+        key: _names_of(
+            entry_field(data, key, "resources.toml"), f"resources.toml, {key}", RESOURCES
+        )
         for key in ("perishable", "hard", "materials")
     }
-    tools = _names_of(_get(data, "tools", "resources.toml"), "resources.toml, tools")
-    heat = _str(data, "heat", "resources.toml, heat")
+    tools = _names_of(entry_field(data, "tools", "resources.toml"), "resources.toml, tools")
+    heat = entry_text(data, "heat", "resources.toml, heat")
     if heat not in tools:
-        raise _problem("resources.toml, heat", f"{heat!r} is not one of the tools")
+        raise entry_problem("resources.toml, heat", f"{heat!r} is not one of the tools")
     return ResourceData(
         lists["perishable"],
         lists["hard"],
         lists["materials"],
         tools,
         heat,
-        _int(data, "heat_uses", "resources.toml, heat_uses", 1),
-        _int(data, "max_processed", "resources.toml, max_processed", 1),
+        entry_int(data, "heat_uses", "resources.toml, heat_uses", 1),
+        entry_int(data, "max_processed", "resources.toml, max_processed", 1),
     )
 
 
 def _load_valley(files: BoxFiles) -> tuple[str, str, dict[str, TileData]]:
-    data = _get(files, "valley.toml", "valley.toml")
-    entries = _get(data, "tile", "valley.toml")
+    data = entry_field(files, "valley.toml", "valley.toml")
+    entries = entry_field(data, "tile", "valley.toml")
     if not isinstance(entries, list) or not entries:
-        raise _problem("valley.toml, tile", "must list the valley's tiles")
+        raise entry_problem("valley.toml, tile", "must list the valley's tiles")
     tiles: dict[str, TileData] = {}
     for number, t in enumerate(entries):
         where = f"valley.toml, tile {t.get('id', number) if isinstance(t, Mapping) else number}"
-        tile_id = str(_get(t, "id", where))
+        tile_id = str(entry_field(t, "id", where))
         if tile_id in tiles:
-            raise _problem(where, "is listed twice")
-        features = _names_of(_get(t, "features", where), f"{where} features", FEATURES)
+            raise entry_problem(where, "is listed twice")
+        features = _names_of(entry_field(t, "features", where), f"{where} features", FEATURES)
         lists = {k: _names_of(t.get(k, []), f"{where} {k}") for k in ("blocked", "impassable")}
         tiles[tile_id] = TileData(
             tile_id,
-            _int(t, "tray", where, 1),
+            entry_int(t, "tray", where, 1),
             features,
-            _names_of(_get(t, "neighbours", where), f"{where} neighbours"),
+            _names_of(entry_field(t, "neighbours", where), f"{where} neighbours"),
             lists["blocked"],
             lists["impassable"],
             bool(t.get("explored", True)),
@@ -464,16 +449,20 @@ def _load_valley(files: BoxFiles) -> tuple[str, str, dict[str, TileData]]:
         where = f"valley.toml, tile {tile.id}"
         for other in tile.neighbours:
             if other not in tiles:
-                raise _problem(where, f"its neighbour {other} is not in the valley")
+                raise entry_problem(where, f"its neighbour {other} is not in the valley")
             if tile.id not in tiles[other].neighbours:
-                raise _problem(where, f"lists {other} as a neighbour, but {other} does not list it")
+                raise entry_problem(
+                    where, f"lists {other} as a neighbour, but {other} does not list it"
+                )
         edges = [o for o in (*tile.blocked, *tile.impassable) if o not in tile.neighbours]
         if edges:
-            raise _problem(where, f"a blocked or impassable edge to {edges[0]}, not a neighbour")
-    region = _str(data, "region", "valley.toml, region")
-    start = str(_get(data, "start", "valley.toml, start"))
+            raise entry_problem(
+                where, f"a blocked or impassable edge to {edges[0]}, not a neighbour"
+            )
+    region = entry_text(data, "region", "valley.toml, region")
+    start = str(entry_field(data, "start", "valley.toml, start"))
     if start not in tiles:
-        raise _problem("valley.toml, start", f"tile {start} is not in the valley")
+        raise entry_problem("valley.toml, start", f"tile {start} is not in the valley")
     return region, start, tiles
 
 
@@ -486,12 +475,12 @@ def _slots(tiles: Mapping[str, TileData]) -> dict[str, tuple[int, int]]:
 
 
 def _load_names(files: BoxFiles) -> dict[str, dict[str, Text]]:
-    data = _get(files, "names.toml", "names.toml")
+    data = entry_field(files, "names.toml", "names.toml")
     out: dict[str, dict[str, Text]] = {}
     for kind in NAME_KINDS:
-        entries = _get(data, kind, "names.toml")
+        entries = entry_field(data, kind, "names.toml")
         if not isinstance(entries, list):
-            raise _problem(f"names.toml, {kind}", "must be a list of names with zh and en")
+            raise entry_problem(f"names.toml, {kind}", "must be a list of names with zh and en")
         out[kind] = {}
         for n in entries:
             text = _text(n, f"names.toml, {kind}")
@@ -500,14 +489,14 @@ def _load_names(files: BoxFiles) -> dict[str, dict[str, Text]]:
 
 
 def _load_campaign(files: BoxFiles) -> tuple[CampaignData, dict[str, Challenge]]:
-    data = _get(files, "campaign.toml", "campaign.toml")
+    data = entry_field(files, "campaign.toml", "campaign.toml")
     where = "campaign.toml, valley_capacity"
-    capacity = _get(data, "valley_capacity", "campaign.toml")
+    capacity = entry_field(data, "valley_capacity", "campaign.toml")
     if not isinstance(capacity, Mapping):
-        raise _problem(where, "must give the trays of epochs 1, 2 and 3")
-    trays = {epoch: _int(capacity, str(epoch), where, 1) for epoch in (1, 2, 3)}
+        raise entry_problem(where, "must give the trays of epochs 1, 2 and 3")
+    trays = {epoch: entry_int(capacity, str(epoch), where, 1) for epoch in (1, 2, 3)}
     where = "campaign.toml, outpost_limits"
-    rows = _get(data, "outpost_limits", "campaign.toml")
+    rows = entry_field(data, "outpost_limits", "campaign.toml")
     if (
         not isinstance(rows, list)
         or not rows
@@ -516,48 +505,50 @@ def _load_campaign(files: BoxFiles) -> tuple[CampaignData, dict[str, Challenge]]
             for r in rows
         )
     ):
-        raise _problem(where, "must be rows of [lowest population, outposts]")
+        raise entry_problem(where, "must be rows of [lowest population, outposts]")
     limits = tuple(sorted((int(r[0]), int(r[1])) for r in rows))
     values = CampaignData(
         trays,
         limits,
-        _int(data, "keep_items", "campaign.toml, keep_items"),
-        _int(data, "keep_materials", "campaign.toml, keep_materials"),
-        _int(data, "population", "campaign.toml, population"),
-        _int(data, "unrest", "campaign.toml, unrest"),
+        entry_int(data, "keep_items", "campaign.toml, keep_items"),
+        entry_int(data, "keep_materials", "campaign.toml, keep_materials"),
+        entry_int(data, "population", "campaign.toml, population"),
+        entry_int(data, "unrest", "campaign.toml, unrest"),
     )
     cards: dict[str, Challenge] = {}
-    for card_id, card in dict(_get(data, "challenges", "campaign.toml")).items():
+    for card_id, card in dict(entry_field(data, "challenges", "campaign.toml")).items():
         cards[card_id] = _load_challenge(card_id, card)
     if not cards:
-        raise _problem("campaign.toml, challenges", "must hold at least one challenge card")
+        raise entry_problem("campaign.toml, challenges", "must hold at least one challenge card")
     return values, cards
 
 
 def _load_challenge(card_id: str, card: Any) -> Challenge:
     where = f"campaign.toml, challenges {card_id}"
-    kind = _str(card, "kind", where)
-    interval = _str(card, "interval", where)
-    omen = _str(card, "omen", where)
+    kind = entry_text(card, "kind", where)
+    interval = entry_text(card, "interval", where)
+    omen = entry_text(card, "omen", where)
     if kind not in CHALLENGE_KINDS:
-        raise _problem(where, f"kind {kind!r} is not one of {', '.join(CHALLENGE_KINDS)}")
+        raise entry_problem(where, f"kind {kind!r} is not one of {', '.join(CHALLENGE_KINDS)}")
     if interval not in INTERVALS:
-        raise _problem(where, f"interval {interval!r} is not one of {', '.join(INTERVALS)}")
+        raise entry_problem(where, f"interval {interval!r} is not one of {', '.join(INTERVALS)}")
     if omen not in OMENS:
-        raise _problem(where, f"omen {omen!r} is not one of {', '.join(OMENS)}")
-    events = _get(card, "events", where)
+        raise entry_problem(where, f"omen {omen!r} is not one of {', '.join(OMENS)}")
+    events = entry_field(card, "events", where)
     if not isinstance(events, list):
-        raise _problem(where, "events must be a list of {threshold, zh, en}")
+        raise entry_problem(where, "events must be a list of {threshold, zh, en}")
     parsed = tuple(
         sorted(
             (
-                ChallengeEvent(_int(e, "threshold", f"{where} events", 1), _text(e, f"{where}"))
+                ChallengeEvent(
+                    entry_int(e, "threshold", f"{where} events", 1), _text(e, f"{where}")
+                )
                 for e in events
             ),
             key=lambda e: e.threshold,
         )
     )
-    title = _text(_get(card, "title", where), f"{where} title")
+    title = _text(entry_field(card, "title", where), f"{where} title")
     return Challenge(card_id, title, omen, parsed, kind, interval)
 
 
@@ -626,13 +617,6 @@ def demo_text(cat: Catalogue, *items: str) -> Text | None:
     if not demo_ones:
         return None
     return demo_note(item_name(demo_ones[0], cat))
-
-
-def with_note(text: Text, note: Text | None) -> Text:
-    """``text`` followed by a demo note (unchanged for None)."""
-    if note is None:
-        return text
-    return Text(f"{text.zh}({note.zh})", f"{text.en} ({note.en})")
 
 
 def noted(verdict: Verdict, cat: Catalogue, *items: str) -> Verdict:
