@@ -26,7 +26,17 @@ import tomli_w
 from pydantic import BaseModel, ValidationError
 
 from engine.core import Game, Text
-from engine.core.box import Box, BoxError, BoxFiles, items_of, kind_of, merged, owners_items
+from engine.core.box import (
+    Box,
+    BoxError,
+    BoxFiles,
+    holds_entries,
+    is_new_entry,
+    items_of,
+    kind_of,
+    merged,
+    owners_items,
+)
 
 log = logging.getLogger("kiosk.boxes")
 
@@ -105,7 +115,8 @@ def _check(game: Game, items: Mapping[str, Any]) -> None:
     known_kinds = {kind_of(i) for i in known}
     problems: list[str] = []
     for item, value in items.items():
-        if item not in known and (kind_of(item) not in known_kinds or not isinstance(value, dict)):
+        known_kind = kind_of(item) in known_kinds and isinstance(value, dict)
+        if item not in known and not known_kind and not is_new_entry(demo, item, value):
             problems.append(f"{_where(item)}: not a printed item of {game.name}'s box")
     if problems:
         raise BoxError(problems)
@@ -188,7 +199,11 @@ def import_box(data_dir: Path, game: Game, source: Path) -> dict[str, Any]:
     demo = game.demo_box().files
     problems: list[str] = []
     for name, tables in files.items():
-        unknown = sorted(set(tables) - set(demo[name]))
+        unknown = sorted(
+            key
+            for key in set(tables) - set(demo[name])
+            if not (holds_entries(demo[name]) and isinstance(tables[key], dict))
+        )
         problems += [f"{name}, {key}: not a table of {name}" for key in unknown]
     if problems:
         raise BoxError(problems)
@@ -266,9 +281,18 @@ def _atomic_write(path: Path, data: bytes) -> None:
         os.close(folder)
 
 
-def kind_label(game: Game, kind: str) -> Text:
-    """What players call a kind of item: the game's name for it, else its file and key."""
+def kind_label(game: Game, kind: str, box: Box | None = None) -> Text:
+    """What players call a kind of item: the game's name for it; for an owner's new entry of
+    a named file (a scenario card of their own), the file's name and the entry's printed
+    title in ``box``; else its file and key."""
     if kind in game.box_kinds:
         return game.box_kinds[kind]
     stem, _, key = kind.partition("/")
+    value = items_of(box.files).get(kind) if box is not None else None
+    if stem in game.box_kinds and isinstance(value, dict):
+        zh = value.get("title_zh") or value.get("name_zh")
+        en = value.get("title_en") or value.get("name_en")
+        if isinstance(zh, str) and isinstance(en, str):
+            named = game.box_kinds[stem]
+            return Text(f"{named.zh}「{zh}」", f"{named.en} '{en}'")
     return Text(f"{stem}.toml 的 {key}", f"{stem}.toml: {key.replace('_', ' ')}")

@@ -55,6 +55,28 @@ def is_marker(key: str) -> bool:
     return key == "placeholder" or key.endswith("_placeholder") or key.startswith("placeholder_")
 
 
+def holds_entries(tables: Mapping[str, Any]) -> bool:
+    """Whether a data file is a list of entries as tables of their own (Don't Starve's
+    ``[a_new_beginning]``, ``[wilson]``): a table the demo does not have is then a new entry
+    (an owner's scenario card or character), checked by the game's loader like any other."""
+    values = [v for k, v in tables.items() if not is_marker(k)]
+    return len(values) > 1 and all(isinstance(v, dict) for v in values)
+
+
+def is_new_entry(demo: BoxFiles, item: str, value: Any) -> bool:
+    """Whether ``item`` (``scenarios/pig_king``) is a table of its own added to a demo file of
+    entries (``holds_entries``)."""
+    stem, _, key = item.partition("/")
+    tables = demo.get(f"{stem}.toml")
+    return (
+        bool(key)
+        and "/" not in key
+        and tables is not None
+        and holds_entries(tables)
+        and (isinstance(value, dict))
+    )
+
+
 def _stem(file: str) -> str:
     return file.removesuffix(".toml")
 

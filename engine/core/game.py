@@ -125,6 +125,11 @@ class Game:
         what is wrong, naming the file and the entry. Default: the content as it is."""
         return files
 
+    def option_texts_for(self, box: Box | None) -> dict[str, Text]:
+        """The set-up page's labels for a game played with ``box`` (an owner's scenario card
+        adds its title); None, or a game whose labels do not follow its box: ``option_texts``."""
+        return self.option_texts
+
     def demo_box(self) -> Box:
         """The shipped demo box (every item an invented value)."""
         return demo_box(self.name, self.box_package, self.box_files)

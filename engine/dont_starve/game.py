@@ -96,6 +96,8 @@ BOX_KINDS: dict[str, Text] = {
     "locations/grassland": Text("草原地点卡", "grassland location cards"),
     "locations/marsh": Text("湿地地点卡", "marsh location cards"),
     "needs/tile": Text("需求板块", "needs tiles"),
+    "characters": Text("角色卡与面板", "character card and board"),
+    "scenarios": Text("剧本卡", "scenario card"),
     "scenarios/a_new_beginning": Text("剧本卡「新的开始」", "scenario card 'A New Beginning'"),
     "scenarios/winter_is_coming": Text("剧本卡「寒冬将至」", "scenario card 'Winter Is Coming'"),
     "seasons/autumn": Text("季节设置卡(秋季)", "season setup card (autumn)"),

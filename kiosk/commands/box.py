@@ -109,10 +109,10 @@ def _show(game: Any, played: Any, lang: Language) -> str:
         if lang == "zh"
         else f"{title}: {mine} of {total} items are yours, the rest the demo box's (invented)"
     )
-    width = max((len(kind_label(game, k).in_(lang)) for k in counts), default=0)
+    width = max((len(kind_label(game, k, played).in_(lang)) for k in counts), default=0)
     lines = [head]
     for kind, (own, demo) in counts.items():
-        label = kind_label(game, kind).in_(lang)
+        label = kind_label(game, kind, played).in_(lang)
         if lang == "zh":
             lines.append(f"  {label.ljust(width)}  你的 {own:>3}  演示 {demo:>3}")
         else:

@@ -58,12 +58,12 @@ def list_campaigns(
     for entry in _continuations(table):
         game = campaigns.game_of(entry)
         players = len(entry.seats) or game.min_players
+        box = current_box(settings.data_dir, game)
         fields = []
-        for field in describe_options(game.options_type, game.option_texts, lang):
+        for field in describe_options(game.options_type, game.option_texts_for(box), lang):
             if field["name"] not in CONTINUED_FIELDS or not field["choices"]:
                 continue
             values = [c["value"] for c in field["choices"]]
-            box = current_box(settings.data_dir, game)
             ok = campaigns.allowed(game, entry.log, field["name"], values, players, box)
             field["choices"] = [c for c in field["choices"] if c["value"] in ok]
             field["default"] = ok[0] if ok else None
@@ -85,12 +85,12 @@ def list_campaigns(
     fresh = {}
     for name in campaigns.campaign_games():
         game = find_game(name)
-        fields = describe_options(game.options_type, game.option_texts, lang)
+        box = current_box(settings.data_dir, game)
+        fields = describe_options(game.options_type, game.option_texts_for(box), lang)
         for field in fields:
             if field["kind"] != "choice" or not field["choices"]:
                 continue
             values = [c["value"] for c in field["choices"]]
-            box = current_box(settings.data_dir, game)
             ok = campaigns.allowed(game, None, field["name"], values, game.min_players, box)
             field["choices"] = [c for c in field["choices"] if c["value"] in ok]
             if field["default"] not in ok and not (field["optional"] and field["default"] is None):

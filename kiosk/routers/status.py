@@ -106,7 +106,8 @@ def games(settings: SettingsDep, lang: Language | None = None) -> list[dict[str,
     lang = lang or settings.lang
     out = []
     for game in available_games():
-        texts = game.option_texts
+        box = current_box(settings.data_dir, game)
+        texts = game.option_texts_for(box)
         out.append(
             {
                 "name": game.name,
@@ -115,7 +116,7 @@ def games(settings: SettingsDep, lang: Language | None = None) -> list[dict[str,
                 "max_players": game.max_players,
                 "players_label": _label(texts, "players", lang),
                 "options": describe_options(game.options_type, texts, lang),
-                "box": box_state(current_box(settings.data_dir, game), lang),
+                "box": box_state(box, lang),
                 "checklist": checklist(game.name, lang),
             }
         )

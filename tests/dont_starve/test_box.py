@@ -111,9 +111,10 @@ def line(p: Any, event: Any, lang: str = "en") -> str:
 
 
 def test_every_kind_of_printed_item_has_a_name_for_players() -> None:
-    """``tablesight box dont_starve show`` names each kind of item of the demo box."""
+    """``tablesight box dont_starve show`` names each kind of item of the demo box, and the
+    files of entries an owner may add to (a scenario card, a character) by their own name."""
     kinds = {kind_of(i) for i in items_of(DEMO_FILES)}
-    assert kinds == set(GAME.box_kinds)
+    assert kinds | {"characters", "scenarios"} == set(GAME.box_kinds)
     assert all(t.zh and t.en for t in GAME.box_kinds.values())
     assert "weather/card/autumn-3" in items_of(DEMO_FILES)
     assert "needs/tile/2" in items_of(DEMO_FILES)  # each needs tile an item of its own

@@ -202,3 +202,57 @@ def test_a_damaged_box_file_is_set_aside_and_the_demo_box_used(tmp_path: Path, c
     assert capsys.readouterr().out.startswith("Greenwood: 0 of ")
     assert not path.exists()
     assert path.with_name(path.name + ".damaged").exists()
+
+
+def test_the_set_up_and_campaign_pages_offer_an_imported_boxs_own_cards(
+    tmp_path: Path, capsys
+) -> None:
+    """§游戏设置 (dont-starve.zh.md) and §开局设置.5 (stonesaga.zh.md): the set-up page offers
+    the data folder's box's scenario cards, and the campaign page its campaign-start cards, by
+    their printed titles, an owner's card the demo box does not have included."""
+    from serving import asgi_call as call
+
+    from kiosk.app import create_app
+
+    data = tmp_path / "data"
+    exported = tmp_path / "exported"
+    for game in ("dont_starve", "stonesaga"):
+        assert run(data, "box", game, "export", str(exported / game)) == 0
+    scenarios = exported / "dont_starve" / "scenarios.toml"
+    tables = tomllib.loads(scenarios.read_text(encoding="utf-8"))
+    tables["pig_king"] = {
+        **tables["a_new_beginning"],
+        "title_zh": "猪王的宴会",
+        "title_en": "The Pig King's Feast",
+    }
+    del tables["pig_king"]["placeholder"]
+    scenarios.write_text(tomli_w.dumps(tables), encoding="utf-8")
+    campaign = exported / "stonesaga" / "campaign.toml"
+    tables = tomllib.loads(campaign.read_text(encoding="utf-8"))
+    tables["challenges"]["GI02"] = {
+        **tables["challenges"]["GI01"],
+        "title": {"zh": "长夜将尽", "en": "The Long Night Ends"},
+    }
+    del tables["challenges"]["GI02"]["placeholder"]
+    campaign.write_text(tomli_w.dumps(tables), encoding="utf-8")
+    for game in ("dont_starve", "stonesaga"):
+        assert run(data, "box", game, "import", str(exported / game)) == 0
+    capsys.readouterr()
+    assert run(data, "box", "dont_starve", "show") == 0
+    assert "scenario card 'The Pig King's Feast'  yours   1  demo   0" in capsys.readouterr().out
+
+    settings = load_settings(data_dir=data, lang="zh")
+    table, store = open_table(settings)
+    try:
+        app = create_app(settings, table)
+        games = {g["name"]: g for g in call(app, "GET", "/api/games?lang=en").json()}
+        options = {o["name"]: o for o in games["dont_starve"]["options"]}
+        labels = {c["value"]: c["label"] for c in options["scenario"]["choices"]}
+        assert labels["pig_king"] == "The Pig King's Feast"
+        assert labels["a_new_beginning"] == "A New Beginning"
+        new = call(app, "GET", "/api/campaigns?lang=zh").json()["new"]["stonesaga"]
+        cards = {c["value"]: c["label"] for o in new if o["name"] == "challenge"
+                 for c in o["choices"]}  # fmt: skip
+        assert "长夜将尽" in cards["GI02"] and "活过今夜" in cards["GI01"]
+    finally:
+        store.close()
