@@ -26,7 +26,7 @@ from fastapi.staticfiles import StaticFiles
 from kiosk.guard import CSP, SECURITY_HEADERS, Door, Guard, quiet_floods
 from kiosk.packaway import load_missing
 from kiosk.pairing import Pairing
-from kiosk.routers import camera, campaign, controls, live, packaway, pages, status, tray
+from kiosk.routers import box, camera, campaign, controls, live, packaway, pages, status, tray
 from kiosk.settings import Settings
 from kiosk.table import Table
 
@@ -115,7 +115,7 @@ def create_app(
             headers=SECURITY_HEADERS,
         )
 
-    routers = (pages, status, live, controls, camera, tray, campaign, packaway)
+    routers = (pages, status, live, controls, camera, tray, campaign, packaway, box)
     for module in routers:
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")

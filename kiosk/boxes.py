@@ -235,20 +235,31 @@ def export_box(data_dir: Path, game: Game, target: Path) -> list[str]:
     """Write the box as played (the owner's items over the demo's, the demo's still marked
     invented) as the game's data files, to a folder or, for a name ending ``.zip``, a zip of
     one; returns the file names written. What ``import_box`` reads back unchanged."""
-    box = current_box(data_dir, game)
-    texts = {name: tomli_w.dumps(tables) for name, tables in box.files.items()}
+    texts = _box_texts(data_dir, game)
     if target.suffix.lower() == ".zip":
-        packed = io.BytesIO()
-        with zipfile.ZipFile(packed, "w") as archive:
-            for name, text in texts.items():
-                archive.writestr(f"{game.name}/{name}", text)
         target.parent.mkdir(parents=True, exist_ok=True)
-        _atomic_write(target, packed.getvalue())
+        write_atomically(target, box_zip(data_dir, game))
     else:
         target.mkdir(parents=True, exist_ok=True)
         for name, text in texts.items():
-            _atomic_write(target / name, text.encode("utf-8"))
+            write_atomically(target / name, text.encode("utf-8"))
     return list(texts)
+
+
+def box_zip(data_dir: Path, game: Game) -> bytes:
+    """The box as played as a zip of a folder named after the game (``export_box``'s zip; the
+    page's download)."""
+    packed = io.BytesIO()
+    with zipfile.ZipFile(packed, "w") as archive:
+        for name, text in _box_texts(data_dir, game).items():
+            archive.writestr(f"{game.name}/{name}", text)
+    return packed.getvalue()
+
+
+def _box_texts(data_dir: Path, game: Game) -> dict[str, str]:
+    """The box as played, file by file, as TOML."""
+    box = current_box(data_dir, game)
+    return {name: tomli_w.dumps(tables) for name, tables in box.files.items()}
 
 
 def _write(data_dir: Path, game: Game, items: Mapping[str, Any]) -> None:
@@ -256,10 +267,10 @@ def _write(data_dir: Path, game: Game, items: Mapping[str, Any]) -> None:
     path = box_path(data_dir, game)
     path.parent.mkdir(parents=True, exist_ok=True)
     body = OwnerBox(game=game.name, items=dict(items)).model_dump_json(indent=1)
-    _atomic_write(path, body.encode("utf-8"))
+    write_atomically(path, body.encode("utf-8"))
 
 
-def _atomic_write(path: Path, data: bytes) -> None:
+def write_atomically(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` through its own temporary file, fsync and rename."""
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     try:

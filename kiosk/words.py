@@ -287,6 +287,61 @@ WORDS: Mapping[str, Text] = MappingProxyType(
         "timer": Text("计时器", "Timer"),
         # the box (kiosk/boxes.py): the set-up page's game cards and summary
         "box": Text("盒子", "Box"),
+        # the "Your box" page (kiosk/routers/box.py, kiosk/static/box.js)
+        "yourBox": Text("你的盒子", "Your box"),
+        "boxKinds": Text("盒中印刷的内容", "What is printed in the box"),
+        "boxCopy": Text("录入", "Copy"),
+        "boxCount": Text("{mine}/{total}", "{mine}/{total}"),
+        "boxExport": Text("下载盒子文件", "Download the box"),
+        "boxImport": Text("导入盒子文件", "Bring in a box file"),
+        "boxImported": Text("导入了{n}项", "Took {n} items"),
+        "boxTooLarge": Text("文件太大,不是盒子文件", "The file is too large to be a box"),
+        "boxImportFailed": Text(
+            "没有导入,盒子文件有问题:", "Nothing taken; the box file has problems:"
+        ),
+        "boxPick": Text(
+            "点左边要录入的一类。把要录入的版图放到摄像头下。",
+            "Touch a kind on the left to copy it. Put the board to copy under the camera.",
+        ),
+        "boxWaiting": Text("等待摄像头画面…", "Waiting for the camera…"),
+        "boxNoBoard": Text(
+            "摄像头下没有看到潜艇版图:把要录入的潜艇版图放到摄像头下,贴纸朝上",
+            "No submarine board under the camera: put the board to copy under it, stickers up",
+        ),
+        "boxNoPiece": Text(
+            "把一个板块放到潜艇版图的格子上(贴纸朝上,摆正),再点“重新拍照”",
+            "Lay a piece squarely on the board's cells, sticker up, then touch “Take again”",
+        ),
+        "boxAskew": Text(
+            "板块没有摆正:请对齐格子", "The piece is not square: line it up with the cells"
+        ),
+        "boxRetake": Text("重新拍照", "Take again"),
+        "boxBoardTitle": Text("{board} · 潜艇布局{n}", "{board} · submarine layout {n}"),
+        "boxPieceTitle": Text("{piece}:点它盖住的格子", "{piece}: touch the cells it covers"),
+        "boxTouches": Text("已触摸 {n} 次", "Touches: {n}"),
+        "boxToolUnusable": Text("不可用格", "Unusable cell"),
+        "boxToolStart": Text("起始格", "Start cell"),
+        "boxToolJoin": Text("并入上一个图标", "Join to last icon"),
+        "boxToolArea": Text("矩形区域(点两角)", "Area (touch two corners)"),
+        "boxToolDiagonal": Text("对角线区域(点两端)", "Diagonal (touch both ends)"),
+        "boxNotDiagonal": Text("这两格不在一条对角线上", "Those two cells are not on one diagonal"),
+        "boxToolErase": Text("擦除", "Erase"),
+        "boxIcons": Text("奖励图标:选一种,再点格子", "Reward icons: pick one, then touch cells"),
+        "boxAreaReward": Text(
+            "区域奖励:选一种,再点区域的两角", "Area reward: pick one, then touch two corners"
+        ),
+        "boxSecondCorner": Text(
+            "再点区域的另一角(另一端)", "Now touch the area's other corner (end)"
+        ),
+        "boxSave": Text("保存为我的", "Save as mine"),
+        "boxGiveUp": Text("放弃", "Give up"),
+        "boxNeedStart": Text(
+            "还没有起始格:选“起始格”,再点它", "No start cell yet: pick “Start cell”, then touch it"
+        ),
+        "boxSaved": Text("已保存:{what}(用了{n}次触摸)", "Saved: {what} ({n} touches)"),
+        "boxSaveFailed": Text("没有保存,检查未通过:", "Not saved; the check found:"),
+        "boxAreaLine": Text("区域{n}:{cells}格 · {reward}", "Area {n}: {cells} cells · {reward}"),
+        "boxDraftOf": Text("未保存的录入:{what}", "Not saved yet: {what}"),
         "timerOff": Text("不计时", "Off"),
         "timerTurn": Text("每回合限时", "Per turn"),
         "timerBudget": Text("每人总时长(棋钟)", "Chess clock: each player's time for the game"),

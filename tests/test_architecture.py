@@ -24,7 +24,7 @@ MAY_IMPORT = {
 }
 """Which packages each package may import (DESIGN.md: arrows point down, nothing points back)."""
 KIOSK_ORDER = (
-    "errors", "stop_signals", "mqtt.topics", "settings", "boxes", "seats", "words", "pairing",
+    "errors", "stop_signals", "mqtt.topics", "settings", "boxes", "copying", "seats", "words", "pairing",
     "store", "presenter", "packaway", "table", "leds", "timers", "speech", "campaigns", "mqtt",
     "loop", "simulation", "guard", "deps", "routers", "app", "rig", "commands", "cli",
 )  # fmt: skip

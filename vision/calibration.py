@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.detection import Detection
+from vision.detection import Detection, Image
 from vision.errors import CalibrationError
 from vision.synthetic import Component, apply_homography
 
@@ -333,6 +333,33 @@ def locate_board(
     fitted = board_mm @ m[:, :2].T + m[:, 2]
     residual = float(np.sqrt(np.mean(np.sum((fitted - table_mm) ** 2, axis=1))))
     return BoardPose(layout, m, tuple(sorted(d.id for d in seen)), residual)
+
+
+def board_in_picture(layout: BoardLayout, detections: Sequence[Detection]) -> FloatArray | None:
+    """The homography from picture pixels to ``layout``'s own mm, fitted to the corners of its
+    tags in ``detections`` (one tag is enough); None when none is seen or they span no plane.
+    No table calibration is needed: the board's own tags fix it."""
+    places = {t.tag_id: t for t in layout.tags}
+    seen = [d for d in detections if d.id in places]
+    if not seen:
+        return None
+    mm = np.vstack([places[d.id].corners_mm() for d in seen])
+    px = np.vstack([np.asarray(d.corners, float) for d in seen])
+    fitted, _ = cv2.findHomography(px, mm, 0)
+    if fitted is None or not np.all(np.isfinite(fitted)) or abs(np.linalg.det(fitted)) < 1e-12:
+        return None
+    return np.asarray(fitted, dtype=np.float64)
+
+
+def straighten(
+    image: Image, to_board: FloatArray, size_mm: tuple[float, float], px_per_mm: float
+) -> Image:
+    """The board as seen from straight above: ``image`` warped by ``to_board`` (picture pixels
+    to board mm, ``board_in_picture``) onto ``size_mm`` at ``px_per_mm``."""
+    scale = np.diag([px_per_mm, px_per_mm, 1.0])
+    size = (round(size_mm[0] * px_per_mm), round(size_mm[1] * px_per_mm))
+    warped = cv2.warpPerspective(image, scale @ to_board, size, flags=cv2.INTER_AREA)
+    return np.asarray(warped, dtype=np.uint8)
 
 
 def _rigid_fit(src: FloatArray, dst: FloatArray) -> FloatArray:

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import cv2
 import numpy as np
@@ -40,7 +40,7 @@ from engine.greenwood.moves import Place
 from engine.greenwood.rules.placement import check_placement
 from engine.greenwood.state import GreenwoodData
 from engine.greenwood.texts import BOARD, piece_name
-from vision.calibration import BoardLayout, TableCalibration
+from vision.calibration import BoardLayout, TableCalibration, board_in_picture
 from vision.detection import Detection, Detector, read_image
 from vision.readers.base import Prompt, Reader
 from vision.registry import TAGS_DIR, Registry, load_registry
@@ -144,11 +144,13 @@ def _show(cells: Iterable[Cell]) -> str:
     return " ".join(f"({c},{r})" for c, r in sorted(cells))
 
 
-def read_piece(
-    sub: Submarine, tag_id: int, shape: Shape, at: tuple[float, float], angle: float
-) -> Reading | None:
-    """The piece whose tag is at ``at`` (board mm) turned ``angle`` degrees (clockwise, relative
-    to the board); None when the tag is not on this board at all."""
+def tag_square(
+    sub: Submarine, at: tuple[float, float], angle: float
+) -> tuple[Cell, int] | Literal["askew"] | None:
+    """The cell under a piece's tag at ``at`` (board mm) turned ``angle`` degrees (clockwise,
+    relative to the board) and its quarter turns; None when the tag is not on this board at
+    all; "askew" when it is on the board but not square (off its cell's centre or between two
+    quarter turns)."""
     w, h = sub.size_mm
     if not (0 <= at[0] <= w and 0 <= at[1] <= h) or sub.board.grid is None:
         return None
@@ -160,7 +162,21 @@ def read_piece(
     quarter = round((angle % 360) / 90) % 4
     tilt = abs((angle - quarter * 90 + 180) % 360 - 180)
     if off > SQUARE_CELL or tilt > SQUARE_DEG:
+        return "askew"
+    return (col, row), quarter
+
+
+def read_piece(
+    sub: Submarine, tag_id: int, shape: Shape, at: tuple[float, float], angle: float
+) -> Reading | None:
+    """The piece whose tag is at ``at`` (board mm) turned ``angle`` degrees (clockwise, relative
+    to the board); None when the tag is not on this board at all."""
+    square = tag_square(sub, at, angle)
+    if square is None:
+        return None
+    if square == "askew":
         return Reading(tag_id, shape.name, prompt=PLACE_SQUARELY.reject(tag=tag_id))
+    (col, row), quarter = square
     tc, tr = shape.tag_cell
     cells = []
     for c, r in shape.cells:
@@ -199,7 +215,7 @@ def judge(layout: Layout, readings: Sequence[Reading], box: Any = None) -> dict[
     return verdicts
 
 
-def _pixel_pose(
+def pixel_pose(
     to_board: FloatArray, corners: Sequence[Sequence[float]]
 ) -> tuple[tuple[float, float], float]:
     """A tag's centre (board mm) and angle (degrees clockwise from the board's up)."""
@@ -228,16 +244,12 @@ def scan(
     placed: set[int] = set()
     out_boards = []
     for name, (sub, tags) in sorted(boards.items()):
-        places = {t.tag_id: t for t in sub.board.tags}
-        mm = np.vstack([places[d.id].corners_mm() for d in tags])
-        px = np.vstack([np.asarray(d.corners, float) for d in tags])
-        found_h, _ = cv2.findHomography(px, mm, 0)
-        if found_h is None:
+        to_board = board_in_picture(sub.board, tags)
+        if to_board is None:
             continue  # its tags do not span the board's plane: nothing can be read on it
-        to_board = np.asarray(found_h, dtype=np.float64)
         readings = []
         for d in pieces:
-            at, angle = _pixel_pose(to_board, d.corners)
+            at, angle = pixel_pose(to_board, d.corners)
             reading = read_piece(sub, d.id, shapes[d.id], at, angle)
             if reading is not None:
                 readings.append(reading)
