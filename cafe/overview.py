@@ -26,6 +26,10 @@ comes back from its last autosave; one stopped cleanly keeps the wills it publis
 stopped), so each table that was online must speak for itself within ``GRACE_S`` (its own
 "online", a state summary), else its tile says "offline". Retained "online" is taken as is when
 the broker did not restart (its ``$SYS/broker/uptime`` went on) or stopped cleanly.
+
+The overview is also what offers the café's box (``cafe.site_box``): the retained message of
+each game's box, published again at each connection (a broker that restarted may have lost
+it); the tables take it for their new games.
 """
 
 from __future__ import annotations
@@ -53,7 +57,8 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from paho.mqtt.enums import CallbackAPIVersion
 
-from kiosk.mqtt.payloads import Result, Text, as_json, read_result, read_state
+from engine.core import find_game
+from kiosk.mqtt.payloads import Result, Text, as_json, read_result, read_site_box, read_state
 from kiosk.mqtt.topics import (
     OFFLINE,
     ONLINE,
@@ -61,6 +66,7 @@ from kiosk.mqtt.topics import (
     STATE,
     STATUS,
     BrokerAddress,
+    box_topic,
     check_site_name,
     check_table_name,
     parse_broker_url,
@@ -166,9 +172,13 @@ class Overview:
         grace: float = GRACE_S,
         hold: float = HOLD_S,
         limits: Limits = Limits(),
+        boxes: dict[str, str] | None = None,
     ) -> None:
         if not settings.url:
             raise ValueError("no broker address")
+        self.boxes = dict(boxes or {})
+        """The café's box of each game it offers, as the retained message, by game
+        (``cafe.site_box.offered``)."""
         self.address: BrokerAddress = parse_broker_url(settings.url)
         self.limits = limits
         self.tables: dict[str, dict[str, Any]] = {}
@@ -314,6 +324,8 @@ class Overview:
             self._lost_at = None
             self._uptime = None
             doubted = list(self._doubt)
+        for game, body in self.boxes.items():  # the café's box, retained for every table
+            client.publish(box_topic(game), body, qos=1, retain=True)
         client.subscribe(
             [(UPTIME, 0)]
             + [
@@ -772,6 +784,16 @@ class Overview:
         )
         return size + sum(len(r.encode()) for r in results)
 
+    def offered_boxes(self) -> list[dict[str, Any]]:
+        """The café's boxes it offers, for the page: each game's name, title (``zh``, ``en``)
+        and how many items are the café's own."""
+        shown = []
+        for game, body in sorted(self.boxes.items()):
+            title = find_game(game).title
+            items = read_site_box(body, game).items
+            shown.append({"game": game, "title": {"zh": title.zh, "en": title.en}, "items": items})
+        return shown
+
     def subscribing(self) -> bool:
         """Whether the overview's MQTT client is running (paho's network thread alive), as
         it must be between ``start()`` and ``stop()``."""
@@ -880,7 +902,7 @@ def create_app(overview: Overview, lang: str) -> FastAPI:
         return TEMPLATES.TemplateResponse(
             request,
             "cafe.html",
-            {"lang": language(lang)},
+            {"lang": language(lang), "boxes": json.dumps(overview.offered_boxes())},
             media_type="text/html; charset=utf-8",
         )
 

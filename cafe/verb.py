@@ -4,13 +4,21 @@ Every table that runs `tablesight run --mqtt URL --table NAME` appears as a tile
 round, phase and whose turn, and its alerts (a refused move waiting, the camera or the LED
 controller lost, the table offline, a game ended with its winner). Tables of several sites
 (`--site SITE`, their brokers bridged to this one) are grouped by site. The results of ended
-games download as CSV or JSON. The work is in ``cafe``, imported when the verb runs
-(``--help`` stays fast).
+games download as CSV or JSON.
+
+The café offers its box to every table (--box PATH, one per game: a folder or a zip that
+`tablesight box GAME export PATH` wrote at one table): checked as `tablesight box GAME import`
+checks it (one line per problem naming the file and the entry; exit status 2 and nothing
+changed), kept in the café's box folder (<data-dir>/cafe) and, from then on, offered at every
+start; each table takes it for its new games.
+
+The work is in ``cafe``, imported when the verb runs (``--help`` stays fast).
 """
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -25,7 +33,12 @@ SUMMARY = "serve the overview of a café's tables from an MQTT broker"
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the `cafe` verb."""
-    parser = sub.add_parser("cafe", help=SUMMARY, description=__doc__)
+    parser = sub.add_parser(
+        "cafe",
+        help=SUMMARY,
+        description=__doc__.split("\n\nThe work is in", 1)[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument(
         "--mqtt",
         metavar="URL",
@@ -72,6 +85,15 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="how many results of ended games are kept for the CSV; beyond them the oldest go"
         " (default 2000)",
     )
+    parser.add_argument(
+        "--box",
+        action="append",
+        type=Path,
+        default=[],
+        metavar="PATH",
+        help="a box exported by one table (a folder or a zip; once per game): the café's box"
+        " of that game, offered to every table for its new games",
+    )
     parser.set_defaults(
         handler=cafe,
         setting_flags=lambda a: {"mqtt": {"url": a.mqtt} if a.mqtt else None},
@@ -88,6 +110,8 @@ def cafe(args: argparse.Namespace, settings: Settings) -> int:
 
     if not settings.mqtt.url:
         raise CommandError("no broker: give --mqtt mqtt://HOST[:PORT] (or mqtt.url in settings)")
+    if args.box and _import_boxes(args.box, settings) != 0:
+        return 2
     port = args.port if args.port is not None else DEFAULT_PORT
     if not 1 <= port <= 65535:
         raise CommandError(f"--port: {port} is not a port (1–65535)")
@@ -115,7 +139,12 @@ def cafe(args: argparse.Namespace, settings: Settings) -> int:
         if not low <= value <= high:
             raise CommandError(f"{flag}: {value} is not between {low:,} and {high:,}")
     limits = Limits(payload=args.max_payload, tables=args.max_tables, results=args.max_results)
-    overview = Overview(settings.mqtt, settings.data_dir, grace=args.grace, limits=limits)
+    from cafe.site_box import offered
+
+    boxes = offered(settings.data_dir)
+    overview = Overview(
+        settings.mqtt, settings.data_dir, grace=args.grace, limits=limits, boxes=boxes
+    )
     app = create_app(overview, settings.lang)
     overview.start()
     where = f"http://{'<this machine>' if host == '0.0.0.0' else host}:{port}/"
@@ -124,9 +153,46 @@ def cafe(args: argparse.Namespace, settings: Settings) -> int:
         "en": f"café overview on {where} (Ctrl-C to stop); MQTT broker {overview.address}",
     }
     print(f"tablesight: {lines[settings.lang]}", file=sys.stderr, flush=True)
+    if boxes:
+        games = ", ".join(boxes)
+        offer = {
+            "zh": f"向各桌提供咖啡馆的盒子:{games}",
+            "en": f"offering the café's box to every table: {games}",
+        }
+        print(f"tablesight: {offer[settings.lang]}", file=sys.stderr, flush=True)
     signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2)
     finally:
         overview.stop()
+    return 0
+
+
+def _import_boxes(paths: list[Path], settings: Settings) -> int:
+    """Take each box into the café's box folder; 2 (one line per problem, nothing changed)
+    when any is wrong."""
+    import sys
+
+    from cafe.site_box import cafe_folder, import_boxes
+    from engine.core.box import BoxError
+    from kiosk.errors import CommandError
+
+    try:
+        taken = import_boxes(settings.data_dir, paths)
+    except BoxError as exc:
+        what = "盒子有问题,未做任何改动" if settings.lang == "zh" else "nothing changed"
+        print(f"tablesight cafe: {len(exc.problems)} problem(s), {what}:", file=sys.stderr)
+        for problem in exc.problems:
+            print(f"  {problem}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        raise CommandError(f"{exc.filename or 'the box'}: {exc.strerror or exc}") from None
+    for each in taken:
+        title = each.game.title.in_(settings.lang)
+        line = (
+            f"{each.path}:咖啡馆的盒子《{title}》录入了{each.items}项"
+            if settings.lang == "zh"
+            else f"{each.path}: the café's box of {title}: took {each.items} item(s)"
+        )
+        print(f"tablesight: {line} ({cafe_folder(settings.data_dir)})", file=sys.stderr)
     return 0

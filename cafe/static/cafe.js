@@ -21,6 +21,8 @@ const WORDS = {
     unreadable: "⚠ 无法读取本桌的报告", short_unreadable: "报告无法读取",
     site: "店面:", allSites: "全部店面", noSite: "未指定店面的桌", siteCount: "{n} 张桌",
     emptySite: "这个店面还没有桌子报告。", atSite: "{site} · {name}",
+    offered: "咖啡馆的盒子:{games}", offeredGame: "{title}(已录入 {n} 项)",
+    box_cafe: "▣ 用咖啡馆的盒子", box_table: "用本桌自己的盒子", box_demo: "用演示盒(编造的值)",
   },
   en: {
     heading: "Tables", csv: "Download ended games (CSV)", live: "live", lost: "server lost, reconnecting…",
@@ -41,6 +43,8 @@ const WORDS = {
     unreadable: "⚠ This table's report could not be read", short_unreadable: "report unreadable",
     site: "Site:", allSites: "All sites", noSite: "Tables without a site", siteCount: "{n} tables",
     emptySite: "No table of this site has reported yet.", atSite: "{site} · {name}",
+    offered: "The café's box: {games}", offeredGame: "{title} ({n} copied)",
+    box_cafe: "▣ The café's box", box_table: "The table's own box", box_demo: "The demo box (invented values)",
   },
 };
 
@@ -50,6 +54,13 @@ const tables = new Map();  // by key: "<site>/<table>", or "<table>" without a s
 let siteFilter = new URLSearchParams(location.search).get("site") || "";
 let serverState = "connecting";
 let brokerUp = true;
+// The café's boxes it offers the tables ([{game, title: {zh, en}, items}]), from the page.
+const offeredBoxes = (() => {
+  try {
+    const list = JSON.parse(document.body.dataset.boxes || "[]");
+    return Array.isArray(list) ? list : [];
+  } catch (e) { return []; }
+})();
 
 function t(key, params = {}) {
   const text = (WORDS[lang] || WORDS.en)[key] ?? key;
@@ -158,6 +169,10 @@ function drawTile(tile) {
       players.append(li);
     }
     node.append(players);
+    // which box the game plays with: said when the café offers one (or the table has it)
+    if (["cafe", "table", "demo"].includes(s.box) && (offeredBoxes.length || s.box === "cafe")) {
+      node.append(el("p", { class: "box", "data-box": s.box, text: t(`box_${s.box}`) }));
+    }
   }
   if (alerts.length) {
     const list = el("ul", { class: "alerts" });
@@ -209,6 +224,11 @@ function drawAll() {
   if (siteFilter) query.set("site", siteFilter);
   document.getElementById("csv").href = `/results.csv?${query}`;
   drawSitePick();
+  const offered = document.getElementById("offered");
+  offered.hidden = offeredBoxes.length === 0;
+  offered.textContent = offeredBoxes.length ? t("offered", {
+    games: offeredBoxes.map(b => t("offeredGame", { title: say(b.title), n: b.items })).join(t("sep")),
+  }) : "";
   const box = document.getElementById("tiles");
   const keys = shownKeys();
   const grouped = sites().length > 0;

@@ -1,11 +1,12 @@
-"""The retained payloads a table publishes, as schemas (docs/mqtt.md): ``state`` and ``result``.
+"""The retained payloads, as schemas (docs/mqtt.md): a table's ``state`` and ``result``, and the
+café's box of a game (``tablesight/_box/<game>``) that the tables take.
 
-A receiver reads a payload with ``read_state`` or ``read_result``: pydantic parses the bytes and
-checks every field in one step (strict: a string is not a number, ``null`` is not a list), so
-what it returns is safe to draw and to write out. Its parser is iterative: a payload nested a
-hundred thousand levels deep is one ``ValueError``, not a ``RecursionError``. Unknown fields
-are dropped (a version may add fields); a missing one or a wrong type is a ``ValueError``
-naming the field.
+A receiver reads a payload with ``read_state``, ``read_result`` or ``read_site_box``: pydantic
+parses the bytes and checks every field in one step (strict: a string is not a number, ``null``
+is not a list), so what it returns is safe to draw and to write out. Its parser is iterative:
+a payload nested a hundred thousand levels deep is one ``ValueError``, not a
+``RecursionError``. Unknown fields are dropped (a version may add fields); a missing one or a
+wrong type is a ``ValueError`` naming the field.
 """
 
 from __future__ import annotations
@@ -128,6 +129,9 @@ class State(_Payload):
     connection: int | None = Field(None, ge=1)
     """The table's connections to the broker so far (added in version 1; absent from older
     tables)."""
+    box: Literal["cafe", "table", "demo"] | None = None
+    """The box the game in progress is played with: the café's (as the table took it), the
+    table's own items, or the demo box alone (added in version 1; absent from older tables)."""
 
 
 class ResultPlayer(_Payload):
@@ -168,7 +172,26 @@ class Result(_Payload):
     rounds: int | None
 
 
+class SiteBox(_Payload):
+    """The café's box of one game (``tablesight/_box/<game>``, retained): the box as the café
+    plays it, as the game's data files (TOML texts, what ``tablesight box GAME export``
+    writes), which every table of the café takes for its new games."""
+
+    v: Literal[1]
+    game: str
+    digest: str = Field(pattern=r"^[0-9a-f]{64}$")
+    """SHA-256 of the files as canonical JSON (``kiosk.mqtt.site_box.files_digest``): which
+    box it is; a table checks it against the files."""
+    items: int = Field(ge=0)
+    """How many of the box's items are the café's own (the rest are the demo box's)."""
+    offered: str
+    """When the café took this box (UTC)."""
+    files: dict[str, str] = Field(max_length=64)
+    """Each data file's name and its TOML text."""
+
+
 _STATE = TypeAdapter(State)
+_SITE_BOX = TypeAdapter(SiteBox)
 _RESULT = TypeAdapter(Result)
 
 
@@ -199,6 +222,15 @@ def read_result(payload: bytes | str, table: str | None = None, site: str | None
     if table is not None and result.site != site:
         raise ValueError(f"names site {result.site!r} on the topic of site {site!r}")
     return result
+
+
+def read_site_box(payload: bytes | str, game: str | None = None) -> SiteBox:
+    """The café's box checked against its schema (and naming ``game``, when given);
+    ValueError saying the first field that is wrong."""
+    box: SiteBox = _read(_SITE_BOX, payload, None)
+    if game is not None and box.game != game:
+        raise ValueError(f"names game {box.game!r} on the topic of {game!r}")
+    return box
 
 
 def as_json(value: BaseModel) -> dict[str, Any]:

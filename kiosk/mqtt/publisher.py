@@ -5,7 +5,8 @@ disk). One worker thread turns changes into events kept in the outbox (SQLite in
 folder), rebuilds the state summary, and hands the oldest waiting events to paho-mqtt while the
 broker is there, at most ``WINDOW`` at a time; an event leaves the outbox only when the broker
 acknowledged it (PUBACK). paho's own thread connects, reconnects with back-off and resends
-what was in flight, in order.
+what was in flight, in order. The same worker takes the café's box of each game that the
+broker hands over (``kiosk.mqtt.site_box``), for the table's new games.
 """
 
 from __future__ import annotations
@@ -33,11 +34,15 @@ from engine.core import Text
 from engine.core.text import Language
 from kiosk.mqtt.discovery import STAFF, Discovery
 from kiosk.mqtt.outbox import OUTBOX_FILE, Outbox
+from kiosk.mqtt.site_box import SiteBoxes
 from kiosk.mqtt.topics import (
+    BOX,
+    BOX_SUBSCRIPTION,
     EVENTS,
     OFFLINE,
     ONLINE,
     RESULT,
+    ROOT,
     STATE,
     STATUS,
     BrokerAddress,
@@ -55,6 +60,8 @@ WINDOW = 100
 EVENT_KINDS = ("move", "rejected", "undo", "new_game", "link")
 """The changes of the table that are published as events (menu, settings, prompts are not)."""
 PAYLOAD_VERSION = 1
+BOX_TOPICS = f"{ROOT}/{BOX}/"
+"""Where the café's boxes are (``tablesight/_box/<game>``)."""
 STOP_FLUSH_S = 2.0
 """How long a clean stop waits for the broker to take what is waiting."""
 
@@ -76,7 +83,7 @@ class _Noted:
 
 @dataclass(frozen=True)
 class _Signal:
-    kind: str  # connected, disconnected, acked, stop, refresh
+    kind: str  # connected, disconnected, acked, stop, refresh, announce, box
     value: Any = None
 
 
@@ -133,11 +140,17 @@ def screen_link(settings: Settings) -> str | None:
 
 
 def summary(
-    table: Table, name: str, link: str | None, dropped: int, connection: int | None = None
+    table: Table,
+    name: str,
+    link: str | None,
+    dropped: int,
+    connection: int | None = None,
+    box: str | None = None,
 ) -> dict[str, Any]:
     """The table's state summary, in both languages (the retained ``state`` message): two
     snapshots of one change (``Presenter.pair``); ``connection`` counts the table's
-    connections to the broker (a receiver knows from it that the table spoke again)."""
+    connections to the broker (a receiver knows from it that the table spoke again); ``box``
+    says whose box the game is played with (``SiteBoxes.kind``)."""
     zh, en, facts = table.presenter.pair()
     try:
         scores = facts.game.scores(facts.state)
@@ -217,6 +230,7 @@ def summary(
         "url": link,
         "dropped": dropped,
         "connection": connection,
+        "box": box,
     }
 
 
@@ -275,6 +289,8 @@ class Publisher:
             link=link,
         )
         self._staff_sent: str | None = None
+        self.site_boxes = SiteBoxes(data_dir, self._say)
+        """The café's boxes this table takes (``tablesight/_box/<game>``) for its new games."""
         self.client = self._client(mqtt_settings, client_id or f"tablesight-{self.name}")
 
     def _client(self, settings: MqttSettings, client_id: str) -> mqtt.Client:
@@ -361,6 +377,10 @@ class Publisher:
         self._queue.put(_Signal("acked", mid))
 
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
+        if message.topic.startswith(BOX_TOPICS):  # the café's box: the worker takes it
+            if not self.site_boxes.too_long(message.topic, len(message.payload)):
+                self._queue.put(_Signal("box", (message.topic, bytes(message.payload))))
+            return
         # Home Assistant (re)started: announce again (a retained "online" is not a restart)
         birth = message.topic == self.discovery.birth_topic and not message.retain
         if birth and message.payload == b"online":
@@ -443,6 +463,7 @@ class Publisher:
             self._announce(self.discovery.announcement())
             if self.discovery.enabled:
                 self.client.subscribe(self.discovery.birth_topic, qos=1)
+            self.client.subscribe(BOX_SUBSCRIPTION, qos=1)  # the café's boxes (retained)
             self._repeat_result = True  # and the retained result
             if self._lost:
                 self._say(f"back on the MQTT broker {self.address}; sending what waited")
@@ -458,6 +479,8 @@ class Publisher:
                 self._say(f"{what}: the table plays on, events wait in the outbox")
             self._lost = True
             return False
+        if item.kind == "box":
+            return self.site_boxes.take(*item.value) is not None
         if item.kind == "announce" and self.connected.is_set():
             self._announce(self.discovery.configs().items())
         return item.kind == "refresh"
@@ -507,7 +530,15 @@ class Publisher:
     def _refresh(self) -> None:
         """Rebuild the state summary; publish it (and the result of an ended game) if it
         changed and the broker is there."""
-        state = summary(self.table, self.name, self.link, self.outbox.dropped, self._connection)
+        session = self.table.saved.session
+        try:
+            box = self.site_boxes.kind(session.game, session.options)
+        except Exception:  # which box it is must never keep the summary from the broker
+            log.exception("the box of %s could not be judged", session.game.name)
+            box = None
+        state = summary(
+            self.table, self.name, self.link, self.outbox.dropped, self._connection, box
+        )
         self._state = state
         staff = self.discovery.staff(state) if self.discovery.enabled else None
         if state["end"] is not None:

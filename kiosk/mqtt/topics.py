@@ -3,7 +3,8 @@
 Every table publishes under ``tablesight/<table>/``, or ``tablesight/<site>/<table>/`` when it
 belongs to a site (a café of a chain, a room of a club: ``--site``): ``state`` (retained
 summary), ``events`` (QoS 1, each with its sequence number), ``status`` (retained
-``online``/``offline``, the last will) and ``result`` (retained, each ended game).
+``online``/``offline``, the last will) and ``result`` (retained, each ended game). The café
+offers its box of each game on ``tablesight/_box/<game>`` (retained), which every table reads.
 docs/mqtt.md describes the payloads.
 """
 
@@ -18,6 +19,11 @@ ROOT = "tablesight"
 
 STATE, EVENTS, STATUS, RESULT = "state", "events", "status", "result"
 ONLINE, OFFLINE = "online", "offline"
+BOX = "_box"
+"""The level of the café's boxes: ``tablesight/_box/<game>``. No table's name starts with
+``_``, so it is never a table's topic."""
+GAME_NAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
+"""A game's name as a topic level (``greenwood``, ``dont_starve``)."""
 
 TABLE_NAME = re.compile(r"^[^\W_][\w-]{0,39}$")
 """A table's name: 1–40 letters (any script), digits, ``-`` or ``_``, starting with a letter or
@@ -49,6 +55,24 @@ def check_site_name(name: str) -> str:
 def topic(table: str, what: str, site: str | None = None) -> str:
     """The topic ``tablesight/<table>/<what>``, or ``tablesight/<site>/<table>/<what>``."""
     return f"{ROOT}/{table}/{what}" if site is None else f"{ROOT}/{site}/{table}/{what}"
+
+
+def box_topic(game: str) -> str:
+    """The topic of the café's box of ``game``: ``tablesight/_box/<game>``."""
+    return f"{ROOT}/{BOX}/{game}"
+
+
+BOX_SUBSCRIPTION = f"{ROOT}/{BOX}/+"
+"""The filter that takes the café's box of every game."""
+
+
+def box_game(topic_name: str) -> str | None:
+    """The game whose café's box ``topic_name`` carries (``tablesight/_box/<game>``), else None
+    (the name is checked to be a game's name as a topic level, not that such a game exists)."""
+    parts = topic_name.split("/")
+    if len(parts) != 3 or parts[0] != ROOT or parts[1] != BOX or not GAME_NAME.match(parts[2]):
+        return None
+    return parts[2]
 
 
 def subscriptions(what: str) -> list[str]:
