@@ -16,6 +16,7 @@ import io
 import logging
 import os
 import tempfile
+import threading
 import tomllib
 import zipfile
 from collections.abc import Mapping
@@ -39,6 +40,10 @@ from engine.core.box import (
 )
 
 log = logging.getLogger("kiosk.boxes")
+
+CHANGING = threading.RLock()
+"""Held while the owner's items are read and written back (an import, a kept item, a reset):
+the "Your box" page and the café's box arriving over MQTT never interleave their writes."""
 
 BOX_FOLDER = "boxes"
 MAX_BOX_BYTES = 8 * 2**20
@@ -196,6 +201,12 @@ def import_box(data_dir: Path, game: Game, source: Path) -> dict[str, Any]:
     kept before; returns the items it took. BoxError (one line per problem) with nothing
     changed when anything is wrong."""
     files = read_source(source, game)
+    with CHANGING:
+        return _take(data_dir, game, files)
+
+
+def _take(data_dir: Path, game: Game, files: dict[str, Any]) -> dict[str, Any]:
+    """Check a box's files read for an import and keep the owner's items they hold."""
     demo = game.demo_box().files
     problems: list[str] = []
     for name, tables in files.items():
@@ -218,17 +229,19 @@ def import_box(data_dir: Path, game: Game, source: Path) -> dict[str, Any]:
 
 def keep_items(data_dir: Path, game: Game, items: Mapping[str, Any]) -> None:
     """Keep these items as the owner's (over those kept before), checked first (BoxError)."""
-    merged_items = owner_items(data_dir, game) | dict(items)
-    _check(game, merged_items)
-    _write(data_dir, game, merged_items)
+    with CHANGING:
+        merged_items = owner_items(data_dir, game) | dict(items)
+        _check(game, merged_items)
+        _write(data_dir, game, merged_items)
 
 
 def reset_box(data_dir: Path, game: Game) -> int:
     """Forget the owner's items (the demo box again); returns how many were forgotten."""
-    count = len(owner_items(data_dir, game))
-    with contextlib.suppress(FileNotFoundError):
-        box_path(data_dir, game).unlink()
-    return count
+    with CHANGING:
+        count = len(owner_items(data_dir, game))
+        with contextlib.suppress(FileNotFoundError):
+            box_path(data_dir, game).unlink()
+        return count
 
 
 def export_box(data_dir: Path, game: Game, target: Path) -> list[str]:

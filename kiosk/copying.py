@@ -19,7 +19,7 @@ import base64
 import contextlib
 import functools
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -28,12 +28,16 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from engine.core import Game, Text
-from engine.core.box import Box, items_of
+from engine.core.box import Box, BoxError, items_of
 from engine.core.text import Language
+from engine.dont_starve.catalogue import BIOMES as DS_BIOMES
+from engine.dont_starve.catalogue import PORTAL as DS_PORTAL
+from engine.dont_starve.catalogue import catalogue as ds_catalogue
+from engine.dont_starve.texts import BIOME_NAMES
 from engine.greenwood.board import Cell, turn
 from engine.greenwood.texts import ICON_WORDS, piece_name, reward_icon, reward_name
 from kiosk.boxes import BOX_FOLDER, kind_label, write_atomically
-from vision.calibration import board_in_picture, straighten
+from vision.calibration import BoardLayout, TagPlace, board_in_picture, straighten
 from vision.detection import Detection
 from vision.readers.greenwood import board_name, piece_shapes, pixel_pose, submarines, tag_square
 from vision.registry import Registry, load_registry
@@ -60,9 +64,20 @@ the kinds ``submarines.toml`` names)."""
 
 COPY_HOW: dict[str, dict[str, str]] = {
     "greenwood": {"submarines/layout": "board", "pieces/shape": "piece"},
+    "dont_starve": {"tiles/biomes": "tiles"},
 }
-"""Which kinds of item the page copies, and how: ``board`` (the camera's straightened board,
-cells marked by touch) or ``piece`` (a piece laid on a board, its cells touched)."""
+"""Which kinds of item the page copies with the camera, and how: ``board`` (the camera's
+straightened board, cells marked by touch), ``piece`` (a piece laid on a board, its cells
+touched), ``tiles`` (map tiles under the camera, each one's biome touched). A kind the game
+fills in by its fields (``Game.box_forms``: a card) is copied as a ``card``."""
+TILE_PX_PER_MM = 2.5
+"""The scale of a map tile's straightened picture (a 110 mm tile: 275 pixels)."""
+
+
+def copy_how(game: Game, box: Box) -> dict[str, str]:
+    """How the page copies each kind it copies (``COPY_HOW``, and ``card`` for the kinds the
+    game fills in by their fields)."""
+    return {**dict.fromkeys(game.box_forms(box), "card"), **COPY_HOW.get(game.name, {})}
 
 
 class Draft(BaseModel):
@@ -120,7 +135,7 @@ def progress(game: Game, box: Box, lang: Language) -> dict[str, Any]:
     how the page copies it (None: by a box imported from a file), the whole box's line
     ("苍林秘境:61 项中已录入 9 项") and the next thing to do."""
     counts = box.counts()
-    how = COPY_HOW.get(game.name, {})
+    how = copy_how(game, box)
     kinds: list[dict[str, Any]] = []
     for kind, (mine, demo) in counts.items():
         kinds.append(
@@ -143,7 +158,7 @@ def progress(game: Game, box: Box, lang: Language) -> dict[str, Any]:
         first = todo[0]
         named, left = kind_label(game, first["kind"], box), first["total"] - first["mine"]
         nxt = Text(
-            f"下一步:录入{named.zh}(还差{left}项)", f"Next: copy the {named.en} ({left} to go)"
+            f"下一步:录入{named.zh}(还差{left}项)", f"Next: copy {named.en} ({left} to go)"
         ).in_(lang)
     elif any(k["mine"] < k["total"] for k in kinds):
         nxt = Text(
@@ -218,9 +233,7 @@ def look_greenwood(
         "item": item,
         "value": items_of(box.files).get(item),
         "owner": item in box.owner,
-        "picture": "data:image/jpeg;base64," + base64.b64encode(jpeg.tobytes()).decode()
-        if ok
-        else None,
+        "picture": _data_url(jpeg) if ok else None,
         "size": [picture.shape[1], picture.shape[0]],
         "grid": {
             "origin": [v * PX_PER_MM for v in grid.origin_mm],
@@ -236,11 +249,90 @@ def look_greenwood(
     }
 
 
+def look_dont_starve(
+    image: np.ndarray | None, detections: Sequence[Detection], box: Box, lang: Language
+) -> dict[str, Any]:
+    """What the camera shows for copying Don't Starve's map tiles: ``state`` ``waiting``,
+    ``no_tile``, or ``tiles``: each map tile in view (by its number, either face up) with its
+    straightened picture and its biome in ``box``, and the biomes to choose from."""
+    if image is None:
+        return {"state": "waiting"}
+    entries = {e.tag_id: e for e in _registry().for_game("dont_starve") if e.name == "map tile"}
+    cat = ds_catalogue(box)
+    tiles: list[dict[str, Any]] = []
+    for d in sorted(detections, key=lambda d: entries[d.id].item if d.id in entries else 0):
+        entry = entries.get(d.id)
+        if entry is None or any(t["number"] == entry.item for t in tiles):
+            continue
+        size = cat.tile_mm
+        dx, dy = cat.tag_offset_mm
+        place = TagPlace(d.id, size / 2 + dx, size / 2 + dy, entry.tag_mm)
+        to_tile = board_in_picture(BoardLayout(entry.label, (place,)), [d])
+        if to_tile is None:
+            continue
+        picture = straighten(image, to_tile, (size, size), TILE_PX_PER_MM)
+        ok, jpeg = cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, 85])
+        number = entry.item
+        tiles.append(
+            {
+                "number": number,
+                "face": entry.face,
+                "biome": cat.tile_biomes[number - 1] if number <= len(cat.tile_biomes) else None,
+                "picture": _data_url(jpeg) if ok else None,
+            }
+        )
+    if not tiles:
+        return {"state": "no_tile"}
+    return {
+        "state": "tiles",
+        "tiles": tiles,
+        "all": list(cat.tile_biomes),
+        "biomes": [{"biome": b, "name": BIOME_NAMES[b].in_(lang)} for b in (*DS_BIOMES, DS_PORTAL)],
+    }
+
+
+def _data_url(jpeg: np.ndarray) -> str:
+    return "data:image/jpeg;base64," + base64.b64encode(jpeg.tobytes()).decode()
+
+
 def _icon_word(reward: str) -> Text:
     """What a reward icon of the palette is called beside its symbol: none for points (the
     icon says ``4分``), else the legend's word (能量标记)."""
     kind = reward.partition(":")[0]
     return Text("", "") if kind == "vp" else ICON_WORDS.get(kind, reward_name(reward))
+
+
+def copied_item(
+    game: Game, how: str, item: str, value: Mapping[str, Any], box: Box
+) -> tuple[str, Any]:
+    """The item id and value to keep for what the page copied ``how``: a board's layout (its
+    number from the item), a piece's shape (from the cells it covers, its tag's cell and turn,
+    over the shape's other fields), the map tiles' biomes, a card filled in by its fields
+    (``Game.box_entry``). BoxError saying what is missing."""
+    if how == "card":
+        try:
+            return game.box_entry(item, value, box)
+        except (TypeError, ValueError) as exc:
+            raise BoxError([f"{item}: {exc}"]) from None
+    if how == "tiles":
+        return item, value.get("biomes")
+    if how == "board":
+        return item, {**value, "number": int(item.rsplit("/", 1)[1])}
+    before = items_of(box.files).get(item)
+    if how != "piece" or not isinstance(before, dict):
+        raise BoxError([f"{item}: not an item the page copies"])
+    try:
+        covered = [(int(c), int(r)) for c, r in value["covered"]]
+        tag = (int(value["tag_cell"][0]), int(value["tag_cell"][1]))
+        quarter = int(value["quarter"])
+    except (KeyError, TypeError, ValueError):
+        raise BoxError(
+            [f"{item}: a piece needs the cells it covers, its tag's cell and turn"]
+        ) from None
+    if tag not in covered:
+        covered.append(tag)
+    shape = {k: v for k, v in before.items() if k != "placeholder"}
+    return item, {**shape, **piece_shape(covered, tag, quarter)}
 
 
 def piece_shape(covered: Sequence[Cell], tag_cell: Cell, quarter: int) -> dict[str, Any]:

@@ -334,6 +334,20 @@ WORDS: Mapping[str, Text] = MappingProxyType(
             "再点区域的另一角(另一端)", "Now touch the area's other corner (end)"
         ),
         "boxSave": Text("保存为我的", "Save as mine"),
+        "boxCardTitle": Text("卡名(可不填)", "Printed title (may stay empty)"),
+        "boxTileN": Text("地图板块{n}", "Map tile {n}"),
+        "boxTilesTitle": Text(
+            "地图板块的生态域:点每块板块印着的生态域",
+            "Map tiles' biomes: touch the biome each tile shows",
+        ),
+        "boxTilesSay": Text(
+            "已录入{n}/{of}块;摄像头下可以同时放几块,翻到生态域一面朝上",
+            "{n} of {of} tiles copied; put several under the camera at once, biome side up",
+        ),
+        "boxNoTile": Text(
+            "摄像头下没有看到地图板块:把板块放到摄像头下,贴纸朝上",
+            "No map tile under the camera: put tiles under it, stickers up",
+        ),
         "boxGiveUp": Text("放弃", "Give up"),
         "boxNeedStart": Text(
             "还没有起始格:选“起始格”,再点它", "No start cell yet: pick “Start cell”, then touch it"

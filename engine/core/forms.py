@@ -89,6 +89,12 @@ class Field:
     choice; each choice's value names the move's field the placed value goes to."""
 
 
+def field_json(f: Field, lang: Language) -> dict[str, Any]:
+    """A field as plain JSON in one language, as the console reads it in an offer (the "Your
+    box" page reads a card's fields so too)."""
+    return _field_dict(f, lang)
+
+
 @dataclass(frozen=True)
 class Option:
     """One concrete combination of an offer's pick fields and the game's verdict on it."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Literal
 
@@ -12,7 +12,7 @@ from pydantic import TypeAdapter, ValidationError
 from engine.core.box import Box, BoxError, BoxFiles, demo_box
 from engine.core.checklist import ANCHOR_CHECK, BY_EYE, SetupCheck
 from engine.core.errors import GameConfigError, UnknownGameError
-from engine.core.forms import Offer
+from engine.core.forms import Field, Offer
 from engine.core.phases import END, Phase, TurnOrder
 from engine.core.records import Event, Move, Seat
 from engine.core.rng import Rng
@@ -129,6 +129,19 @@ class Game:
         """The set-up page's labels for a game played with ``box`` (an owner's scenario card
         adds its title); None, or a game whose labels do not follow its box: ``option_texts``."""
         return self.option_texts
+
+    def box_forms(self, box: Box) -> dict[str, tuple[Field, ...]]:
+        """The kinds of printed item copied by filling in what they show (a card's symbols
+        and numbers), each with its fields (``pick`` and ``number``, as the console's). Default:
+        none."""
+        return {}
+
+    def box_entry(self, kind: str, values: Mapping[str, Any], box: Box) -> tuple[str, Any]:
+        """The item id and value (as its data file writes it) of a ``kind`` filled in with
+        ``values`` (by field name; ``title``: the printed title, optional); BoxError saying
+        what is wrong. The id is the next demo item of its kind the owner has not copied, so
+        that copying a deck replaces the invented cards one by one."""
+        raise BoxError([f"{kind}: not copied by filling in its fields"])
 
     def demo_box(self) -> Box:
         """The shipped demo box (every item an invented value)."""

@@ -259,9 +259,9 @@ TILE_BIOMES = "tiles/biomes"
 """The item saying which printed map tile is of which biome (tiles.toml)."""
 
 
-def weather_item(card: WeatherCard) -> str:
-    """The box's item id of a weather card."""
-    return f"weather/card/{card.id}"
+def weather_item(card: WeatherCard | str) -> str:
+    """The box's item id of a weather card (or of the card with that id)."""
+    return f"weather/card/{card if isinstance(card, str) else card.id}"
 
 
 def location_item(card: LocationCard) -> str:

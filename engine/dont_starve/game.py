@@ -13,7 +13,7 @@ round's phases in ``phases.py``, whether a move may be made and what it does in 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
@@ -36,6 +36,7 @@ from engine.core import (
     Verdict,
 )
 from engine.core.box import DRAWS_TEXTS, Box, BoxFiles
+from engine.core.forms import Choice, Field
 from engine.dont_starve import reasons as R
 from engine.dont_starve.catalogue import (
     BIOMES,
@@ -44,18 +45,19 @@ from engine.dont_starve.catalogue import (
     PACKAGE,
     PORTAL,
     PORTAL_SLOT,
+    SEASONS,
     Catalogue,
     catalogue,
     load_catalogue,
 )
-from engine.dont_starve.offers import seat_offers
+from engine.dont_starve.offers import seat_offers, weather_fields
 from engine.dont_starve.phases import PHASES
 from engine.dont_starve.picture import layout_picture
 from engine.dont_starve.picture import picture as map_picture
 from engine.dont_starve.rules import check, check_pass, play
-from engine.dont_starve.rules.draws import in_progress
+from engine.dont_starve.rules.draws import copied_weather, in_progress
 from engine.dont_starve.state import ESSENCE_START, MAX_STRUCTURES, Character, DSData
-from engine.dont_starve.texts import EVENT_TEXTS, OUTCOME_TEXTS, event_line
+from engine.dont_starve.texts import EVENT_TEXTS, OUTCOME_TEXTS, event_line, season_name
 from engine.dont_starve.texts import option_texts as setup_texts
 from engine.dont_starve.view import view as game_view
 
@@ -159,6 +161,20 @@ class DontStarve(Game):
         scenario cards' titles (an owner's scenario card too); None: the demo box's
         (``option_texts``)."""
         return {**setup_texts(catalogue(box)), **DRAWS_TEXTS}
+
+    def box_forms(self, box: Box) -> dict[str, tuple[Field, ...]]:
+        """A weather card is copied by what it shows (``weather_fields``, as the console
+        enters one), its season first."""
+        cat = catalogue(box)
+        seasons = tuple(Choice(s, season_name(cat, s)) for s in SEASONS)
+        season = Field("season", Text("季节", "season"), choices=seasons)
+        return {"weather/card": (season, *weather_fields())}
+
+    def box_entry(self, kind: str, values: Mapping[str, Any], box: Box) -> tuple[str, Any]:
+        """A weather card copied by its fields (``rules.draws.copied_weather``)."""
+        if kind != "weather/card":
+            return super().box_entry(kind, values, box)
+        return copied_weather(catalogue(box), values)
 
     def load_box(self, files: BoxFiles) -> Catalogue:
         """The catalogue of a box's content, checked (``catalogue.load_catalogue``): BoxError

@@ -755,6 +755,20 @@ def _weather_draw(cat: Catalogue, data: DSData, seat: Seat) -> list[Offer]:
         T("抽到的天气卡:按卡名选", "Weather card drawn: pick its title"),
         fields=(Field("card", T("卡名", "title"), choices=titles),),
     )
+    entry = Offer(
+        DrawWeather.type,
+        seat,
+        T("抽到的天气卡:按符号录入", "Weather card drawn: enter its symbols"),
+        {"season": data.season},
+        weather_fields(),
+    )
+    return [pick, entry]
+
+
+def weather_fields() -> tuple[Field, ...]:
+    """What a weather card shows, as the fields of an entry (the console's "enter its symbols",
+    the "Your box" page's copy of a card): how many of each symbol lie left and right of the
+    storm icon, the weather event's losses, the world events (§天气阶段)."""
     counts = []
     for side, where in (
         ("left", T("风暴图标左侧", "left of the storm icon")),
@@ -786,14 +800,7 @@ def _weather_draw(cat: Catalogue, data: DSData, seat: Seat) -> list[Offer]:
             for names in WORLD_CHOICES
         ),
     )
-    entry = Offer(
-        DrawWeather.type,
-        seat,
-        T("抽到的天气卡:按符号录入", "Weather card drawn: enter its symbols"),
-        {"season": data.season},
-        (*counts, *losses, world),
-    )
-    return [pick, entry]
+    return (*counts, *losses, world)
 
 
 def _needs_draw(cat: Catalogue, data: DSData, seat: Seat) -> list[Offer]:

@@ -17,17 +17,19 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.core import EngineError, Game, find_game
-from engine.core.box import BoxError, items_of
+from engine.core.box import Box, BoxError
+from engine.core.forms import field_json
 from engine.core.game import available_games
 from engine.core.text import Language
-from kiosk.boxes import box_zip, current_box, import_box, keep_items
+from kiosk.boxes import box_zip, current_box, import_box, keep_items, kind_label
 from kiosk.copying import (
-    COPY_HOW,
     Draft,
+    copied_item,
+    copy_how,
     drop_draft,
     load_draft,
+    look_dont_starve,
     look_greenwood,
-    piece_shape,
     progress,
     save_draft,
 )
@@ -83,21 +85,40 @@ def look(request: Request, game: str, settings: SettingsDep, lang: Language | No
     """What the camera shows now for copying ``game``'s printed items (a board straightened,
     the pieces on it); 404 for a game the page does not copy by camera."""
     chosen = _game(game)
-    if chosen.name != "greenwood":
+    looks = {"greenwood": look_greenwood, "dont_starve": look_dont_starve}
+    if chosen.name not in looks:
         raise HTTPException(404, f"{chosen.name}: nothing is copied by the camera yet")
     feed = get_feed(request)
     feed.wanted()
     image, detections, _ = feed.latest()
     box = current_box(settings.data_dir, chosen)
     with request.app.state.door.heavy.slot("pictures"):
-        return look_greenwood(image, detections, box, lang or settings.lang)
+        return looks[chosen.name](image, detections, box, lang or settings.lang)
+
+
+@router.get("/{game}/form")
+def form(game: str, kind: str, settings: SettingsDep, lang: Language | None = None) -> dict:
+    """The fields a ``kind`` of printed item is copied by (a weather card: its season, the
+    symbols each side of the storm icon, the event's losses, the world events), as the
+    console's fields; 404 for a kind not copied so."""
+    chosen = _game(game)
+    lang = lang or settings.lang
+    box = current_box(settings.data_dir, chosen)
+    fields = chosen.box_forms(box).get(kind)
+    if fields is None:
+        raise HTTPException(404, f"{chosen.name}: {kind} is not copied by its fields")
+    return {
+        "kind": kind,
+        "label": kind_label(chosen, kind, box).in_(lang),
+        "fields": [field_json(f, lang) for f in fields],
+    }
 
 
 @router.put("/{game}/draft", dependencies=[Control], max_body_size=MAX_DRAFT_BYTES)
 def put_draft(game: str, draft: Draft, settings: SettingsDep) -> dict[str, Any]:
     """Keep the item being copied as it stands after a touch (nothing lost on a power cut)."""
     chosen = _game(game)
-    if _how(chosen, draft.item) is None:
+    if _how(chosen, draft.item, current_box(settings.data_dir, chosen)) is None:
         raise HTTPException(422, f"{draft.item}: not an item this page copies")
     save_draft(settings.data_dir, chosen, draft)
     return {"kept": True}
@@ -115,36 +136,21 @@ def keep(game: str, body: Keep, settings: SettingsDep, lang: Language | None = N
     """Make the item being copied the owner's: checked by the game's loader first (422 with
     the problems, nothing changed); the draft is then forgotten."""
     chosen = _game(game)
-    how = _how(chosen, body.item)
+    how = _how(chosen, body.item, current_box(settings.data_dir, chosen))
     if how is None:
         raise HTTPException(422, f"{body.item}: not an item this page copies")
-    value = dict(body.value)
     box = current_box(settings.data_dir, chosen)
-    before = items_of(box.files).get(body.item)
-    if how == "board":
-        value["number"] = int(body.item.rsplit("/", 1)[1])
-    elif how == "piece":
-        if not isinstance(before, dict):
-            raise HTTPException(422, f"{body.item}: no such piece shape")
-        try:
-            covered = [(int(c), int(r)) for c, r in value["covered"]]
-            tag = (int(value["tag_cell"][0]), int(value["tag_cell"][1]))
-            quarter = int(value["quarter"])
-        except (KeyError, TypeError, ValueError):
-            raise HTTPException(
-                422, "a piece needs covered cells, its tag's cell and its turn"
-            ) from None
-        if tag not in covered:
-            covered.append(tag)
-        value = {**before, **piece_shape(covered, tag, quarter)}
-        value.pop("placeholder", None)
     try:
-        keep_items(settings.data_dir, chosen, {body.item: value})
+        item, value = copied_item(chosen, how, body.item, body.value, box)
+    except BoxError as exc:
+        raise HTTPException(422, {"problems": list(exc.problems)}) from None
+    try:
+        keep_items(settings.data_dir, chosen, {item: value})
     except BoxError as exc:
         raise HTTPException(422, {"problems": list(exc.problems)}) from None
     drop_draft(settings.data_dir, chosen)
     box = current_box(settings.data_dir, chosen)
-    return {"kept": body.item, "value": value, **progress(chosen, box, lang or settings.lang)}
+    return {"kept": item, "value": value, **progress(chosen, box, lang or settings.lang)}
 
 
 @router.get("/{game}/export.zip")
@@ -182,7 +188,7 @@ def upload(
     return {"took": len(taken), **progress(chosen, box, lang or settings.lang)}
 
 
-def _how(game: Game, item: str) -> str | None:
-    """How the page copies ``item`` (``board``, ``piece``), or None."""
+def _how(game: Game, item: str, box: Box) -> str | None:
+    """How the page copies ``item`` (``board``, ``piece``, ``tiles``, ``card``), or None."""
     kind = "/".join(item.split("/")[:2])
-    return COPY_HOW.get(game.name, {}).get(kind)
+    return copy_how(game, box).get(kind)

@@ -28,7 +28,7 @@ PAGES = {
     "/camera": ("camera.html", ("camera.js",)),
     "/calibrate": ("calibrate.html", ("calibrate.js",)),
     "/packaway": ("packaway.html", ("packaway.js",)),
-    "/box": ("box.html", ("box.js",)),
+    "/box": ("box.html", ("keyboard.js", "box.js")),
 }
 """Each page's path → its template and the scripts it loads after ``common.js``."""
 

@@ -13,6 +13,7 @@ let copying = null; // {how, item, value, touches, undo}
 let tool = null; // "unusable" | "start" | "join" | "erase" | "icon:<reward>" | "area[:<reward>]" | "diagonal[:<reward>]"
 let corner = null; // an area's first corner
 let said = ""; // the copier's last line (saved, failed…)
+let form = null; // GET /api/box/{game}/form: the fields a card is copied by
 
 const params = new URLSearchParams(location.search);
 let game = params.get("game");
@@ -32,7 +33,8 @@ async function load() {
   if (shown.draft && !copying) {
     const d = shown.draft;
     copying = { how: howOf(d.item), item: d.item, value: d.value, touches: d.touches, undo: d.undo };
-    await takeLook(false);
+    if (copying.how === "card") form = await (await fetch(`/api/box/${game}/form?kind=${encodeURIComponent(d.item)}&lang=${Kiosk.lang}`)).json();
+    else await takeLook(false);
   }
   draw();
 }
@@ -47,7 +49,7 @@ async function takeLook(start) {
     if (look.state !== "waiting") break;
     await new Promise((r) => setTimeout(r, 500));
   }
-  if (start && look && look.state === "board") begin();
+  if (start && look && (look.state === "board" || look.state === "tiles")) begin();
   draw();
 }
 
@@ -57,6 +59,8 @@ function begin() {
     const blank = { cols: look.grid.cols, rows: look.grid.rows, start: null, unusable: [], rewards: [], areas: [] };
     const value = mine ? { cols: mine.cols, rows: mine.rows, start: mine.start, unusable: mine.unusable, rewards: mine.rewards, areas: mine.areas } : blank;
     copying = { how: "board", item: look.item, value, touches: 0, undo: [] };
+  } else if (wanted === "tiles") {
+    copying = { how: "tiles", item: "tiles/biomes", value: { biomes: [...look.all], copied: [] }, touches: 0, undo: [] };
   } else if (wanted === "piece") {
     const piece = look.pieces.find((p) => !p.askew);
     if (!piece) { copying = null; return; }
@@ -71,9 +75,14 @@ let wanted = null; // the kind's "how" the owner chose to copy
 
 // --- touches ---------------------------------------------------------------------------------
 
+// Each touch's draft is sent after the one before it has been kept, so an older one never
+// lands after a newer one.
+let keeping = Promise.resolve();
 function keepDraft() {
   const { item, value, touches, undo } = copying;
-  send("PUT", `/api/box/${game}/draft`, { item, value, touches, undo: undo.slice(-200) });
+  const body = structuredClone({ item, value, touches, undo: undo.slice(-200) });
+  const path = `/api/box/${game}/draft`;
+  keeping = keeping.then(() => send("PUT", path, body)).catch(() => null);
 }
 
 // A change sent as the kiosk's own screen, or with this phone's pairing code (common.js).
@@ -189,6 +198,7 @@ async function save() {
     return;
   }
   const body = { item: copying.item, value: copying.value };
+  await keeping;
   const answer = await Kiosk.post(`/api/box/${game}/keep?lang=${Kiosk.lang}`, body);
   if (!answer.ok) {
     const problems = (answer.detail && answer.detail.problems) || [Kiosk.describe(answer.detail)];
@@ -204,6 +214,7 @@ async function save() {
 }
 
 async function giveUp() {
+  await keeping;
   await send("DELETE", `/api/box/${game}/draft`);
   copying = null;
   said = "";
@@ -219,9 +230,74 @@ function undo() {
   draw();
 }
 
+async function openForm(kind) {
+  const answer = await fetch(`/api/box/${game}/form?kind=${encodeURIComponent(kind)}&lang=${Kiosk.lang}`);
+  if (!answer.ok) return;
+  form = await answer.json();
+  const value = { title: "" };
+  for (const f of form.fields) value[f.name] = f.kind === "number" ? f.default : (f.choices[0] || {}).value;
+  copying = { how: "card", item: kind, value, touches: 0, undo: [] };
+  draw();
+}
+
+const sameValue = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+function drawForm() {
+  const v = copying.value;
+  const rows = form.fields.map((f) => {
+    const row = Kiosk.el("div", { class: "form-row", "data-field": f.name }, Kiosk.el("span", { class: "form-label", text: f.label }));
+    if (f.kind === "number") {
+      const minus = Kiosk.el("button", { type: "button", text: "−", "data-step": "-1" });
+      const plus = Kiosk.el("button", { type: "button", text: "+", "data-step": "1" });
+      minus.disabled = v[f.name] <= f.low;
+      plus.disabled = v[f.name] >= f.high;
+      minus.addEventListener("click", () => touch((x) => { x[f.name] = Math.max(f.low, x[f.name] - 1); }));
+      plus.addEventListener("click", () => touch((x) => { x[f.name] = Math.min(f.high, x[f.name] + 1); }));
+      row.append(minus, Kiosk.el("span", { class: "number", text: String(v[f.name]) }), plus);
+    } else {
+      for (const c of f.choices) {
+        const b = Kiosk.el("button", { type: "button", text: c.label, "data-value": JSON.stringify(c.value), "aria-pressed": String(sameValue(v[f.name], c.value)) });
+        b.addEventListener("click", () => touch((x) => { x[f.name] = c.value; }));
+        row.append(b);
+      }
+    }
+    return row;
+  });
+  const title = Kiosk.el("input", { id: "box-card-title", "data-keyboard": "title", autocomplete: "off", value: v.title || "" });
+  title.addEventListener("input", () => touch((x) => { x.title = title.value; }));
+  const titleRow = Kiosk.el("div", { class: "form-row" }, Kiosk.el("label", { class: "form-label", for: "box-card-title", text: Kiosk.t("boxCardTitle") }), title);
+  const counts = rows.filter((r) => /^(left|right)_/.test(r.dataset.field));
+  const others = rows.filter((r) => !counts.includes(r));
+  $("box-form").replaceChildren(...others.slice(0, 1), Kiosk.el("div", { class: "form-grid" }, ...counts), ...others.slice(1), titleRow);
+}
+
+function drawTiles() {
+  const v = copying.value;
+  const cards = look.tiles.map((t) => {
+    const copied = v.copied.includes(t.number);
+    const buttons = look.biomes.map((b) => {
+      const button = Kiosk.el("button", { type: "button", text: b.name, "data-biome": b.biome, "aria-pressed": String(copied && v.biomes[t.number - 1] === b.biome) });
+      button.addEventListener("click", () => touch((x) => {
+        x.biomes[t.number - 1] = b.biome;
+        if (!x.copied.includes(t.number)) x.copied.push(t.number);
+      }));
+      return button;
+    });
+    return Kiosk.el("div", { class: "box-tile", "data-tile": String(t.number), "data-copied": String(copied) },
+      Kiosk.el("h3", { text: Kiosk.t("boxTileN", { n: t.number }) }),
+      Kiosk.el("img", { src: t.picture || "", alt: Kiosk.t("boxTileN", { n: t.number }) }),
+      Kiosk.el("div", { class: "row" }, ...buttons));
+  });
+  $("box-form").replaceChildren(
+    Kiosk.el("p", { class: "box-say", text: Kiosk.t("boxTilesSay", { n: v.copied.length, of: v.biomes.length }) }),
+    Kiosk.el("div", { class: "box-tiles" }, ...cards));
+}
+
 // --- drawing ---------------------------------------------------------------------------------
 
 function titleOf() {
+  if (copying && copying.how === "card") return form ? form.label : "";
+  if (copying && copying.how === "tiles") return Kiosk.t("boxTilesTitle");
   if (!copying || !look || look.state !== "board") return "";
   if (copying.how === "piece") {
     const piece = look.pieces.find((p) => p.item === copying.item);
@@ -254,7 +330,13 @@ function drawSide() {
       Kiosk.el("span", { class: "kind-count", text: Kiosk.t("boxCount", { mine: k.mine, total: k.total }) }));
     if (k.how) {
       const b = Kiosk.el("button", { type: "button", text: Kiosk.t("boxCopy"), "data-how": k.how, "aria-pressed": String(wanted === k.how) });
-      b.addEventListener("click", async () => { wanted = k.how; copying = null; said = ""; await takeLook(true); });
+      b.addEventListener("click", async () => {
+        wanted = k.how;
+        copying = null;
+        said = "";
+        if (k.how === "card") await openForm(k.kind);
+        else await takeLook(true);
+      });
       li.append(b);
     }
     return li;
@@ -347,6 +429,7 @@ function draw() {
       if (!wanted) say = Kiosk.t("boxPick");
       else if (!look || look.state === "waiting") say = Kiosk.t("boxWaiting");
       else if (look.state === "no_board") say = Kiosk.t("boxNoBoard");
+      else if (look.state === "no_tile") say = Kiosk.t("boxNoTile");
       else if (wanted === "piece") say = look.pieces.some((p) => p.askew) ? Kiosk.t("boxAskew") : Kiosk.t("boxNoPiece");
     }
     $("box-say").textContent = say;
@@ -356,6 +439,18 @@ function draw() {
     return;
   }
   $("box-say").textContent = "";
+  work.dataset.how = copying.how;
+  if (copying.how === "card" || (copying.how === "tiles" && look && look.state === "tiles")) {
+    work.hidden = false;
+    $("box-title").textContent = titleOf();
+    $("box-touches").textContent = Kiosk.t("boxTouches", { n: copying.touches });
+    $("box-touches").dataset.touches = String(copying.touches);
+    if (copying.how === "card") drawForm();
+    else drawTiles();
+    $("box-hint").textContent = said;
+    $("box-undo").disabled = !copying.undo.length;
+    return;
+  }
   if (!look || look.state !== "board") {
     work.hidden = true;
     $("box-say").textContent = Kiosk.t("boxDraftOf", { what: copying.item }) + " " + Kiosk.t("boxNoBoard");
@@ -416,7 +511,7 @@ async function refreshLook() {
   const answer = await fetch(`/api/box/${game}/look?lang=${Kiosk.lang}`);
   if (answer.ok) {
     const fresh = await answer.json();
-    if (fresh.state === "board") look = fresh;
+    if (fresh.state === "board" || fresh.state === "tiles") look = fresh;
   }
   if (copying) touch(null);
   else draw();

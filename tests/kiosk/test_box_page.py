@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import io
 import json
+import time
 import zipfile
 from pathlib import Path
 
 import cv2
 import pytest
 from playwright.sync_api import expect
-from printed_boards import LaidPiece, submarine_frame
+from printed_boards import LaidPiece, map_tiles_frame, submarine_frame
 from serving import Server, start_server
 
 from engine.core import find_game
@@ -97,10 +98,19 @@ def tool(page, key: str) -> None:
     page.locator(f'#box-tools [data-tool="{key}"]').click()
 
 
-def copy_kind(page, server: Server, kind: str, lang: str = "zh") -> None:
-    page.goto(f"{server.url}/box?game=greenwood&lang={lang}")
+def copy_kind(page, server: Server, kind: str, lang: str = "zh", game: str = "greenwood") -> None:
+    """Open the page and touch the kind's "Copy"; while the camera still shows the table as it
+    was (the frame just changed), touch "Take again" as a player would."""
+    page.goto(f"{server.url}/box?game={game}&lang={lang}")
     page.locator(f'#box-kinds li[data-kind="{kind}"] button').click()
-    expect(page.locator("#box-work")).to_be_visible()
+    work = page.locator("#box-work")
+    for _ in range(20):
+        try:
+            expect(work).to_be_visible(timeout=1000)
+            return
+        except AssertionError:
+            page.locator("#box-say button").click()
+    expect(work).to_be_visible()
 
 
 def never_scrolls(page) -> None:
@@ -259,3 +269,115 @@ def test_the_page_fits_the_screen_while_copying(
         expect(page.locator("#box-work")).to_be_hidden()
     finally:
         context.close()
+
+
+def test_a_weather_card_is_copied_by_its_fields_and_a_game_draws_it_by_its_title(
+    box_server: Server, page
+) -> None:
+    """dont-starve.zh.md §天气阶段, §天气与需求: the owner's card (two colds left of the storm
+    icon, a wet right of it, its event 1 health) is copied by touch and takes the place of the
+    season's first demo card; a game with the table's draws then offers it by its title and
+    its weather costs what it prints."""
+    copy_kind(page, box_server, "weather/card", lang="en", game="dont_starve")
+    row = page.locator("#box-form [data-field]")
+    expect(page.locator('#box-form [data-field="season"] [aria-pressed="true"]')).to_have_text(
+        "Autumn"
+    )
+    for field, times in (("left_cold", 2), ("right_wet", 1), ("health", 1)):
+        for _ in range(times):
+            row.locator(f'xpath=self::*[@data-field="{field}"]').locator('[data-step="1"]').click()
+    page.locator("#box-card-title").click()
+    expect(page.locator("#keyboard")).to_be_visible()
+    for key in "FROST":
+        page.locator(f'#keyboard [data-key="{key}"]').click()
+    page.locator('#keyboard [data-key="done"]').click()
+    page.locator("#box-save").click()
+    expect(page.locator("#box-say")).to_contain_text("Saved")
+    box = current_box(box_server.data_dir, find_game("dont_starve"))
+    card = items_of(box.files)["weather/card/autumn-1"]
+    assert card["symbols"] == ["cold", "cold", "storm", "wet"]
+    assert card["event"] == [1, 0, 0] and card["title_en"] == "FROST"
+    assert "weather/card/autumn-1" in box.owner
+    # A game judges with it: picked by its title, its weather is the owner's card's.
+    from engine.core import Session
+    from engine.core import find_game as game_named
+    from engine.dont_starve.catalogue import catalogue
+
+    ds = game_named("dont_starve")
+    session = Session(
+        ds, {"characters": ["wilson"], "scenario": "a_new_beginning", "draws": "table", "box": box}
+    )
+    assert catalogue(session.state).weather_card("autumn-1").title_en == "FROST"
+    assert not catalogue(session.state).is_demo("weather/card/autumn-1")
+
+
+def test_map_tiles_biomes_are_copied_under_the_camera_and_read_so(
+    box_server: Server, frames: Path, page, tmp_path: Path, capsys
+) -> None:
+    """dont-starve.zh.md 地图板块: the owner's tile 2 is a grassland and tile 5 a forest (the
+    demo box's the other way); laid under the camera with the portal, each is touched to its
+    biome; the camera then reads them so."""
+    frame = map_tiles_frame((1, 2, 5))
+    show(frames, frame)
+    copy_kind(page, box_server, "tiles/biomes", lang="zh", game="dont_starve")
+    for number, biome in ((2, "grassland"), (5, "forest")):
+        page.locator(f'.box-tile[data-tile="{number}"] [data-biome="{biome}"]').click()
+    expect(page.locator('.box-tile[data-tile="2"]')).to_have_attribute("data-copied", "true")
+    never_scrolls(page)
+    page.locator("#box-save").click()
+    expect(page.locator("#box-say")).to_contain_text("已保存")
+    biomes = items_of(current_box(box_server.data_dir, find_game("dont_starve")).files)
+    assert biomes["tiles/biomes"][1] == "grassland" and biomes["tiles/biomes"][4] == "forest"
+    photo = tmp_path / "tiles.png"
+    cv2.imwrite(str(photo), frame)
+    capsys.readouterr()
+    data = str(box_server.data_dir)
+    main(["--data-dir", data, "scan", "dont_starve", str(photo), "--json"])
+    read = {t["tile"]: t["biome"] for t in json.loads(capsys.readouterr().out)["tiles"]}
+    assert read[2] == "grassland" and read[5] == "forest"
+
+
+def test_a_board_half_copied_survives_a_power_cut_is_used_by_no_game_and_undoes(
+    tmp_path: Path, frames: Path, browser
+) -> None:
+    """Nothing is lost when the kiosk loses power mid-copy (killed, then started again): the
+    page comes back to the board as it was marked, its touches counted; until it is saved no
+    game uses it; undo takes back the last mark."""
+    show(frames, submarine_frame(PRINTED))
+    env = {"TABLESIGHT_CAMERA__SOURCE": f"folder:{frames}", "TABLESIGHT_CAMERA__FPS": "4"}
+    data = tmp_path / "data"
+    server = start_server(data, env=env)
+    context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    page = context.new_page()
+    try:
+        copy_kind(page, server, "submarines/layout", lang="en")
+        tool(page, "unusable")
+        cell(page, 1, 0)
+        cell(page, 0, 5)
+        expect(page.locator("#box-touches")).to_have_attribute("data-touches", "3")
+        kept = data / "boxes" / "drafts" / "greenwood.json"
+        deadline = time.monotonic() + WAIT_MS / 1000  # until the third touch reached the disk
+        while time.monotonic() < deadline:
+            if kept.is_file() and json.loads(kept.read_text(encoding="utf-8"))["touches"] == 3:
+                break
+            time.sleep(0.05)
+        server.process.kill()  # the power cut: no goodbye
+        server.process.wait()
+        server = start_server(data, env=env, port=int(server.url.rsplit(":", 1)[1]))
+        page.goto(f"{server.url}/box?game=greenwood&lang=en")
+        expect(page.locator("#box-work")).to_be_visible()
+        expect(page.locator("#box-touches")).to_have_attribute("data-touches", "3")
+        marked = page.locator('#box-cells [data-unusable="true"]')
+        expect(marked).to_have_count(2)
+        layout = items_of(current_box(data, GAME).files)["submarines/layout/0"]
+        assert (
+            layout["unusable"] == [] and "submarines/layout/0" not in current_box(data, GAME).owner
+        )
+        page.locator("#box-undo").click()
+        expect(marked).to_have_count(1)
+        expect(page.locator('#box-cells [data-cell="1,0"]')).to_have_attribute(
+            "data-unusable", "true"
+        )
+    finally:
+        context.close()
+        server.stop()

@@ -125,3 +125,24 @@ def submarine_frame(layout: dict[str, Any], piece: LaidPiece | None = None) -> n
     printed = cv2.warpPerspective(art, to_frame, size, flags=cv2.INTER_AREA)
     where = cv2.warpPerspective(mask, to_frame, size, flags=cv2.INTER_NEAREST) > 127
     return np.where(where[..., None], printed, stickers).astype(np.uint8)
+
+
+MAP_TILE_MM = 110.0
+"""A Don't Starve map tile's edge, as the demo box's tiles.toml gives it."""
+
+
+def map_tiles_frame(numbers: tuple[int, ...]) -> np.ndarray:
+    """The camera's frame of Don't Starve map tiles ``numbers`` laid side by side, biome side
+    up (their revealed face's sticker, ``vision/tags/dont_starve.toml``)."""
+    tiles = tuple(
+        Component(
+            300 + 2 * (n - 1),
+            130.0 + i * (MAP_TILE_MM + 15),
+            200.0,
+            tag_mm=25.0,
+            body_mm=(MAP_TILE_MM, MAP_TILE_MM),
+            colour=(120, 170, 120),
+        )
+        for i, n in enumerate(numbers)
+    )
+    return render(SyntheticTable(tiles), CAMERA).image

@@ -24,12 +24,16 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
+from typing import Any
 
 from engine.core import ACCEPTED, DicePoolAnnounced, Event, InProgress, State, Text, Verdict
+from engine.core.box import BoxError
 from engine.core.vocabulary import BoxItemEntered
 from engine.dont_starve import reasons as R
 from engine.dont_starve.catalogue import (
+    SEASONS,
     STORM,
+    SYMBOLS,
     Catalogue,
     LocationCard,
     NeedsTile,
@@ -164,20 +168,53 @@ def check_weather(state: S, move: DrawWeather) -> Verdict:
 
 def entered_weather(cat: Catalogue, data: DSData, move: DrawWeather) -> WeatherCard:
     """The card an entry describes: its symbols left of the storm icon, the icon, the symbols
-    right of it (each side wet, overheat, cold: their order on one side does not change the
-    weather, §天气需求), with a fresh id."""
-
-    def side(wet: int, overheat: int, cold: int) -> list[str]:
-        return ["wet"] * wet + ["overheat"] * overheat + ["cold"] * cold
-
-    symbols = (
-        *side(move.left_wet, move.left_overheat, move.left_cold),
-        STORM,
-        *side(move.right_wet, move.right_overheat, move.right_cold),
-    )
+    right of it (``weather_symbols``), with a fresh id."""
     card_id = _fresh(data.season, (c.id for c in cat.weather))
     event = (move.health, move.hunger, move.sanity)
-    return WeatherCard(card_id, data.season, symbols, event, tuple(move.world))
+    return WeatherCard(card_id, data.season, weather_symbols(vars(move)), event, tuple(move.world))
+
+
+def weather_symbols(counts: Mapping[str, Any]) -> tuple[str, ...]:
+    """A weather card's symbols from how many of each lie left and right of the storm icon
+    (``left_wet``… ``right_cold``): each side wet, overheat, cold (their order on one side does
+    not change the weather, §天气需求), the storm icon between."""
+
+    def side(name: str) -> list[str]:
+        return [s for s in SYMBOLS for _ in range(int(counts.get(f"{name}_{s}", 0)))]
+
+    return (*side("left"), STORM, *side("right"))
+
+
+def copied_weather(cat: Catalogue, values: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    """A weather card copied at the "Your box" page from what it shows (``weather_fields``,
+    its ``season`` and optional printed ``title``): the item and its value as weather.toml
+    writes it. It takes the place of the season's first demo card the owner has not copied
+    (a deck copied card by card replaces the invented one), else a fresh id. BoxError when a
+    count is out of what a card prints."""
+    season = str(values.get("season", ""))
+    if season not in SEASONS:
+        raise BoxError([f"weather.toml, card: season must be one of {', '.join(SEASONS)}"])
+    counts = [int(values.get(f"{side}_{s}", 0)) for side in ("left", "right") for s in SYMBOLS]
+    losses = [int(values.get(stat, 0)) for stat in ("health", "hunger", "sanity")]
+    if any(not 0 <= n <= SYMBOLS_MAX for n in counts) or any(
+        not 0 <= n <= EVENT_MAX for n in losses
+    ):
+        limits = f"counts are 0 to {SYMBOLS_MAX}, losses 0 to {EVENT_MAX}"
+        raise BoxError([f"weather.toml, card: {limits}"])
+    ids = [c.id for c in cat.weather if c.season == season]
+    demo = [i for i in ids if cat.is_demo(weather_item(i))]
+    card_id = demo[0] if demo else _fresh(season, (c.id for c in cat.weather))
+    title = str(values.get("title") or "").strip()
+    value: dict[str, Any] = {
+        "id": card_id,
+        "season": season,
+        "symbols": list(weather_symbols(values)),
+        "event": losses,
+        "world": [str(w) for w in values.get("world") or []],
+    }
+    if title:
+        value.update(title_zh=title, title_en=title)
+    return weather_item(card_id), value
 
 
 def play_weather(state: S, move: DrawWeather) -> tuple[S, Events]:
