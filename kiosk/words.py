@@ -289,6 +289,7 @@ WORDS: Mapping[str, Text] = MappingProxyType(
         "box": Text("盒子", "Box"),
         # the "Your box" page (kiosk/routers/box.py, kiosk/static/box.js)
         "yourBox": Text("你的盒子", "Your box"),
+        "boxCopyLink": Text("录入我的盒子 →", "Copy my box →"),
         "boxKinds": Text("盒中印刷的内容", "What is printed in the box"),
         "boxCopy": Text("录入", "Copy"),
         "boxCount": Text("{mine}/{total}", "{mine}/{total}"),

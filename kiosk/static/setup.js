@@ -346,7 +346,8 @@ function renderSummary(game) {
     chosen.append(Kiosk.el("dt", { text: o.label }), Kiosk.el("dd", { text: shownValue(o) }));
   }
   chosen.append(Kiosk.el("dt", { text: Kiosk.t("timer") }), Kiosk.el("dd", { text: timerSummary() }));
-  chosen.append(Kiosk.el("dt", { text: Kiosk.t("box") }), Kiosk.el("dd", { class: "sum-box", text: game.box.line }));
+  const copy = Kiosk.el("a", { class: "box-link", href: `/box?game=${encodeURIComponent(game.name)}&lang=${Kiosk.lang}`, text: Kiosk.t("boxCopyLink") });
+  chosen.append(Kiosk.el("dt", { text: Kiosk.t("box") }), Kiosk.el("dd", { class: "sum-box", text: `${game.box.line} ` }, copy));
   $("summary").replaceChildren(
     Kiosk.el("h3", { class: "sum-title", text: game.title }),
     Kiosk.el("p", { class: "muted", text: Kiosk.t("sumPlayers", { n: setup.players }) }),
