@@ -39,6 +39,7 @@ from engine.greenwood.texts import ICON_WORDS, piece_name, reward_icon, reward_n
 from kiosk.boxes import BOX_FOLDER, kind_label, write_atomically
 from vision.calibration import BoardLayout, TagPlace, board_in_picture, straighten
 from vision.detection import Detection
+from vision.readers.dont_starve import laid_layout
 from vision.readers.greenwood import board_name, piece_shapes, pixel_pose, submarines, tag_square
 from vision.registry import Registry, load_registry
 
@@ -64,11 +65,12 @@ the kinds ``submarines.toml`` names)."""
 
 COPY_HOW: dict[str, dict[str, str]] = {
     "greenwood": {"submarines/layout": "board", "pieces/shape": "piece"},
-    "dont_starve": {"tiles/biomes": "tiles"},
+    "dont_starve": {"tiles/biomes": "tiles", "scenarios/*": "layout"},
 }
 """Which kinds of item the page copies with the camera, and how: ``board`` (the camera's
 straightened board, cells marked by touch), ``piece`` (a piece laid on a board, its cells
-touched), ``tiles`` (map tiles under the camera, each one's biome touched). A kind the game
+touched), ``tiles`` (map tiles under the camera, each one's biome touched), ``layout`` (a
+scenario's map laid out under the camera; ``scenarios/*``: every scenario card). A kind the game
 fills in by its fields (``Game.box_forms``: a card) is copied as a ``card``."""
 TILE_PX_PER_MM = 2.5
 """The scale of a map tile's straightened picture (a 110 mm tile: 275 pixels)."""
@@ -77,7 +79,13 @@ TILE_PX_PER_MM = 2.5
 def copy_how(game: Game, box: Box) -> dict[str, str]:
     """How the page copies each kind it copies (``COPY_HOW``, and ``card`` for the kinds the
     game fills in by their fields)."""
-    return {**dict.fromkeys(game.box_forms(box), "card"), **COPY_HOW.get(game.name, {})}
+    how = {**dict.fromkeys(game.box_forms(box), "card")}
+    for kind, way in COPY_HOW.get(game.name, {}).items():
+        if kind.endswith("/*"):
+            how |= {k: way for k in box.counts() if k.startswith(kind[:-1])}
+        else:
+            how[kind] = way
+    return how
 
 
 class Draft(BaseModel):
@@ -283,9 +291,11 @@ def look_dont_starve(
         )
     if not tiles:
         return {"state": "no_tile"}
+    frame_size = (image.shape[1], image.shape[0])
     return {
         "state": "tiles",
         "tiles": tiles,
+        "layout": laid_layout(list(detections), frame_size, cat),
         "all": list(cat.tile_biomes),
         "biomes": [{"biome": b, "name": BIOME_NAMES[b].in_(lang)} for b in (*DS_BIOMES, DS_PORTAL)],
     }
@@ -316,6 +326,8 @@ def copied_item(
             raise BoxError([f"{item}: {exc}"]) from None
     if how == "tiles":
         return item, value.get("biomes")
+    if how == "layout":
+        return item, _laid_scenario(item, value, box)
     if how == "board":
         return item, {**value, "number": int(item.rsplit("/", 1)[1])}
     before = items_of(box.files).get(item)
@@ -333,6 +345,30 @@ def copied_item(
         covered.append(tag)
     shape = {k: v for k, v in before.items() if k != "placeholder"}
     return item, {**shape, **piece_shape(covered, tag, quarter)}
+
+
+def _laid_scenario(item: str, laid: Mapping[str, Any], box: Box) -> dict[str, Any]:
+    """A scenario card with the layout laid under the camera (``laid_layout``: the portal, the
+    places, the biomes' counts) over its other printed values (title, season); its monster
+    tokens kept on the places of the same name (BoxError for a token whose place is gone)."""
+    before = items_of(box.files).get(item)
+    if not isinstance(before, dict):
+        raise BoxError([f"{item}: no such scenario card"])
+    try:
+        slots = [
+            {"name": str(s["name"]), "x": int(s["x"]), "y": int(s["y"])} for s in laid["slots"]
+        ]
+        portal = {"x": int(laid["portal"]["x"]), "y": int(laid["portal"]["y"])}
+        biomes = {str(b): int(n) for b, n in dict(laid["biomes"]).items()}
+    except (KeyError, TypeError, ValueError):
+        raise BoxError([f"{item}: a layout needs the portal, the places and the biomes"]) from None
+    names = {s["name"] for s in slots}
+    gone = sorted({t["slot"] for t in before.get("tokens", []) if t["slot"] not in names})
+    if gone:
+        where = f"scenarios.toml, {item.split('/')[1]}"
+        raise BoxError([f"{where}: monster tokens on place(s) {', '.join(gone)}, not laid"])
+    value = {k: v for k, v in before.items() if k != "placeholder"}
+    return {**value, "portal": portal, "slots": slots, "biomes": biomes}
 
 
 def piece_shape(covered: Sequence[Cell], tag_cell: Cell, quarter: int) -> dict[str, Any]:

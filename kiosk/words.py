@@ -337,6 +337,25 @@ WORDS: Mapping[str, Text] = MappingProxyType(
         "boxSave": Text("保存为我的", "Save as mine"),
         "boxCardTitle": Text("卡名(可不填)", "Printed title (may stay empty)"),
         "boxTileN": Text("地图板块{n}", "Map tile {n}"),
+        "boxPortal": Text("传送门", "Portal"),
+        "boxLayoutTitle": Text(
+            "{what}:按剧本卡摆好地图板块(背面朝上),摄像头读出布局",
+            "{what}: lay the map tiles as the card shows (face down); the camera reads the layout",
+        ),
+        "boxLayoutSay": Text(
+            "读到{n}块背面朝上的板块和传送门;生态域:{biomes}。位置按阅读顺序命名为A、B、C…",
+            "Read {n} face-down tiles and the portal; biomes: {biomes}."
+            " Places are named A, B, C… in reading order",
+        ),
+        "boxOffGrid": Text(
+            "这些板块没有对齐半块板块的位置:{tiles}。摆正后点“重新拍照”",
+            "These tiles are not on a half-tile step: {tiles}."
+            " Line them up, then touch “Take again”",
+        ),
+        "boxNoPortal": Text(
+            "摄像头下没有看到传送门板块:按剧本卡摆好地图,传送门也放上",
+            "The portal tile is not under the camera: lay the map as the card shows, portal too",
+        ),
         "boxTilesTitle": Text(
             "地图板块的生态域:点每块板块印着的生态域",
             "Map tiles' biomes: touch the biome each tile shows",

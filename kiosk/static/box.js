@@ -18,6 +18,10 @@ let form = null; // GET /api/box/{game}/form: the fields a card is copied by
 const params = new URLSearchParams(location.search);
 let game = params.get("game");
 
+function kindLabel(kind) {
+  return (shown.kinds.find((k) => k.kind === kind) || {}).label || "";
+}
+
 function howOf(item) {
   const kind = item.split("/").slice(0, 2).join("/");
   return (shown.kinds.find((k) => k.kind === kind) || {}).how || null;
@@ -59,6 +63,9 @@ function begin() {
     const blank = { cols: look.grid.cols, rows: look.grid.rows, start: null, unusable: [], rewards: [], areas: [] };
     const value = mine ? { cols: mine.cols, rows: mine.rows, start: mine.start, unusable: mine.unusable, rewards: mine.rewards, areas: mine.areas } : blank;
     copying = { how: "board", item: look.item, value, touches: 0, undo: [] };
+  } else if (wanted === "layout") {
+    if (!look.layout) { copying = null; return; }
+    copying = { how: "layout", item: wantedKind, value: structuredClone(look.layout), touches: 0, undo: [] };
   } else if (wanted === "tiles") {
     copying = { how: "tiles", item: "tiles/biomes", value: { biomes: [...look.all], copied: [] }, touches: 0, undo: [] };
   } else if (wanted === "piece") {
@@ -72,6 +79,7 @@ function begin() {
 }
 
 let wanted = null; // the kind's "how" the owner chose to copy
+let wantedKind = null; // and the kind itself
 
 // --- touches ---------------------------------------------------------------------------------
 
@@ -266,9 +274,16 @@ function drawForm() {
   const title = Kiosk.el("input", { id: "box-card-title", "data-keyboard": "title", autocomplete: "off", value: v.title || "" });
   title.addEventListener("input", () => touch((x) => { x.title = title.value; }));
   const titleRow = Kiosk.el("div", { class: "form-row" }, Kiosk.el("label", { class: "form-label", for: "box-card-title", text: Kiosk.t("boxCardTitle") }), title);
-  const counts = rows.filter((r) => /^(left|right)_/.test(r.dataset.field));
-  const others = rows.filter((r) => !counts.includes(r));
-  $("box-form").replaceChildren(...others.slice(0, 1), Kiosk.el("div", { class: "form-grid" }, ...counts), ...others.slice(1), titleRow);
+  // Numbers side by side (each side of the storm icon a column; the losses a row), the
+  // choices a row each.
+  const numbers = rows.filter((r) => r.querySelector("[data-step]"));
+  const counts = numbers.filter((r) => /^(left|right)_/.test(r.dataset.field));
+  const losses = numbers.filter((r) => !counts.includes(r));
+  const choices = rows.filter((r) => !numbers.includes(r));
+  $("box-form").replaceChildren(...choices.slice(0, 1),
+    Kiosk.el("div", { class: "form-grid" }, ...counts),
+    Kiosk.el("div", { class: "form-grid form-row3" }, ...losses),
+    ...choices.slice(1), titleRow);
 }
 
 function drawTiles() {
@@ -293,10 +308,34 @@ function drawTiles() {
     Kiosk.el("div", { class: "box-tiles" }, ...cards));
 }
 
+function drawLayout() {
+  const v = copying.value;
+  const places = [{ name: Kiosk.t("boxPortal"), x: v.portal.x, y: v.portal.y, portal: true }, ...v.slots];
+  const cols = Math.max(...places.map((p) => p.x)) + 2;
+  const rows = Math.max(...places.map((p) => p.y)) + 2;
+  const map = Kiosk.el("div", { class: "box-map" });
+  map.style.gridTemplateColumns = `repeat(${cols}, 1fr)`;
+  map.style.gridTemplateRows = `repeat(${rows}, 1fr)`;
+  map.style.aspectRatio = `${cols} / ${rows}`;
+  for (const p of places) {
+    const biome = p.portal ? "" : (look.biomes.find((b) => b.biome === look.all[p.tile - 1]) || {}).name || "";
+    const tile = Kiosk.el("div", { class: "map-place", "data-slot": p.portal ? "portal" : p.name },
+      Kiosk.el("strong", { text: p.name }), Kiosk.el("span", { text: biome }));
+    tile.style.gridColumn = `${p.x + 1} / span 2`;
+    tile.style.gridRow = `${p.y + 1} / span 2`;
+    map.append(tile);
+  }
+  const counts = Object.entries(v.biomes).map(([b, n]) => `${(look.biomes.find((x) => x.biome === b) || {}).name || b} ${n}`).join(" · ");
+  const lines = [Kiosk.el("p", { class: "box-say", text: Kiosk.t("boxLayoutSay", { n: v.slots.length, biomes: counts }) })];
+  if (look.layout && look.layout.off_grid.length) lines.push(Kiosk.el("p", { class: "box-hint", text: Kiosk.t("boxOffGrid", { tiles: look.layout.off_grid.join(", ") }) }));
+  $("box-form").replaceChildren(...lines, map);
+}
+
 // --- drawing ---------------------------------------------------------------------------------
 
 function titleOf() {
   if (copying && copying.how === "card") return form ? form.label : "";
+  if (copying && copying.how === "layout") return Kiosk.t("boxLayoutTitle", { what: kindLabel(copying.item) });
   if (copying && copying.how === "tiles") return Kiosk.t("boxTilesTitle");
   if (!copying || !look || look.state !== "board") return "";
   if (copying.how === "piece") {
@@ -332,6 +371,7 @@ function drawSide() {
       const b = Kiosk.el("button", { type: "button", text: Kiosk.t("boxCopy"), "data-how": k.how, "aria-pressed": String(wanted === k.how) });
       b.addEventListener("click", async () => {
         wanted = k.how;
+        wantedKind = k.kind;
         copying = null;
         said = "";
         if (k.how === "card") await openForm(k.kind);
@@ -430,6 +470,7 @@ function draw() {
       else if (!look || look.state === "waiting") say = Kiosk.t("boxWaiting");
       else if (look.state === "no_board") say = Kiosk.t("boxNoBoard");
       else if (look.state === "no_tile") say = Kiosk.t("boxNoTile");
+      else if (wanted === "layout" && !look.layout) say = Kiosk.t("boxNoPortal");
       else if (wanted === "piece") say = look.pieces.some((p) => p.askew) ? Kiosk.t("boxAskew") : Kiosk.t("boxNoPiece");
     }
     $("box-say").textContent = say;
@@ -440,12 +481,13 @@ function draw() {
   }
   $("box-say").textContent = "";
   work.dataset.how = copying.how;
-  if (copying.how === "card" || (copying.how === "tiles" && look && look.state === "tiles")) {
+  if (copying.how === "card" || (["tiles", "layout"].includes(copying.how) && look && look.state === "tiles")) {
     work.hidden = false;
     $("box-title").textContent = titleOf();
     $("box-touches").textContent = Kiosk.t("boxTouches", { n: copying.touches });
     $("box-touches").dataset.touches = String(copying.touches);
     if (copying.how === "card") drawForm();
+    else if (copying.how === "layout") drawLayout();
     else drawTiles();
     $("box-hint").textContent = said;
     $("box-undo").disabled = !copying.undo.length;
@@ -512,6 +554,11 @@ async function refreshLook() {
   if (answer.ok) {
     const fresh = await answer.json();
     if (fresh.state === "board" || fresh.state === "tiles") look = fresh;
+    if (copying && copying.how === "layout" && look.layout) {
+      const laid = structuredClone(look.layout);
+      touch((v) => Object.assign(v, laid));
+      return;
+    }
   }
   if (copying) touch(null);
   else draw();

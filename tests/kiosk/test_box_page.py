@@ -15,7 +15,7 @@ from pathlib import Path
 import cv2
 import pytest
 from playwright.sync_api import expect
-from printed_boards import LaidPiece, map_tiles_frame, submarine_frame
+from printed_boards import LaidPiece, laid_map_frame, map_tiles_frame, submarine_frame
 from serving import Server, start_server
 
 from engine.core import find_game
@@ -381,3 +381,37 @@ def test_a_board_half_copied_survives_a_power_cut_is_used_by_no_game_and_undoes(
     finally:
         context.close()
         server.stop()
+
+
+OWNER_MAP = {2: (0, 0), 3: (2, 0), 4: (4, 0), 5: (0, 2), 6: (4, 2), 7: (6, 2), 8: (1, 4), 9: (3, 4)}
+"""A New Beginning as the owner's card lays it (dont-starve.zh.md §世界构建): eight face-down
+tiles around the portal at (2, 2), the last row shifted half a tile (the demo's: ten places)."""
+
+
+def test_a_scenario_layout_is_copied_by_laying_it_out_and_the_camera_checks_it(
+    box_server: Server, frames: Path, page, tmp_path: Path, capsys
+) -> None:
+    frame = laid_map_frame((2, 2), OWNER_MAP)
+    photo = tmp_path / "map.png"
+    cv2.imwrite(str(photo), frame)
+    data = str(box_server.data_dir)
+    capsys.readouterr()
+    main(["--data-dir", data, "scan", "dont_starve", str(photo), "--json"])
+    assert not json.loads(capsys.readouterr().out)["ok"]  # the demo's card: not this layout
+    show(frames, frame)
+    copy_kind(page, box_server, "scenarios/a_new_beginning", lang="zh", game="dont_starve")
+    expect(page.locator(".map-place")).to_have_count(9)
+    expect(page.locator('.map-place[data-slot="G"]')).to_be_visible()
+    never_scrolls(page)
+    page.locator("#box-save").click()
+    expect(page.locator("#box-say")).to_contain_text("已保存")
+    box = current_box(box_server.data_dir, find_game("dont_starve"))
+    scenario = items_of(box.files)["scenarios/a_new_beginning"]
+    laid = sorted(OWNER_MAP.values(), key=lambda at: (at[1], at[0]))
+    assert [(s["x"], s["y"]) for s in scenario["slots"]] == laid
+    assert [s["name"] for s in scenario["slots"]] == list("ABCDEFGH")
+    assert scenario["portal"] == {"x": 2, "y": 2} and sum(scenario["biomes"].values()) == 8
+    capsys.readouterr()
+    main(["--data-dir", data, "scan", "dont_starve", str(photo), "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert report["scenario"] == "a_new_beginning" and report["ok"], report["verdicts"]

@@ -146,3 +146,18 @@ def map_tiles_frame(numbers: tuple[int, ...]) -> np.ndarray:
         for i, n in enumerate(numbers)
     )
     return render(SyntheticTable(tiles), CAMERA).image
+
+
+def laid_map_frame(portal: tuple[int, int], places: dict[int, tuple[int, int]]) -> np.ndarray:
+    """The camera's frame of a Don't Starve map laid as a scenario card shows it: the portal
+    (tile 1, face up) and face-down tiles (number → place), each place in half-tile units of
+    the tile's top-left corner, seen by a camera high enough for the whole map."""
+    camera = Camera.overhead(1280, 720, height_mm=650.0, over_mm=(330.0, 260.0))
+    half = MAP_TILE_MM / 2
+
+    def tile(tag_id: int, at: tuple[int, int]) -> Component:
+        x, y = 110.0 + at[0] * half + half, 95.0 + at[1] * half + half
+        return Component(tag_id, x, y, tag_mm=25.0, body_mm=(MAP_TILE_MM - 4, MAP_TILE_MM - 4))
+
+    laid = [tile(300, portal)] + [tile(301 + 2 * (n - 1), at) for n, at in places.items()]
+    return render(SyntheticTable(tuple(laid)), camera).image

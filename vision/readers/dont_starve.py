@@ -327,6 +327,69 @@ def scan(image_path: Path, lang: Language, box: Box | None = None) -> dict[str, 
     return report_json(report, lang) | {"reference": reference}
 
 
+SLOT_LETTERS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
+"""The names a scenario card gives its face-down places, in reading order (no I, as the
+demo box's cards)."""
+OFF_GRID = 0.3
+"""How far (in half tiles) a laid tile may sit from a half-tile step and still be read."""
+
+
+def laid_layout(
+    detections: list[Detection], image_size: tuple[int, int], cat: Catalogue
+) -> dict[str, Any] | None:
+    """A scenario's layout as the tiles laid on the table show it (the "Your box" page copies a
+    scenario card so): the portal and each face-down place in half-tile units of the tiles'
+    top-left corners (the smallest 0), the places named A, B, C… in reading order, the tile
+    lying on each, how many tiles of each biome were laid (the box's biomes of their numbers),
+    and the tiles off the half-tile steps. None without the portal tile in view."""
+    registry = load_registry()
+    tiles, _ = components(
+        tag_poses(detections, _to_table(detections, registry, cat, image_size)), registry, cat
+    )
+    portal_no = cat.tile_biomes.index(PORTAL) + 1
+    if portal_no not in tiles:
+        return None
+    _, (px, py, pa) = tiles[portal_no]
+    a = math.radians(pa)
+    rot = np.array([[math.cos(a), math.sin(a)], [-math.sin(a), math.cos(a)]])  # table → portal
+    half = cat.tile_mm / 2
+    placed: dict[int, tuple[int, int]] = {}
+    off_grid = []
+    for number, (_, (x, y, _turn)) in sorted(tiles.items()):
+        u, v = rot @ np.array([x - px, y - py]) / half
+        cell = (round(float(u)), round(float(v)))
+        if max(abs(u - cell[0]), abs(v - cell[1])) > OFF_GRID:
+            off_grid.append(number)
+        placed[number] = cell
+    left = min(c[0] for c in placed.values())
+    top = min(c[1] for c in placed.values())
+    at = {n: (c[0] - left, c[1] - top) for n, c in placed.items()}
+    others = sorted((n for n in at if n != portal_no), key=lambda n: (at[n][1], at[n][0]))
+    biomes: dict[str, int] = {}
+    for n in others:
+        if n <= len(cat.tile_biomes):
+            biomes[cat.tile_biomes[n - 1]] = biomes.get(cat.tile_biomes[n - 1], 0) + 1
+    return {
+        "portal": {"x": at[portal_no][0], "y": at[portal_no][1]},
+        "slots": [
+            {"name": SLOT_LETTERS[i], "x": at[n][0], "y": at[n][1], "tile": n}
+            for i, n in enumerate(others[: len(SLOT_LETTERS)])
+        ],
+        "biomes": biomes,
+        "off_grid": off_grid,
+    }
+
+
+def _to_table(
+    detections: list[Detection], registry: Registry, cat: Catalogue, image_size: tuple[int, int]
+) -> Any:
+    """Pixels to table millimetres: by the anchors in view, else by the portal tag's size."""
+    try:
+        return calibrate_table(detections, registry.anchors(), image_size).to_table
+    except CalibrationError:
+        return _portal_scale(detections, registry, cat)
+
+
 def _portal_scale(detections: list[Detection], registry: Registry, cat: Catalogue) -> Any:
     """Pixels to millimetres from the portal tag's size (a camera looking straight down)."""
     portal_no = cat.tile_biomes.index(PORTAL) + 1
