@@ -42,6 +42,7 @@ from engine.dont_starve.catalogue import (
     BIOMES,
     DIFFICULTIES,
     FILES,
+    NEEDS_KINDS,
     PACKAGE,
     PORTAL,
     PORTAL_SLOT,
@@ -50,14 +51,25 @@ from engine.dont_starve.catalogue import (
     catalogue,
     load_catalogue,
 )
-from engine.dont_starve.offers import seat_offers, weather_fields
+from engine.dont_starve.offers import location_fields, needs_fields, seat_offers, weather_fields
 from engine.dont_starve.phases import PHASES
 from engine.dont_starve.picture import layout_picture
 from engine.dont_starve.picture import picture as map_picture
 from engine.dont_starve.rules import check, check_pass, play
-from engine.dont_starve.rules.draws import copied_weather, in_progress
+from engine.dont_starve.rules.draws import (
+    copied_location,
+    copied_needs,
+    copied_weather,
+    in_progress,
+)
 from engine.dont_starve.state import ESSENCE_START, MAX_STRUCTURES, Character, DSData
-from engine.dont_starve.texts import EVENT_TEXTS, OUTCOME_TEXTS, event_line, season_name
+from engine.dont_starve.texts import (
+    EVENT_TEXTS,
+    KIND_WORDS,
+    OUTCOME_TEXTS,
+    event_line,
+    season_name,
+)
 from engine.dont_starve.texts import option_texts as setup_texts
 from engine.dont_starve.view import view as game_view
 
@@ -163,18 +175,28 @@ class DontStarve(Game):
         return {**setup_texts(catalogue(box)), **DRAWS_TEXTS}
 
     def box_forms(self, box: Box) -> dict[str, tuple[Field, ...]]:
-        """A weather card is copied by what it shows (``weather_fields``, as the console
-        enters one), its season first."""
+        """Weather cards, needs tiles and each biome's location cards are copied by what they
+        show, with the fields the console enters one by (``weather_fields``, its season
+        first; ``needs_fields``, its kind first; ``location_fields``)."""
         cat = catalogue(box)
         seasons = tuple(Choice(s, season_name(cat, s)) for s in SEASONS)
         season = Field("season", Text("季节", "season"), choices=seasons)
-        return {"weather/card": (season, *weather_fields())}
+        kinds = tuple(Choice(k, KIND_WORDS[k]) for k in NEEDS_KINDS)
+        kind = Field("kind", Text("难度", "kind"), choices=kinds)
+        forms = {"weather/card": (season, *weather_fields()), "needs/tile": (kind, *needs_fields())}
+        return forms | {f"locations/{b}": location_fields() for b in BIOMES}
 
     def box_entry(self, kind: str, values: Mapping[str, Any], box: Box) -> tuple[str, Any]:
-        """A weather card copied by its fields (``rules.draws.copied_weather``)."""
-        if kind != "weather/card":
-            return super().box_entry(kind, values, box)
-        return copied_weather(catalogue(box), values)
+        """A card or tile copied by its fields (``rules.draws.copied_weather``,
+        ``copied_needs``, ``copied_location``: the deck is the kind's biome)."""
+        cat = catalogue(box)
+        if kind == "weather/card":
+            return copied_weather(cat, values)
+        if kind == "needs/tile":
+            return copied_needs(cat, values)
+        if kind.startswith("locations/"):
+            return copied_location(cat, {**values, "biome": kind.split("/", 1)[1]})
+        return super().box_entry(kind, values, box)
 
     def load_box(self, files: BoxFiles) -> Catalogue:
         """The catalogue of a box's content, checked (``catalogue.load_catalogue``): BoxError

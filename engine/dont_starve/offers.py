@@ -826,9 +826,21 @@ def _needs_draw(cat: Catalogue, data: DSData, seat: Seat) -> list[Offer]:
         T("本回合的需求板块:从盒中选", "This round's needs tile: pick it from your box"),
         fields=(Field("tile", T("板块", "tile"), choices=tuple(choices)),),
     )
-    sides = (side, "night" if side == "day" else "day")
+    entry = Offer(
+        LayNeedsTile.type,
+        seat,
+        T("本回合的需求板块:按数值录入", "This round's needs tile: enter its values"),
+        {"kind": due_kind(cat, data)},
+        needs_fields(side),
+    )
+    return [pick, entry]
+
+
+def needs_fields(first: str = "day") -> tuple[Field, ...]:
+    """What a needs tile shows, as the fields of an entry (§需求板块): the light, hunger and
+    sanity of its two sides, the ``first`` side first."""
     values = []
-    for s in sides:
+    for s in (first, "night" if first == "day" else "day"):
         for stat, word in (
             ("light", T("光照", "light")),
             ("hunger", T("饥饿", "hunger")),
@@ -837,14 +849,7 @@ def _needs_draw(cat: Catalogue, data: DSData, seat: Seat) -> list[Offer]:
             face = TIME_NAMES[s]
             label = Text(f"{face.zh}面:{word.zh}", f"{face.en} side: {word.en}")
             values.append(_number(f"{s}_{stat}", label, 0, NEEDS_MAX))
-    entry = Offer(
-        LayNeedsTile.type,
-        seat,
-        T("本回合的需求板块:按数值录入", "This round's needs tile: enter its values"),
-        {"kind": due_kind(cat, data)},
-        tuple(values),
-    )
-    return [pick, entry]
+    return tuple(values)
 
 
 def _location_draw(cat: Catalogue, data: DSData, seat: Seat, tile: str) -> list[Offer]:
@@ -863,6 +868,18 @@ def _location_draw(cat: Catalogue, data: DSData, seat: Seat, tile: str) -> list[
         ),
         fields=(Field("card", T("卡名", "title"), choices=titles),),
     )
+    entry = Offer(
+        DrawLocation.type,
+        seat,
+        T("抽到的地点卡:按卡上内容录入", "Location card drawn: enter what it shows"),
+        fields=location_fields(),
+    )
+    return [pick, entry]
+
+
+def location_fields() -> tuple[Field, ...]:
+    """What a location card shows, as the fields of an entry (§探索, §敌意): its monster
+    (hostile or not, CV, damage) and its mining track."""
     hostile = Field(
         "hostile",
         T("怪物", "monster"),
@@ -871,21 +888,11 @@ def _location_draw(cat: Catalogue, data: DSData, seat: Seat, tile: str) -> list[
             Choice(False, T("中立(黑色战斗值)", "neutral (black CV)")),
         ),
     )
-    entry = Offer(
-        DrawLocation.type,
-        seat,
-        T("抽到的地点卡:按卡上内容录入", "Location card drawn: enter what it shows"),
-        fields=(
-            hostile,
-            _number("monster_cv", NUMBER_NAMES["monster_cv"], 0, MONSTER_CV_MAX),
-            _number("damage", NUMBER_NAMES["damage"], 0, DRAW_DAMAGE_MAX, 1),
-            _number(
-                "mining",
-                T("开采计量条(可互动次数)", "mining track (interactions)"),
-                1,
-                MINING_MAX,
-                3,
-            ),
+    return (
+        hostile,
+        _number("monster_cv", NUMBER_NAMES["monster_cv"], 0, MONSTER_CV_MAX),
+        _number("damage", NUMBER_NAMES["damage"], 0, DRAW_DAMAGE_MAX, 1),
+        _number(
+            "mining", T("开采计量条(可互动次数)", "mining track (interactions)"), 1, MINING_MAX, 3
         ),
     )
-    return [pick, entry]

@@ -17,7 +17,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.core import EngineError, Game, find_game
-from engine.core.box import Box, BoxError
+from engine.core.box import Box, BoxError, items_of
 from engine.core.forms import field_json
 from engine.core.game import available_games
 from engine.core.text import Language
@@ -100,17 +100,20 @@ def look(request: Request, game: str, settings: SettingsDep, lang: Language | No
 def form(game: str, kind: str, settings: SettingsDep, lang: Language | None = None) -> dict:
     """The fields a ``kind`` of printed item is copied by (a weather card: its season, the
     symbols each side of the storm icon, the event's losses, the world events), as the
-    console's fields; 404 for a kind not copied so."""
+    console's fields, and whether its items carry a printed title; 404 for a kind not copied
+    so."""
     chosen = _game(game)
     lang = lang or settings.lang
     box = current_box(settings.data_dir, chosen)
     fields = chosen.box_forms(box).get(kind)
     if fields is None:
         raise HTTPException(404, f"{chosen.name}: {kind} is not copied by its fields")
+    items = [v for k, v in items_of(box.files).items() if k.startswith(kind + "/")]
     return {
         "kind": kind,
         "label": kind_label(chosen, kind, box).in_(lang),
         "fields": [field_json(f, lang) for f in fields],
+        "titled": any(isinstance(v, dict) and "title_en" in v for v in items),
     }
 
 

@@ -283,7 +283,7 @@ function drawForm() {
   $("box-form").replaceChildren(...choices.slice(0, 1),
     Kiosk.el("div", { class: "form-grid" }, ...counts),
     Kiosk.el("div", { class: "form-grid form-row3" }, ...losses),
-    ...choices.slice(1), titleRow);
+    ...choices.slice(1), ...(form.titled ? [titleRow] : []));
 }
 
 function drawTiles() {

@@ -466,3 +466,50 @@ def test_the_set_up_page_names_the_owners_scenarios_and_characters() -> None:
     assert texts["draws=table"] == GAME.option_texts["draws=table"]
     assert GAME.option_texts_for(None) == GAME.option_texts
     assert "scenario=pig_king" not in GAME.option_texts
+
+
+# --- copied at the "Your box" page by their fields --------------------------------------------
+
+
+def _kept(item: str, value: Any) -> Box:
+    """The demo box with one copied item the owner's, loaded as a game would (checked)."""
+    box = Box.of(GAME.name, merged(DEMO_FILES, {item: value}), owner=[item])
+    GAME.load_box(box.files)
+    return box
+
+
+def test_cards_and_tiles_copied_by_their_fields_replace_the_demos_one_by_one() -> None:
+    """§天气阶段, §需求板块, §探索: a weather card, a needs tile and a location card filled in
+    with the console's own entry fields take the place of the first demo item of their season,
+    kind or deck; the next copy takes the next one; the rules then read what was copied."""
+    forms = GAME.box_forms(DEMO)
+    assert [f.name for f in forms["weather/card"]][:2] == ["season", "left_wet"]
+    assert {f.name for f in forms["locations/forest"]} == {
+        "hostile",
+        "monster_cv",
+        "damage",
+        "mining",
+    }
+    item, card = GAME.box_entry(
+        "weather/card", {"season": "winter", "left_cold": 2, "right_wet": 1, "sanity": 2}, DEMO
+    )
+    first_winter = next(c.id for c in catalogue(DEMO).weather if c.season == "winter")
+    assert item == f"weather/card/{first_winter}"
+    box = _kept(item, card)
+    assert catalogue(box).weather_card(first_winter).symbols == ("cold", "cold", "storm", "wet")
+    again, _ = GAME.box_entry("weather/card", {"season": "winter"}, box)
+    assert again != item and again.startswith("weather/card/winter")
+    item, tile = GAME.box_entry("needs/tile", {"kind": "hard", "night_hunger": 4}, DEMO)
+    hard = next(t for t in catalogue(DEMO).needs_tiles if t.kind == "hard")
+    assert item == f"needs/tile/{hard.number}" and tile["night"] == [0, 4, 0]
+    assert catalogue(_kept(item, tile)).needs_tile(hard.number).night == (0, 4, 0)
+    item, place = GAME.box_entry(
+        "locations/marsh", {"hostile": True, "monster_cv": 6, "damage": 2, "mining": 2}, DEMO
+    )
+    assert item.startswith("locations/marsh/")
+    copied = catalogue(_kept(item, place)).location(place["id"])
+    assert copied is not None and copied.hostile and copied.monster_cv == 6
+    with pytest.raises(BoxError, match="season"):
+        GAME.box_entry("weather/card", {"season": "monsoon"}, DEMO)
+    with pytest.raises(BoxError, match="0 to"):
+        GAME.box_entry("needs/tile", {"kind": "normal", "day_light": 9}, DEMO)

@@ -31,6 +31,8 @@ from engine.core.box import BoxError
 from engine.core.vocabulary import BoxItemEntered
 from engine.dont_starve import reasons as R
 from engine.dont_starve.catalogue import (
+    BIOMES,
+    NEEDS_KINDS,
     SEASONS,
     STORM,
     SYMBOLS,
@@ -242,6 +244,49 @@ def play_weather(state: S, move: DrawWeather) -> tuple[S, Events]:
         }
         events.append(BoxItemEntered(GAME, weather_item(card), _entry(value)))
     return with_data(state, data), tuple(events)
+
+
+def copied_needs(cat: Catalogue, values: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    """A needs tile copied at the "Your box" page from its ``kind`` and the values of its two
+    sides (``needs_fields``): in place of the first demo tile of its kind the owner has not
+    copied, else a new number. BoxError when a value is out of what a tile prints."""
+    kind = str(values.get("kind", ""))
+    if kind not in NEEDS_KINDS:
+        raise BoxError([f"needs.toml, tile: kind must be one of {', '.join(NEEDS_KINDS)}"])
+    sides = {
+        side: [int(values.get(f"{side}_{stat}", 0)) for stat in ("light", "hunger", "sanity")]
+        for side in ("day", "night")
+    }
+    if any(not 0 <= n <= NEEDS_MAX for side in sides.values() for n in side):
+        raise BoxError([f"needs.toml, tile: each value is 0 to {NEEDS_MAX}"])
+    demo = [t.number for t in cat.needs_tiles if t.kind == kind and cat.is_demo(needs_item(t))]
+    number = demo[0] if demo else max((t.number for t in cat.needs_tiles), default=0) + 1
+    item = f"needs/tile/{number}"
+    return item, {"number": number, "kind": kind, "day": sides["day"], "night": sides["night"]}
+
+
+def copied_location(cat: Catalogue, values: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    """A location card copied at the "Your box" page from its ``biome`` deck, its monster and
+    its mining track (``location_fields``) and an optional printed ``title``: in place of the
+    deck's first demo card the owner has not copied, else a fresh id."""
+    biome = str(values.get("biome", ""))
+    if biome not in BIOMES:
+        raise BoxError([f"locations.toml: the deck must be one of {', '.join(BIOMES)}"])
+    deck = cat.locations.get(biome, ())
+    demo = [c.id for c in deck if cat.is_demo(location_item(c))]
+    taken = (c.id for cards in cat.locations.values() for c in cards)
+    card_id = demo[0] if demo else _fresh(biome, taken)
+    value: dict[str, Any] = {
+        "id": card_id,
+        "hostile": bool(values.get("hostile")),
+        "monster_cv": int(values.get("monster_cv", 0)),
+        "damage": int(values.get("damage", 1)),
+        "mining": int(values.get("mining", 1)),
+    }
+    title = str(values.get("title") or "").strip()
+    if title:
+        value.update(title_zh=title, title_en=title)
+    return f"locations/{biome}/{card_id}", value
 
 
 # --- the needs tile ---------------------------------------------------------------------------
