@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
@@ -24,7 +24,8 @@ from engine.core import (
     Text,
     Verdict,
 )
-from engine.core.box import BoxFiles
+from engine.core.box import Box, BoxFiles
+from engine.core.forms import Field
 from engine.core.game import InProgress
 from engine.greenwood import rules
 from engine.greenwood.catalogue import (
@@ -36,7 +37,7 @@ from engine.greenwood.catalogue import (
     load_catalogue,
 )
 from engine.greenwood.moves import ChooseStartPlayer, ThreatDrawn
-from engine.greenwood.offers import greenwood_offers
+from engine.greenwood.offers import greenwood_offers, threat_fields
 from engine.greenwood.phases import PHASES, ROUNDS, RULES, solo_band
 from engine.greenwood.picture import picture as submarines
 from engine.greenwood.rules import draws
@@ -98,6 +99,16 @@ class Greenwood(Game):
     box_package: ClassVar[str] = PACKAGE
     box_files: ClassVar[tuple[str, ...]] = FILES
     box_kinds: ClassVar[dict[str, Text]] = BOX_KINDS
+
+    def box_forms(self, box: Box) -> dict[str, tuple[Field, ...]]:
+        """A threat card is copied by what sets it off and its protection reward."""
+        return {"tracks/threat": threat_fields()}
+
+    def box_entry(self, kind: str, values: Mapping[str, Any], box: Box) -> tuple[str, Any]:
+        """A threat card copied by its fields (``rules.draws.copied_threat``)."""
+        if kind != "tracks/threat":
+            return super().box_entry(kind, values, box)
+        return draws.copied_threat(catalogue(box), box, values)
 
     def load_box(self, files: BoxFiles) -> Any:
         """Greenwood's catalogue of a box (``catalogue.load_catalogue``)."""

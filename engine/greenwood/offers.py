@@ -38,6 +38,7 @@ from engine.greenwood.texts import (
     CHOICE_TEXTS,
     DUSK_EFFECT_NAMES,
     FIELD_TEXTS,
+    ICON_WORDS,
     KNOWLEDGE_NAMES,
     KNOWLEDGE_SHORT,
     OFFER_TEXTS,
@@ -233,6 +234,18 @@ def _threat_draw(state: State[GreenwoodData], seat: Seat) -> list[Offer]:
         fields=(triggers, _pick("protection", others), amount),
     )
     return [pick, by_points, by_reward]
+
+
+def threat_fields() -> tuple[Field, ...]:
+    """What a threat card shows, as the fields the "Your box" page copies it by (§四.5): what
+    sets it off, its protection reward and how many of it (points 1–8, another reward 1–3)."""
+    rewards = (Choice("vp", ICON_WORDS["vp"]), *(Choice(r, REWARD_NAMES[r]) for r in OTHER_REWARDS))
+    amount = Field("amount", FIELD_TEXTS["amount"], "number", low=1, high=POINTS_MAX, default=1)
+    return (
+        _pick("trigger", tuple(Choice(t, trigger_name(t)) for t in TRIGGERS)),
+        _pick("protection", rewards),
+        amount,
+    )
 
 
 def _offer(move: str, seat: Seat, *fields: Field, label: Text | None = None) -> Offer:

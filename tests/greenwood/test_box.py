@@ -280,3 +280,30 @@ def test_a_broken_entry_is_named_by_its_file_and_entry(gw, item, value, named) -
         load_catalogue(box.files)
     with pytest.raises(BoxError):
         GAME.catalogue(GreenwoodOptions(players=2, box=box))
+
+
+def test_a_threat_copied_by_its_fields_takes_the_first_demo_threats_place() -> None:
+    """greenwood.zh.md §四.5: a threat card is what sets it off and what protecting against it
+    pays; copied at the "Your box" page it takes the place (and name) of the first demo threat
+    not yet copied, the next copy the next one; a reward a card cannot print is refused."""
+    from engine.core.box import Box, merged
+
+    demo = GAME.demo_box()
+    item, value = GAME.box_entry(
+        "tracks/threat", {"trigger": "rescue", "protection": "energy", "amount": 2}, demo
+    )
+    first = catalogue(demo).threats[0].name
+    assert item == f"tracks/threat/{first}"
+    box = Box.of(GAME.name, merged(demo.files, {item: value}), owner=[item])
+    copied = next(t for t in catalogue(box).threats if t.name == first)
+    assert copied.trigger == "rescue" and copied.protection == ("energy:2",)
+    again, _ = GAME.box_entry(
+        "tracks/threat", {"trigger": "spy", "protection": "vp", "amount": 5}, box
+    )
+    assert again == f"tracks/threat/{catalogue(demo).threats[1].name}"
+    with pytest.raises(BoxError, match="1 to 3"):
+        GAME.box_entry(
+            "tracks/threat", {"trigger": "spy", "protection": "aurora", "amount": 5}, demo
+        )
+    with pytest.raises(BoxError, match="set off by"):
+        GAME.box_entry("tracks/threat", {"trigger": "weather", "protection": "vp"}, demo)

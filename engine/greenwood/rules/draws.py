@@ -23,15 +23,19 @@ engine's seeded deck deals the five threats and picks the start player, as it al
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import replace
+from typing import Any
 
 from engine.core import ACCEPTED, Event, InProgress, State, Verdict
+from engine.core.box import Box, BoxError
 from engine.core.vocabulary import BoxItemEntered
 from engine.greenwood import reasons as R
 from engine.greenwood.catalogue import (
     ENTERED,
     REWARD_KINDS,
     TRIGGERS,
+    Catalogue,
     Threat,
     catalogue,
     threat_item,
@@ -99,6 +103,28 @@ def entered_threat(state: S, move: ThreatDrawn) -> Threat:
     while f"{ENTERED} {n}" in taken:
         n += 1
     return Threat(f"{ENTERED} {n}", move.trigger, (reward,))
+
+
+def copied_threat(cat: Catalogue, box: Box, values: Mapping[str, Any]) -> tuple[str, Any]:
+    """A threat card copied at the "Your box" page from what sets it off and its protection
+    reward (``offers.threat_fields``): in place of the first demo threat the owner has not
+    copied (keeping its name), else under a new ``entered threat N``. BoxError when the
+    trigger, the reward or its amount is not one a card prints (§四.5)."""
+    trigger, protection = str(values.get("trigger", "")), str(values.get("protection", ""))
+    amount = int(values.get("amount", 1))
+    most = POINTS_MAX if protection == "vp" else REWARD_MAX
+    if trigger not in TRIGGERS:
+        raise BoxError([f"tracks.toml, threat: set off by one of {', '.join(TRIGGERS)}"])
+    if protection not in REWARD_KINDS or not 1 <= amount <= most:
+        raise BoxError([f"tracks.toml, threat: a protection reward of 1 to {most}"])
+    demo = [t.name for t in cat.threats if not box.is_owners(threat_item(t.name))]
+    taken = {t.name for t in cat.threats}
+    n = 1
+    while f"{ENTERED} {n}" in taken:
+        n += 1
+    name = demo[0] if demo else f"{ENTERED} {n}"
+    reward = protection if amount == 1 else f"{protection}:{amount}"
+    return threat_item(name), {"name": name, "trigger": trigger, "protection": [reward]}
 
 
 def check_threat(state: S, move: ThreatDrawn) -> Verdict:
