@@ -25,6 +25,8 @@ WORDS: Mapping[str, Text] = MappingProxyType(
         "roundOf": Text("第 {n} / {of} 轮", "Round {n} of {of}"),
         "step": Text("第 {i}/{of} 步:{t}", "Step {i}/{of}: {t}"),
         "stepOf": Text("{i}/{of} {t}", "{i}/{of} {t}"),
+        "phasesDone": Text("✓ 已过{n}个阶段", "✓ {n} done"),
+        "phasesMore": Text("之后还有{n}个阶段", "then {n} more"),
         "player": Text("轮到 {n} 号玩家", "Player {n} to act"),
         "playerNamed": Text("轮到{name}({n} 号玩家)", "{name} (player {n}) to act"),
         "table": Text("全体玩家", "The whole table"),
@@ -103,7 +105,7 @@ WORDS: Mapping[str, Text] = MappingProxyType(
         "cameraFallback": Text(
             "摄像头读不到时,手动输入", "if the camera cannot read it, enter it here"
         ),
-        "cardEffects": Text("卡牌效果…", "Card effect…"),
+        "cardEffects": Text("卡牌效果 ›", "Card effect ›"),
         "endsTheGame": Text("结束本局(按两次)", "Ends the game (touch twice)"),
         "doIt": Text("确定", "Do it"),
         "cancel": Text("取消", "Cancel"),
@@ -343,9 +345,9 @@ WORDS: Mapping[str, Text] = MappingProxyType(
             "{what}: lay the map tiles as the card shows (face down); the camera reads the layout",
         ),
         "boxLayoutSay": Text(
-            "读到{n}块背面朝上的板块和传送门;生态域:{biomes}。位置按阅读顺序命名为A、B、C…",
+            "读到{n}块背面朝上的板块和传送门;生态域:{biomes}。位置按阅读顺序依次命名为A、B、C",
             "Read {n} face-down tiles and the portal; biomes: {biomes}."
-            " Places are named A, B, C… in reading order",
+            " Places are named A, B, C and on in reading order",
         ),
         "boxOffGrid": Text(
             "这些板块没有对齐半块板块的位置:{tiles}。摆正后点“重新拍照”",

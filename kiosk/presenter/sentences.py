@@ -101,7 +101,9 @@ first phase, whose turn it is, a refusal. A phase or a step is spoken as the log
 game's end as the end screen's title."""
 
 CORE_MOVES = {"advance", "end_turn", "pass"}
-TRAILING = re.compile(r"\s*(\.\.\.|…)\s*$")
+TRAILING = re.compile(r"\s*(\.\.\.|…|›)\s*$")
+MORE = Text("等{n}项", " and {n} more")
+"""After the first two choices of the line of what to do now, how many more there are."""
 SEAT_NUMBER = re.compile(r"(\d+)号玩家|\b[Pp]layer (\d+)\b")
 """How a game's own log line names a seat ("2号玩家", "Player 2"): replaced by the screen's name."""
 
@@ -159,7 +161,8 @@ def what_now(
         shown = plain or own
         names = [short(o["label"]) for o in shown[:2]]
         sep = "、" if lang == "zh" else ", "
-        more = "…" if len(shown) > 2 else ""
+        rest = len(shown) - len(names)
+        more = MORE.in_(lang).format(n=rest) if rest else ""
         return CHOOSE.in_(lang).format(who=who, what=sep.join(names) + more)
     return NOTHING.in_(lang)
 

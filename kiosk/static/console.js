@@ -121,7 +121,7 @@ const Console = {
     const final = Console.kind(o) === "final";
     const armed = final && o.ok && Console.isArmed(o);
     const dice = o.fields.some((f) => f.kind === "dice");
-    const label = armed ? o.confirm : (dice ? "⚄ " : "") + (o.fields.length ? `${o.label} …` : o.label);
+    const label = armed ? o.confirm : (dice ? "⚄ " : "") + (o.fields.length ? `${o.label} ›` : o.label);
     const b = Kiosk.el(
       "button",
       { type: "button", class: `offer${o.ok ? "" : " greyed"}${o.ok && dice ? " ask-dice" : ""}${armed ? " armed" : ""}`, "data-move": o.move,

@@ -12,13 +12,14 @@ function render(s) {
   Kiosk.translateStatic();
   document.title = `${s.title} — tablesight`;
   $("title").textContent = s.title;
-  $("round").textContent = s.rounds ? t("roundOf", { n: s.round, of: s.rounds }) : t("round", { n: s.round });
+  $("round").textContent = s.game === null ? "" : s.rounds ? t("roundOf", { n: s.round, of: s.rounds }) : t("round", { n: s.round });
   $("phase").textContent = s.phase.title;
   // The phase's guide (beside the console) says what to do in it: gone once the game is over.
   $("guide").textContent = s.phase.guide || "";
   $("guide").hidden = !s.phase.guide || !!s.end;
   $("step").textContent = s.step && s.step.of > 1 ? `· ${s.step.title}` : ""; // its number: the strip
   $("next").textContent = s.next || "";
+  $("no-game").hidden = s.game !== null; // a kiosk started with no game: the way to set one up
   fitPhaseTitle();
   renderTrack(s);
   renderPrompts(s.prompts || []);
@@ -69,22 +70,52 @@ function renderTrack(s) {
     cells.push(Kiosk.el("li", { class: `cell ${state}`, "data-round": n, "aria-current": String(state === "now") }, String(n)));
   }
   $("track").replaceChildren(...cells);
-  // The phase strip: every phase by its title; where the titles do not fit in one row, the
-  // phases before and after the current one are numbered squares (their title in a label) and
-  // only the current one, with its step, is spelled out; it wraps rather than being cut.
+  renderPhases(s);
+}
+
+// The phase strip: every phase by its title when they fit in one row; else what is next, in
+// words: how many phases are done, the current one with its step, then as many of the next
+// phases by their titles as fit in one row (at least the next one, wrapping when even that is
+// too long), and how many more follow. Never bare numbers, never cut.
+function renderPhases(s) {
+  const strip = $("phases");
   const at = s.phases.findIndex((p) => p.name === s.phase.name);
-  $("phases").replaceChildren(...s.phases.map((p, i) => {
+  const item = (p, i) => {
     const now = i === at;
     const state = now ? "now" : at >= 0 && i < at ? "done" : "later";
-    const li = Kiosk.el("li", { class: state, "data-phase": p.name, "data-n": String(i + 1), "aria-current": String(now) });
-    li.setAttribute("aria-label", p.title);
+    const li = Kiosk.el("li", { class: state, "data-phase": p.name, "aria-current": String(now) });
     li.append(Kiosk.el("span", { class: "phase-title", text: p.title }));
     if (now && s.step && s.step.of > 1) {
       li.append(" ", Kiosk.el("span", { class: "phase-step", text: Kiosk.t("stepOf", { i: s.step.index, of: s.step.of, t: s.step.title }) }));
     }
     return li;
-  }));
-  fitPhases();
+  };
+  const fits = () => strip.scrollWidth <= strip.clientWidth + 1;
+  strip.style.flexWrap = "nowrap"; // measured in one row, each title on one line
+  strip.dataset.measuring = "true";
+  strip.dataset.compact = "false";
+  strip.replaceChildren(...s.phases.map(item));
+  if (fits() || at < 0) { strip.style.flexWrap = ""; delete strip.dataset.measuring; return; }
+  strip.dataset.compact = "true";
+  const later = s.phases.slice(at + 1);
+  const done = at > 0 ? [Kiosk.el("li", { class: "done phases-done", text: Kiosk.t("phasesDone", { n: at }) })] : [];
+  const more = (rest) => (rest ? [Kiosk.el("li", { class: "later phases-more", text: Kiosk.t("phasesMore", { n: rest }) })] : []);
+  const next = (n) => later.slice(0, n).map((p, j) => item(p, at + 1 + j));
+  // The fullest strip that fits in one row: fewer next phases first, then without the count
+  // of those done, then without the count of those after; else the current and the next one,
+  // wrapping.
+  const tries = [];
+  for (let shown = later.length; shown >= Math.min(1, later.length); shown -= 1) {
+    tries.push([...done, item(s.phases[at], at), ...next(shown), ...more(later.length - shown)]);
+  }
+  tries.push([item(s.phases[at], at), ...next(1), ...more(later.length - 1)]);
+  tries.push([item(s.phases[at], at), ...next(1)]);
+  for (const children of tries) {
+    strip.replaceChildren(...children);
+    if (fits()) break;
+  }
+  strip.style.flexWrap = "";
+  delete strip.dataset.measuring;
 }
 
 // The current phase's title on one line where a smaller size allows (a night step's long
@@ -130,17 +161,6 @@ function placePrompts() {
   const before = hidden();
   consoleBox.before(box);
   if (hidden() > before + 1) $("refusal").before(box);
-}
-
-// Full titles when they fit, else the compact strip (measured: the titles' widths depend on the
-// language and the screen).
-function fitPhases() {
-  const strip = $("phases");
-  strip.dataset.compact = "false";
-  strip.style.flexWrap = "nowrap"; // measured in one row; the compact strip may wrap
-  const over = strip.scrollWidth > strip.clientWidth + 1;
-  strip.style.flexWrap = "";
-  strip.dataset.compact = String(over);
 }
 
 // Confirm is open exactly when the snapshot says so (the table's advance offered open); when
@@ -268,11 +288,11 @@ document.addEventListener("DOMContentLoaded", () => {
     $("connection").textContent = up ? `● ${Kiosk.t("live")}` : `✖ ${Kiosk.t("reconnecting")}`;
   });
   for (const b of document.querySelectorAll("[data-lang]")) b.addEventListener("click", () => Kiosk.setLang(b.dataset.lang, live));
-  $("advance").addEventListener("click", () => act("/api/advance"));
+  $("advance").addEventListener("click", () => act(`/api/advance?lang=${encodeURIComponent(Kiosk.lang)}`));
   $("undo").addEventListener("click", () => act("/api/undo"));
   $("console-undo").addEventListener("click", () => act("/api/undo"));
   Console.init();
-  window.addEventListener("resize", () => { fitPhases(); fitPhaseTitle(); fitPlayers(); placePrompts(); fitConsole(); Board.fit($("board")); });
+  window.addEventListener("resize", () => { if (Kiosk.status) renderPhases(Kiosk.status); fitPhaseTitle(); fitPlayers(); placePrompts(); fitConsole(); Board.fit($("board")); });
   $("log-toggle").addEventListener("click", () => {
     const open = $("log-box").dataset.open !== "true";
     $("log-box").dataset.open = String(open);

@@ -180,9 +180,9 @@ def test_a_pickers_title_names_its_player_in_the_players_colour(
         for seat, seat_name, colour in [(0, "Ann", "purple"), (1, "小明", "orange")]:
             group = page.locator(f'#console .seat-group[data-seat="{seat}"]')
             offer = (
-                group.locator('.offer[data-kind="main"]:not(.greyed)').filter(has_text="…").first
+                group.locator('.offer[data-kind="main"]:not(.greyed)').filter(has_text="›").first
             )
-            label = offer.inner_text().removesuffix(" …").strip()
+            label = offer.inner_text().removesuffix(" ›").strip()
             offer.tap()
             expect(page.locator("#picker")).to_be_visible()
             expect(page.locator("#picker-title")).to_have_text(f"{seat_name} · {label}")
@@ -271,6 +271,13 @@ def test_each_of_stonesagas_night_steps_shows_in_full_when_it_is_the_current_pha
                 assert b["sw"] <= b["cw"], where
                 strip = box(page, "#phases")
                 assert strip["sw"] <= strip["cw"], where
+                # issue #38: what comes next is named in words, never a bare number
+                texts = page.locator("#phases li").all_inner_texts()
+                assert not [t for t in texts if t.strip().isdigit()], (where, texts)
+                at = names.index(name)
+                if at + 1 < len(names):
+                    following = page.evaluate("(n) => Kiosk.status.phases[n].title", at + 1)
+                    expect(page.locator("#phases li.later").first).to_contain_text(following)
             if lang == "zh" and width == 390:
                 page.screenshot(path=str(SHOTS / "phone-stonesaga-save-zh.png"))
         finally:
