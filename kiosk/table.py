@@ -205,7 +205,10 @@ class Table:
             if not session.moves:
                 raise NothingToUndoError("there is no move to undo")
             ask = None
-            if self._hint is None or self._hint.kind != "undo_again":
+            asked = None if self._hint is None else self._hint.kind
+            if session.state.outcome is not None and asked != "undo_end":
+                ask = Hint("undo_end")  # never out of the game's end at one touch
+            elif asked not in ("undo_again", "undo_end"):
                 was, now = self._state_before_last().flow, session.state.flow
                 if (was.round, was.phase) != (now.round, now.phase):
                     ask = Hint("undo_again", back_to=(was.round, was.phase))
@@ -305,6 +308,11 @@ class Table:
         labels = []
         for f, value in zip(offer.picks, option.values, strict=False):
             labels += [c.label for c in f.choices if c.value == value][:1]
+        if move.type == "advance":  # the step (or phase) the table's confirm went past
+            flow = session.state.flow
+            phase = session.game.phase(flow.phase)
+            steps = phase.steps
+            labels.append(steps[flow.step].title if flow.step < len(steps) else phase.title)
         return Taken(move.seat, offer.label, tuple(labels))
 
     def _state_before_last(self) -> State[Any]:

@@ -25,6 +25,8 @@ WORDS: Mapping[str, Text] = MappingProxyType(
         "roundOf": Text("第 {n} / {of} 轮", "Round {n} of {of}"),
         "step": Text("第 {i}/{of} 步:{t}", "Step {i}/{of}: {t}"),
         "stepOf": Text("{i}/{of} {t}", "{i}/{of} {t}"),
+        "on": Text("开", "On"),
+        "off": Text("关", "Off"),
         "phasesDone": Text("✓ 已过{n}个阶段", "✓ {n} done"),
         "phasesMore": Text("之后还有{n}个阶段", "then {n} more"),
         "player": Text("轮到 {n} 号玩家", "Player {n} to act"),

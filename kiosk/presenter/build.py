@@ -28,6 +28,7 @@ from kiosk.presenter.sentences import (
     TODO_PLACE,
     TODO_PLAY_ON,
     UNDO_AGAIN,
+    UNDO_END,
     UNDONE,
     WE_LOST,
     WE_WON,
@@ -203,6 +204,8 @@ def hint_view(
     """A button's short notice in words."""
     if hint.kind == "undone" and hint.taken is not None:
         return HintView(hint.kind, undone(hint.taken, names, lang))
+    if hint.kind == "undo_end":
+        return HintView(hint.kind, UNDO_END.in_(lang))
     if hint.kind == "undo_again" and hint.back_to is not None:
         round_, phase = hint.back_to
         title = game.phase(phase).title.in_(lang)

@@ -38,7 +38,7 @@ Event = Mapping[str, Any]
 "seat", "why": Text}``; an undo by the table's buttons ``{"type": "move_undone", "move",
 "seat", "taken": Taken}``)."""
 
-HINT_KINDS = ("confirm_closed", "undo_again", "undone")
+HINT_KINDS = ("confirm_closed", "undo_again", "undo_end", "undone")
 """What a button's short notice is about: confirm pressed while it is not open; undo pressed
 once where it would go back over a phase (a second press does it); what an undo took back."""
 

@@ -45,6 +45,11 @@ UNDO_AGAIN = Text(
     "撤销会回到上一阶段(第{round}轮 {phase}):再按一次撤销",
     "Undo goes back to the phase before (round {round}, {phase}): press Undo again",
 )
+UNDO_END = Text(
+    "游戏已结束:撤销会取消结束、回到最后一步之前。要这样做就再按一次撤销",
+    "The game is over: Undo takes it out of its end, back before the last move. Press Undo again"
+    " to do so",
+)
 UNDONE = Text("撤销了:{who} {what}", "Undone: {who} — {what}")
 FIX_FIRST = Text("先处理下面被拒的这一步", "First deal with the refused move below")
 RULE = Text("规则 {section}", "Rule {section}")

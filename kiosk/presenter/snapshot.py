@@ -180,8 +180,8 @@ class ConfirmView:
 @dataclass(frozen=True)
 class HintView:
     """A button's short notice: ``confirm_closed`` (confirm touched while not open: why),
-    ``undo_again`` (undo would go back over a phase: press again), ``undone`` (what an undo
-    took back)."""
+    ``undo_again`` (undo would go back over a phase: press again), ``undo_end`` (undo would
+    take the game out of its end: press again), ``undone`` (what an undo took back)."""
 
     kind: str
     text: str

@@ -174,7 +174,7 @@ function renderButtons(s) {
   $("hint").hidden = !hint;
   $("hint").dataset.kind = hint ? hint.kind : "";
   $("hint").textContent = hint ? hint.text : "";
-  for (const id of ["undo", "console-undo"]) $(id).dataset.asking = String(hint?.kind === "undo_again");
+  for (const id of ["undo", "console-undo"]) $(id).dataset.asking = String(["undo_again", "undo_end"].includes(hint?.kind));
   // What an undo took back replaces the console's last "accepted" line.
   if (hint?.kind === "undone") Console.say(true, "");
 }

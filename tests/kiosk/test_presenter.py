@@ -212,3 +212,46 @@ def test_the_next_line_names_the_end_not_a_cards_effect_when_no_main_action_is_o
             break
         table.submit(move)
     assert met > 0
+
+
+def test_undoing_the_tables_confirm_names_the_step_it_went_past(tmp_path) -> None:
+    """issue #38: a table step's undo said "撤销了:全桌 确认 / 下一步" without the step; it
+    names the phase or step the confirm went past (dont-starve.zh.md §回合流程: after the
+    action phase the table confirms its phases)."""
+    store = Store.open(tmp_path / "s.db")
+    options = {"characters": ["wilson"], "scenario": "a_new_beginning", "draws": "virtual"}
+    table = Table(store.new_game("s", "dont_starve", options, 4))
+    for _ in range(30):  # the action dial turned down by ending turns, to a table phase
+        if legal(table.saved.game, table.saved.session.state, Advance()).ok:
+            break
+        assert table.submit(Pass(seat=0)).accepted
+    before = table.presenter.snapshot("zh")
+    assert legal(table.saved.game, table.saved.session.state, Advance()).ok, before.phase.name
+    step = (
+        before.step.title if before.step is not None and before.step.of > 1 else before.phase.title
+    )
+    assert table.submit(Advance()).accepted
+    if table.take_back() is None:  # it went past a phase: the second press undoes
+        assert table.take_back() is not None
+    said = table.presenter.snapshot("zh").hint
+    assert said is not None and said.kind == "undone"
+    assert said.text.startswith("撤销了:全桌") and step in said.text, said.text
+
+
+def test_undo_asks_before_it_takes_a_game_out_of_its_end(tmp_path) -> None:
+    """issue #38: after the end, the first press silently took the game out of its end; it asks
+    first, and only the second press while it asks undoes (dont-starve.zh.md §剧本结束)."""
+    store = Store.open(tmp_path / "d.db")
+    options = {"characters": ["wilson"], "scenario": "a_new_beginning", "draws": "virtual"}
+    table = Table(store.new_game("d", "dont_starve", options, 4))
+    end = move_from_dict({"type": "dont_starve.scenario_end", "seat": 0, "result": "win"})
+    assert table.submit(end).accepted
+    assert table.saved.session.state.outcome is not None
+    moves = len(table.saved.session.moves)
+    assert table.take_back() is None  # it asks
+    asked = table.presenter.snapshot("en")
+    assert asked.hint is not None and asked.hint.kind == "undo_end"
+    assert "takes it out of its end" in asked.hint.text
+    assert len(table.saved.session.moves) == moves and table.saved.session.state.outcome
+    assert table.take_back() is not None  # the second press while it asks
+    assert table.saved.session.state.outcome is None
