@@ -343,7 +343,9 @@ function renderSummary(game) {
       Kiosk.el("dd", { text: c ? `${Kiosk.t("nextSession")} · ${c.lines[0]}` : Kiosk.t("newCampaign") }));
   }
   for (const o of optionFields()) {
-    chosen.append(Kiosk.el("dt", { text: o.label }), Kiosk.el("dd", { text: shownValue(o) }));
+    // The option's name without its explanation in brackets (the options step shows it).
+    const name = o.label.replace(/\s*[(（].*$/, "") || o.label;
+    chosen.append(Kiosk.el("dt", { text: name }), Kiosk.el("dd", { text: shownValue(o) }));
   }
   chosen.append(Kiosk.el("dt", { text: Kiosk.t("timer") }), Kiosk.el("dd", { text: timerSummary() }));
   const copy = Kiosk.el("a", { class: "box-link", href: `/box?game=${encodeURIComponent(game.name)}&lang=${Kiosk.lang}`, text: Kiosk.t("boxCopyLink") });
