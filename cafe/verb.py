@@ -39,6 +39,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         description=__doc__.split("\n\nThe work is in", 1)[0],
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument(  # also after the verb; given before it, not undone (SUPPRESS)
+        "--lang",
+        choices=["zh", "en"],
+        default=argparse.SUPPRESS,
+        help="language of the page and the start-up lines (default: the settings', else zh)",
+    )
     parser.add_argument(
         "--mqtt",
         metavar="URL",
@@ -125,9 +131,8 @@ def cafe(args: argparse.Namespace, settings: Settings) -> int:
                 f"cannot listen on {host}:{port} ({exc.strerror}); choose another port with --port"
             ) from None
 
-    import uvicorn
-
     from cafe.overview import Limits, Overview, create_app
+    from kiosk.stop_signals import serve
 
     if not 0 < args.grace <= 3600:
         raise CommandError(f"--grace: {args.grace} is not between 0 and 3600 seconds")
@@ -162,9 +167,12 @@ def cafe(args: argparse.Namespace, settings: Settings) -> int:
         print(f"tablesight: {offer[settings.lang]}", file=sys.stderr, flush=True)
     signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
-        uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2)
+        # A stop ends the pages' open streams first (kiosk.stop_signals.serve).
+        serve(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2)
     finally:
         overview.stop()
+    stopped = {"zh": "咖啡馆总览已停止", "en": "café overview stopped"}
+    print(f"tablesight: {stopped[settings.lang]}", file=sys.stderr, flush=True)
     return 0
 
 

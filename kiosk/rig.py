@@ -21,7 +21,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import uvicorn
 from fastapi import FastAPI
 from gpiozero.exc import GPIOZeroError
 
@@ -50,6 +49,7 @@ from kiosk.simulation import (
     script_path,
 )
 from kiosk.speech import Speech, open_speech
+from kiosk.stop_signals import serve as serve_app
 from kiosk.store import StoreError
 from kiosk.table import Change, Table, open_table
 from kiosk.timers import MonotonicClock, TableTimers
@@ -98,8 +98,8 @@ def serve(args: argparse.Namespace, settings: Settings) -> int:
     # The door's connection cap, request timeout and keep-alive (kiosk.guard).
     options: dict[str, Any] = {"log_level": "warning", "timeout_graceful_shutdown": 2}
     options.update(app.state.door.uvicorn_options())
-    try:
-        uvicorn.run(app, host=host, port=settings.port, **options)
+    try:  # a stop ends the pages' open streams first (kiosk.stop_signals.serve)
+        serve_app(app, host=host, port=settings.port, **options)
     finally:
         if publisher is not None:
             publisher.stop()

@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from engine.core.text import Language, Text
 from vision.detection import Detection, Image
 from vision.errors import CalibrationError
 from vision.synthetic import Component, apply_homography
@@ -195,21 +196,69 @@ class AnchorReport:
     others: tuple[int, ...]
     duplicated: tuple[int, ...]
 
-    def describe(self, anchors: Mapping[int, TagPlace]) -> list[str]:
-        """Plain sentences for the user."""
+    def texts(self, anchors: Mapping[int, TagPlace]) -> list[Text]:
+        """Plain sentences for the user, in Chinese and English."""
+        n, of = len(self.found), len(anchors)
         lines = [
-            f"anchors in view: {_ids(self.found)} ({len(self.found)} of {len(anchors)})",
-            f"other tags in view: {len(self.others)}",
+            Text(
+                f"看到的定位标签:{_ids(self.found, '无')}(共{of}个,看到{n}个)",
+                f"anchors in view: {_ids(self.found)} ({n} of {of})",
+            ),
+            Text(
+                f"画面里的其他标签:{len(self.others)}个", f"other tags in view: {len(self.others)}"
+            ),
         ]
         for tag in self.missing:
             a = anchors[tag]
             lines.append(
-                f"missing anchor {tag}: it belongs at x={a.x_mm:g} mm, y={a.y_mm:g} mm; "
-                "check it is stuck there, in the camera's view and not covered"
+                Text(
+                    f"缺定位标签{tag}:它应贴在 x={a.x_mm:g} 毫米、y={a.y_mm:g} 毫米处;"
+                    "看看它是否贴好、在摄像头画面里、没有被挡住",
+                    f"missing anchor {tag}: it belongs at x={a.x_mm:g} mm, y={a.y_mm:g} mm; "
+                    "check it is stuck there, in the camera's view and not covered",
+                )
             )
         for tag in self.duplicated:
-            lines.append(f"anchor {tag} is seen more than once: remove the extra sticker")
+            lines.append(
+                Text(
+                    f"定位标签{tag}出现了不止一次:撕掉多贴的那张",
+                    f"anchor {tag} is seen more than once: remove the extra sticker",
+                )
+            )
         return lines
+
+    def describe(self, anchors: Mapping[int, TagPlace], lang: Language = "en") -> list[str]:
+        """Plain sentences for the user, in ``lang``."""
+        return [text.in_(lang) for text in self.texts(anchors)]
+
+    def problem(
+        self, anchors: Mapping[int, TagPlace], min_anchors: int = MIN_ANCHORS
+    ) -> Text | None:
+        """Why no calibration can be made from what was seen (too few anchors), or None."""
+        if len(self.found) >= min_anchors:
+            return None
+        lines = self.texts(anchors)
+        said = lines[:1] + lines[2:]  # the other tags do not matter here
+        return Text(
+            f"需要{min_anchors}个定位标签,只看到{len(self.found)}个:"
+            + ";".join(t.zh for t in said),
+            f"need {min_anchors} anchors, found {len(self.found)}: "
+            + "; ".join(t.en for t in said),
+        )
+
+
+NOT_A_PLANE = Text(
+    "定位标签不构成一个平面:它们是不是都在一条直线上?",
+    "the anchors do not span a plane: are they all on one line?",
+)
+
+
+class AnchorsError(CalibrationError):
+    """The anchors in view give no calibration; ``text`` says why in Chinese and English."""
+
+    def __init__(self, text: Text) -> None:
+        super().__init__(text.en)
+        self.text = text
 
 
 def anchor_report(detections: Iterable[Detection], anchors: Mapping[int, TagPlace]) -> AnchorReport:
@@ -237,17 +286,15 @@ def calibrate_table(
     ``min_anchors`` are seen exactly once.
     """
     report = anchor_report(detections, anchors)
-    if len(report.found) < min_anchors:
-        raise CalibrationError(
-            f"need {min_anchors} anchors, found {len(report.found)}: "
-            + "; ".join(report.describe(anchors)[:1] + report.describe(anchors)[2:])
-        )
+    problem = report.problem(anchors, min_anchors)
+    if problem is not None:
+        raise AnchorsError(problem)
     by_id = {d.id: d for d in detections if d.id in report.found}
     mm = np.vstack([anchors[t].corners_mm() for t in report.found])
     px = np.vstack([np.asarray(by_id[t].corners, float) for t in report.found])
     fitted, _ = cv2.findHomography(mm, px, 0)
     if fitted is None or not np.all(np.isfinite(fitted)) or abs(np.linalg.det(fitted)) < 1e-12:
-        raise CalibrationError("the anchors do not span a plane: are they all on one line?")
+        raise AnchorsError(NOT_A_PLANE)
     h = np.asarray(fitted, dtype=np.float64)
     error = float(np.sqrt(np.mean(np.sum((apply_homography(h, mm) - px) ** 2, axis=1))))
     return TableCalibration(h / h[2, 2], image_size, report.found, error)
@@ -371,9 +418,9 @@ def _rigid_fit(src: FloatArray, dst: FloatArray) -> FloatArray:
     return np.column_stack([r, cd - r @ cs])
 
 
-def _ids(ids: Iterable[int]) -> str:
+def _ids(ids: Iterable[int], none: str = "none") -> str:
     ids = list(ids)
-    return ", ".join(str(i) for i in ids) if ids else "none"
+    return ", ".join(str(i) for i in ids) if ids else none
 
 
 def draw_calibration(
@@ -386,8 +433,9 @@ def draw_calibration(
     caption: bool = True,
 ) -> npt.NDArray[np.uint8]:
     """A copy of ``image`` with the tags outlined (anchors in green, others in blue, with ids),
-    the table's millimetre grid when calibrated, and (``caption``) the missing anchors listed
-    in English; a page in another language says that in its own words instead."""
+    the table's millimetre grid when calibrated, and (``caption``, :func:`caption`) whether it
+    is calibrated and how many tags are in view, in English (the picture's font has no Chinese:
+    the kiosk's page draws none and writes the caption under it in its language)."""
     if image.ndim == 3:
         out = image.copy()
     else:
@@ -411,12 +459,7 @@ def draw_calibration(
         cv2.putText(out, str(d.id), _pt(d.center), font, 0.5 * scale, colour, thick, cv2.LINE_AA)
     if not caption:
         return out
-    report = anchor_report(detections, anchors)
-    if calibration is not None:
-        status = f"calibrated: error {calibration.reprojection_error_px:.2f} px"
-    else:
-        status = f"not calibrated: missing anchors {_ids(report.missing)}"
-    for i, text in enumerate([status, f"tags in view: {len(detections)}"]):
+    for i, text in enumerate(line.en for line in caption_lines(detections, anchors, calibration)):
         y = round((30 + 30 * i) * scale)
         cv2.putText(out, text, (10, y), font, 0.8 * scale, (0, 0, 0), thick + 3, cv2.LINE_AA)
         cv2.putText(out, text, (10, y), font, 0.8 * scale, (255, 255, 255), thick, cv2.LINE_AA)
@@ -426,3 +469,23 @@ def draw_calibration(
 def _pt(p: Iterable[float]) -> tuple[int, int]:
     x, y = p
     return round(float(x)), round(float(y))
+
+
+def caption_lines(
+    detections: Sequence[Detection],
+    anchors: Mapping[int, TagPlace],
+    calibration: TableCalibration | None,
+) -> list[Text]:
+    """The calibration picture's caption: calibrated with its error, or the missing anchors;
+    how many tags are in view."""
+    if calibration is not None:
+        error = f"{calibration.reprojection_error_px:.2f}"
+        status = Text(f"已校准:误差 {error} 像素", f"calibrated: error {error} px")
+    else:
+        missing = anchor_report(detections, anchors).missing
+        status = Text(
+            f"未校准:缺定位标签 {_ids(missing, '无')}",
+            f"not calibrated: missing anchors {_ids(missing)}",
+        )
+    n = len(detections)
+    return [status, Text(f"画面里的标签:{n}个", f"tags in view: {n}")]

@@ -2,21 +2,63 @@
 
 With no hardware attached it runs the embedded simulation: the emulated LED controller on a
 pseudo-terminal, gpiozero's mock pins for the buttons, the synthetic camera. The work is in
-``kiosk.rig``, imported when the verb runs (``--help`` stays fast).
+``kiosk.rig``, imported when the verb runs (``--help`` stays fast); ``--help`` shows
+:data:`DESCRIPTION`, written for the people at the table.
 """
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from kiosk.settings import Settings
 
+DESCRIPTION = """\
+Start the kiosk: the table's screen on http://127.0.0.1:8000/ (open it in a browser; Ctrl-C
+stops it). The last game goes on where it stopped, or a new one starts. The camera reads the
+table, the LED trays light the dice to roll and the buttons confirm, undo and open the menu.
+With none of them attached, a scripted game plays on a simulated table, so that you can watch
+every part at work.
+
+Games are saved as they are played, with the calibration and what the settings page chose,
+in the data folder (--data-dir chooses another):
+  {data}
+The start-up lines name it, in the kiosk's language (--lang zh or en, before or after "run")."""
+"""What `tablesight run --help` says ({data}: the data folder on this machine)."""
+
+
+def data_folder() -> str:
+    """The default data folder on this machine, as kiosk.settings finds it (platformdirs,
+    imported alone: ``--help`` stays fast)."""
+    import platformdirs
+
+    return str(platformdirs.user_data_dir("tablesight", appauthor=False))
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the `run` verb."""
-    parser = sub.add_parser("run", help="start the kiosk", description=__doc__)
+    parser = sub.add_parser(
+        "run",
+        help="start the kiosk",
+        description=DESCRIPTION.format(data=data_folder()),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    # The command's own options also after the verb (`tablesight run --lang en`); given before
+    # it, they are not undone here (SUPPRESS: nothing set unless given).
+    parser.add_argument(
+        "--lang",
+        choices=["zh", "en"],
+        default=argparse.SUPPRESS,
+        help="language of the screens and the start-up lines (default: the kiosk's, else zh)",
+    )
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        default=argparse.SUPPRESS,
+        help="the folder for saves, calibration and settings chosen on the kiosk",
+    )
     parser.add_argument("--host", help="address to bind (default 127.0.0.1)")
     parser.add_argument("--port", type=int, help="port (default 8000)")
     parser.add_argument("--game", help="game to start when there is no saved game")

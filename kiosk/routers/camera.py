@@ -20,15 +20,17 @@ import numpy as np
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response, StreamingResponse
 
-from engine.core import EngineError, find_game
+from engine.core import EngineError, Text, find_game
 from engine.core.text import Language
 from kiosk.deps import Control, SettingsDep, TableDep
 from kiosk.settings import Settings
 from kiosk.table import Table
 from vision.calibration import (
+    NOT_A_PLANE,
     TableCalibration,
     anchor_report,
     calibrate_table,
+    caption_lines,
     draw_calibration,
 )
 from vision.detection import Detection, Detector
@@ -230,7 +232,7 @@ def reading(
     feed.wanted()
     image, _, _ = feed.latest()
     if image is None:
-        raise HTTPException(409, "no camera frame yet; try again in a moment")
+        raise HTTPException(409, NO_FRAME.in_(lang))
     game = table.saved.game.name
     kept = getattr(request.app.state, "last_reading", None)
     if kept is not None and kept[0] is image and kept[1:3] == (game, lang):
@@ -246,49 +248,96 @@ def _read(image: np.ndarray, game: str, lang: Language, box: Any = None) -> dict
     answers it."""
     try:
         reader = find_reader(game)
-    except ReaderNotFoundError as exc:
-        return {"game": game, "available": False, "text": str(exc)}
+    except ReaderNotFoundError:
+        return {"game": game, "available": False, "text": NO_READER.in_(lang)}
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "frame.png"
         cv2.imwrite(str(path), image)
         try:
             result = reader.scan(path, lang, box=box)
         except (VisionError, EngineError) as exc:
-            return {"game": game, "available": True, "text": str(exc).replace(str(path), "frame")}
+            return {"game": game, "available": True, "text": _why_unread(exc, path, lang)}
     # Worded for players (names, no reason codes), apart from `tablesight scan`'s wording.
     return {"game": game, "available": True, "text": reader.for_players(result, lang)}
 
 
+NO_READER = Text("这个游戏没有摄像头读取", "the camera does not read this game")
+CANNOT_READ = Text(
+    "摄像头现在读不出这局游戏的桌面", "the camera cannot read this game's table now: {why}"
+)
+NO_FRAME = Text(
+    "摄像头还没有画面;打开摄像头页面后再试一次",
+    "no camera frame yet; open the camera page and try again",
+)
+
+
+def _why_unread(exc: Exception, path: Path, lang: Language) -> str:
+    """A reader's failure in ``lang``: its own words where it has them in both languages
+    (``ReaderError``, the anchors), else a line saying the table cannot be read (the detail,
+    in English only, on the English page)."""
+    text = getattr(exc, "text", None)
+    if isinstance(text, Text):
+        return text.in_(lang)
+    return CANNOT_READ.format(why=str(exc).replace(str(path), "frame")).in_(lang)
+
+
 @router.post("/api/calibrate", dependencies=[Control])
-def calibrate(request: Request, settings: SettingsDep) -> dict[str, Any]:
-    """Calibrate the table from the last frame; saves it when enough anchors are in view."""
+def calibrate(
+    request: Request, settings: SettingsDep, lang: Language | None = None
+) -> dict[str, Any]:
+    """Calibrate the table from the last frame; saves it when enough anchors are in view. The
+    report, the problem and the caption in ``lang`` (default: the kiosk's language)."""
+    lang = lang or settings.lang
     feed = get_feed(request)
     feed.wanted()
     image, found, size = feed.latest()
     if image is None:
-        raise HTTPException(409, "no camera frame yet; open the camera page and try again")
+        raise HTTPException(409, NO_FRAME.in_(lang))
     anchors = load_registry([], anchors=True).anchors()
     report = anchor_report(found, anchors)
     answer: dict[str, Any] = {
         "found": list(report.found),
         "missing": list(report.missing),
-        "report": report.describe(anchors),
+        "report": report.describe(anchors, lang),
         "calibrated": False,
         "error_px": None,
     }
     try:
         calibration: TableCalibration = calibrate_table(found, anchors, size)
-    except VisionError as exc:
-        answer["problem"] = str(exc)
+    except VisionError:
+        answer["problem"] = (report.problem(anchors) or NOT_A_PLANE).in_(lang)
+        answer["caption"] = [t.in_(lang) for t in caption_lines(found, anchors, None)]
         return answer
     calibration.save(settings.calibration_file)
     answer.update(calibrated=True, error_px=round(calibration.reprojection_error_px, 3))
+    answer["caption"] = [t.in_(lang) for t in caption_lines(found, anchors, calibration)]
     return answer
+
+
+@router.get("/api/calibration")
+def calibration_caption(
+    request: Request, settings: SettingsDep, lang: Language | None = None
+) -> dict[str, Any]:
+    """The calibration picture's caption in ``lang`` (the picture itself carries none): whether
+    the last frame calibrates and its error, or the anchors missing; the tags in view."""
+    feed = get_feed(request)
+    feed.wanted()
+    image, found, size = feed.latest()
+    if image is None:
+        raise HTTPException(404, NO_FRAME.in_(lang or settings.lang))
+    anchors = load_registry([], anchors=True).anchors()
+    try:
+        calibration: TableCalibration | None = calibrate_table(found, anchors, size)
+    except VisionError:
+        calibration = None
+    lines = caption_lines(found, anchors, calibration)
+    return {"caption": [t.in_(lang or settings.lang) for t in lines]}
 
 
 @router.get("/api/calibration.png")
 def calibration_picture(request: Request) -> Response:
-    """The last frame with anchors and the table grid drawn on it (404 before any frame)."""
+    """The last frame with anchors and the table grid drawn on it (404 before any frame); its
+    caption, in the page's language, is ``GET /api/calibration``."""
     feed = get_feed(request)
     feed.wanted()
     image, found, size = feed.latest()
@@ -300,7 +349,8 @@ def calibration_picture(request: Request) -> Response:
             calibration = calibrate_table(found, anchors, size)
         except VisionError:
             calibration = None
-        _, encoded = cv2.imencode(".png", draw_calibration(image, found, anchors, calibration))
+        picture = draw_calibration(image, found, anchors, calibration, caption=False)
+        _, encoded = cv2.imencode(".png", picture)
     return Response(encoded.tobytes(), media_type="image/png")
 
 

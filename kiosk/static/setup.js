@@ -421,6 +421,13 @@ async function load() {
   render();
 }
 
+// The table page in this page's language: named in its address when the kiosk's own differs
+// (else the table page follows the kiosk, as every page does).
+async function tablePage() {
+  const kiosk = await fetch("/api/status").then((r) => r.json()).then((s) => s.settings.lang).catch(() => null);
+  return kiosk === Kiosk.lang ? "/" : `/?lang=${encodeURIComponent(Kiosk.lang)}`;
+}
+
 async function start() {
   const problem = STEPS_NOW().map(problemAt).find(Boolean);
   if (problem) { say(problem, false); return; }
@@ -442,7 +449,7 @@ async function start() {
   const timed = answer.ok && (setup.timer.mode !== "off" || setup.timer.phase_seconds > 0);
   const timer = timed ? await Kiosk.post("/api/timer/choice", setup.timer) : { ok: true };
   button.disabled = false;
-  if (answer.ok && timer.ok) { location.href = "/"; return; }
+  if (answer.ok && timer.ok) { location.href = await tablePage(); return; }
   if (answer.ok) { say(Kiosk.t("startFailed", { why: Kiosk.describe(timer.detail) }), false); return; }
   say(Kiosk.t("startFailed", { why: Kiosk.describe(answer.detail) }), false);
 }

@@ -322,7 +322,7 @@ def test_names_are_typed_on_the_on_screen_keyboard_in_latin_and_chinese(
         expect(option(page, "start_seat").get_by_role("button", name="小明")).to_be_visible()
         next_step(page, "check")
         tap(page.locator("#start"))
-        page.wait_for_url(server.url + "/")
+        page.wait_for_url(server.url + "/?lang=zh")  # the set-up page's language (issue 38)
         assert [s["chosen"] for s in status(server)["seats"]] == ["ANN LI", "小明"]
         assert page.problems == []
     finally:
@@ -349,7 +349,7 @@ def test_a_refused_start_says_why_in_the_pages_language(server: Server, browser)
 
     first = start_named("zh")
     try:
-        first.wait_for_url(server.url + "/")
+        first.wait_for_url(server.url + "/?lang=zh")  # the set-up page's language (issue 38)
         assert status(server)["save"] == "TEA"
     finally:
         first.context.close()
