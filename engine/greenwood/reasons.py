@@ -195,6 +195,18 @@ NO_FREE_SLOT = _r(
     "§三.8",
 )
 NOT_HELD = _r("not_held", "你没有{knowledge}色知识", "You hold no {knowledge} knowledge", "§三.8")
+LEARN_SAME = _r(
+    "learn_same",
+    "学到的和退回的是同一种知识({knowledge}):什么也不会改变",
+    "It returns the very knowledge it learns ({knowledge}): nothing would change",
+    "§三.8",
+)
+SWAP_SAME = _r(
+    "swap_same",
+    "要换成另一种知识,不能换成同一种({knowledge})",
+    "Swap it for another kind of knowledge, not the same ({knowledge})",
+    "§三.11",
+)
 UNKNOWN_CREATURE = _r(
     "unknown_creature", "没有这种囚禁生物", "There is no such captive creature", "§三.9"
 )

@@ -35,6 +35,7 @@ from engine.stonesaga.offers import offers as seat_offers
 from engine.stonesaga.phases import PHASES
 from engine.stonesaga.picture import picture as valley_picture
 from engine.stonesaga.reasons import MOURNING_DUE
+from engine.stonesaga.rules.creation import creation_pass
 from engine.stonesaga.rules.dice import in_progress
 from engine.stonesaga.rules.dispatch import check, play
 from engine.stonesaga.rules.interval import (
@@ -186,10 +187,13 @@ class Stonesaga(Game):
 
     def legal_pass(self, state: State[Any], move: Move) -> Verdict:
         """§夜晚阶段.1: a player whose character died rolls the mourning die before passing;
-        between sessions, every death is mourned and the valley rebuilt first."""
+        between sessions, every death is mourned and the valley rebuilt first; character
+        creation ends for a player only with a character (§开局设置.1)."""
         data: Data = state.data
         if state.flow.phase == "interval":
             return interval_pass(state, move.seat or 0)
+        if state.flow.phase == "creation":
+            return creation_pass(state, move.seat or 0)
         due = [i for i in data.mourning if data.characters[i].seat == move.seat]
         if state.flow.phase == "mourning" and due:
             name = character_name(data.characters[due[0]].name, catalogue(state))

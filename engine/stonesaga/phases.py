@@ -23,8 +23,6 @@ from engine.stonesaga import state as st
 from engine.stonesaga.catalogue import rule
 from engine.stonesaga.rules.creation import (
     _creation_begin,
-    _creation_done,
-    _reopen,
     _session_begin,
 )
 from engine.stonesaga.rules.dispatch import ACTIONS
@@ -106,8 +104,6 @@ PHASES = (
         TurnOrder.SIMULTANEOUS,
         moves=frozenset({mv.CreationRoll.type, mv.CreateCharacter.type, mv.ChooseCharacter.type}),
         on_begin=_creation_begin,
-        end_if=_creation_done,
-        on_all_done=_reopen,
         on_end=_session_begin,
         next="day",
         rule=rule("开局设置.1"),

@@ -178,6 +178,68 @@ NOT_IN_ROSTER = _reason(
     "The Log has no living character called {name}",
     "开局设置.1",
 )
+CHARACTER_FIRST = _reason(
+    "character_first",
+    "先从《日志》里选角色,或创造一个",
+    "First choose a character from the Log, or create one",
+    "开局设置.1",
+)
+"""A player without a character ends character creation while the Log has one to choose."""
+CREATE_FIRST = _reason(
+    "create_first",
+    "先创造一个角色(掷五颗骰)",
+    "First create a character (roll five dice)",
+    "开局设置.1",
+)
+"""A player without a character ends character creation: every player needs one."""
+ALREADY_YOURS = _reason(
+    "already_yours",
+    "{name}已经是你的角色",
+    "{name} is already your character",
+    "开局设置.1",
+)
+ENERGY_FULL = _reason(
+    "energy_full",
+    "{name}的精力已满({cap}点):获得精力什么也不会改变",
+    "{name}'s energy is full ({cap}): gaining energy would change nothing",
+    "精力",
+)
+BOOST_TOP = _reason(
+    "boost_top",
+    "{name}的{attribute}已有大幅增益:不会再升",
+    "{name}'s {attribute} already has a major boost: it goes no higher",
+    "增益",
+)
+HEALTH_FULL = _reason(
+    "health_full",
+    "{name}的健康轨已盖满,没有可以再放或翻面的疾苦",
+    "{name}'s health track is full, with no malady left to place or flip",
+    "获得与退化",
+)
+EXCHANGE_SAME = _reason(
+    "exchange_same",
+    "换出的和换来的完全一样:什么也不会改变",
+    "It gives exactly what it receives: nothing would change",
+    "交换",
+)
+KEPT_ALREADY = _reason(
+    "kept_already",
+    "{name}已经这样保留了",
+    "{name} already keeps exactly this",
+    "局间保留与存档",
+)
+REBUILT_ALREADY = _reason(
+    "rebuilt_already",
+    "山谷已经按这张地图重建并核对过了",
+    "The valley is already rebuilt and checked as this map",
+    "开局设置.7",
+)
+RECORDED_ALREADY = _reason(
+    "recorded_already",
+    "这张地图已经记录过了",
+    "This map is already recorded",
+    "局间保留与存档",
+)
 UNKNOWN_EFFECT = _reason(
     "unknown_effect", "无法记录这个效果:{why}", "This effect cannot be recorded: {why}", "精力"
 )

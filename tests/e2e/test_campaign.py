@@ -8,18 +8,22 @@ Log of an earlier session: the set-up is posted, as the set-up page takes charac
 Log). After the kill, the set-up page offers to go on with that campaign; the players choose a
 crisis the rules allow for session 2 (a generation passes), and play
 docs/examples/stonesaga-campaign-2.jsonl: Elder dies of old age and is mourned with the +2, Flint
-inherits what Elder kept. The Log the kiosk keeps at the end is the one the engine gives for the
-two example files replayed on their own.
+inherits what Elder kept. Ash, who lives on, is a player's character from the moment the session
+opens (issue 38: the strips were empty and the Log's characters were picked again by hand), and
+creation is played through by touch: every "done" takes effect. The Log the kiosk keeps at the end
+is the one the engine gives for the two example files replayed on their own.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from checked_walk import changed_nothing
 from console_clicks import click_move
 from playwright.sync_api import expect
 from serving import Server, post, start_server
@@ -44,10 +48,19 @@ def lines(name: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
 
 
 def replayed(name: str) -> tuple[Session, list[bool]]:
-    """The example replayed by the engine alone, and whether each line was accepted."""
+    """The example replayed by the engine alone, and whether each line was accepted; each
+    accepted line must change something (issue 38: the continued session's "done" in creation
+    was answered "accepted" and changed nothing), as the clicks below make exactly these."""
     head, moves = lines(name)
     session = Session(find_game("stonesaga"), head["setup"], head["seed"])
-    return session, [session.submit(move_from_dict(m)).accepted for m in moves]
+    ok = []
+    for number, move in enumerate(moves, 2):
+        before = session.state
+        result = session.submit(move_from_dict(move))
+        idle = result.accepted and changed_nothing(before, session.state, result.events)
+        assert not idle, f"{name} line {number}: {idle}"
+        ok.append(result.accepted)
+    return session, ok
 
 
 def status(server: Server) -> dict[str, Any]:
@@ -136,6 +149,10 @@ def test_a_campaign_of_two_sessions_survives_kill_9_between_and_during_them(
         # The session opens with the interval, and the screen says what the table does in it.
         expect(page.locator("#phase")).to_have_text("Between sessions")
         expect(page.locator("#guide")).to_contain_text("Roll the mourning die")
+        # Issue 38 (§开局设置.1): Ash lives on and is player 1's character at once; Elder died
+        # of old age and sits nowhere; nobody picks Ash again by hand.
+        expect(page.locator("#players")).to_contain_text("Ash")
+        expect(page.locator("#players")).not_to_contain_text("Elder")
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SCREENSHOTS / "campaign-interval-en.png"))
 
@@ -144,6 +161,10 @@ def test_a_campaign_of_two_sessions_survives_kill_9_between_and_during_them(
         split = accepted[half]
         made = click_all(page, server, moves2[:split], ok2[:split])
         assert made == half
+        # Creation was played through by touch: each "done" took effect and the day began.
+        assert not any(m["type"] == "stonesaga.choose_character" for m in moves2)
+        expect(page.locator("#phase")).to_have_text("Day")
+        expect(page.locator("#players")).to_contain_text("Flint")
 
         server = restart(server)  # in the middle of session 2
         page.goto(server.url + "/?lang=en")
@@ -206,7 +227,8 @@ def test_a_new_campaign_opens_with_the_campaign_start_card_chosen(
         with page.expect_request("**/api/new-game?*") as sent:
             page.locator("#start").click()
         assert json.loads(sent.value.post_data)["options"]["challenge"] == "GI01"
-        page.wait_for_url(server.url + "/")
+        # the table, in the set-up page's language (the page may say it in the address)
+        page.wait_for_url(re.compile(re.escape(server.url) + r"/(\?lang=(zh|en))?$"))
         assert errors == []
     finally:
         context.close()

@@ -90,11 +90,12 @@ def test_a_further_energy_or_spy_gives_4_points(gw) -> None:
 
 
 def test_aurora_stops_at_5(gw) -> None:
-    """§三.2: 极光最多累积至5个."""
+    """§三.2: 极光最多累积至5个 — a card's aurora at 5 is refused, as it would change nothing
+    (issue 38: it was answered "accepted")."""
     state = at_dusk(gw, aurora=4)
-    for _ in range(3):
-        state, _ = gw.apply(state, Gain(seat=0, reward="aurora"))
+    state, _ = gw.apply(state, Gain(seat=0, reward="aurora"))
     assert state.data.players[0].aurora == 5
+    assert gw.legal(state, Gain(seat=0, reward="aurora")).code == "greenwood.aurora_full"
 
 
 def test_the_score_never_goes_below_zero(gw) -> None:

@@ -66,8 +66,7 @@ def test_the_rules_check_the_behemoth_the_table_gives() -> None:
     play = Play.__new__(Play)
     play.state = state
     play.do(Pass(0))  # the interval (a season: nobody ages, nothing to rebuild)
-    play.do(mv.ChooseCharacter(0, "Ash"))
-    play.do(Pass(0))
+    play.do(Pass(0))  # Ash, of the Log, sits at player 1's seat already (§开局设置.1)
     assert play.state.flow.phase == "day"
     dormant = play.check(mv.AlertBehemoth(0, "Grumblehorn"))
     assert dormant.code == "stonesaga.lair_dormant" and dormant.rule == RULE

@@ -402,29 +402,49 @@ def test_the_valley_grows_with_the_epoch() -> None:
 
 def test_a_death_between_sessions_hands_its_relics_to_one_new_character() -> None:
     """§角色死亡与传说 遗物: 局间死亡：可把任意 5 件物品 + 任意 5 份资源交给玩家新选的角色 —
-    once: a second character cannot take them again."""
+    once: a second character cannot take them again. (Ash, who lives on, sits at player 1's
+    seat from the start: §开局设置.1, issue 38.)"""
+    table = Between("CR02")
+    assert [(c.name, c.seat) for c in table.data.characters] == [("Ash", 0)]
+    table.do(mv.Mourn(0, 0, 2))
+    table.do(Pass(0))
+    table.do(Pass(1))
+    create = mv.CreateCharacter(1, "Fern", "wise", ((6, 6, 5, 4, 1),), 6, 5, 4, 6, "Elder")
+    assert table.refused(replace(create, inherits="Ash")) == "stonesaga.no_relics"
+    table.do(create)
+    fern = table.data.characters[1]
+    assert fern.items == ("bone needle",)
+    assert dict(fern.pack) == {"wood:raw": 1, "clay:raw": 1}
+    again = mv.ChooseCharacter(0, "Ash", "Elder")
+    assert table.refused(again) == "stonesaga.no_relics"
+
+
+def test_a_character_the_log_seated_takes_the_relics_when_its_player_chooses_it() -> None:
+    """§角色死亡与传说 遗物 局间死亡: 交给玩家新选的角色 — the character the Log seated is the
+    player's new choice: choosing it again with a dead one's relics hands them over, once;
+    choosing it without relics would change nothing and is refused, as is another player's."""
     table = Between("CR02")
     table.do(mv.Mourn(0, 0, 2))
     table.do(Pass(0))
     table.do(Pass(1))
-    create = mv.CreateCharacter(0, "Fern", "wise", ((6, 6, 5, 4, 1),), 6, 5, 4, 6, "Elder")
-    assert table.refused(replace(create, inherits="Ash")) == "stonesaga.no_relics"
-    table.do(create)
-    fern = table.data.characters[0]
-    assert fern.items == ("bone needle",)
-    assert dict(fern.pack) == {"wood:raw": 1, "clay:raw": 1}
-    again = mv.ChooseCharacter(1, "Ash", "Elder")
-    assert table.refused(again) == "stonesaga.no_relics"
+    assert table.refused(mv.ChooseCharacter(0, "Ash")) == "stonesaga.already_yours"
+    assert table.refused(mv.ChooseCharacter(1, "Ash", "Elder")) == "stonesaga.not_your_character"
+    events = table.do(mv.ChooseCharacter(0, "Ash", "Elder"))
+    assert [type(e).__name__ for e in events] == ["RelicsInherited"]
+    (ash,) = table.data.characters
+    assert ash.items == ("bone needle",) and dict(ash.pack) == {"wood:raw": 1, "clay:raw": 1}
+    assert table.refused(mv.ChooseCharacter(0, "Ash", "Elder")) == "stonesaga.no_relics"
 
 
-def test_a_chosen_character_comes_with_what_it_kept() -> None:
-    """§局间保留与存档: 保留物品与材料放进角色卡分隔盒 — they come back with the character."""
+def test_a_character_of_the_log_comes_with_what_it_kept() -> None:
+    """§局间保留与存档: 保留物品与材料放进角色卡分隔盒 — they come back with the character,
+    which the Log seats at once (§开局设置.1, issue 38)."""
     table = Between("CR01")
+    elder = table.data.characters[0]
+    assert (elder.name, elder.seat) == ("Elder", 0)
+    assert elder.items == ("bone needle",) and dict(elder.pack) == {"wood:raw": 1, "clay:raw": 1}
     table.do(Pass(0))
     table.do(Pass(1))
-    table.do(mv.ChooseCharacter(0, "Elder"))
-    elder = table.data.characters[0]
-    assert elder.items == ("bone needle",) and dict(elder.pack) == {"wood:raw": 1, "clay:raw": 1}
     with pytest.raises(IllegalMoveError):
         table.do(mv.ChooseCharacter(1, "Birch"))  # §开局设置.1: 已死亡或已成传说的角色不能选
 

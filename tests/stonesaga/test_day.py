@@ -30,21 +30,22 @@ def test_creation_lights_five_dice_and_refuses_a_roll_that_needed_a_reroll() -> 
     assert play.check(create(0, "Ash")).ok
 
 
-def test_a_player_who_passes_without_a_character_is_asked_again() -> None:
-    """§开局设置.1: 每名玩家至少要有 1 名角色."""
+def test_a_player_without_a_character_is_refused_done() -> None:
+    """§开局设置.1: 每名玩家至少要有 1 名角色 — "done" is refused with what is left (issue 38:
+    it was answered "accepted" and taken back at once)."""
     play = Play.__new__(Play)
     play.state, _ = start(Stonesaga(), {"players": 2})
     play.do(create(0, "Ash"))
     play.do(Pass(0))
-    play.do(Pass(1))
+    assert play.check(Pass(1)).code == "stonesaga.create_first"
     assert play.state.flow.phase == "creation" and play.state.flow.done == {0}
     play.do(create(1, "Birch"))
     play.do(Pass(1))
     assert play.state.flow.phase == "day"
 
 
-def test_a_character_from_the_log_can_be_chosen_but_not_a_dead_one() -> None:
-    """§开局设置.1: 已死亡或已成传说的角色不能选."""
+def test_a_character_from_the_log_is_seated_but_not_a_dead_one() -> None:
+    """§开局设置.1: 已死亡或已成传说的角色不能选; the living one is seated (issue 38)."""
     roster = [
         {"name": "Elder", "trait": "wise", "strength": 2, "dexterity": 3, "faith": 5,
          "perception": 4, "age": "old"},
@@ -55,7 +56,8 @@ def test_a_character_from_the_log_can_be_chosen_but_not_a_dead_one() -> None:
     play.state, _ = start(Stonesaga(), {"players": 1, "roster": roster})
     assert play.check(mv.ChooseCharacter(0, "Gone")).code == "stonesaga.not_in_roster"
     assert play.check(create(0, "Elder")).code == "stonesaga.name_taken"
-    play.do(mv.ChooseCharacter(0, "Elder"))
+    assert play.char(0).name == "Elder"  # the Log's living character, seated at once
+    assert play.check(mv.ChooseCharacter(0, "Elder")).code == "stonesaga.already_yours"
     assert play.char(0).age == "old" and play.char(0).attribute("faith") == 5
 
 

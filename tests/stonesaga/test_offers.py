@@ -102,7 +102,8 @@ def test_a_random_walk_through_the_offers_is_never_refused_and_ends(
     assert walk.refused == []
     assert walk.ended, f"not over after {WALK_BOUND} moves"
     assert "stonesaga.end_challenge" in walk.types
-    assert walk.types & {"stonesaga.create_character", "stonesaga.choose_character"}
+    if not roster or players > 1:  # one player with a Log's character is seated at once
+        assert walk.types & {"stonesaga.create_character", "stonesaga.choose_character"}
 
 
 def test_a_stone_no_longer_in_the_bag_is_greyed_with_the_reason() -> None:

@@ -84,7 +84,7 @@ def test_every_state_of_the_example_games_draws_a_valid_valley(path: Path) -> No
         for lang in ("zh", "en"):
             check(state, lang, f"{path.name}:{line} ({lang})")
         seen += 1
-    assert seen > 20
+    assert seen >= 20  # the shortest example (its Log seats its characters) has 20 lines
 
 
 def test_the_valley_is_laid_tray_by_tray_as_the_tiles_neighbour_each_other() -> None:

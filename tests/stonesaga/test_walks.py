@@ -10,6 +10,10 @@ tokens drawn and none twice, each from the bag (§采矿), dice 1–6 (§判定.
 and shelter 0–2, at most 5 buildings (§地点标记, §建建筑), population, unrest and activity not
 below 0.
 
+Every walk fails on a move answered "accepted" that changed neither the state nor the flow its
+log announces (``checked_walk.changed_nothing``, issue 38), and the walks go on from a
+session's Log to the next session (the interval, the Log's characters seated, creation).
+
 The figures (walks, moves, refusals, breaks, endings) print with
 ``.venv/bin/python -m pytest tests/stonesaga/test_walks.py -q -s``.
 """
@@ -26,6 +30,7 @@ from hypothesis import strategies as st
 
 from engine.core import Move, State
 from engine.core.offers import SeatOffers, sample
+from engine.stonesaga import STONESAGA as GAME
 from engine.stonesaga import moves as mv
 from engine.stonesaga.catalogue import catalogue
 from engine.stonesaga.rules.basics import energy_cap, health_length
@@ -184,3 +189,45 @@ def test_the_walks_figures(capsys: Any) -> None:
         print()
         for f in figures.values():
             print(f.line())
+
+
+CONTINUED = PHASES | {"interval"}
+"""Every phase a session set up from the Log goes through."""
+
+
+def session_walk(setup: dict[str, Any], seed: int) -> tuple[CheckedWalk, dict[str, Any] | None]:
+    """One walk, and the Log its session hands on (None when it did not end)."""
+    last: list[State[Any]] = []
+
+    def keep(state: State[Any], events: tuple[Any, ...]) -> list[str]:
+        last[:] = [state]
+        return _marks(state, events)
+
+    result = checked_walk("stonesaga", setup, seed, MAX_MOVES, INVARIANTS, steer, mark=keep)
+    return result, GAME.campaign_log(last[-1]) if last else None
+
+
+@settings(max_examples=4, deadline=None)
+@given(
+    players=st.integers(1, 4),
+    again=st.integers(1, 4),
+    seed=st.integers(0, 10_000),
+    season=st.booleans(),
+)
+def test_walks_continue_the_campaign_across_sessions(
+    players: int, again: int, seed: int, season: bool
+) -> None:
+    """Issue 38 (stonesaga.zh.md §开局设置.1, §间隔与变老, §局间保留与存档): a first session walked
+    through the offers to its end, then the next session from its Log (a crisis, §开局设置.5:
+    a season or a generation passes; another number of players may sit down), walked the same
+    way through the interval and creation to its end: nothing offered refused, no invariant
+    broken, and no move answered "accepted" that changed nothing (``changed_nothing``: the
+    continued session's "done" in creation was, every time)."""
+    first, log = session_walk({"players": players}, seed)
+    assert_sound(first)
+    assert log is not None
+    card = "CR01" if season else "CR02"  # CR01: a season; CR02: a generation
+    assert catalogue().challenge(card).interval == ("season" if season else "generation")
+    second, _ = session_walk({"players": again, "challenge": card, "log": log}, seed + 1)
+    assert_sound(second)
+    assert second.phases >= CONTINUED, sorted(second.phases)

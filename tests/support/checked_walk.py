@@ -2,13 +2,16 @@
 
 A walk makes only moves the console offers as legal now (as a player at the console would),
 chosen at random or by a game's ``steer`` (which must still pick an offered option); after each
-accepted move every invariant of the game is checked on the state before and after it. The
+accepted move every invariant of the game is checked on the state before and after it, and in
+every game that the move changed something (``changed_nothing``, issue 38: a move answered
+"accepted" that changes neither the state nor the flow its log announces is a break). The
 figures of many walks (walks, moves, refusals of offered moves, invariant breaks, how each
 ended) are what issue 26 asks for: ``Figures.line`` prints them.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -16,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core import Game, Move, Session, State, find_game, offered, offers
-from engine.core.offers import SeatOffers, sample
+from engine.core.offers import SeatOffers, match, sample
 
 Invariant = Callable[[State[Any], State[Any], Move], list[str]]
 """(state before, state after, the accepted move) → what it finds broken, in words."""
@@ -69,9 +72,12 @@ def checked_walk(
     count = 0
     while count < max_moves and session.state.outcome is None:
         open_now = offers(game, session.state)
-        move = steer(session.state, open_now, rnd) if steer else None
-        if move is None:
-            move = sample(_without(open_now, avoid), rnd) or sample(open_now, rnd)
+        for _ in range(TALLY_TRIES):  # as the console's check greys a tally's whole
+            move = steer(session.state, open_now, rnd) if steer else None
+            if move is None:
+                move = sample(_without(open_now, avoid), rnd) or sample(open_now, rnd)
+            if move is None or not _tallied(open_now, move) or session.check(move).ok:
+                break
         if move is None:
             breaks.append(f"move {count}: nothing is offered but the game goes on")
             break
@@ -85,6 +91,9 @@ def checked_walk(
         if not result.accepted:
             refused.append((count, move, result.verdict.code))
             continue
+        idle = changed_nothing(before, session.state, result.events)
+        if idle:
+            breaks.append(f"move {count} ({move.type}): {idle}")
         for check in checks:
             breaks += (
                 f"move {count} ({move.type}): {b}" for b in check(before, session.state, move)
@@ -104,6 +113,37 @@ def checked_walk(
         frozenset(types),
         frozenset(marks),
     )
+
+
+TALLY_TRIES = 20
+"""How often a walk draws again when the counts it drew for a ``tally`` offer make a move the
+rules refuse as a whole (an exchange giving exactly what it receives): the console checks the
+whole as the counts change (``POST /api/check``) and greys "Do it", so players never send it."""
+
+
+def _tallied(open_now: tuple[SeatOffers, ...], move: Move) -> bool:
+    found = match(open_now, move)
+    return found is not None and any(f.kind == "tally" for f in found[0].fields)
+
+
+FLOW_NEWS = frozenset(
+    {"turn_started", "step_started", "phase_started", "round_started", "game_ended"}
+)
+"""Events that say the flow moved on: a move whose only effect is one of them (a turn ended
+and the next one begun, for the same seat when it is the only one left) changed something."""
+
+
+def changed_nothing(before: State[Any], after: State[Any], events: Iterable[Any]) -> str:
+    """Issue 38: what is wrong when a move answered "accepted" changed neither the state (apart
+    from the count of moves made) nor the flow the log announces (a turn, step, phase or round
+    begun), else "". Its other log lines then claim what did not happen ("player 1 is done
+    with this phase" while nobody is)."""
+    if dataclasses.replace(after, moves=before.moves) != before:
+        return ""
+    said = [e.type for e in events]
+    if FLOW_NEWS & set(said):
+        return ""
+    return f"answered accepted but changed nothing (its log: {', '.join(said) or 'nothing'})"
 
 
 def _without(open_now: tuple[SeatOffers, ...], avoid: Avoid) -> tuple[SeatOffers, ...]:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.core import Game, Move, Session, find_game, move_from_dict, offered, offers
-from engine.core.offers import SeatOffers, sample
+from engine.core.offers import SeatOffers, match, sample
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
 
@@ -73,6 +73,12 @@ def random_walk(game: Game | str, setup: dict[str, Any] | None, seed: int, max_m
         if session.state.outcome is not None:
             return Walk(count, True, refused, types)
         move = sample(open_now, rnd)
+        for _ in range(20):  # a tally's whole the console's check would grey: draw again
+            found = None if move is None else match(open_now, move)
+            tally = found is not None and any(f.kind == "tally" for f in found[0].fields)
+            if move is None or not tally or session.check(move).ok:
+                break
+            move = sample(open_now, rnd)
         assert move is not None, f"nothing is offered at move {count} but the game goes on"
         assert offered(open_now, move) is not None, f"sample gave a move not offered: {move}"
         types.add(move.type)

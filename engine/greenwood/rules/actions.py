@@ -65,6 +65,7 @@ from engine.greenwood.reasons import (
     EFFECT_BLOCKED,
     EFFECT_DONE,
     FOREST_ACTION_DONE,
+    LEARN_SAME,
     LEARNED_TWICE,
     MARKER_FIRST,
     MARKER_MUST_MOVE,
@@ -95,6 +96,7 @@ from engine.greenwood.reasons import (
     SPIRIT_SPIED_TWICE,
     SPY_NEEDS_ENERGY,
     SPY_OWN,
+    SWAP_SAME,
     THREAT_HIDDEN,
     TOKEN_FIRST,
     TURN_WITHOUT_TOKEN,
@@ -440,6 +442,8 @@ def _check_gain(state: State[GreenwoodData], p: Player, m: Gain) -> Verdict:
         return UNKNOWN_REWARD.reject(reward=m.reward)
     if kind == "vp" and p.score + amount < 0:
         return SCORE_BELOW_ZERO.reject(score=p.score)
+    if kind == "aurora" and p.aurora >= MAX_AURORA:  # §三.2: it would change nothing
+        return AURORA_FULL.reject()
     if kind == "wisp" and not room(_layout(state), p.covered, ("wisp",), catalogue(state).shapes):
         return NO_ROOM.reject(piece=piece_name("wisp"))
     return _in_turn(state, m.seat)
@@ -468,6 +472,8 @@ def _forest_done(state: State[GreenwoodData], p: Player, action: str) -> Player:
 def _check_learn(state: State[GreenwoodData], p: Player, m: Learn) -> Verdict:
     if m.discard is not None and m.discard not in p.knowledge:
         return NOT_HELD.reject(knowledge=_colour(m.discard))
+    if m.discard == m.knowledge:  # §三.8 腾出位置 for the same knowledge: nothing changes
+        return LEARN_SAME.reject(knowledge=_colour(m.knowledge))
     if m.discard is None and len(p.knowledge) >= p.slots:
         return NO_FREE_SLOT.reject()
     return _in_turn(state, m.seat) and _forest(state, p, "learn")
@@ -505,6 +511,8 @@ def _check_swap(state: State[GreenwoodData], p: Player, m: SwapKnowledge) -> Ver
         return NO_SWAP.reject()
     if m.old not in p.knowledge:
         return NOT_HELD.reject(knowledge=_colour(m.old))
+    if m.new == m.old:  # §三.11: 替换为任意另一种知识
+        return SWAP_SAME.reject(knowledge=_colour(m.old))
     return _in_turn(state, m.seat)
 
 

@@ -39,6 +39,7 @@ from engine.stonesaga.reasons import (
     BAD_RESULT,
     BUILDINGS_FULL,
     CRAFT_PAIR,
+    EXCHANGE_SAME,
     IMPASSABLE,
     NO_OUTPOST,
     NO_RUIN,
@@ -113,8 +114,10 @@ def _check_exchange(state: State[Data], move: mv.Exchange) -> Verdict:
     if not move.give and not move.receive:
         return NOTHING_EXCHANGED.reject()
     cost = 0 if data.tile(char.tile).outpost else 1
+    totals: list[dict[str, int]] = []
     for pack, given in ((char.pack, move.give), (partner.pack, move.receive)):
         wanted: dict[str, int] = {}
+        totals.append(wanted)
         for name, amount in given:
             if not basics.known_resource(name, kinds):
                 return UNKNOWN_RESOURCE.reject(what=resource_name(name))
@@ -125,6 +128,8 @@ def _check_exchange(state: State[Data], move: mv.Exchange) -> Verdict:
         for name, amount in wanted.items():
             if basics.count(pack, name, kinds) < amount:
                 return NOT_HELD.reject(what=resource_name(name))
+    if totals[0] == totals[1]:  # the same tokens both ways: nothing changes hands
+        return EXCHANGE_SAME.reject()
     return _energy(cat, char, cost)
 
 

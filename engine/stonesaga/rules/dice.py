@@ -11,12 +11,24 @@ from engine.core import ACCEPTED, DicePoolAnnounced, Event, InProgress, State, T
 from engine.stonesaga import moves as mv
 from engine.stonesaga import state as st
 from engine.stonesaga.catalogue import ATTRIBUTES, MALADIES, OMENS, STONES, Catalogue, catalogue
-from engine.stonesaga.common import _bag_text, _gain_energy, _health, _lose, _malady, _pack
+from engine.stonesaga.common import (
+    _bag_text,
+    _cap,
+    _gain_energy,
+    _health,
+    _length,
+    _lose,
+    _malady,
+    _pack,
+)
 from engine.stonesaga.reasons import (
     ALERT_DUE,
     BAD_DIE,
+    BOOST_TOP,
     DRAW_LIMIT,
+    ENERGY_FULL,
     FISHING_OPEN,
+    HEALTH_FULL,
     LAIR_DORMANT,
     MINING_OPEN,
     NO_ALERT_DUE,
@@ -260,7 +272,30 @@ def _check_effect(state: State[Data], move: mv.Effect) -> Verdict:
         return UNKNOWN_RESOURCE.reject(what=resource_name(detail))
     elif kind == "lose" and basics.count(char.pack, detail, kinds) < amount:
         return NOT_HELD.reject(what=resource_name(detail))
-    return UNKNOWN_EFFECT.reject(why=problem) if problem else ACCEPTED
+    if problem:
+        return UNKNOWN_EFFECT.reject(why=problem)
+    return _changes_something(state, char, kind, detail, amount)
+
+
+def _changes_something(
+    state: State[Data], char: st.Character, kind: str, detail: str, amount: int
+) -> Verdict:
+    """An effect that would leave everything as it is is refused with why (issue 38: a move
+    answered "accepted" changes something): energy already at the cap (§精力: 不能超过上限), a
+    major boost already (§增益: they never go past major), a full health track with nothing to
+    flip (§获得与退化), also for energy lost at 0 (each missing point an injury, §精力)."""
+    data, cat = state.data, catalogue(state)
+    name = character_name(char.name, cat)
+    if kind == "gain_energy" and char.energy >= _cap(data):
+        return ENERGY_FULL.reject(name=name, cap=_cap(data))
+    if kind == "boost" and basics.gain_boost(char.boost(detail), amount) == char.boost(detail):
+        return BOOST_TOP.reject(name=name, attribute=ATTRIBUTES[detail])
+    if kind in MALADIES or (kind == "lose_energy" and char.energy == 0):
+        malady = kind if kind in MALADIES else "injury"  # §精力: 每差 1 点就受 1 次轻伤
+        _, what = basics.gain_malady(char.health, _length(data), malady, detail == "heavy")
+        if what == "no_room":
+            return HEALTH_FULL.reject(name=name)
+    return ACCEPTED
 
 
 def _effect(state: State[Data], move: mv.Effect) -> tuple[Data, Events]:

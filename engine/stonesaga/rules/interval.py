@@ -54,12 +54,14 @@ from engine.stonesaga.reasons import (
     NOT_ADJACENT,
     OLD_AGE_DUE,
     OUTPOST_EXISTS,
+    REBUILT_ALREADY,
     RUINS_DUE,
     UNKNOWN_NAME,
     VALLEY_FULL,
     VALLEY_MISMATCH,
     VALLEY_UNCHECKED,
 )
+from engine.stonesaga.rules.creation import seat_the_log
 from engine.stonesaga.rules.night import _check_mourn as _check_night_mourn
 from engine.stonesaga.rules.night import _mourn as _night_mourn
 from engine.stonesaga.texts import character_name, name_in, rebuild_issue_text
@@ -193,7 +195,8 @@ def interval_begin(state: State[Data]) -> tuple[State[Data], Events]:
     generation: young → old, old → dead; epoch: all die); the dead become legends, each to be
     mourned (``mourn``); what they kept may go to a new character. The free outpost moves of
     §废墟与迁移前哨 are counted, and the outposts reviewed (at a new epoch's start those beyond
-    the population's limit must become ruins, §建前哨: the mourning's +2 never lowers it)."""
+    the population's limit must become ruins, §建前哨: the mourning's +2 never lowers it).
+    The characters who live on take their seats at once (``creation.seat_the_log``)."""
     data = state.data
     events: list[Event] = [
         mv.IntervalApplied(data.challenge, data.interval, data.epoch, data.session)
@@ -229,7 +232,8 @@ def interval_begin(state: State[Data]) -> tuple[State[Data], Events]:
     if due:
         why = "mourning_epoch" if data.interval == "epoch" else "mourning_old_age"
         events.append(DicePoolAnnounced(None, ("d6",), why))
-    return replace(state, data=data), tuple(events)
+    state, seated = seat_the_log(replace(state, data=data))  # those who live on, at once
+    return state, (*events, *seated)
 
 
 def legal_pass(state: State[Data], seat: int) -> Verdict:
@@ -395,6 +399,8 @@ def check_rebuild(state: State[Data], move: mv.RebuildValley) -> Verdict:
     capacity = camp.valley_capacity(data.epoch, catalogue(state))
     if move.record.trays > capacity:
         return VALLEY_FULL.reject(epoch=data.epoch, capacity=capacity, trays=move.record.trays)
+    if data.rebuilt and move.record == data.valley_record:  # checked already: nothing changes
+        return REBUILT_ALREADY.reject()
     if data.valley_record is None:
         return ACCEPTED
     issues = camp.rebuild_issues(data.valley_record, move.record)

@@ -9,8 +9,8 @@ from engine.stonesaga import campaign as camp
 from engine.stonesaga import moves as mv
 from engine.stonesaga import state as st
 from engine.stonesaga.catalogue import catalogue
-from engine.stonesaga.reasons import KEEP, NOT_HELD, VALLEY_FULL
-from engine.stonesaga.texts import item_name, resource_name
+from engine.stonesaga.reasons import KEEP, KEPT_ALREADY, NOT_HELD, RECORDED_ALREADY, VALLEY_FULL
+from engine.stonesaga.texts import character_name, item_name, resource_name
 
 Events = tuple[Event, ...]
 Data = st.Saga
@@ -31,6 +31,8 @@ def _check_keep(state: State[Data], move: mv.Keep) -> Verdict:
         base = name.partition(":")[0]
         if base not in materials or move.materials.count(name) > held.get(base, 0):
             return NOT_HELD.reject(what=resource_name(name))
+    if (move.character, move.items, move.materials) in state.data.kept:
+        return KEPT_ALREADY.reject(name=character_name(char.name, cat))
     return ACCEPTED
 
 
@@ -46,6 +48,8 @@ def _check_record(state: State[Data], move: mv.RecordValley) -> Verdict:
         return VALLEY_FULL.reject(
             epoch=state.data.epoch, capacity=capacity, trays=move.record.trays
         )
+    if move.record == state.data.valley_record:
+        return RECORDED_ALREADY.reject()
     return ACCEPTED
 
 
