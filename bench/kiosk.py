@@ -313,6 +313,7 @@ def serving(data_dir: Path, mqtt: str | None = None) -> Iterator[str]:
         str(port),
     ]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path), "TABLESIGHT_SIMULATION": "false"}
+    env["TABLESIGHT_GAME"] = "greenwood"  # a game asked for: else the kiosk waits for set-up
     if mqtt is not None:
         env["TABLESIGHT_MQTT__URL"] = mqtt
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)

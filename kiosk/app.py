@@ -28,7 +28,7 @@ from kiosk.packaway import load_missing
 from kiosk.pairing import Pairing
 from kiosk.routers import box, camera, campaign, controls, live, packaway, pages, status, tray
 from kiosk.settings import Settings
-from kiosk.table import Table
+from kiosk.table import NoGameError, Table
 
 log = logging.getLogger("tablesight.kiosk")
 
@@ -105,6 +105,14 @@ def create_app(
         # FastAPI's own answer, with what was sent made JSON-safe: a NaN or an infinity in
         # the body would otherwise make the 422 itself fail (a 500).
         return JSONResponse({"detail": _json_safe(exc.errors())}, status_code=422)
+
+    @app.exception_handler(NoGameError)
+    async def no_game(request: Request, exc: NoGameError) -> JSONResponse:
+        # A route that needs a game while the table has none (a kiosk waiting for the set-up
+        # page): 409 saying so, in the request's ``lang`` else the kiosk's.
+        lang = request.query_params.get("lang")
+        said = exc.text.in_("zh" if lang == "zh" else "en" if lang == "en" else settings.lang)
+        return JSONResponse({"detail": said, "code": exc.code}, status_code=409)
 
     @app.exception_handler(Exception)
     async def internal_error(request: Request, exc: Exception) -> JSONResponse:

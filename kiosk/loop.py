@@ -132,6 +132,8 @@ class TableLoop:
         )
         if self.on_frame is not None:
             self.on_frame(frame, detections)
+        if not self.table.has_game:  # no game yet: the frames are for the camera's pages only
+            return []
         known = self.registry.known(detections)
         if not self._ready(frame, known):
             return []

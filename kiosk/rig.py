@@ -79,7 +79,7 @@ def serve(args: argparse.Namespace, settings: Settings) -> int:
     if problem:
         say(problem)
     try:
-        table, store = open_table(settings)
+        table, store = open_table(settings, wait=True)  # no game nobody asked for
     except (StoreError, EngineError) as exc:
         raise CommandError(str(exc)) from None
     app = create_app(settings, table, hardware=TableHardware(settings))
@@ -258,6 +258,7 @@ class TableHardware:
         synthetic = camera.source == "synthetic"
         play = self.settings.simulation if self.settings.simulation is not None else synthetic
         if synthetic and not play:
+            feed.no_camera()  # "camera: none": no page opens the synthetic table on its own
             return
         registry = load_registry()
         if play:
@@ -330,20 +331,21 @@ class TableHardware:
         script = load_script(path, registry)
         game = find_game(script.game)  # the Chinese lines name it by its title, not its id
         progress = self.settings.data_dir / PROGRESS_FILE
-        saved = table.saved
+        saved = table.saved if table.has_game else None  # none yet: the session starts it
         start = 0
         resumable = (
-            saved.name.startswith(script.save_name)
+            saved is not None
+            and saved.name.startswith(script.save_name)
             and saved.session.state.outcome is None
             and _progress_save(progress) == saved.name
         )
-        if resumable:
+        if saved is not None and resumable:
             start = resume_step(progress, script, len(saved.session.moves))
             self.save_line = SIM_RESUMED.format(
                 name=saved.name, step=start + 1, of=len(script.steps), title=game.title
             )
         else:
-            before, kept = saved.name, bool(saved.session.moves)
+            before, kept = (saved.name, bool(saved.session.moves)) if saved else ("", False)
             self._new_simulated_game(table, script)
             template = SIM_NEW_KEPT if kept else SIM_NEW
             self.save_line = template.format(name=table.saved.name, before=before, title=game.title)
@@ -575,7 +577,7 @@ class TableHardware:
         """Show the dice pool on the trays and the round on the track (from the table's facts,
         never from the screen's words), or the timer's bar; a tick of the timers (``ticked``)
         that moves no LED sends nothing."""
-        if self.leds is None:
+        if self.leds is None or not table.has_game:  # no game yet: the LEDs stay dark
             return
         track = track_facts(table.facts(), self.timers.facts() if self.timers else None)
         caps = self.leds.link.capabilities

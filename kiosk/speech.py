@@ -88,6 +88,8 @@ def lines_for(change: Change, snapshot: Snapshot, level: str, lang: Language) ->
     """What to say about one change of the table at ``level``, with the words of ``snapshot``
     (in ``lang``, the kiosk's language; it may be of a later change than ``change``)."""
     spoken = SPOKEN.get(level, frozenset())
+    if snapshot.game is None:  # no game yet (a kiosk waiting for the set-up page)
+        return []
     titles = {p.name: p.title for p in snapshot.phases}
     names = [s.name for s in snapshot.seats]
     out: list[Line] = []

@@ -8,6 +8,10 @@ table's confirm is open; undo asks once (a second press) before it goes back ove
 Each change bumps a sequence number and is told to the listeners (the live page, the buzzer).
 ``facts()`` is an immutable copy of one moment; the table's presenter (``kiosk.presenter``)
 turns it into what the screens show.
+
+A table may have no game yet: a kiosk started with no saved game and none asked for
+(``open_table``) waits for the set-up page's new game. Until then ``saved`` and ``facts()``
+raise ``NoGameError`` (the routes answer 409), and the snapshot says to set a game up.
 """
 
 from __future__ import annotations
@@ -47,7 +51,15 @@ from engine.core.text import Language
 from engine.core.vocabulary import BoxItemEntered
 from kiosk.boxes import keep_items, with_box
 from kiosk.packaway import MissingPieces
-from kiosk.presenter import LINK_STATES, Link, Presenter, TableFacts, frozen_event
+from kiosk.presenter import (
+    LINK_STATES,
+    Link,
+    NoGameError,
+    NoGameFacts,
+    Presenter,
+    TableFacts,
+    frozen_event,
+)
 from kiosk.presenter.facts import Event as EventData
 from kiosk.presenter.facts import Hint, Taken
 from kiosk.seats import PlayerSeat, SetupError
@@ -85,7 +97,7 @@ RECENT_EVENTS = 30
 HINT_SECONDS = 8.0
 """How long a button's short notice stands (and undo's "press again" waits for the second press)."""
 
-__all__ = ["LINK_STATES", "Change", "Link", "Table", "open_table"]
+__all__ = ["LINK_STATES", "Change", "Link", "NoGameError", "Table", "open_table"]
 
 
 @dataclass(frozen=True)
@@ -115,10 +127,24 @@ a game that short; the example games have 30–125)."""
 
 
 class Table:
-    """One saved game at the table, safe to use from the web server's and the buttons' threads."""
+    """One saved game at the table, safe to use from the web server's and the buttons' threads.
 
-    def __init__(self, saved: SavedGame, notices: list[Text] | None = None) -> None:
-        self.saved = saved
+    ``saved`` None: no game yet (the table waits for ``new_game``); ``store`` is then the save
+    file new games go into (default: the saved game's)."""
+
+    def __init__(
+        self,
+        saved: SavedGame | None,
+        notices: list[Text] | None = None,
+        store: Store | None = None,
+    ) -> None:
+        if store is None:
+            if saved is None:
+                raise ValueError("a table with no game needs the store its games go into")
+            assert isinstance(saved.store, Store), "a table's game is kept in a Store"
+            store = saved.store
+        self._saved = saved
+        self._store = store
         self.notices = list(notices or [])
         self.warnings: list[Text] = []
         """The notices that are problems (a save set aside, saves that cannot be written): what
@@ -145,15 +171,26 @@ class Table:
         with its game's box, and what the table enters that the box lacks is kept there;
         None: the demo boxes, nothing kept."""
         self._reset_memory()
-        self.presenter = Presenter(self.facts, lambda: self.seq)
+        self.presenter = Presenter(self.moment, lambda: self.seq)
         """What the screens read: the snapshot of each change, per language."""
 
     @property
+    def saved(self) -> SavedGame:
+        """The saved game being played (NoGameError while the table has none)."""
+        saved = self._saved
+        if saved is None:
+            raise NoGameError()
+        return saved
+
+    @property
+    def has_game(self) -> bool:
+        """Whether a game is being played (False: waiting for the set-up page's new game)."""
+        return self._saved is not None
+
+    @property
     def store(self) -> Store:
-        """The save file the game is kept in."""
-        store = self.saved.store
-        assert isinstance(store, Store), "a table's game is kept in a Store"
-        return store
+        """The save file the games are kept in."""
+        return self._store
 
     # --- changes ---------------------------------------------------------------------------
 
@@ -191,6 +228,8 @@ class Table:
         """The confirm button (the screen's and the table's): ``advance`` when the table's
         confirm is open (the presenter's ``confirm``, from the offers); else nothing is made,
         the screen says why (a short notice) and None is returned."""
+        if not self.has_game:  # nothing to confirm: the snapshot's confirm says why
+            return None
         if not self.presenter.snapshot("en").confirm.open:  # outside the lock: it takes it
             self._show_hint(Hint("confirm_closed"))
             return None
@@ -201,7 +240,9 @@ class Table:
         a phase is taken back only at a second press while the screen asks for it (None: it
         asked). NothingToUndoError, SaveNotKeptError as ``undo()``."""
         with self._lock:
-            session = self.saved.session
+            if self._saved is None:
+                raise NothingToUndoError("there is no game, so no move to undo")
+            session = self._saved.session
             if not session.moves:
                 raise NothingToUndoError("there is no move to undo")
             ask = None
@@ -269,7 +310,7 @@ class Table:
                 raise SetupError(NAME_TAKEN.format(name=name))
             if self.data_dir is not None:
                 options = with_box(self.data_dir, find_game(game_name), options)
-            self.saved = self.store.new_game(name, game_name, options, seed, seats)
+            self._saved = self.store.new_game(name, game_name, options, seed, seats)
             self.notices, self.prompts, self.layout_seen = [], [], []
             self._refused = self._hint = None
             self._reset_memory()
@@ -453,16 +494,18 @@ class Table:
         Called at start, after an undo and for a new game, so the screen shows the same thing
         after a restart as before it. In a longer game the log shows the events of those moves,
         a dice pool rolled before them is not shown, and the scores of rounds that ended before
-        them are missing from the end screen (left partial).
+        them are missing from the end screen (left partial). With no game: all empty.
         """
-        session = self.saved.session
+        self._recent: deque[EventData] = deque(maxlen=RECENT_EVENTS)
+        self._dice: EventData | None = None
+        self._rounds: list[tuple[int, tuple[int, ...]]] = []
+        if self._saved is None:
+            return
+        session = self._saved.session
         base, state = self.saved.state_before(len(session.moves) - REPLAYED_MOVES)
         if base == 0 and len(session.moves) > REPLAYED_MOVES:  # none that early: the latest one
             base, state = self.saved.state_before(len(session.moves))
         scratch = Session(session.game, session.options, session.seed)
-        self._recent: deque[EventData] = deque(maxlen=RECENT_EVENTS)
-        self._dice: EventData | None = None
-        self._rounds: list[tuple[int, tuple[int, ...]]] = []
         if base == 0:
             self._remember(scratch.start_events, scratch.state)
         else:
@@ -501,9 +544,23 @@ class Table:
 
     # --- the facts -------------------------------------------------------------------------
 
+    def moment(self) -> TableFacts | NoGameFacts:
+        """The table's facts now (``facts()``), or while it has no game what there is around
+        it (links, menu, notices): what the presenter builds the screens from."""
+        with self._lock:
+            if self._saved is None:
+                return NoGameFacts(
+                    seq=self.seq,
+                    links=MappingProxyType(dict(self.links)),
+                    menu_open=self.menu_open,
+                    notices=tuple(self.notices),
+                )
+            return self.facts()
+
     def facts(self) -> TableFacts:
         """An immutable copy of the table's facts now (taken under the lock): what the
-        presenter builds the screens from and the LEDs are driven by."""
+        presenter builds the screens from and the LEDs are driven by (NoGameError while the
+        table has no game)."""
         with self._lock:
             session = self.saved.session
             return TableFacts(
@@ -536,8 +593,25 @@ class Table:
         return self.presenter.snapshot(lang).to_json()
 
 
-def open_table(settings: Settings, store: Store | None = None) -> tuple[Table, Store]:
-    """Resume the saved game (``settings.save`` or the latest) or start a new one.
+WAITING = Text(
+    "没有存档可继续:请在开局页面开一局", "no saved game to resume: set up a game on the set-up page"
+)
+"""The start-up notice of a table that waits for a game."""
+
+
+def game_asked(settings: Settings) -> bool:
+    """Whether a new game was asked for by the settings: ``game`` or ``save`` given by a flag,
+    an environment variable or the settings file."""
+    return bool({"game", "save"} & settings.model_fields_set)
+
+
+def open_table(
+    settings: Settings, store: Store | None = None, *, wait: bool = False
+) -> tuple[Table, Store]:
+    """Resume the saved game (``settings.save`` or the latest), or start a new one of
+    ``settings.game``. With ``wait`` (``tablesight run``), a new game is started only when one
+    is asked for (``game_asked``); else the table opens with no game and waits for the set-up
+    page's (the embedded simulation starts its own: ``kiosk.rig``).
 
     A damaged or foreign database is set aside and a new one is made; so is one whose game
     cannot be resumed exactly as it was saved (``SaveUnusableError``: never resumed short).
@@ -552,6 +626,8 @@ def open_table(settings: Settings, store: Store | None = None) -> tuple[Table, S
             store = Store.open(settings.database)
     warnings.extend(store.warnings)
     notices: list[Text] = []
+    saved: SavedGame | None
+    asked = not wait or game_asked(settings)
     try:
         saved = store.load(settings.save)
         moves = len(saved.session.moves)
@@ -562,28 +638,29 @@ def open_table(settings: Settings, store: Store | None = None) -> tuple[Table, S
             )
         )
     except SaveNotFoundError:
-        saved, started = _new_game(store, settings)
+        saved, started = _new_game(store, settings) if asked else (None, WAITING)
         notices.append(started)
     except SaveUnusableError as exc:
         if store.cannot_keep is None:
             store.close()
             moved = set_aside(store.path)
             store = Store.open(settings.database)
-            warnings.append(
-                Text(
-                    f"{exc.text.zh};数据库已原样另存为 {moved.name},并新开了一局",
-                    f"{exc.text.en}; the database was set aside untouched as {moved.name} and a"
-                    " new game started",
-                )
-            )
+            zh = f"{exc.text.zh};数据库已原样另存为 {moved.name}"
+            en = f"{exc.text.en}; the database was set aside untouched as {moved.name}"
+            if asked:
+                zh, en = f"{zh},并新开了一局", f"{en} and a new game started"
+            warnings.append(Text(zh, en))
             warnings.extend(store.warnings)
         else:
             warnings.append(
                 Text(f"{exc.text.zh};存档原样保留", f"{exc.text.en}; the save is left as it is")
             )
-        saved, started = _new_game(store, settings, by_time=store.cannot_keep is not None)
+        if asked:
+            saved, started = _new_game(store, settings, by_time=store.cannot_keep is not None)
+        else:
+            saved, started = None, WAITING
         notices.append(started)
-    table = Table(saved, warnings + notices)
+    table = Table(saved, warnings + notices, store)
     table.warnings = warnings
     table.data_dir = settings.data_dir
     return table, store

@@ -417,6 +417,9 @@ class TableTimers:
 
     def _load(self) -> None:
         """The clocks kept with the table's save (none: the timers are off)."""
+        if not self.table.has_game:  # no game yet (kiosk.table): no clocks until one starts
+            self.save, self.timers = "", Timers(self.clock)
+            return
         with self.table.store_held() as store:
             self.save = self.table.saved.name
             text = store.clocks(self.save)

@@ -398,6 +398,12 @@ WORDS: Mapping[str, Text] = MappingProxyType(
         "timerLedsLeft": Text("{who}:剩余时间", "{who}: time left"),
         "timerLedsGone": Text("已用去的时间(不亮)", "time used (off)"),
         "timerLedsOver": Text("{who}:时间到(全部闪烁)", "{who}: time is up (all blinking)"),
+        # issue 38: the table check counts no simulated picture; a kiosk with no game yet
+        "camSimulated": Text(
+            "合成桌面不是摄像头:全部请目测核对",
+            "The synthetic table is no camera: check everything by eye",
+        ),
+        "noGameSetup": Text("开一局 ›", "Set up a game ›"),
     }
 )
 """Each word of the pages by key: Chinese and English."""

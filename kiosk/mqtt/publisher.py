@@ -389,6 +389,8 @@ class Publisher:
     # --- the table's thread: one put -------------------------------------------------------------
 
     def _on_change(self, change: Change) -> None:
+        if not self.table.has_game:  # no game yet: nothing to report until one starts
+            return
         saved = self.table.saved  # what the change left, noted now: the worker comes later
         links = {k: v.state for k, v in self.table.links.items()}
         ended = None
@@ -530,6 +532,8 @@ class Publisher:
     def _refresh(self) -> None:
         """Rebuild the state summary; publish it (and the result of an ended game) if it
         changed and the broker is there."""
+        if not self.table.has_game:  # no game yet: the summary waits for one
+            return
         session = self.table.saved.session
         try:
             box = self.site_boxes.kind(session.game, session.options)

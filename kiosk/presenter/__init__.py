@@ -9,17 +9,28 @@ snapshot per change and language (``Snapshot``), and its diff, built once for ev
 """
 
 from kiosk.presenter.build import SHOWN_EVENTS, build, seat_views, the_end
-from kiosk.presenter.facts import LINK_STATES, Link, TableFacts, frozen_event
+from kiosk.presenter.facts import (
+    LINK_STATES,
+    NO_GAME,
+    Link,
+    NoGameError,
+    NoGameFacts,
+    TableFacts,
+    frozen_event,
+)
 from kiosk.presenter.presenter import Frame, Presenter
 from kiosk.presenter.sentences import describe
 from kiosk.presenter.snapshot import Console, Snapshot, freeze, thaw
 
 __all__ = [
     "LINK_STATES",
+    "NO_GAME",
     "SHOWN_EVENTS",
     "Console",
     "Frame",
     "Link",
+    "NoGameError",
+    "NoGameFacts",
     "Presenter",
     "Snapshot",
     "TableFacts",

@@ -10,7 +10,16 @@ from typing import Any
 
 from engine.core import Advance, Game, Move, State, Text, legal, offers
 from engine.core.text import Language
-from kiosk.presenter.facts import Event, Hint, TableFacts, Taken, TimerFacts
+from kiosk.presenter.facts import (
+    NO_GAME,
+    Event,
+    Hint,
+    NoGameError,
+    NoGameFacts,
+    TableFacts,
+    Taken,
+    TimerFacts,
+)
 from kiosk.presenter.sentences import (
     A_MOVE,
     CONFIRM_CLOSED,
@@ -439,6 +448,49 @@ def build(
         notices=tuple(n.in_(lang) for n in facts.notices),
         console=offered,
         timer=None if timer is None else timer_view(timer, seats, lang),
+    )
+
+
+NO_GAME_TITLE = Text("还没有开局", "No game yet")
+
+
+def no_game(facts: NoGameFacts, lang: Language) -> Snapshot:
+    """The snapshot of a table that has no game yet (a kiosk started without one): ``game``
+    None, nothing to play, the way to the set-up page in ``next``; the links, the menu and the
+    notices as always."""
+    return Snapshot(
+        seq=facts.seq,
+        game=None,
+        title=NO_GAME_TITLE.in_(lang),
+        save="",
+        players=0,
+        seats=(),
+        round=0,
+        rounds=None,
+        phases=(),
+        phase=PhaseNow(name="", title="", rule=None, guide=None),
+        step=None,
+        order="table",
+        current_player=None,
+        start_player=0,
+        passed_players=(),
+        moves=0,
+        can_undo=False,
+        confirm=ConfirmView(open=False, why=NO_GAME.in_(lang), code=NoGameError.code),
+        outcome=None,
+        end=None,
+        next=NO_GAME.in_(lang),
+        refusal=None,
+        hint=None,
+        view=freeze({}),
+        picture=None,
+        dice=None,
+        recent=(),
+        links={k: LinkView(v.state, v.detail) for k, v in facts.links.items()},
+        menu=facts.menu_open,
+        prompts=(),
+        notices=tuple(n.in_(lang) for n in facts.notices),
+        console=Console(moves=0, groups=()),
     )
 
 

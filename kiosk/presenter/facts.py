@@ -103,6 +103,34 @@ class TableFacts:
     """The confirm or undo button's short notice now, or None."""
 
 
+NO_GAME = Text(
+    "还没有开局:请到开局页面选游戏和玩家,再开始",
+    "No game yet: set one up on the set-up page (the game, the players), then start it",
+)
+"""What the screens and the answers say while the table waits for a game."""
+
+
+class NoGameError(LookupError):
+    """The table has no game yet (a kiosk started without one waits for the set-up page)."""
+
+    code = "kiosk.no_game"
+
+    def __init__(self, text: Text = NO_GAME) -> None:
+        super().__init__(text.en)
+        self.text = text
+
+
+@dataclass(frozen=True)
+class NoGameFacts:
+    """The table's facts while it has no game (``Table.moment()``): what the screens show
+    around the game that is not there yet."""
+
+    seq: int
+    links: Mapping[str, Link]
+    menu_open: bool
+    notices: tuple[Text, ...]
+
+
 @dataclass(frozen=True)
 class TimerFacts:
     """The table's timers at one moment (``kiosk.timers``): who is timed now and how much of

@@ -20,8 +20,8 @@ from typing import Any
 
 from engine.core import Text
 from engine.core.text import Language
-from kiosk.presenter.build import Consoles, build, log_line, seat_names, timer_view
-from kiosk.presenter.facts import Event, TableFacts, TimerFacts
+from kiosk.presenter.build import Consoles, build, log_line, no_game, seat_names, timer_view
+from kiosk.presenter.facts import Event, NoGameError, NoGameFacts, TableFacts, TimerFacts
 from kiosk.presenter.snapshot import FIELDS, Snapshot, thaw
 
 
@@ -73,12 +73,15 @@ def make_frame(snapshot: Snapshot, before: Frame | None) -> Frame:
 class Presenter:
     """Builds and keeps the table's snapshots: at most one per (``seq``, language).
 
-    ``facts`` takes the table's facts (under its lock); ``seq`` reads the table's change
+    ``facts`` takes the table's facts (under its lock), ``NoGameFacts`` while it has no game
+    (the snapshot then says so: ``build.no_game``); ``seq`` reads the table's change
     number without the lock (to answer from what is kept when nothing changed). ``builds``
     counts the snapshots built per language (``tablesight bench kiosk`` reads it).
     """
 
-    def __init__(self, facts: Callable[[], TableFacts], seq: Callable[[], int]) -> None:
+    def __init__(
+        self, facts: Callable[[], TableFacts | NoGameFacts], seq: Callable[[], int]
+    ) -> None:
         self._facts = facts
         self._seq = seq
         self._lock = threading.Lock()
@@ -89,7 +92,7 @@ class Presenter:
         """How many snapshots were built, per language."""
         self.timer: Callable[[], TimerFacts | None] = lambda: None
         """The table's timers now (``kiosk.timers.TableTimers`` sets it; none by default)."""
-        self._built: dict[Language, TableFacts] = {}
+        self._built: dict[Language, TableFacts | NoGameFacts] = {}
 
     def frame(self, lang: Language) -> Frame:
         """The current snapshot in ``lang``, with its JSON and its diff (built if not kept)."""
@@ -104,9 +107,12 @@ class Presenter:
         return self.frame(lang).snapshot
 
     def pair(self) -> tuple[Snapshot, Snapshot, TableFacts]:
-        """The snapshots in Chinese and in English of one change, and its facts."""
+        """The snapshots in Chinese and in English of one change, and its facts
+        (NoGameError while the table has no game)."""
         with self._lock:
             facts = self._facts()
+            if isinstance(facts, NoGameFacts):
+                raise NoGameError()
             zh = self._frame(facts, "zh").snapshot
             en = self._frame(facts, "en").snapshot
         return zh, en, facts
@@ -114,6 +120,8 @@ class Presenter:
     def describe(self, event: Event, lang: Language) -> str:
         """One line of the log for an event (as plain data), players named as at the table now."""
         facts = self._facts()
+        if isinstance(facts, NoGameFacts):
+            raise NoGameError()
         view = facts.game.view(facts.state, lang)
         names = seat_names(view, facts.seats, lang)
         with self._lock:
@@ -126,14 +134,17 @@ class Presenter:
             "latest": {lang: frame.seq for lang, frame in self._frames.items()},
         }
 
-    def _frame(self, facts: TableFacts, lang: Language) -> Frame:
+    def _frame(self, facts: TableFacts | NoGameFacts, lang: Language) -> Frame:
         """Under the lock: the frame of ``facts`` in ``lang``, built unless kept."""
         before = self._frames.get(lang)
         if before is not None and before.seq >= facts.seq:
             return before  # facts are taken under this lock: an older seq is never asked
         timer = self.timer()
         last = self._built.get(lang)
-        if before is not None and last is not None and _same_but_seq(last, facts):
+        if isinstance(facts, NoGameFacts):
+            snapshot = no_game(facts, lang)
+            self.builds[lang] += 1
+        elif before is not None and isinstance(last, TableFacts) and _same_but_seq(last, facts):
             # Only the timers moved (a tick): the rest of the snapshot is the one before.
             seats = before.snapshot.seats
             snapshot = dataclasses.replace(

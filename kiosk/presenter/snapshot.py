@@ -291,7 +291,9 @@ class Snapshot:
     """Where the game is, in one language, at one change of the table (``seq``)."""
 
     seq: int
-    game: str
+    game: str | None
+    """The game's code name; None while the table has no game (a kiosk waiting for the
+    set-up page: ``kiosk.presenter.build.no_game``)."""
     title: str
     save: str
     players: int

@@ -45,6 +45,10 @@ router = APIRouter(tags=["camera"])
 
 IDLE_S = 10.0
 BOUNDARY = "frame"
+FRESH_S = 2.0
+"""A frame read this long ago (or three of the feed's own periods, when longer) still shows
+the table as it is now: the set-up page's table check counts only such a frame (``seen_now``)."""
+NO_CAMERA = "no camera"
 
 
 class CameraFeed:
@@ -57,6 +61,10 @@ class CameraFeed:
         self.size: tuple[int, int] = (0, 0)
         self.frames = 0
         self._image: np.ndarray | None = None
+        self.read_at: float | None = None
+        """When the last frame was read (monotonic), None before any."""
+        self.none = False
+        """True once the rig found no camera to read (``no_camera``): nothing is ever opened."""
         self._seen = time.monotonic()
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
@@ -74,11 +82,20 @@ class CameraFeed:
     """True once the table loop reads the camera (set before its first frame) and publishes
     its frames here: the camera is then never opened a second time."""
 
+    def no_camera(self) -> None:
+        """The kiosk runs without a camera (the start-up report's "camera: none"): the feed
+        never opens a source of its own (not even the synthetic table), and the link says so."""
+        with self._lock:
+            self.none = True
+            self._image, self.detections, self.read_at = None, [], None
+        self.table.set_link("camera", "not_connected", NO_CAMERA)
+
     def publish(self, image: np.ndarray, detections: list[Detection]) -> None:
         """A frame the table loop read; drawn and encoded only while someone watches."""
         with self._lock:
             self.fed = True
             self._image, self.detections = image, list(detections)
+            self.read_at = time.monotonic()
             self.size = (image.shape[1], image.shape[0])
             watched = time.monotonic() - self._seen < IDLE_S
         if not watched:
@@ -99,7 +116,7 @@ class CameraFeed:
         does not already publish them)."""
         with self._lock:
             self._seen = time.monotonic()
-            if self.fed:
+            if self.fed or self.none:
                 return
             if self._thread is None or not self._thread.is_alive():
                 self._stop.clear()
@@ -136,6 +153,7 @@ class CameraFeed:
                 ok, encoded = cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, 75])
                 with self._lock:
                     self._image, self.detections = frame.image, found
+                    self.read_at = time.monotonic()
                     self.size = (frame.image.shape[1], frame.image.shape[0])
                     self.jpeg = encoded.tobytes() if ok else self.jpeg
                     self.frames += 1
@@ -153,6 +171,18 @@ class CameraFeed:
         with self._lock:
             return self._image, list(self.detections), self.size
 
+    def seen_now(self) -> bool:
+        """Whether the detections are what a camera sees now: a frame read within
+        ``FRESH_S`` (or three of the feed's own periods) by a camera whose link is working.
+        Never the synthetic table's (its link is ``simulated``), never a frame kept from
+        before the camera was lost or the feed stopped for want of a viewer."""
+        if self.table.link("camera").state != "ok":
+            return False
+        with self._lock:
+            read_at = self.read_at
+        window = max(FRESH_S, 3.0 / self.settings.camera.view_fps)
+        return read_at is not None and time.monotonic() - read_at <= window
+
 
 def get_feed(request: Request) -> CameraFeed:
     """The app's camera feed."""
@@ -165,22 +195,36 @@ async def camera_stream(request: Request) -> StreamingResponse:
     feed = get_feed(request)
 
     async def frames() -> AsyncIterator[bytes]:
+        if feed.none:  # no camera: one blank picture, so the page loads and shows nothing seen
+            yield _part(_blank(feed.settings))
+            return
         last = -1
         while True:
             feed.wanted()
-            if feed.jpeg is not None and feed.frames != last:
+            jpeg = feed.jpeg
+            if jpeg is not None and feed.frames != last:
                 last = feed.frames
-                yield (
-                    (
-                        f"--{BOUNDARY}\r\nContent-Type: image/jpeg\r\n"
-                        f"Content-Length: {len(feed.jpeg)}\r\n\r\n"
-                    ).encode()
-                    + feed.jpeg
-                    + b"\r\n"
-                )
+                yield _part(jpeg)
             await anyio.sleep(0.5 / feed.settings.camera.view_fps)
 
     return StreamingResponse(frames(), media_type=f"multipart/x-mixed-replace; boundary={BOUNDARY}")
+
+
+def _part(jpeg: bytes) -> bytes:
+    """One part of the motion JPEG stream."""
+    head = f"--{BOUNDARY}\r\nContent-Type: image/jpeg\r\nContent-Length: {len(jpeg)}\r\n\r\n"
+    return head.encode() + jpeg + b"\r\n"
+
+
+@functools.cache
+def _blank_jpeg(width: int, height: int) -> bytes:
+    ok, encoded = cv2.imencode(".jpg", np.full((height, width, 3), 32, np.uint8))
+    return encoded.tobytes() if ok else b""
+
+
+def _blank(settings: Settings) -> bytes:
+    """A dark picture of the camera's size (1280×720 unless set): the view with no camera."""
+    return _blank_jpeg(settings.camera.width or 1280, settings.camera.height or 720)
 
 
 @router.get("/api/camera")
@@ -188,7 +232,9 @@ def camera_state(
     request: Request, table: TableDep, settings: SettingsDep, lang: Language | None = None
 ) -> dict[str, Any]:
     """What the camera sees now: the tags in view and how well each reads, the weak ones
-    first with what to do in ``lang`` (asks the feed to run)."""
+    first with what to do in ``lang`` (asks the feed to run). ``seen_now``: whether these
+    detections are what a working camera read just now (``CameraFeed.seen_now``), the only
+    ones the set-up page's table check counts."""
     feed = get_feed(request)
     feed.wanted()
     _, found, size = feed.latest()
@@ -196,6 +242,7 @@ def camera_state(
         "link": table.link("camera").to_json(),
         "size": list(size),
         "frames": feed.frames,
+        "seen_now": feed.seen_now(),
         "detections": [d.as_json() for d in found],
         "stickers": _stickers(feed, lang or settings.lang),
     }

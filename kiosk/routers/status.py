@@ -20,7 +20,7 @@ from kiosk.pairing import Pairing
 from kiosk.routers.controls import MoveBody, verdict_answer
 from kiosk.seats import COLOURS, MAX_NAME
 from kiosk.settings import Settings
-from kiosk.table import Table
+from kiosk.table import NoGameError, Table
 from vision.errors import VisionError
 from vision.registry import load_registry
 
@@ -81,7 +81,10 @@ def status(
 def offers(table: TableDep, settings: SettingsDep, lang: Language | None = None) -> dict[str, Any]:
     """What each seat may do now (the players' console), in ``lang``: groups of offers, the
     acting seat first; each offer's options carry the rules' verdict (docs/kiosk.md).
-    Anyone may read it; moves are made through ``POST /api/move``."""
+    Anyone may read it; moves are made through ``POST /api/move``. 409 while the table has
+    no game (``NoGameError``)."""
+    if not table.has_game:
+        raise NoGameError()
     return table.presenter.snapshot(lang or settings.lang).console.to_json()
 
 

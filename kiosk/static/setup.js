@@ -291,7 +291,9 @@ function optionPanel(o) {
 function checkLines() {
   const game = currentGame();
   const cam = setup.camera;
-  const live = cam && cam.frames > 0 && cam.link && cam.link.state !== "lost" && cam.link.state !== "not_connected";
+  // Only what a working camera read just now counts: never the synthetic table, never a frame
+  // kept from before (kiosk/routers/camera.py, seen_now).
+  const live = Boolean(cam && cam.seen_now);
   const seen = new Set(live ? cam.detections.map((d) => String(d.id)) : []);
   return game.checklist.map((item) => {
     const need = item.per_player ? setup.players * item.need : item.need;
@@ -313,7 +315,8 @@ function renderCheck() {
   let line = Kiosk.t("camWaiting");
   if (cam && cam.link && (cam.link.state === "lost" || cam.link.state === "not_connected")) {
     line = Kiosk.t("camOff", { state: Kiosk.t(cam.link.state) });
-  } else if (cam && cam.frames > 0) line = Kiosk.t("camLive");
+  } else if (cam && cam.link && cam.link.state === "simulated") line = Kiosk.t("camSimulated");
+  else if (cam && cam.seen_now) line = Kiosk.t("camLive");
   $("camera-line").textContent = line;
   const lines = checkLines();
   $("checklist").replaceChildren(...lines.map(({ item, state, text }) => Kiosk.el("li",
@@ -325,7 +328,7 @@ function renderCheck() {
   const sum = $("check-sum");
   sum.dataset.state = missing.length ? "missing" : "ok";
   sum.textContent = missing.length ? Kiosk.t("stillMissing", { list: missing.join(Kiosk.lang === "zh" ? "、" : "; ") })
-    : (cam && cam.frames > 0 ? Kiosk.t("allSeen") : "");
+    : (cam && cam.seen_now ? Kiosk.t("allSeen") : "");
   renderSummary(game);
 }
 

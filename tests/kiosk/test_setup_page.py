@@ -186,33 +186,6 @@ def test_no_id_or_raw_value_is_shown_and_each_step_is_photographed(
         page.context.close()
 
 
-def test_the_camera_confirms_what_it_sees_and_says_check_by_eye_for_the_rest(
-    server: Server, page
-) -> None:
-    """The simulated table shows the anchors and Greenwood's boards: those get ✔; the rest is
-    'check by eye'; Don't Starve's boards are not on it, so they are missing and Start stays."""
-    page.goto(server.url + "/setup?lang=en")
-    tap(page.locator('[data-game="greenwood"]'))
-    for step in ("players", "options", "check"):
-        next_step(page, step)
-    for key in ("anchors", "submarines", "player_boards"):
-        expect(page.locator(f'#checklist [data-check="{key}"]')).to_have_attribute(
-            "data-state", "ok"
-        )
-    rest = page.locator('#checklist [data-check="rest"]')
-    expect(rest).to_have_attribute("data-state", "eye")
-    expect(rest).to_contain_text("check by eye")
-    tap(page.locator('[data-go="game"]'))
-    tap(page.locator('[data-game="dont_starve"]'))
-    tap(page.locator('[data-go="check"]'))
-    expect(page.locator('#checklist [data-check="round_board"]')).to_have_attribute(
-        "data-state", "missing"
-    )
-    expect(page.locator('#checklist [data-check="anchors"]')).to_have_attribute("data-state", "ok")
-    expect(page.locator("#check-sum")).to_contain_text("Still missing: The round board")
-    expect(page.locator("#start")).to_be_enabled()
-
-
 def test_two_players_cannot_take_one_colour_and_a_long_name_is_refused(
     server: Server, page
 ) -> None:

@@ -113,6 +113,7 @@ def start_server(
         **os.environ,
         "PYTHONPATH": os.pathsep.join(sys.path),
         "TABLESIGHT_SIMULATION": "false",  # a still table unless a test asks for the session
+        "TABLESIGHT_GAME": "greenwood",  # a game asked for: else the kiosk waits for set-up
         **(env or {}),
     }
     proc = subprocess.Popen(
