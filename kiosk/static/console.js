@@ -11,12 +11,20 @@ const Console = {
 
   effectsOpen: new Set(), // the seats whose "card effect…" group is open
   last: null, // the status last drawn
+  drawn: null, // what the console last drew (its offers, the language, the open groups)
 
   render(s) {
     Console.last = s;
     const c = s.console;
     const box = document.getElementById("console");
     if (!c) return;
+    // Redrawn only when what it shows changed: a timer's tick (every second) must not replace
+    // the buttons under a finger (a touch landing during a redraw was lost, issue #38).
+    const armed = Console.armed ? Console.armed.key : null;
+    const key = JSON.stringify([c, Boolean(s.outcome), [...Console.effectsOpen], armed, Kiosk.lang],
+      (k, v) => (k === "index" ? undefined : v));
+    if (key === Console.drawn && box.childElementCount) return;
+    Console.drawn = key;
     const t = Kiosk.t;
     if (s.outcome) {
       box.replaceChildren(Kiosk.el("p", { class: "console-note", text: t("gameIsOver") }));

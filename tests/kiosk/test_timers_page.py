@@ -55,3 +55,25 @@ def test_the_table_page_shows_the_time_left_and_the_menu_pauses_it(fresh: Server
     page.goto(f"{fresh.url}/tray?lang=en")  # the tray page's legend says what the bar is
     legend = page.locator('[data-group="timer"]')
     expect(legend).to_contain_text("LEDs 1–24: The whole table: time left")  # under 1/24 used
+
+
+def test_a_running_timer_never_redraws_the_consoles_buttons(fresh: Server, page) -> None:
+    """issue #38: while a timer ran, the console was redrawn every second, so a touch landing
+    during a redraw could be lost; a tick now changes the timer's digits only: the same buttons
+    stay in the page while the time left counts down."""
+    httpx.post(
+        f"{fresh.url}/api/timer/choice",
+        json={"mode": "turn", "seconds": 60, "phase_seconds": 120},
+        timeout=10,
+    ).raise_for_status()
+    page.goto(f"{fresh.url}/?lang=en")
+    expect(page.locator("#timer")).to_be_visible()
+    first = page.locator("#console .offer").first
+    expect(first).to_be_visible()
+    page.evaluate("() => { window.__kept = document.querySelector('#console .offer'); }")
+    before = page.locator("#timer-left").inner_text()
+    expect(page.locator("#timer-left")).not_to_have_text(before)  # at least one tick came
+    expect(page.locator("#timer-left")).not_to_have_text(page.locator("#timer-left").inner_text())
+    same = "() => window.__kept.isConnected"
+    same += " && window.__kept === document.querySelector('#console .offer')"
+    assert page.evaluate(same)
