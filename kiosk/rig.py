@@ -104,6 +104,8 @@ def serve(args: argparse.Namespace, settings: Settings) -> int:
         if publisher is not None:
             publisher.stop()
     stopped = STOPPED if store.cannot_keep is None else STOPPED_UNSAVED
+    if not table.has_game:
+        stopped = STOPPED_NO_GAME
     say(stopped.in_(settings.lang))
     return 0
 
@@ -151,6 +153,9 @@ MQTT_ON = Text(
     "reporting this table to the MQTT broker {url} as {table!r} ({waiting} events waiting)",
 )
 STOPPED = Text("已停止;游戏已保存", "stopped; the game is saved")
+STOPPED_NO_GAME = Text(
+    "已停止(还没有开局,没有要保存的)", "stopped (no game was set up, so none to keep)"
+)
 STOPPED_UNSAVED = Text(
     "已停止;存档只读,这次什么都没有保存", "stopped; the saves were read-only, nothing was kept"
 )

@@ -114,6 +114,9 @@ def test_run_no_simulation_on_an_empty_data_folder_starts_no_game_and_says_why(
     assert "Traceback" not in err and "Error" not in err, err
     assert "tablesight: no saved game to resume: set up a game on the set-up page" in err
     assert "started a new game" not in err
+    # Ctrl-C says what it kept: no game, so nothing (it said "the game is saved", issue #38).
+    assert "tablesight: stopped (no game was set up, so none to keep)" in err, err
+    assert "the game is saved" not in err
     assert saves(tmp_path) == []  # no game was made that nobody asked for
 
 
