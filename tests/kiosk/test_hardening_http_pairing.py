@@ -194,7 +194,7 @@ def test_the_qr_code_on_the_kiosk_screen_pairs_a_phone_that_guessed_wrong_before
         screen.wait_for_function("() => document.getElementById('pair-qr').naturalWidth > 0")
         assert CODE in screen.locator("#pair-code").inner_text()
         link = ""
-        for _ in range(20):  # a bound on waiting for the drawn code to settle, not a speed
+        for _ in range(80):  # a bound on waiting for the drawn code to settle, not a speed
             link = read_qr(qr.screenshot())
             if link:
                 break
