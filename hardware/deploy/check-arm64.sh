@@ -10,7 +10,8 @@
 #   - `replay` of every docs/examples file, byte for byte as this machine's tablesight replays it
 #     (the replay verb's main() called once per file in one Python, here and there);
 #   - `tags greenwood` and `detect` finding every sticker of its sheets;
-#   - `run --no-simulation` answering /healthz and /api/status, and stopping cleanly on Ctrl-C;
+#   - `run --no-simulation` answering /healthz and /api/status with no game, setting up a game
+#     as the set-up page does, and stopping cleanly on Ctrl-C with it saved;
 #   - the pi extra's simplejpeg loading under the venv's numpy;
 #   - pytest of the firmware bridge (the serial codec and link on a real pseudo-terminal) and of
 #     the engine's core (phase machine, undo and redo, actions in progress); the three games'
@@ -327,11 +328,8 @@ check_run() {
     for _ in $(seq 600); do
         kill -0 "$SERVER" 2>/dev/null || break
         if "$HOST_PY" - "$port" <<'EOF' 2>/dev/null; then
-import json, sys, urllib.request
-url = f"http://127.0.0.1:{sys.argv[1]}"
-urllib.request.urlopen(f"{url}/healthz", timeout=5).close()
-with urllib.request.urlopen(f"{url}/api/status", timeout=30) as answer:
-    assert json.load(answer)["game"]
+import sys, urllib.request
+urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/healthz", timeout=5).close()
 EOF
             answered=yes
             break
@@ -339,6 +337,20 @@ EOF
         sleep 0.5
     done
     [ "$answered" = yes ] || fail "tablesight run did not answer /healthz on arm64:$(tail_of "$LOG/run.log")"
+    # No save and --no-simulation: no game until one is set up as the set-up page posts it.
+    "$HOST_PY" - "$port" >"$LOG/setup.log" 2>&1 <<'EOF' ||
+import json, sys, urllib.request
+url = f"http://127.0.0.1:{sys.argv[1]}"
+def game():
+    with urllib.request.urlopen(f"{url}/api/status", timeout=30) as answer:
+        return json.load(answer)["game"]
+assert game() is None, "a game started that nobody set up"
+body = json.dumps({"game": "greenwood", "players": 2}).encode()
+setup = urllib.request.Request(f"{url}/api/new-game?lang=en", body, {"Content-Type": "application/json"})
+urllib.request.urlopen(setup, timeout=60).close()
+assert game() == "greenwood", "the game set up is not the table's"
+EOF
+        fail "tablesight run on arm64 did not set up a game:$(tail_of "$LOG/setup.log")$(tail_of "$LOG/run.log")"
     kill -INT "$SERVER"
     wait "$SERVER" || code=$?
     SERVER=""
