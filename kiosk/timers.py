@@ -5,6 +5,10 @@ Time lives here, at the table's edge, never in the engine: one injectable ``Cloc
 machine's monotonic clock, or ``ManualClock`` in tests). Who is timed comes from the engine's
 state (``acting``): the seat whose turn it is in a clockwise or free phase, the whole table in
 a simultaneous phase; nobody in a phase the table walks with Confirm, or once the game is over.
+In a free phase (any seat may take the next turn: Stonesaga's day) the time before a seat's
+first move is the next turn's, whoever takes it: it is counted from the end of the last turn
+and given to the seat that moves (``Timers.observe``'s ``mover``), so a turn of one move is
+timed too.
 
 Time is counted in periods (one turn of a seat, one phase). A move that hands the turn on
 starts a new period; an undo goes back to the period it undid (its time kept) and leaves the
@@ -101,7 +105,8 @@ class TimerChoice(_Data):
 
 
 class Who(_Data):
-    """What a period times: a seat's turn, or the whole table's phase (``seat`` None)."""
+    """What a period times: a seat's turn, or the whole table's phase (``seat`` None). A turn
+    with ``seat`` None is the next turn of a free phase, whoever takes it."""
 
     model_config = ConfigDict(frozen=True)
     kind: Literal["turn", "phase"]
@@ -148,7 +153,11 @@ def acting(facts: TableFacts, choice: TimerChoice) -> Who | None:
         if choice.phase_seconds <= 0:
             return None
         return Who(kind="phase", round=flow.round, phase=flow.phase)
-    if order is TurnOrder.TABLE or flow.current is None or choice.mode == "off":
+    if order is TurnOrder.TABLE or choice.mode == "off":
+        return None
+    if flow.current is None and order is TurnOrder.FREE and len(flow.done) < state.players:
+        return Who(kind="turn", round=flow.round, phase=flow.phase)  # the next turn, anyone's
+    if flow.current is None:
         return None
     return Who(kind="turn", seat=flow.current, round=flow.round, phase=flow.phase)
 
@@ -183,9 +192,11 @@ class Timers:
             self._mark = self.clock.now()
             self._kept = Kept(choice=choice, used=[0.0] * seats, spent=[False] * seats)
 
-    def observe(self, who: Who | None, undo: bool = False) -> bool:
-        """The table now times ``who`` (``acting``), after a move or an ``undo``; True when
-        another period runs now."""
+    def observe(self, who: Who | None, undo: bool = False, mover: int | None = None) -> bool:
+        """The table now times ``who`` (``acting``), after a move of seat ``mover`` or an
+        ``undo``; True when another period runs now. The time of a free phase's next turn
+        (``Who.seat`` None) is given to the seat whose move ends it: to its own time, and to
+        its turn when the move opened one."""
         with self._lock:
             self._count()
             kept = self._kept
@@ -194,6 +205,11 @@ class Timers:
                 return False
             if now is not None and undo:
                 now.resumable = True
+            carried = 0.0
+            if now is not None and not undo and mover is not None and _anyones(now.who):
+                self._seats(mover + 1)
+                kept.used[mover] += now.elapsed
+                carried, now.elapsed = now.elapsed, 0.0
             kept.running = False
             if who is None:
                 return True
@@ -204,7 +220,8 @@ class Timers:
                     past.resumable = False
                     break
             else:
-                kept.periods.append(Period(who=who))
+                opened = who.seat == mover and who.kind == "turn"
+                kept.periods.append(Period(who=who, elapsed=carried if opened else 0.0))
                 del kept.periods[:-HISTORY]
             if who.seat is not None:
                 self._seats(who.seat + 1)
@@ -249,6 +266,8 @@ class Timers:
             if now is None:
                 return TimerFacts(totals=totals, paused=kept.paused)
             kind = "phase" if now.who.kind == "phase" else kept.choice.mode
+            if _anyones(now.who) and kind == "budget":  # whose budget is not known yet
+                return TimerFacts(totals=totals, paused=kept.paused)
             return TimerFacts(
                 totals=totals,
                 paused=kept.paused,
@@ -303,9 +322,15 @@ class Timers:
 
     def _left(self, period: Period) -> float:
         if period.who.kind == "turn" and self._kept.choice.mode == "budget":
-            seat = period.who.seat or 0
-            return self._kept.choice.seconds - self._kept.used[seat]
+            if period.who.seat is None:  # the next turn's: a budget is counted at the move
+                return math.inf
+            return self._kept.choice.seconds - self._kept.used[period.who.seat]
         return self._limit(period) - period.elapsed
+
+
+def _anyones(who: Who) -> bool:
+    """Whether ``who`` is the next turn of a free phase, whoever takes it."""
+    return who.kind == "turn" and who.seat is None
 
 
 def shown(facts: TimerFacts | None) -> tuple[object, ...]:
@@ -434,18 +459,21 @@ class TableTimers:
         self.timers = Timers(self.clock, kept)
         self._follow(undo=False)
 
-    def _follow(self, undo: bool) -> None:
-        """Time what the table's state says acts now."""
+    def _follow(self, undo: bool, mover: int | None = None) -> None:
+        """Time what the table's state says acts now (after a move of seat ``mover``)."""
         who = acting(self.table.facts(), self.timers.choice)
-        if self.timers.observe(who, undo=undo):
+        if self.timers.observe(who, undo=undo, mover=mover):
             self.keep()
 
     def _on_change(self, change: Change) -> None:
         if change.kind == "new_game":
             self._load()
             self._show(force=True)
-        elif change.kind in ("move", "undo"):
-            self._follow(undo=change.kind == "undo")
+        elif change.kind == "move":
+            moves = self.table.saved.session.moves
+            self._follow(undo=False, mover=moves[-1].seat if moves else None)
+        elif change.kind == "undo":
+            self._follow(undo=True)
             self._show()
 
     def _show(self, force: bool = False) -> None:

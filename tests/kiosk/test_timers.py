@@ -333,3 +333,50 @@ def test_the_undo_button_pauses_and_resumes_the_timer_while_the_menu_is_open(
     finally:
         hardware.close()
         store.close()
+
+
+STONESAGA = Path(__file__).parents[2] / "docs" / "examples" / "stonesaga.jsonl"
+
+
+def stonesaga_table(path: Path) -> tuple[Table, list[dict[str, Any]]]:
+    """A table of the Stonesaga example game (in a real SQLite save) and its moves."""
+    lines = STONESAGA.read_text().splitlines()
+    head = json.loads(lines[0])
+    saved = Store.open(path).new_game("s", "stonesaga", head["setup"], head["seed"])
+    return Table(saved), [json.loads(line) for line in lines[1:]]
+
+
+@pytest.mark.parametrize("mode", ["turn", "budget"])
+def test_a_free_phases_turn_is_timed_from_the_end_of_the_last_one(
+    tmp_path: Path, clock: ManualClock, mode: str
+) -> None:
+    """Stonesaga's day is a free phase: any player may take the next turn
+    (stonesaga.zh.md §白天阶段), and travel is taken outside the turns. The time before a
+    seat's first move of its turn is that turn's: with no current player the clocks ran for
+    nobody and the end box showed "0:00 · 0:00" (issue 38)."""
+    table, moves = stonesaga_table(tmp_path / "s.db")
+    timers = TableTimers(table, clock, tick_s=None)
+    timers.start()
+    timers.choose(TimerChoice(mode=mode, seconds=60))  # type: ignore[arg-type]
+    for move in moves[:9]:  # the characters are made (one refused, rolled again): day opens
+        table.submit(move_from_dict(move))
+    assert table.saved.session.state.flow.phase == "day"
+    clock.advance(12)
+    facts = timers.facts()
+    assert facts is not None
+    if mode == "turn":  # the next turn's time runs, whoever takes it
+        assert (facts.kind, facts.seat, facts.left_s) == ("turn", None, 48)
+        assert table.status("en")["timer"]["text"] == "The whole table: time left this turn"
+    else:  # whose budget it is, is not known before a move
+        assert facts.kind is None
+    assert moves[9]["type"] == "stonesaga.travel"  # outside the turns: the next turn's still
+    assert table.submit(move_from_dict(moves[9])).accepted
+    clock.advance(8)
+    assert moves[10]["type"] == "stonesaga.mine"  # player 1 takes the turn
+    assert table.submit(move_from_dict(moves[10])).accepted
+    clock.advance(5)
+    facts = timers.facts()
+    assert facts is not None and (facts.kind, facts.seat) == (mode, 0)
+    assert facts.totals == (25, 0)
+    assert facts.left_s == 35  # a turn's minute, or a game's minute of budget, less 25 s
+    timers.close()
