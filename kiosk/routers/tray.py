@@ -30,10 +30,10 @@ def tray(
     For the labels, in ``lang`` (default: the kiosk's language): ``dice`` (who rolls, the
     sentence saying what and why, and each die of the pool with the console's name for it when
     the table is asked for those dice), ``legend`` (``kiosk.leds.track_legend``, one entry per
-    track LED) and the status's ``seats``, ``phases``, ``round`` and ``rounds``."""
-    facts = table.facts()
+    track LED) and the status's ``seats``, ``phases``, ``round`` and ``rounds``. With no game
+    yet, ``next`` says where to set one up (else it is empty) and there is no legend."""
     snapshot = table.presenter.snapshot(lang or settings.lang)
-    link = facts.links["controller"].to_json()
+    link = table.link("controller").to_json()
     leds = getattr(request.app.state, "leds", None)
     labels = {
         "dice": dice_labels(snapshot),
@@ -41,12 +41,14 @@ def tray(
         "phases": thaw(snapshot.phases),
         "round": snapshot.round,
         "rounds": snapshot.rounds,
+        "next": "" if table.has_game else snapshot.next,
     }
     if leds is None:
         return {"connected": False, "link": link, "trays": [], "track": [], **labels}
     answer = {"connected": True, "link": link, **leds.view(), **labels}
-    timer = table.presenter.timer()  # the track is the timer's bar while one runs
-    answer["legend"] = track_legend(track_facts(facts, timer), len(answer["track"]))
+    if table.has_game:  # no game yet: the LEDs stand for nothing
+        timer = table.presenter.timer()  # the track is the timer's bar while one runs
+        answer["legend"] = track_legend(track_facts(table.facts(), timer), len(answer["track"]))
     if leds.emulator is not None:
         try:
             state = leds.emulator.state

@@ -168,6 +168,7 @@ async function draw() {
   const link = document.getElementById("link");
   link.dataset.state = tray.link.state;
   link.title = tray.link.detail || "";
+  document.getElementById("message").textContent = tray.next || ""; // no game yet: where to set one up
   if (!tray.connected) {
     link.textContent = `○ ${t("notConnected")}`;
     for (const id of ["trays", "track", "legend"]) document.getElementById(id).replaceChildren();

@@ -90,7 +90,6 @@ def test_run_no_simulation_on_an_empty_data_folder_starts_no_game_and_says_why(
             post(server, "/api/check?lang=en", {"type": "pass", "seat": 0}),
             post(server, "/api/timer/choice?lang=en", {"mode": "turn", "seconds": 60}),
             get(server, "/api/packaway", lang="en"),
-            get(server, "/api/tray", lang="en"),
         ]
         for answer in needs:
             assert answer.status_code == 409, (answer.request.url, answer.text)
@@ -107,6 +106,10 @@ def test_run_no_simulation_on_an_empty_data_folder_starts_no_game_and_says_why(
             "message": WAITING_EN,
         }
         assert post(server, "/api/menu", {"open": True}).json() == {"menu": True}
+        # The tray page shows the controller and the dark LEDs, and where to set up a game.
+        tray = get(server, "/api/tray", lang="en")
+        assert tray.status_code == 200, tray.text
+        assert tray.json()["next"] == WAITING_EN and tray.json()["dice"] is None
         assert get(server, "/api/camera").status_code == 200
     finally:
         code, err = server.stop()
@@ -159,6 +162,28 @@ def test_the_table_page_without_a_game_sends_the_players_to_the_set_up_page(
         context.close()
         server.stop()
     assert saves(tmp_path) == [started.json()["save"]]
+
+
+def test_the_tray_page_without_a_game_shows_its_leds_and_says_where_to_set_one_up(
+    tmp_path: Path, browser: Any
+) -> None:
+    """The tray page answered 409 with no game: it drew nothing, not even the controller."""
+    server = start_waiting(tmp_path)
+    context = browser.new_context(viewport={"width": 1280, "height": 720}, has_touch=True)
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    try:
+        page.goto(server.url + "/tray?lang=zh")
+        expect(page.locator("#message")).to_have_text(WAITING_ZH)
+        expect(page.locator("#trays .tray")).to_have_count(2)
+        expect(page.locator("#link")).to_contain_text("灯光控制器")
+        assert page.locator("#trays .tray-label").first.inner_text().split()[-1] == "现在不用掷骰"
+        assert problems == []
+    finally:
+        context.close()
+        server.stop()
 
 
 def test_a_restart_resumes_the_saved_game_also_with_no_simulation(tmp_path: Path) -> None:
