@@ -14,6 +14,14 @@ Under load (issue #14): ``/healthz`` latency alone, with hundreds of idle connec
 while 20 sticker-sheet PDFs are asked for at once (how many were drawn, answered from the cache
 or refused 503 is counted); and how long the server holds a half-sent request line before it
 answers 408 and closes (``http.header_timeout_s``).
+
+Heavy GETs under viewers (issue #40), on `tablesight run` with its embedded simulation (the
+README's first command: a camera to read): with 200 live viewers open, 8 clients from another
+device (not paired) ask for the expensive answers (a sticker sheet, the calibration picture,
+the camera's reading) for 10 s; how many were answered 200 and refused 503, and ``/healthz``
+meanwhile. The same load is put on the previous release (``PREVIOUS_RELEASE``, or ``--against
+REV``: a git worktree of it served by this Python), in the same run, so the two figures are
+compared as a ratio on one machine at one moment, never with a figure of another day.
 """
 
 from __future__ import annotations
@@ -31,7 +39,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -41,10 +49,16 @@ from bench import Figure, live_events
 
 SUITE = "kiosk"
 ASSETS = ("/static/common.js", "/static/table.js", "/static/style.css")
+PREVIOUS_RELEASE = "3df1e0f"
+"""The last commit that landed before this one's work (CI passed on it): the release the heavy
+GETs are compared with. Set it to the newest landed commit at each release."""
+HEAVY = ("/api/sheets/greenwood.svg", "/api/calibration.png", "/api/camera/reading")
+"""The expensive answers (``door.heavy``): drawn a few at a time, 503 beyond."""
 
 
-def run(quick: bool) -> list[Figure]:
-    """Measure and return the figures (``quick``: fewer repetitions)."""
+def run(quick: bool, against: str | None = PREVIOUS_RELEASE) -> list[Figure]:
+    """Measure and return the figures (``quick``: fewer repetitions); the heavy GETs also on
+    the release ``against`` (a git revision; None: this tree only)."""
     loads, updates = (10, 30) if quick else (50, 200)
     figures: list[Figure] = []
     with (
@@ -76,7 +90,130 @@ def run(quick: bool) -> list[Figure]:
                 after = httpx.get(f"{url}/api/live/stats", timeout=10).json()
                 figures += _builds(before, after, changes, mqtt is not None)
         figures += _under_load(url, quick)
+    figures += _heavy_gets(against)
     return figures
+
+
+@contextmanager
+def _worktree(revision: str) -> Iterator[Path | None]:
+    """A git worktree of ``revision`` of this checkout (None, said on stderr, when this is not
+    a git checkout or the revision is unknown); removed afterwards."""
+    root = Path(__file__).resolve().parents[1]
+    with tempfile.TemporaryDirectory() as tmp:
+        tree = Path(tmp) / "tree"
+        added = subprocess.run(
+            ["git", "-C", str(root), "worktree", "add", "--detach", str(tree), revision],
+            capture_output=True,
+            text=True,
+        )
+        if added.returncode != 0:
+            why = (added.stderr.strip().splitlines() or ["git failed"])[-1]
+            print(f"bench kiosk: release {revision} not measured: {why}", file=sys.stderr)
+            yield None
+            return
+        try:
+            yield tree
+        finally:
+            subprocess.run(
+                ["git", "-C", str(root), "worktree", "remove", "--force", str(tree)],
+                capture_output=True,
+            )
+
+
+def _heavy_gets(against: str | None, viewers: int = 200, rounds: int = 5) -> list[Figure]:
+    """This tree's kiosk and the release ``against``'s, both running with their simulation and
+    ``viewers`` live viewers each; in turns of 2 s (``rounds`` each), 8 clients from another
+    device ask one of them for ``HEAVY``: its answers counted by status, its ``/healthz`` timed
+    meanwhile. Taking turns shares out whatever else the machine does between the two."""
+    source = _own_address()
+    if source is None:
+        print("bench kiosk: no non-loopback address here; heavy GETs skipped", file=sys.stderr)
+        return []
+    with ExitStack() as stack:
+        kiosks = {"this tree": stack.enter_context(_simulated(None))}
+        tree = stack.enter_context(_worktree(against)) if against else None
+        if tree is not None:
+            kiosks[f"release {against}"] = stack.enter_context(_simulated(tree))
+        for url in kiosks.values():
+            stack.enter_context(_viewers(url, viewers))
+        counts: dict[str, dict[int, int]] = {which: {200: 0, 503: 0} for which in kiosks}
+        samples: dict[str, list[float]] = {which: [] for which in kiosks}
+        for _ in range(rounds):
+            for which, url in kiosks.items():
+                _heavy_turn(url, source, 2.0, counts[which], samples[which])
+    seconds = 2 * rounds
+    note = f"{viewers} viewers, 8 clients from another device, {seconds} s in turns of 2 s"
+    figures = []
+    for which in kiosks:
+        figures += [
+            Figure(SUITE, f"heavy GETs answered {status or 'never'}, {which}", n, "count", note)
+            for status, n in sorted(counts[which].items())
+        ]
+        figures += _percentiles(f"/healthz under the heavy GETs, {which}", samples[which], "ms")
+    return figures
+
+
+@contextmanager
+def _simulated(tree: Path | None) -> Iterator[str]:
+    """`tablesight run` with its simulation, of this checkout or of ``tree``; its URL."""
+    with (
+        tempfile.TemporaryDirectory() as data,
+        serving(Path(data), source=tree, simulation=True) as url,
+    ):
+        yield url
+
+
+@contextmanager
+def _viewers(url: str, count: int) -> Iterator[None]:
+    """``count`` live viewers of ``url`` (from this machine) open meanwhile."""
+    port = int(url.rsplit(":", 1)[1])
+    request = f"GET /api/live HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode()
+    sockets: list[socket.socket] = []
+    try:
+        for _ in range(count):
+            sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+            sock.sendall(request)
+            sockets.append(sock)
+        yield
+    finally:
+        for sock in sockets:
+            sock.close()
+
+
+def _heavy_turn(
+    url: str, source: str, seconds: float, statuses: dict[int, int], samples: list[float]
+) -> None:
+    """8 clients from ``source`` ask ``url`` for ``HEAVY`` for ``seconds``: their answers
+    counted into ``statuses`` (0: none), ``/healthz`` timed into ``samples`` meanwhile."""
+    lock = threading.Lock()
+    stop = threading.Event()
+
+    def ask(offset: int) -> None:
+        transport = httpx.HTTPTransport(local_address=source)
+        with httpx.Client(base_url=url, timeout=30, transport=transport) as http:
+            n = offset
+            while not stop.is_set():
+                try:
+                    status = http.get(HEAVY[n % len(HEAVY)]).status_code
+                except httpx.HTTPError:
+                    status = 0
+                n += 1
+                with lock:
+                    statuses[status] = statuses.get(status, 0) + 1
+
+    clients = [threading.Thread(target=ask, args=(i,), daemon=True) for i in range(8)]
+    for t in clients:
+        t.start()
+    ends = time.monotonic() + seconds
+    with httpx.Client(base_url=url, timeout=10) as http:
+        while time.monotonic() < ends:
+            started = time.perf_counter()
+            http.get("/healthz").raise_for_status()
+            samples.append(time.perf_counter() - started)
+            time.sleep(0.05)
+    stop.set()
+    for t in clients:
+        t.join(timeout=60)
 
 
 def _builds(
@@ -294,9 +431,12 @@ def _percentiles(name: str, samples_s: list[float], unit: str) -> list[Figure]:
 
 
 @contextmanager
-def serving(data_dir: Path, mqtt: str | None = None) -> Iterator[str]:
+def serving(
+    data_dir: Path, mqtt: str | None = None, source: Path | None = None, simulation: bool = False
+) -> Iterator[str]:
     """A `tablesight run` child process on a free port (reporting to the MQTT broker ``mqtt``
-    when given); yields its URL."""
+    when given; the code of the checkout ``source``, else this one's; with its embedded
+    simulation, as the README's first command runs it, when ``simulation``); yields its URL."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -312,11 +452,16 @@ def serving(data_dir: Path, mqtt: str | None = None) -> Iterator[str]:
         "--port",
         str(port),
     ]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path), "TABLESIGHT_SIMULATION": "false"}
-    env["TABLESIGHT_GAME"] = "greenwood"  # a game asked for: else the kiosk waits for set-up
+    path = [str(source)] if source is not None else []
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([*path, *sys.path])}
+    if not simulation:
+        env["TABLESIGHT_SIMULATION"] = "false"
+        env["TABLESIGHT_GAME"] = "greenwood"  # a game asked for: else the kiosk waits for set-up
     if mqtt is not None:
         env["TABLESIGHT_MQTT__URL"] = mqtt
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=source
+    )
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 30

@@ -28,6 +28,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("suite", nargs="?", default="all", choices=(*SUITES, "all"))
     parser.add_argument("--quick", action="store_true", help="smaller inputs, for a smoke run")
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write the figures here")
+    parser.add_argument(
+        "--against",
+        metavar="REV",
+        help="kiosk: the release (git revision) whose heavy-GET figures are measured in the same"
+        " run (default: the previous release; 'none': this tree only)",
+    )
     parser.set_defaults(handler=bench)
 
 
@@ -44,7 +50,11 @@ def bench(args: argparse.Namespace, settings: Settings) -> int:
             print(f"bench {suite}: not available yet", file=sys.stderr)
             continue
         print(f"bench {suite}: running…", file=sys.stderr)
-        figures.extend(module.run(quick=args.quick))
+        if suite == "kiosk" and args.against is not None:
+            against = None if args.against.lower() == "none" else args.against
+            figures.extend(module.run(quick=args.quick, against=against))
+        else:
+            figures.extend(module.run(quick=args.quick))
     print(format_table(figures))
     if args.json:
         try:
