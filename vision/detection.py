@@ -26,6 +26,7 @@ image is never changed.
 
 from __future__ import annotations
 
+import functools
 import os
 import platform
 import threading
@@ -171,6 +172,14 @@ class DetectorConfig:
         return replace(self, **(_PLAIN | changes))  # type: ignore[arg-type]
 
 
+@functools.cache
+def soft_decoder(family: str) -> SoftDecoder:
+    """The soft decoder of ``family``, made once and shared by every detector: it holds only
+    the family's codes and the pictures it derives from them (about 30 ms to make, as long as
+    one whole detection, which a `Detector` made for one photo paid again each time)."""
+    return SoftDecoder(ARUCO_DICTIONARIES[family])
+
+
 def default_threads(machine: str | None = None, model: Path | None = None) -> int:
     """AprilTag's threads by default: 4 on an arm64 Raspberry Pi (its four cores), else 1 (a
     laptop or a shared machine keeps its other cores). ``machine`` and ``model`` (the device
@@ -208,9 +217,7 @@ class Detector:
             for family in c.families
             if "aruco" in c.backends and family in ARUCO_DICTIONARIES
         ]
-        self._soft = {
-            b.family: SoftDecoder(ARUCO_DICTIONARIES[b.family]) for b in self._aruco if c.soft_pass
-        }
+        self._soft = {b.family: soft_decoder(b.family) for b in self._aruco if c.soft_pass}
         # No more threads than cores: more only add the cost of switching between them.
         threads = min(c.threads, os.cpu_count() or 1)
         # From 2 threads, AprilTag reads the frame on all of them, and the second pass reads

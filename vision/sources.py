@@ -588,6 +588,39 @@ class FolderSource:
         self._files = None
 
 
+VIDEO_SUFFIXES = (".mp4", ".avi", ".mkv", ".mov", ".webm", ".m4v", ".mjpeg", ".mjpg")
+"""A file named so is read as a video where a command takes an image or a source
+(`tablesight scan`)."""
+
+
+def take_frames(
+    source: FrameSource, seconds: float, frames: int | None = None
+) -> tuple[list[Frame], str | None]:
+    """The frames ``source`` gives over ``seconds`` of its own time from its first frame (or
+    its first ``frames`` frames, whichever ends first), opened and closed here: all taken
+    before any is read, so a camera gives them at its own rate. The second item says why fewer
+    came (the video or folder ended, the camera was lost), else None. SourceLostError when not
+    one frame came."""
+    source.open()
+    taken: list[Frame] = []
+    why: str | None = None
+    try:
+        while frames is None or len(taken) < frames:
+            try:
+                frame = source.read()
+            except (SourceEndedError, SourceLostError) as exc:
+                if not taken:
+                    raise SourceLostError(str(exc)) from None
+                why = str(exc)
+                break
+            if taken and frame.timestamp_ms - taken[0].timestamp_ms >= seconds * 1000:
+                break
+            taken.append(frame)
+    finally:
+        source.close()
+    return taken, why
+
+
 def file_times(files: list[Path]) -> tuple[list[float] | None, str]:
     """The times of ``files`` (in their order) in milliseconds from the first one's
     modification time, or None and why they cannot be used as frame times: fewer than two, not

@@ -25,7 +25,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
 
@@ -333,3 +333,94 @@ def _steady(recent: deque[Pose], frames: int, settle_mm: float) -> Pose | None:
 def _moved(old: Pose, new: Pose, c: StabiliserConfig) -> bool:
     turn = abs((new[2] - old[2] + 180) % 360 - 180)
     return math.hypot(new[0] - old[0], new[1] - old[1]) > c.move_mm or turn > c.turn_deg
+
+
+# --- what a second of frames shows (`tablesight scan` of a camera or a video) ----------------
+
+SCAN_CONFIG = StabiliserConfig(add_frames=1, add_ms=0, settle_frames=1)
+"""The stabiliser of a scan over frames: a tag the fused detector read exactly in any one frame
+is there (its reads are exact or confirmed by two passes, so one is enough; a sticker of
+12-15 mm at 1280 × 720 is read in some frames only); it is gone only when its place shows bare
+table or another tag (given the frames), so a piece lifted during the second is not read."""
+
+
+@dataclass(frozen=True)
+class SteadyView:
+    """What a run of frames shows of a still table: each tag the stabiliser holds at the end,
+    as one detection at the median of its reads (pixels); ``unread``, the quads that looked like
+    a sticker in some frame and lie where no tag was read (a sticker no frame read); ``frames``,
+    how many frames; ``reads``, in how many of them each tag id was read; ``best``, the index of
+    the frame that read the most of the tags held."""
+
+    detections: list[Detection]
+    unread: list[FloatArray]
+    frames: int
+    reads: dict[int, int]
+    best: int
+
+
+def steady_view(
+    frames: Iterable[tuple[npt.NDArray[np.uint8], float]],
+    detect: Callable[[npt.NDArray[np.uint8]], tuple[list[Detection], list[FloatArray]]],
+    config: StabiliserConfig = SCAN_CONFIG,
+) -> SteadyView:
+    """Read ``frames`` (image, time in ms) of a still table with ``detect`` (one frame's
+    detections and its unread quads) through a :class:`Stabiliser` in pixels (each frame given,
+    so a place left bare removes its tag), and return what they show together."""
+    stabiliser = Stabiliser(config)
+    reads: dict[tuple[str, int], list[Detection]] = {}
+    per_frame: list[set[tuple[str, int]]] = []
+    quads: list[FloatArray] = []
+    for image, timestamp_ms in frames:
+        found, unread = detect(image)
+        stabiliser.update(found, timestamp_ms, image)
+        keys = [(d.family, d.id) for d in found]
+        once = {k for k in keys if keys.count(k) == 1}  # an id seen twice tells nothing
+        for d in found:
+            if (d.family, d.id) in once:
+                reads.setdefault((d.family, d.id), []).append(d)
+        per_frame.append(once)
+        quads += [np.asarray(q, dtype=np.float64).reshape(4, 2) for q in unread]
+    held = [(t.family, t.tag_id) for t in stabiliser.alive() if (t.family, t.tag_id) in reads]
+    detections = [_median_detection(reads[key]) for key in held]
+    unread_quads = _apart(quads, [np.asarray(d.corners, np.float64) for d in detections])
+    best = max(range(len(per_frame)), key=lambda i: len(per_frame[i] & set(held)), default=0)
+    return SteadyView(
+        detections,
+        unread_quads,
+        len(per_frame),
+        {key[1]: len(reads[key]) for key in held},
+        best,
+    )
+
+
+def _median_detection(reads: list[Detection]) -> Detection:
+    """One detection of a tag from its reads in several frames: each corner at the median."""
+    corners = np.median(np.array([d.corners for d in reads], dtype=np.float64), axis=0)
+    cx, cy = np.median(np.array([d.center for d in reads], dtype=np.float64), axis=0)
+    first = reads[0]
+    return Detection(
+        first.family,
+        first.id,
+        tuple((float(x), float(y)) for x, y in corners),  # type: ignore[arg-type]
+        (float(cx), float(cy)),
+        float(np.median([d.decision_margin for d in reads])),
+        min(d.hamming for d in reads),
+    )
+
+
+def _apart(quads: list[FloatArray], read: list[FloatArray]) -> list[FloatArray]:
+    """The quads that lie at no read tag's place nor at an earlier quad's (one per place)."""
+    out: list[FloatArray] = []
+    for q in quads:
+        centre, side = q.mean(axis=0), _side(q)
+        if all(
+            np.linalg.norm(o.mean(axis=0) - centre) >= min(side, _side(o)) / 2
+            for o in [*read, *out]
+        ):
+            out.append(q)
+    return out
+
+
+def _side(quad: FloatArray) -> float:
+    return float(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1).mean())

@@ -34,17 +34,17 @@ import numpy.typing as npt
 from engine.core import ACCEPTED, Move, Reason, State, Text, Verdict
 from engine.core.box import noted
 from engine.core.text import Language
-from engine.greenwood.board import Cell, turn
+from engine.greenwood.board import Cell, neighbours, turn
 from engine.greenwood.catalogue import Layout, Shape, box_of, catalogue, layout_item
 from engine.greenwood.moves import Place
 from engine.greenwood.rules.placement import check_placement
 from engine.greenwood.state import GreenwoodData
-from engine.greenwood.texts import BOARD, piece_name
+from engine.greenwood.texts import BOARD, cell_names, piece_name
 from vision.calibration import BoardLayout, TableCalibration, board_in_picture
 from vision.detection import Detection, Detector, read_image
 from vision.readers.base import Prompt, Reader
 from vision.registry import TAGS_DIR, Registry, load_registry
-from vision.stabiliser import Observation
+from vision.stabiliser import Observation, SteadyView
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -62,6 +62,20 @@ PLACE_SQUARELY = Reason(
     ),
     RULE,
 )
+NOT_SEEN_NEIGHBOUR = Reason(
+    "greenwood.neighbour_not_seen",
+    Text(
+        "未判定:摄像头没有读到它可能相接的板块(在{cells}附近),看不出它是否与其他板块相接",
+        "Not judged: the camera did not read a piece it may touch (near {cells}), so it "
+        "cannot tell whether this piece shares an edge with the others",
+    ),
+    RULE,
+)
+"""Not a fault: a piece that touches no read piece where a piece the camera did not read may
+lie (`judge`)."""
+UNSEEN_MAY_JOIN = ("greenwood.not_adjacent", "greenwood.must_cover_start")
+"""The refusals a piece the camera did not read may be the cause of (§三.10: the first piece on
+the start cell, each next one sharing an edge with one placed)."""
 PIECE_MOVED = Reason(
     "greenwood.piece_moved",
     Text(
@@ -185,7 +199,12 @@ def read_piece(
     return Reading(tag_id, shape.name, tuple(sorted(cells)), quarter * 90)
 
 
-def judge(layout: Layout, readings: Sequence[Reading], box: Any = None) -> dict[int, Verdict]:
+def judge(
+    layout: Layout,
+    readings: Sequence[Reading],
+    box: Any = None,
+    unread: Iterable[tuple[Cell, str | None]] = (),
+) -> dict[int, Verdict]:
     """A verdict per squarely placed piece of one submarine seen at once (§三.10), judged by
     ``box`` (a game's state or options, a Box; None: the demo box).
 
@@ -193,6 +212,14 @@ def judge(layout: Layout, readings: Sequence[Reading], box: Any = None) -> dict[
     rules allow (the start cell first, then edge neighbours); what can never be laid is refused
     with the reason it fails against all the others, saying so when the layout is the demo
     box's (``noted``).
+
+    ``unread`` are the cells where the tag of a piece the camera did not read may lie (a
+    sticker no frame read, a piece not lying squarely), each with the piece's shape when known:
+    such a piece may cover any cell as far from its tag cell as its shape (else any shape of the
+    box) reaches. A piece refused only because it shares no edge with a
+    placed piece, or because no piece covers the start cell (`UNSEEN_MAY_JOIN`), is not judged
+    (`NOT_SEEN_NEIGHBOUR`) when a chain of such cells and other unjudged pieces may join it to
+    the rest: a piece the camera did not read never makes its neighbour wrong.
     """
     shapes = catalogue(box).shapes
     todo = [r for r in readings if r.prompt is None]
@@ -208,11 +235,65 @@ def judge(layout: Layout, readings: Sequence[Reading], box: Any = None) -> dict[
                 covered |= frozenset(r.cells)
                 todo.remove(r)
                 progress = True
+    spots = dict(unread)
+    reach = covered | _around(spots, layout, shapes)
+    progress = bool(spots)
+    while todo and progress:
+        progress = False
+        for r in list(todo):
+            verdict = check_placement(layout, covered, frozenset(r.cells), shapes[r.piece])
+            joined = any(n in reach for cell in r.cells for n in neighbours(cell))
+            if verdict.code in UNSEEN_MAY_JOIN and joined:
+                verdicts[r.tag_id] = NOT_SEEN_NEIGHBOUR.reject(cells=cell_names(spots))
+                reach |= frozenset(r.cells)
+                todo.remove(r)
+                progress = True
     board = BOARD.format(n=layout.number)
     for r in todo:
         verdict = check_placement(layout, covered, frozenset(r.cells), shapes[r.piece])
         verdicts[r.tag_id] = noted(verdict, box_of(box), layout_item(layout.number), board)
     return verdicts
+
+
+def _around(
+    spots: dict[Cell, str | None], layout: Layout, shapes: dict[str, Shape]
+) -> frozenset[Cell]:
+    """The cells of ``layout`` a piece whose tag cell is one of ``spots`` may cover: as far
+    from it (in columns and rows) as its shape, or any of ``shapes`` when it is not known,
+    reaches from its tag cell (a quarter turn keeps that distance)."""
+
+    def reach(shape: Shape) -> int:
+        return max(
+            max(abs(c - shape.tag_cell[0]), abs(r - shape.tag_cell[1])) for c, r in shape.cells
+        )
+
+    widest = max(map(reach, shapes.values()), default=0)
+    out: set[Cell] = set()
+    for (col, row), piece in spots.items():
+        n = reach(shapes[piece]) if piece in shapes else widest
+        out |= {
+            (c, r)
+            for c in range(col - n, col + n + 1)
+            for r in range(row - n, row + n + 1)
+            if 0 <= c < layout.cols and 0 <= r < layout.rows
+        }
+    return frozenset(out)
+
+
+def cells_near(sub: Submarine, at: tuple[float, float]) -> list[Cell]:
+    """The grid cells of ``sub`` whose centre lies within three quarters of a cell (in columns
+    and in rows) of ``at`` (board mm): where the tag of a piece there may belong."""
+    grid = sub.board.grid
+    if grid is None:
+        return []
+    u = (at[0] - grid.origin_mm[0]) / grid.cell_mm[0]
+    v = (at[1] - grid.origin_mm[1]) / grid.cell_mm[1]
+    return [
+        (c, r)
+        for c in range(math.ceil(u - 1.25), math.floor(u + 0.25) + 1)
+        for r in range(math.ceil(v - 1.25), math.floor(v + 0.25) + 1)
+        if 0 <= c < grid.cols and 0 <= r < grid.rows
+    ]
 
 
 def pixel_pose(
@@ -227,13 +308,26 @@ def pixel_pose(
 
 
 def scan(
-    image_path: Path, lang: Language, *, registry: Registry | None = None, box: Any = None
+    image_path: Path | None,
+    lang: Language,
+    *,
+    registry: Registry | None = None,
+    box: Any = None,
+    view: SteadyView | None = None,
 ) -> dict[str, Any]:
-    """Read one photo: per submarine board in view, its pieces, their cells and verdicts,
-    judged by ``box`` (None: the demo box)."""
-    registry = registry or load_registry()
-    image = read_image(image_path)
-    found = registry.known(Detector().detect(image))
+    """Read one photo, or with ``view`` what a run of frames showed (`steady_view`; then
+    ``image_path`` is not read): per submarine board in view, its pieces, their cells and
+    verdicts, judged by ``box`` (None: the demo box); the cells under stickers that looked like
+    a piece's and were not read (``unread``) make no neighbour wrong (`judge`)."""
+    registry = registry or _registry()
+    if view is None:
+        if image_path is None:
+            raise ValueError("scan needs an image or a view of frames")
+        detector = Detector()  # cheap to make: its soft decoder is shared
+        found = registry.known(detector.detect(read_image(image_path)))
+        quads = [np.asarray(q, np.float64) for q in detector.candidates]
+    else:
+        found, quads = registry.known(view.detections), view.unread
     subs = submarines(registry)
     shapes = piece_shapes(registry, box)
     boards: dict[str, tuple[Submarine, list[Detection]]] = {}
@@ -248,20 +342,26 @@ def scan(
         if to_board is None:
             continue  # its tags do not span the board's plane: nothing can be read on it
         readings = []
+        unread: dict[Cell, str | None] = {}
         for d in pieces:
             at, angle = pixel_pose(to_board, d.corners)
             reading = read_piece(sub, d.id, shapes[d.id], at, angle)
             if reading is not None:
                 readings.append(reading)
                 placed.add(d.id)
+                if reading.prompt is not None:  # not lying squarely: its cells are not known
+                    unread |= dict.fromkeys(cells_near(sub, at), reading.piece)
+        not_read = {c for q in quads for c in cells_near(sub, pixel_pose(to_board, q.tolist())[0])}
+        unread |= dict.fromkeys(not_read - set(unread), None)  # a sticker no frame read
         layout = catalogue(box).layouts[sub.layout]
-        verdicts = judge(layout, readings, box)
+        verdicts = judge(layout, readings, box, unread.items())
         out_boards.append(
             {
                 "board": name,
                 "layout": sub.layout,
                 "tags": sorted(d.id for d in tags),
                 "pieces": [_piece_json(r, verdicts.get(r.tag_id)) for r in readings],
+                "unread": [list(c) for c in sorted(not_read)],
             }
         )
     return {
@@ -271,13 +371,21 @@ def scan(
     }
 
 
+@cache
+def _registry() -> Registry:
+    """Every game's tags and the anchors, loaded once for the photos this process reads."""
+    return load_registry()
+
+
 def _piece_json(r: Reading, verdict: Verdict | None) -> dict[str, Any]:
     data: dict[str, Any] = {"tag": r.tag_id, "piece": r.piece}
     if r.prompt is not None:
         data["prompt"] = r.prompt.to_dict()
         return data
     data.update(cells=[list(c) for c in r.cells], rotation=r.rotation)
-    if verdict is not None:
+    if verdict is not None and verdict.code == NOT_SEEN_NEIGHBOUR.code:
+        data["not_judged"] = verdict.to_dict()  # not a fault: it may touch a piece not read
+    elif verdict is not None:
         data["verdict"] = verdict.to_dict()
     return data
 
@@ -326,7 +434,7 @@ def _describe(result: dict[str, Any], lang: Language, with_codes: bool) -> str:
                 lines.append(f"    {what}: {p['prompt']['message'][lang]}")
                 continue
             cells = _show(tuple(c) for c in p["cells"])
-            verdict = p["verdict"]
+            verdict = p.get("verdict") or p["not_judged"]
             word = ("accepted" if en else "可以") if verdict["ok"] else verdict["message"][lang]
             code = ""
             if not verdict["ok"] and with_codes:
@@ -335,6 +443,13 @@ def _describe(result: dict[str, Any], lang: Language, with_codes: bool) -> str:
                 f"on {cells}, turned {p['rotation']}°" if en else f"在{cells},转{p['rotation']}°"
             )
             lines.append(f"    {what} {where}: {word}{code}")
+        if b.get("unread"):
+            spots = cell_names(tuple(c) for c in b["unread"])
+            lines.append(
+                f"    a sticker not read near {spots}: its piece is not seen"
+                if en
+                else f"    {spots}附近有贴纸没有读到:那里的板块没有看到"
+            )
     if not result["boards"]:
         lines.append("  no submarine board in view" if en else "  画面中没有潜艇版图")
     if result["loose_pieces"]:
