@@ -6,17 +6,13 @@ with the simulation on, the scripted session still starts its own game."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from playwright.sync_api import expect
-from serving import Server, free_port
+from serving import Server, start_server
 
 from engine.greenwood.moves import PlaceDuskMarker
 from kiosk.rig import find_camera
@@ -35,27 +31,8 @@ def start_waiting(data_dir: Path, *args: str) -> Server:
 
 def launch(data_dir: Path, *args: str) -> Server:
     """`tablesight run ARGS` with no ``--game``, no ``--save`` and no ``TABLESIGHT_*`` variable
-    (``serving.start_server`` sets some); a start-up wait, not an assertion."""
-    port = free_port()
-    cmd = [sys.executable, "-m", "kiosk.cli", "--data-dir", str(data_dir), "--lang", "en"]
-    cmd += ["run", "--port", str(port), *args]
-    env = {k: v for k, v in os.environ.items() if not k.startswith("TABLESIGHT_")}
-    env["PYTHONPATH"] = os.pathsep.join(sys.path)
-    proc = subprocess.Popen(
-        cmd, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=env
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise AssertionError(f"tablesight run exited early: {proc.stderr.read()}")
-        try:
-            httpx.get(f"{url}/healthz", timeout=1)
-            return Server(proc, url, data_dir)
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    proc.kill()
-    raise AssertionError("tablesight run did not answer within 30 s")
+    (``serving.start_server`` sets some unless told ``as_typed``)."""
+    return start_server(data_dir, *args, as_typed=True)
 
 
 def get(server: Server, path: str, **params: Any) -> httpx.Response:

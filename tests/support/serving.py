@@ -98,22 +98,32 @@ class Server:
 
 
 def start_server(
-    data_dir: Path, *args: str, port: int | None = None, env: dict[str, str] | None = None
+    data_dir: Path,
+    *args: str,
+    port: int | None = None,
+    env: dict[str, str] | None = None,
+    as_typed: bool = False,
 ) -> Server:
     """Start `tablesight run` and wait until it answers (a start-up wait, not an assertion).
 
     ``port`` reuses a port (to restart a server where the page expects it); ``env`` adds
     environment variables (``TABLESIGHT_*`` settings). The scripted session is off unless
     ``env`` sets ``TABLESIGHT_SIMULATION=true`` (or ``--simulation`` is among ``args``).
+    ``as_typed``: `tablesight run ARGS` as a user types it, with no ``TABLESIGHT_*`` variable
+    (no game asked for, the simulation as the arguments say).
     """
     port = port or free_port()
     cmd = [sys.executable, "-m", "kiosk.cli", "--data-dir", str(data_dir), "--lang", "en"]
     cmd += ["run", "--port", str(port), *args]
-    env = {
-        **os.environ,
-        "PYTHONPATH": os.pathsep.join(sys.path),
+    outside = {k: v for k, v in os.environ.items() if not k.startswith("TABLESIGHT_")}
+    still = {
         "TABLESIGHT_SIMULATION": "false",  # a still table unless a test asks for the session
         "TABLESIGHT_GAME": "greenwood",  # a game asked for: else the kiosk waits for set-up
+    }
+    env = {
+        **(outside if as_typed else os.environ),
+        "PYTHONPATH": os.pathsep.join(sys.path),
+        **({} if as_typed else still),
         **(env or {}),
     }
     proc = subprocess.Popen(
