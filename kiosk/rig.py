@@ -76,12 +76,13 @@ def serve(args: argparse.Namespace, settings: Settings) -> int:
     if any(k.startswith("TABLESIGHT_STABILISER__") for k in os.environ):
         given.add("stabiliser")
     problem = apply_kiosk_changes(settings, given)
-    if problem:
-        say(problem)
     try:
         table, store = open_table(settings, wait=True)  # no game nobody asked for
     except (StoreError, EngineError) as exc:
         raise CommandError(str(exc)) from None
+    if problem is not None:  # lost settings: on the screen and in the start-up lines (#40)
+        table.warnings.append(problem)
+        table.notices.insert(0, problem)
     app = create_app(settings, table, hardware=TableHardware(settings))
     publisher = _publisher(settings, table)
     url = f"http://{host}:{settings.port}/"

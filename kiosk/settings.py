@@ -8,9 +8,18 @@ stability timing), the TOML file (``--config FILE``, else ``TABLESIGHT_CONFIG``,
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import errno
+import fcntl
+import json
+import logging
 import os
+import tempfile
+import threading
+from collections.abc import Iterator
 from collections.abc import Set as AbstractSet
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
@@ -23,12 +32,15 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
+from engine.core import Text
 from engine.core.text import Language
 from vision.detection import DetectorConfig
 from vision.sources import SourceConfig
 from vision.stabiliser import StabiliserConfig
 
 APP_NAME = "tablesight"
+
+log = logging.getLogger("tablesight.settings")
 
 
 class SettingsError(ValueError):
@@ -331,6 +343,40 @@ def load_settings(config: Path | None = None, **flags: Any) -> Settings:
 
 KIOSK_FILE = "kiosk-settings.json"
 """Where the settings page keeps its changes, in the data folder."""
+LAST_GOOD_SUFFIX = ".last-good"
+"""``kiosk-settings.json.last-good``: the file as it was before its last change (used when the
+file itself is found damaged at start)."""
+LOCK_SUFFIX = ".lock"
+"""``kiosk-settings.json.lock``: the file lock every writer takes (``fcntl.flock``): two kiosk
+processes, or a café's, may share one data folder. It is never deleted."""
+DAMAGED_INFIX = ".damaged-"
+"""A damaged settings file is renamed ``kiosk-settings.json.damaged-<UTC time>``, untouched (as
+the saves are: ``kiosk.store.set_aside``)."""
+LOCK_WAIT_S = 5.0
+"""How long a change waits for another writer before it is refused (a write takes milliseconds)."""
+
+_TEMP_PREFIX = f".{KIOSK_FILE}."
+_TEMP_SUFFIX = ".tmp"
+_WRITER = threading.Lock()
+"""One writer at a time in this process (the file lock serialises processes, not threads)."""
+
+SETTING_NAMES: dict[str, Text] = {
+    "lang": Text("语言", "the language"),
+    "brightness": Text("亮度", "the brightness"),
+    "sound": Text("声音", "the sound"),
+    "add_ms": Text("出现多久才算放下", "how long a piece is seen before it counts as placed"),
+    "remove_ms": Text("消失多久才算拿走", "how long a piece is gone before it counts as removed"),
+}
+"""The kiosk's saved settings as the settings page names them, for the players."""
+
+SETTINGS_BUSY = Text(
+    "另一块屏幕正在修改设置:这次修改没有生效,请再试一次",
+    "another screen is changing the settings right now: this change was not made, try again",
+)
+
+
+class SettingsBusyError(OSError):
+    """Another writer held the settings for longer than ``LOCK_WAIT_S``: nothing was changed."""
 
 
 class KioskChanges(BaseModel):
@@ -345,45 +391,293 @@ class KioskChanges(BaseModel):
     remove_ms: float | None = Field(None, ge=0, le=60_000)
 
 
-def save_kiosk_changes(settings: Settings) -> Path:
-    """Write the settings page's values to the data folder (atomically); returns the file."""
-    changes = KioskChanges(
+@contextlib.contextmanager
+def _one_writer(folder: Path, *, create: bool = True) -> Iterator[None]:
+    """Hold the settings of ``folder``: this process's lock, then the lock file's ``flock``.
+    SettingsBusyError after ``LOCK_WAIT_S``; OSError if the lock file cannot be opened (with
+    ``create`` False, a folder that cannot be written is read without the file lock)."""
+    if not _WRITER.acquire(timeout=LOCK_WAIT_S):
+        raise SettingsBusyError(errno.EBUSY, SETTINGS_BUSY.en)
+    try:
+        lock_file = folder / (KIOSK_FILE + LOCK_SUFFIX)
+        try:
+            if create:
+                folder.mkdir(parents=True, exist_ok=True)
+            fd = _flock(lock_file, LOCK_WAIT_S)
+        except OSError:
+            if create or not folder.is_dir() or os.access(folder, os.W_OK):
+                raise
+            yield  # a read-only data folder: nobody writes there, reading needs no lock
+            return
+        try:
+            _remove_leftovers(folder)
+            yield
+        finally:
+            os.close(fd)  # releases the flock
+    finally:
+        _WRITER.release()
+
+
+def _flock(path: Path, wait: float) -> int:
+    """Open ``path`` and take its exclusive ``flock``, waiting at most ``wait`` seconds; returns
+    the descriptor holding it. SettingsBusyError when it stays taken; OSError if ``path`` cannot
+    be opened.
+
+    The waiting is a blocking ``flock`` in a helper thread, so that the kernel wakes this writer
+    as soon as the lock is free (polling loses to a writer that takes it again at once); if the
+    wait ends first, the helper lets go of the lock as soon as it gets it."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return fd
+    except BlockingIOError:
+        pass
+    except BaseException:
+        os.close(fd)
+        raise
+    taken, gave_up, ended = threading.Event(), threading.Event(), threading.Event()
+    guard = threading.Lock()
+
+    def take() -> None:
+        with contextlib.suppress(OSError):
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            taken.set()
+        with guard:
+            ended.set()
+            if gave_up.is_set():
+                os.close(fd)
+
+    threading.Thread(target=take, name="settings-lock", daemon=True).start()
+    if taken.wait(wait):
+        return fd
+    with guard:
+        if taken.is_set():  # it came just now
+            return fd
+        if ended.is_set():  # the helper failed: nobody holds the descriptor
+            os.close(fd)
+        gave_up.set()  # the helper closes the descriptor (and so the lock) when it gets it
+    raise SettingsBusyError(errno.EBUSY, SETTINGS_BUSY.en)
+
+
+def _remove_leftovers(folder: Path) -> None:
+    """Delete the temporary files of writers that died mid-write (a kill, a power cut): with
+    the lock held, no temporary file is anyone's."""
+    for stale in folder.glob(f"{_TEMP_PREFIX}*{_TEMP_SUFFIX}"):
+        with contextlib.suppress(OSError):
+            stale.unlink()
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    """Replace ``path`` with ``data``: its own temporary file in the same folder, fsync, rename,
+    fsync of the folder. On any failure (a full disk) the temporary file is removed, ``path``
+    is left as it was and the OSError is raised."""
+    fd, name = tempfile.mkstemp(prefix=_TEMP_PREFIX, suffix=_TEMP_SUFFIX, dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as file:
+            file.write(data)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(name, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(name)
+        raise
+    _fsync_folder(path.parent)
+
+
+def _fsync_folder(folder: Path) -> None:
+    """Make a rename in ``folder`` durable (a power cut after it keeps the new name)."""
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _read_changes(path: Path) -> KioskChanges | None:
+    """The changes kept in ``path``; None if it is missing; ValueError if it is damaged."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    return KioskChanges.model_validate_json(raw)
+
+
+def save_kiosk_changes(settings: Settings, changes: KioskChanges | None = None) -> KioskChanges:
+    """Make ``changes`` (default: all five values of ``settings``) in ``settings`` and keep
+    them in the data folder, one writer at a time; returns the five values now in effect.
+
+    The file's other values (another kiosk process's changes) are kept. Before the file is
+    replaced its last good content is copied to ``LAST_GOOD_SUFFIX``. SettingsBusyError
+    (nothing changed) when another writer holds it too long; any other OSError (a full disk, a
+    read-only folder) after the change was made in ``settings`` but not kept."""
+    if changes is None:
+        changes = current_changes(settings)
+    path = settings.data_dir / KIOSK_FILE
+    try:
+        with _one_writer(settings.data_dir):
+            _apply(settings, changes)
+            now = current_changes(settings)
+            try:
+                kept = _read_changes(path)
+            except (OSError, ValueError):
+                kept = None  # damaged: replaced by this change (a start sets damage aside)
+            update = changes.model_dump(exclude_none=True)
+            merged = (kept or KioskChanges()).model_copy(update=update)
+            if kept is not None and kept != merged:
+                last_good = path.with_name(KIOSK_FILE + LAST_GOOD_SUFFIX)
+                _write_atomically(last_good, _dumped(kept))
+            if kept != merged:
+                _write_atomically(path, _dumped(merged))
+    except SettingsBusyError:
+        raise
+    except OSError:  # the folder cannot be written (read-only, full): it applies until a restart
+        with _WRITER:
+            _apply(settings, changes)
+        raise
+    return now
+
+
+def current_changes(settings: Settings) -> KioskChanges:
+    """The five values the settings page may change, as they are in ``settings``."""
+    return KioskChanges(
         lang=settings.lang,
         brightness=settings.brightness,
         sound=settings.sound,
         add_ms=settings.stabiliser.add_ms,
         remove_ms=settings.stabiliser.remove_ms,
     )
-    path = settings.data_dir / KIOSK_FILE
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_suffix(".tmp")
-    temporary.write_text(changes.model_dump_json(indent=2) + "\n", encoding="utf-8")
-    os.replace(temporary, path)
-    return path
 
 
-def apply_kiosk_changes(settings: Settings, given: AbstractSet[str] = frozenset()) -> str | None:
-    """Apply the settings page's saved values, except the keys in ``given`` (set by a flag or
-    an environment variable, which win). Returns a problem to tell the user, or None."""
-    path = settings.data_dir / KIOSK_FILE
-    if not path.is_file():
-        return None
-    try:
-        changes = KioskChanges.model_validate_json(path.read_text(encoding="utf-8"))
-        stability = {
-            k: v for k in ("add_ms", "remove_ms") if (v := getattr(changes, k)) is not None
-        }
-        stabiliser = dataclasses.replace(settings.stabiliser, **stability)
-    except (OSError, ValueError) as exc:
-        first = str(exc).splitlines()[0]
-        return f"the settings saved from the kiosk ({path}) were not used: {first}"
+def _dumped(changes: KioskChanges) -> bytes:
+    return (changes.model_dump_json(indent=2, exclude_none=True) + "\n").encode()
+
+
+def _apply(
+    settings: Settings, changes: KioskChanges, given: AbstractSet[str] = frozenset()
+) -> None:
+    """Set ``changes`` in ``settings`` except the keys in ``given``; ValueError (nothing
+    changed) if the stability timing is refused by the stabiliser."""
+    stability = {k: v for k in ("add_ms", "remove_ms") if (v := getattr(changes, k)) is not None}
+    stabiliser = dataclasses.replace(settings.stabiliser, **stability)
     for key in ("lang", "brightness", "sound"):
         value = getattr(changes, key)
-        if value is not None and key not in given and f"TABLESIGHT_{key.upper()}" not in os.environ:
+        if value is not None and key not in given:
             setattr(settings, key, value)
     if "stabiliser" not in given:
         settings.stabiliser = stabiliser
-    return None
+
+
+def apply_kiosk_changes(settings: Settings, given: AbstractSet[str] = frozenset()) -> Text | None:
+    """Apply the settings page's saved values, except the keys in ``given`` (set by a flag or
+    an environment variable, which win). Returns a notice for the players, or None.
+
+    A damaged file is renamed aside (``DAMAGED_INFIX``), untouched; the last good copy is used
+    (and written back as the file), and the notice names the settings lost, in player words.
+    Temporary files left by a writer that died are removed."""
+    given = set(given) | {k for k in ("lang", "brightness", "sound") if _from_env(k)}
+    path = settings.data_dir / KIOSK_FILE
+    if not path.exists() and not any(settings.data_dir.glob(f"{_TEMP_PREFIX}*")):
+        return None
+    try:
+        with _one_writer(settings.data_dir, create=False):
+            return _load(settings, given, path)
+    except SettingsBusyError:  # another writer, for long: the file is whole (renamed in place)
+        return _load(settings, given, path)
+
+
+def _load(settings: Settings, given: AbstractSet[str], path: Path) -> Text | None:
+    """``apply_kiosk_changes`` once the writers are held."""
+    if not path.exists():
+        return None
+    try:
+        changes = _read_changes(path)
+        notice = None
+    except (OSError, ValueError) as exc:
+        changes, notice = _recover(path, exc)
+    if changes is not None:
+        try:
+            _apply(settings, changes, given)
+        except ValueError:
+            notice = _lost_notice(set(SETTING_NAMES), restored=False)
+    return notice
+
+
+def _from_env(key: str) -> bool:
+    return f"TABLESIGHT_{key.upper()}" in os.environ
+
+
+def _recover(path: Path, problem: Exception) -> tuple[KioskChanges | None, Text]:
+    """A damaged settings file: set it aside, take the last good copy (written back as the
+    file); returns the changes to use and the notice naming what was lost."""
+    raw = b""
+    with contextlib.suppress(OSError):
+        raw = path.read_bytes()
+    last_good = path.with_name(KIOSK_FILE + LAST_GOOD_SUFFIX)
+    try:
+        last = _read_changes(last_good)
+    except (OSError, ValueError):
+        last = None
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    with contextlib.suppress(OSError):
+        os.replace(path, path.with_name(f"{KIOSK_FILE}{DAMAGED_INFIX}{stamp}"))
+        if last is not None:
+            _write_atomically(path, _dumped(last))
+        else:
+            _fsync_folder(path.parent)
+    log.warning("%s is damaged (%s); set aside", path, str(problem).splitlines()[0])
+    try:
+        damaged = json.loads(raw)
+    except ValueError:
+        damaged = None
+    before = (last or KioskChanges()).model_dump()
+    if isinstance(damaged, dict):
+        lost = {k for k in SETTING_NAMES if k in damaged and damaged[k] != before[k]}
+        return last, _lost_notice(lost, restored=last is not None)
+    kept = {k for k, v in before.items() if v is not None}
+    return last, _lost_notice(set(), restored=last is not None, unreadable=kept)
+
+
+def _lost_notice(
+    lost: AbstractSet[str], *, restored: bool, unreadable: AbstractSet[str] = frozenset()
+) -> Text:
+    """What the players read when the saved settings were damaged: which were lost, and what
+    is used instead (the last good settings, or the defaults)."""
+    if lost:
+        names = _names(lost)
+        if restored:
+            return Text(
+                f"看板保存的设置已损坏:{names.zh}的最新选择丢失了,已恢复为上一次完好的设置",
+                f"the kiosk's saved settings were damaged: the latest choice of {names.en} was"
+                " lost, and the last good settings are used instead",
+            )
+        return Text(
+            f"看板保存的设置已损坏:{names.zh}的选择丢失了,已恢复为默认值",
+            f"the kiosk's saved settings were damaged: the choice of {names.en} was lost, and"
+            " the defaults are used instead",
+        )
+    if restored and unreadable:
+        names = _names(unreadable)
+        return Text(
+            f"看板保存的设置已损坏:最后一次修改丢失了,{names.zh}恢复为修改之前的样子",
+            f"the kiosk's saved settings were damaged: the last change was lost, and"
+            f" {names.en} are as they were before it",
+        )
+    return Text(
+        "看板保存的设置已损坏:在看板上选过的设置(语言、亮度、声音、识别时间)都丢失了,已恢复为默认值",
+        "the kiosk's saved settings were damaged: every setting chosen on the kiosk (language,"
+        " brightness, sound, recognition timing) was lost, and the defaults are used instead",
+    )
+
+
+def _names(keys: AbstractSet[str]) -> Text:
+    """Settings named for the players, in the settings page's order: "A、B和C", "A, B and C"."""
+    ordered = [SETTING_NAMES[k] for k in SETTING_NAMES if k in keys]
+    zh = [t.zh for t in ordered]
+    en = [t.en for t in ordered]
+    if len(ordered) == 1:
+        return Text(zh[0], en[0])
+    return Text("、".join(zh[:-1]) + "和" + zh[-1], ", ".join(en[:-1]) + " and " + en[-1])
 
 
 #: Settings an older tablesight knew, with what replaced them.

@@ -10,7 +10,6 @@ message and changes nothing.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import errno
 import io
 import ipaddress
@@ -26,7 +25,12 @@ from engine.core import EngineError, NothingToUndoError, Text, Verdict, move_fro
 from engine.core.text import Language
 from kiosk.deps import Control, PairingDep, SettingsDep, TableDep
 from kiosk.seats import MAX_NAME, parse_seats
-from kiosk.settings import save_kiosk_changes
+from kiosk.settings import (
+    SETTINGS_BUSY,
+    KioskChanges,
+    SettingsBusyError,
+    save_kiosk_changes,
+)
 from kiosk.store import (
     NOT_KEPT_CODE,
     WHY_DENIED,
@@ -255,30 +259,29 @@ def choose_timer(body: TimerChoice, request: Request, settings: SettingsDep) -> 
 
 @router.post("/settings")
 def change_settings(body: SettingsBody, table: TableDep, settings: SettingsDep) -> dict[str, Any]:
-    """Change the language, LED brightness, sound or stability timing of the running service."""
-    if body.stability is not None:
-        changes = body.stability.model_dump(exclude_none=True)
-        try:
-            settings.stabiliser = dataclasses.replace(settings.stabiliser, **changes)
-        except ValueError as exc:
-            raise HTTPException(400, str(exc)) from None
-    for key in ("lang", "brightness", "sound"):
-        if (value := getattr(body, key)) is not None:
-            setattr(settings, key, value)
+    """Change the language, LED brightness, sound or stability timing of the running service,
+    and keep the change for the next start (``kiosk.settings.save_kiosk_changes``: one writer
+    at a time). 409 when another screen held the settings too long (nothing changed); 503 when
+    the data folder cannot keep it (it applies now, not after a restart)."""
+    stability = body.stability.model_dump() if body.stability is not None else {}
     try:
-        save_kiosk_changes(settings)
+        changes = KioskChanges(
+            lang=body.lang, brightness=body.brightness, sound=body.sound, **stability
+        )
+        now = save_kiosk_changes(settings, changes)
+    except SettingsBusyError:
+        raise HTTPException(409, SETTINGS_BUSY.in_(settings.lang)) from None
     except OSError as exc:  # a read-only data folder, a full disk: as a move that is not kept
         text = NOT_SAVED.format(reason=WHY_NOT_WRITTEN.get(exc.errno or 0, WHY_UNWRITABLE))
         raise HTTPException(503, text.in_(settings.lang)) from None
+    except ValueError as exc:  # the stabiliser refused the timing: nothing changed
+        raise HTTPException(400, str(exc)) from None
     table.touch("settings")
     return {
-        "lang": settings.lang,
-        "brightness": settings.brightness,
-        "sound": settings.sound,
-        "stability": {
-            "add_ms": settings.stabiliser.add_ms,
-            "remove_ms": settings.stabiliser.remove_ms,
-        },
+        "lang": now.lang,
+        "brightness": now.brightness,
+        "sound": now.sound,
+        "stability": {"add_ms": now.add_ms, "remove_ms": now.remove_ms},
     }
 
 

@@ -521,8 +521,10 @@ def test_a_damaged_saved_settings_file_is_named_and_ignored(tmp_path: Path) -> N
     (tmp_path / KIOSK_FILE).write_text('{"lang": "fr", "brightness": 30}')
     settings = load_settings(data_dir=tmp_path, lang="en")
     problem = apply_kiosk_changes(settings)
-    assert problem is not None and KIOSK_FILE in problem and "were not used" in problem
+    assert problem is not None and "the language and the brightness was lost" in problem.en
+    assert KIOSK_FILE not in problem.en + problem.zh  # player words, no file names
     assert (settings.lang, settings.brightness) == ("en", 60)
+    assert [p.name.startswith(f"{KIOSK_FILE}.damaged-") for p in tmp_path.iterdir()].count(True)
 
 
 def test_a_fixed_pairing_code_comes_from_the_settings_and_must_be_six_digits(
