@@ -57,6 +57,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from paho.mqtt.enums import CallbackAPIVersion
 
+from cafe.known import KNOWN_FILE, Loaded, load, now_utc, save
 from engine.core import find_game
 from kiosk.mqtt.payloads import Result, Text, as_json, read_result, read_site_box, read_state
 from kiosk.mqtt.topics import (
@@ -213,6 +214,19 @@ class Overview:
         self._clock: threading.Thread | None = None
         self._results_file = None if data_dir is None else data_dir / RESULTS_FILE
         self._load_results()
+        self._known_file = None if data_dir is None else data_dir / KNOWN_FILE
+        self.known_loaded = (
+            Loaded() if self._known_file is None else load(self._known_file, limits.tables)
+        )
+        """What was read back of the known tables at start (``cafe.known``): said by the
+        verb when the file was damaged."""
+        self.known: dict[str, str] = dict(self.known_loaded.tables)
+        """The tables heard live before (key → when first heard, UTC), first heard first;
+        kept in the data folder (``cafe.known``)."""
+        self._known_dirty = False
+        self.anonymous_writes: bool | None = None
+        """Whether the broker lets a client without an account publish and read back
+        (``cafe.probe``); None until probed, or when the probe could not tell."""
         client = self._client(settings)
         # paho annotates whole seconds; its wait takes any number of them
         client.reconnect_delay_set(min_delay=RECONNECT_S, max_delay=RECONNECT_S)  # type: ignore[arg-type]
@@ -273,6 +287,7 @@ class Overview:
             if client is not None:
                 client.disconnect()
                 client.loop_stop()
+        self._save_known()
 
     # --- the clock: a held "offline" and the grace after a return -------------------------------
 
@@ -302,6 +317,25 @@ class Overview:
                 self._return = None
         for name in changed:
             self._tell(name)
+        self._save_known()
+
+    def _save_known(self) -> None:
+        """Write the known tables when they changed (from the clock's thread, and at stop)."""
+        with self._lock:
+            if not self._known_dirty or self._known_file is None:
+                return
+            known, self._known_dirty = dict(self.known), False
+        try:
+            save(self._known_file, known)
+        except OSError as exc:
+            log.warning("cannot keep the known tables in %s: %s", self._known_file, exc)
+
+    def _know(self, name: str) -> None:
+        """A table heard live is known from now on, while fewer than ``limits.tables`` are
+        (the caller holds the lock)."""
+        if name not in self.known and len(self.known) < self.limits.tables:
+            self.known[name] = now_utc()
+            self._known_dirty = True
 
     # --- paho's thread -------------------------------------------------------------------------
 
@@ -429,20 +463,18 @@ class Overview:
 
     def _tile(self, name: str, live: bool = False) -> dict[str, Any]:
         """A table's tile, made for a table not seen before if there is room (the caller holds
-        the lock). At ``limits.tables``, a table heard live takes the place of one that only
-        the broker's retained messages brought and that is not online (after a restart of the
-        overview, what the broker kept fills the tiles in its own order); else ValueError."""
+        the lock). The known tables (``known``) not shown yet keep their places: an unknown
+        table gets a tile only while there is room beside them. Beyond, an unknown table heard
+        live takes the place of an unknown one that only the broker's retained messages
+        brought and that is not online, and a known table that of any unknown one: a known
+        table is never given up for an unknown one. Else ValueError."""
         if live:
             self._heard.add(name)
         tile = self.tables.get(name)
         if tile is None:
-            if len(self.tables) >= self.limits.tables:
-                kept = (
-                    n
-                    for n, t in self.tables.items()
-                    if n not in self._heard and t["online"] is not True
-                )
-                gone = next(kept, None) if live else None
+            waiting = sum(1 for k in self.known if k not in self.tables and k != name)
+            if len(self.tables) + waiting + 1 > self.limits.tables:
+                gone = self._giving_way(name, live)
                 if gone is None:
                     self._heard.discard(name)
                     raise ValueError(f"the overview shows at most {self.limits.tables} tables")
@@ -459,6 +491,17 @@ class Overview:
             }
             self.tables[name] = tile
         return tile
+
+    def _giving_way(self, name: str, live: bool) -> str | None:
+        """The tile that makes way for ``name`` at the limit, or None (the caller holds the
+        lock). For an unknown table heard live: an unknown one that only retained messages
+        brought and that is not online. For a known table: any unknown one, those first."""
+        if name not in self.known and not live:
+            return None
+        unknown = [n for n in self.tables if n not in self.known]
+        retained = [n for n in unknown if n not in self._heard]
+        quiet = [n for n in retained if self.tables[n]["online"] is not True]
+        return next(iter(quiet + (retained + unknown if name in self.known else [])), None)
 
     def _forget(self, name: str) -> None:
         """A tile goes (the caller holds the lock)."""
@@ -518,6 +561,7 @@ class Overview:
                 if back is not None:
                     back.spoke.add(name)
                 if text == ONLINE:
+                    self._know(name)
                     tile["online"] = True
                     self._held.pop(name, None)
                 elif tile["online"] is True:  # a stopping broker's will? shown if it stays
@@ -553,6 +597,7 @@ class Overview:
             further = old is not None and state is not None and _later(state, old)
             if state is not None and (not retained or (back is not None and further)):
                 if not retained:  # the table is there (it says "offline" after its last one)
+                    self._know(name)
                     tile["seen"] = time.time()
                     tile["online"] = True
                     self._held.pop(name, None)
@@ -570,6 +615,8 @@ class Overview:
         tile = self.tables[name]
         if tile["state"] is None and tile["online"] is None and not tile["unreadable"]:
             self._forget(name)
+            if self.known.pop(name, None) is not None:
+                self._known_dirty = True
 
     def _shown(self, name: str) -> dict[str, Any]:
         """One tile as the page gets it: ``checking`` while the table has yet to speak after
@@ -1004,6 +1051,8 @@ def create_app(overview: Overview, lang: str) -> FastAPI:
             "subscriber": alive,
             "broker": overview.connected.is_set(),
             "tables": len(overview.snapshot()["tables"]),
+            "known": len(overview.known),
+            "anonymous_writes": overview.anonymous_writes,
             "dropped": overview.dropped,
             "kept_bytes": overview.kept_bytes(),
         }
