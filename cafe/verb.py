@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from cafe.overview import Overview
     from kiosk.settings import Settings
 
 DEFAULT_PORT = 8080
@@ -111,6 +112,7 @@ def cafe(args: argparse.Namespace, settings: Settings) -> int:
     import signal
     import socket
     import sys
+    import threading
 
     from kiosk.errors import CommandError
 
@@ -158,6 +160,11 @@ def cafe(args: argparse.Namespace, settings: Settings) -> int:
         "en": f"café overview on {where} (Ctrl-C to stop); MQTT broker {overview.address}",
     }
     print(f"tablesight: {lines[settings.lang]}", file=sys.stderr, flush=True)
+    if (damaged := _known_line(overview, settings.lang)) is not None:
+        print(f"tablesight: {damaged}", file=sys.stderr, flush=True)
+    threading.Thread(
+        target=_probe, args=(overview, settings), name="cafe-probe", daemon=True
+    ).start()
     if boxes:
         games = ", ".join(boxes)
         offer = {
@@ -174,6 +181,43 @@ def cafe(args: argparse.Namespace, settings: Settings) -> int:
     stopped = {"zh": "咖啡馆总览已停止", "en": "café overview stopped"}
     print(f"tablesight: {stopped[settings.lang]}", file=sys.stderr, flush=True)
     return 0
+
+
+def _known_line(overview: Overview, lang: str) -> str | None:
+    """The line saying the file of known tables was damaged, or None when it was not."""
+    loaded = overview.known_loaded
+    if not loaded.lost or loaded.aside is None:
+        return None
+    kept, aside = len(loaded.tables), loaded.aside
+    if loaded.lost < 0:
+        zh = f"已知桌台的记录无法读取({loaded.reason}),已另存为 {aside};现在没有已知桌台"
+        en = (
+            f"the record of known tables could not be read ({loaded.reason}); kept aside as"
+            f" {aside}; starting with no known table"
+        )
+    else:
+        zh = (
+            f"已知桌台的记录中有 {loaded.lost} 条无法读取({loaded.reason}),已另存为 {aside};"
+            f"保留其余 {kept} 张已知桌台"
+        )
+        en = (
+            f"{loaded.lost} entr{'y' if loaded.lost == 1 else 'ies'} of the record of known"
+            f" tables could not be read ({loaded.reason}); kept aside as {aside}; starting"
+            f" with the {kept} other known table(s)"
+        )
+    return zh if lang == "zh" else en
+
+
+def _probe(overview: Overview, settings: Settings) -> None:
+    """Probe the broker for anonymous writes; suggest the broker accounts when it allows
+    them (one line, in the café's language)."""
+    import sys
+
+    from cafe.probe import SUGGESTION, anonymous_writes
+
+    overview.anonymous_writes = anonymous_writes(overview.address, settings.mqtt)
+    if overview.anonymous_writes:
+        print(f"tablesight: {SUGGESTION[settings.lang]}", file=sys.stderr, flush=True)
 
 
 def _import_boxes(paths: list[Path], settings: Settings) -> int:
