@@ -20,6 +20,7 @@ top-right, top-left, bottom-left, bottom-right corner; the bitmap's top edge is 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import TypeAlias
@@ -186,11 +187,14 @@ class Effects:
 
 @dataclass(frozen=True)
 class Camera:
-    """A pinhole camera (no lens distortion) above the table.
+    """A pinhole camera above the table, with radial lens distortion when ``k1``/``k2`` are set.
 
     ``fx, fy, cx, cy`` are the intrinsics in pixels; ``position_mm`` is the optical centre in
     table coordinates (``z`` negative: above the table); ``tilt_deg`` pitches the camera about
-    its ``x`` axis and ``yaw_deg`` turns it about the vertical.
+    its ``x`` axis and ``yaw_deg`` turns it about the vertical. ``k1`` and ``k2`` are OpenCV's
+    radial coefficients in normalised coordinates (pixels less the centre, over ``fx``/``fy``):
+    a point at normalised radius ``r`` of the pinhole picture is seen at ``r (1 + k1 r² + k2 r⁴)``;
+    negative ``k1`` is a barrel lens (a cheap wide camera: about -0.1 to -0.3).
     """
 
     width: int
@@ -202,6 +206,8 @@ class Camera:
     position_mm: tuple[float, float, float]
     tilt_deg: float = 0.0
     yaw_deg: float = 0.0
+    k1: float = 0.0
+    k2: float = 0.0
 
     @classmethod
     def overhead(
@@ -214,8 +220,11 @@ class Camera:
         hfov_deg: float = 66.0,
         tilt_deg: float = 0.0,
         yaw_deg: float = 0.0,
+        k1: float = 0.0,
+        k2: float = 0.0,
     ) -> Camera:
-        """A camera ``height_mm`` above the table point ``over_mm``, looking straight down."""
+        """A camera ``height_mm`` above the table point ``over_mm``, looking straight down (less
+        ``tilt_deg``), through a lens of radial distortion ``k1``, ``k2``."""
         if width < 16 or height < 16 or height_mm <= 0 or not 1 < hfov_deg < 170:
             raise SyntheticError("camera: size, height or field of view is out of range")
         f = (width / 2) / math.tan(math.radians(hfov_deg) / 2)
@@ -229,7 +238,14 @@ class Camera:
             (over_mm[0], over_mm[1], -height_mm),
             tilt_deg,
             yaw_deg,
+            k1,
+            k2,
         )
+
+    @property
+    def distorted(self) -> bool:
+        """Whether the lens bends straight lines (``k1`` or ``k2`` set)."""
+        return self.k1 != 0 or self.k2 != 0
 
     @property
     def matrix(self) -> FloatArray:
@@ -252,8 +268,33 @@ class Camera:
         return h / h[2, 2]
 
     def project(self, points_mm: FloatArray) -> FloatArray:
-        """Table points (N×2, on the plane) to pixels (N×2)."""
-        return apply_homography(self.table_homography(), points_mm)
+        """Table points (N×2, on the plane) to pixels (N×2), through the lens."""
+        return self.distort(apply_homography(self.table_homography(), points_mm))
+
+    def distort(self, points_px: FloatArray) -> FloatArray:
+        """Pixels of the pinhole picture (N×2) to where the lens shows them."""
+        pts = np.asarray(points_px, float).reshape(-1, 2)
+        if not self.distorted:
+            return pts
+        n = (pts - (self.cx, self.cy)) / (self.fx, self.fy)
+        r2 = np.sum(n * n, axis=1, keepdims=True)
+        return n * (1 + self.k1 * r2 + self.k2 * r2 * r2) * (self.fx, self.fy) + (self.cx, self.cy)
+
+    def undistort(self, points_px: FloatArray) -> FloatArray:
+        """Pixels as the lens shows them (N×2) to the pinhole picture's (Newton's method on the
+        radius; the inverse of :meth:`distort` within the frame)."""
+        pts = np.asarray(points_px, float).reshape(-1, 2)
+        if not self.distorted:
+            return pts
+        n = (pts - (self.cx, self.cy)) / (self.fx, self.fy)
+        rd = np.hypot(n[:, 0], n[:, 1])
+        r = rd.copy()
+        for _ in range(20):
+            r2 = r * r
+            f = r * (1 + self.k1 * r2 + self.k2 * r2 * r2) - rd
+            r = r - f / (1 + 3 * self.k1 * r2 + 5 * self.k2 * r2 * r2)
+        ratio = np.divide(r, rd, out=np.ones_like(rd), where=rd > 0)
+        return n * ratio[:, None] * (self.fx, self.fy) + (self.cx, self.cy)
 
 
 @dataclass(frozen=True)
@@ -327,10 +368,13 @@ def render(
     if supersample < 1:
         raise SyntheticError("supersample must be at least 1")
     s = supersample
+    # The pinhole picture the lens bends into the frame: the frame itself, or (a lens) the
+    # larger area of the pinhole picture that the frame shows, drawn and then bent.
+    x0, y0, x1, y1 = _pinhole_area(camera)
     # Pixel centres stay centres when the frame is shrunk by s: x_lo = (x_hi + 0.5) / s - 0.5.
-    to_hi = np.array([[s, 0, (s - 1) / 2], [0, s, (s - 1) / 2], [0, 0, 1.0]])
+    to_hi = np.array([[s, 0, (s - 1) / 2 - s * x0], [0, s, (s - 1) / 2 - s * y0], [0, 0, 1.0]])
     h_table = to_hi @ camera.table_homography()
-    big = (camera.height * s, camera.width * s)
+    big = ((y1 - y0) * s, (x1 - x0) * s)
     canvas = np.empty((*big, 3), np.uint8)
     canvas[:] = table.floor_colour
     tw, th = table.size_mm
@@ -345,9 +389,13 @@ def render(
     if effects.hands:
         hand_mask = np.zeros(big, np.uint8)
         for hand in effects.hands:
-            _draw_hand(canvas, hand_mask, h_table, hand)
+            _draw_hand(canvas, hand_mask, lambda p: apply_homography(h_table, p), hand)
+        if camera.distorted:
+            hand_mask = _bend(hand_mask, camera, s, 0)
         size = (camera.width, camera.height)
         small_mask = np.asarray(cv2.resize(hand_mask, size, interpolation=cv2.INTER_AREA), np.uint8)
+    if camera.distorted:
+        canvas = _bend(canvas, camera, s, table.floor_colour)
     shrunk = cv2.resize(canvas, (camera.width, camera.height), interpolation=cv2.INTER_AREA)
     image = np.asarray(shrunk, dtype=np.uint8)
     truth, hidden = _truth(table, camera, small_mask)
@@ -386,10 +434,9 @@ class SessionRenderer:
         mask = None
         if fx.hands:
             mask = np.zeros_like(image)
-            h = self.camera.table_homography()
             for hand in fx.hands:
                 grey_hand = replace(hand, colour=(int(np.mean(hand.colour)),) * 3)
-                _draw_hand(image, mask, h, grey_hand)
+                _draw_hand(image, mask, self.camera.project, grey_hand)
         truth, hidden = _truth(table, self.camera, mask)
         out = image.astype(np.float32)
         if fx.uneven_light > 0 or fx.glare > 0:
@@ -430,8 +477,57 @@ class SessionRenderer:
         return maps
 
 
+def _pinhole_area(camera: Camera) -> tuple[int, int, int, int]:
+    """The pixels (x0, y0, x1, y1) of the pinhole picture that the frame shows: the frame
+    itself without a lens, else the box around its border undistorted."""
+    if not camera.distorted:
+        return 0, 0, camera.width, camera.height
+    w, h = camera.width, camera.height
+    t = np.linspace(0, 1, 65)
+    border = np.vstack(
+        [
+            np.column_stack([t * (w - 1), np.zeros_like(t)]),
+            np.column_stack([t * (w - 1), np.full_like(t, h - 1)]),
+            np.column_stack([np.zeros_like(t), t * (h - 1)]),
+            np.column_stack([np.full_like(t, w - 1), t * (h - 1)]),
+        ]
+    )
+    seen = camera.undistort(border)
+    (x0, y0), (x1, y1) = np.floor(seen.min(axis=0)) - 2, np.ceil(seen.max(axis=0)) + 3
+    return int(min(x0, 0)), int(min(y0, 0)), int(max(x1, w)), int(max(y1, h))
+
+
+@lru_cache(maxsize=8)
+def _bend_map(camera: Camera, s: int) -> tuple[Float32Array, Float32Array]:
+    """For every pixel of the frame drawn ``s`` times larger, where it lies on the canvas of
+    the pinhole area (``_pinhole_area``) drawn at the same scale."""
+    x0, y0, _, _ = _pinhole_area(camera)
+    w, h = camera.width, camera.height
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float64)
+    seen = camera.undistort(np.column_stack([xx.ravel(), yy.ravel()]))
+    map_x = (s * (seen[:, 0] - x0) + (s - 1) / 2).reshape(h, w).astype(np.float32)
+    map_y = (s * (seen[:, 1] - y0) + (s - 1) / 2).reshape(h, w).astype(np.float32)
+    size = (w * s, h * s)  # centre-aligned, as the frame is later shrunk
+    big_x = np.asarray(cv2.resize(map_x, size, interpolation=cv2.INTER_LINEAR), np.float32)
+    big_y = np.asarray(cv2.resize(map_y, size, interpolation=cv2.INTER_LINEAR), np.float32)
+    return big_x, big_y
+
+
+def _bend(canvas: Image, camera: Camera, s: int, fill: int | tuple[int, ...]) -> Image:
+    """The pinhole area's canvas as the lens shows it in the frame (``s`` times larger)."""
+    map_x, map_y = _bend_map(camera, s)
+    border = fill if isinstance(fill, int) else tuple(float(c) for c in fill)
+    out = cv2.remap(
+        canvas, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=border
+    )
+    return np.asarray(out, dtype=np.uint8)
+
+
 def _fill(canvas: Image, h: FloatArray, poly_mm: FloatArray, colour: tuple[int, ...]) -> None:
-    pts = apply_homography(h, poly_mm)
+    _fill_px(canvas, apply_homography(h, poly_mm), colour)
+
+
+def _fill_px(canvas: Image, pts: FloatArray, colour: tuple[int, ...]) -> None:
     cv2.fillPoly(canvas, [np.round(pts * 16).astype(np.int32)], colour, cv2.LINE_AA, shift=4)
 
 
@@ -482,7 +578,11 @@ def _draw_bitmap(
     roi[:] = (roi * (1 - alpha) + warped[:, :, None].astype(np.float32) * alpha).astype(np.uint8)
 
 
-def _draw_hand(canvas: Image, mask: Image, h_table: FloatArray, hand: Hand) -> None:
+def _draw_hand(
+    canvas: Image, mask: Image, project: Callable[[FloatArray], FloatArray], hand: Hand
+) -> None:
+    """Draw ``hand`` (and its arm) and mark it in ``mask``; ``project`` takes table mm to the
+    canvas's pixels (the arm's sides are cut in short pieces, so a lens may bend them)."""
     t = np.linspace(0, 2 * math.pi, 48, endpoint=False)
     a = math.radians(hand.angle_deg)
     ex, ey = hand.radius_mm[0] * np.cos(t), hand.radius_mm[1] * np.sin(t)
@@ -499,23 +599,30 @@ def _draw_hand(canvas: Image, mask: Image, h_table: FloatArray, hand: Hand) -> N
         nx, ny = -d[1] / length * hand.arm_mm / 2, d[0] / length * hand.arm_mm / 2
         hx, hy = hand.x_mm, hand.y_mm
         ax, ay = hand.arm_to_mm
+        corners = np.array(
+            [[hx + nx, hy + ny], [ax + nx, ay + ny], [ax - nx, ay - ny], [hx - nx, hy - ny]]
+        )
+        t = np.linspace(0, 1, 16, endpoint=False)[:, None]
         shapes.append(
-            np.array(
-                [[hx + nx, hy + ny], [ax + nx, ay + ny], [ax - nx, ay - ny], [hx - nx, hy - ny]]
+            np.vstack(
+                [
+                    a + (b - a) * t
+                    for a, b in zip(corners, np.roll(corners, -1, axis=0), strict=True)
+                ]
             )
         )
     for shape in shapes:
-        _fill(canvas, h_table, shape, hand.colour)
-        _fill(mask, h_table, shape, (255,))
+        pts = project(shape)
+        _fill_px(canvas, pts, hand.colour)
+        _fill_px(mask, pts, (255,))
 
 
 def _truth(
     table: SyntheticTable, camera: Camera, hand_mask: Image | None
 ) -> tuple[tuple[TagTruth, ...], tuple[int, ...]]:
     visible, hidden = [], []
-    h = camera.table_homography()
     for comp in table.components:
-        corners = apply_homography(h, comp.tag_corners_mm())
+        corners = camera.project(comp.tag_corners_mm())
         inside = np.all((corners >= 0) & (corners <= (camera.width - 1, camera.height - 1)))
         covered = False
         if inside and hand_mask is not None:
@@ -528,7 +635,7 @@ def _truth(
         if not inside or covered:
             hidden.append(comp.tag_id)
             continue
-        center = apply_homography(h, np.array([[comp.x_mm, comp.y_mm]]))[0]
+        center = camera.project(np.array([[comp.x_mm, comp.y_mm]]))[0]
         visible.append(
             TagTruth(
                 comp.tag_id,
