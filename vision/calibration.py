@@ -2,8 +2,14 @@
 
 The table plane comes from four *anchor* tags stuck at known places on the table: the corners of
 every anchor seen give point pairs (millimetres, pixels) and one homography fits them all; the
-root-mean-square reprojection error over those corners says how good the fit is. The result is
-saved as JSON (in the user's data folder; the path is passed in) and reloaded at start.
+root-mean-square reprojection error over those corners says how good the fit is. The camera's
+lens bends straight lines (a wide cheap lens: barrel distortion), which no homography follows:
+:class:`Lens` is its radial distortion, fitted by :func:`fit_lens` from the table's own tags
+(every sticker is a printed square, so its four corners must map to a square on the table; the
+anchors must land on their places), and the homography maps table millimetres to the
+*undistorted* picture. Readers go through :meth:`TableCalibration.to_table`, which undistorts
+the detected corner points (never whole images). The result is saved as JSON (in the user's
+data folder; the path is passed in) and reloaded at start.
 
 A board (a Greenwood submarine, a Don't Starve map tile) carries its own tags at known places on
 the board. Its pose on the table is fitted from those tags every time it is read, so a board that
@@ -23,6 +29,7 @@ from typing import TypeAlias
 import cv2
 import numpy as np
 import numpy.typing as npt
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from engine.core.text import Language, Text
 from vision.detection import Detection, Image
@@ -31,7 +38,16 @@ from vision.synthetic import Component, apply_homography
 
 FloatArray: TypeAlias = npt.NDArray[np.float64]
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+"""Written by :meth:`TableCalibration.save`; format 1 (before the lens) still loads, as a lens
+that bends nothing."""
+FORMATS = (1, 2)
+MIN_LENS_TAGS = 6
+"""Fewer stickers than this in view besides the anchors and no lens is fitted (none assumed):
+the anchors alone, at the corners of the play area, hardly tell a bent picture from a tilted
+one."""
+K2_TAGS = 16
+"""From this many stickers besides the anchors the lens's second coefficient is fitted too."""
 #: Fewer anchors than this and the table cannot be calibrated.
 MIN_ANCHORS = 4
 RELIABLE_TAG_PX = 24.0
@@ -62,27 +78,123 @@ class TagPlace:
         ).tag_corners_mm()
 
 
+class LensData(BaseModel):
+    """The lens as the calibration file keeps it (checked when loaded)."""
+
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, frozen=True)
+
+    k1: float = Field(ge=-1.0, le=1.0)
+    k2: float = Field(default=0.0, ge=-1.0, le=1.0)
+    centre_px: tuple[float, float]
+    scale_px: float = Field(gt=0)
+
+
+@dataclass(frozen=True)
+class Lens:
+    """Radial lens distortion (OpenCV's model, radii over ``scale_px``, about ``centre_px``):
+    a point of the undistorted picture at radius ``r`` is seen at ``r (1 + k1 r² + k2 r⁴)``.
+    :meth:`of_frame` takes the frame's centre and half its diagonal, so ``k1`` is about
+    ``(half diagonal ÷ focal length)²`` times OpenCV's normalised ``k1`` (0.55 for a 66°
+    field of view). The default bends nothing."""
+
+    k1: float = 0.0
+    k2: float = 0.0
+    centre_px: tuple[float, float] = (0.0, 0.0)
+    scale_px: float = 1.0
+
+    @classmethod
+    def of_frame(cls, image_size: tuple[int, int], k1: float = 0.0, k2: float = 0.0) -> Lens:
+        """A lens of a frame of ``image_size`` (width, height): its centre, half its diagonal."""
+        w, h = image_size
+        return cls(k1, k2, ((w - 1) / 2, (h - 1) / 2), math.hypot(w, h) / 2)
+
+    @property
+    def bends(self) -> bool:
+        """Whether the lens bends straight lines at all."""
+        return self.k1 != 0 or self.k2 != 0
+
+    def distort(self, points_px: FloatArray) -> FloatArray:
+        """Undistorted pixels (N×2) to where the camera shows them."""
+        pts = np.asarray(points_px, float).reshape(-1, 2)
+        if not self.bends:
+            return pts
+        n = (pts - self.centre_px) / self.scale_px
+        r2 = np.sum(n * n, axis=1, keepdims=True)
+        return n * (1 + self.k1 * r2 + self.k2 * r2 * r2) * self.scale_px + self.centre_px
+
+    def undistort(self, points_px: FloatArray) -> FloatArray:
+        """Pixels as the camera shows them (N×2) to the undistorted picture (Newton's method
+        on each radius; exact to well under a thousandth of a pixel within the frame)."""
+        pts = np.asarray(points_px, float).reshape(-1, 2)
+        if not self.bends:
+            return pts
+        n = (pts - self.centre_px) / self.scale_px
+        rd = np.hypot(n[:, 0], n[:, 1])
+        r = rd.copy()
+        for _ in range(12):
+            r2 = r * r
+            slope = 1 + 3 * self.k1 * r2 + 5 * self.k2 * r2 * r2
+            r = r - (r * (1 + self.k1 * r2 + self.k2 * r2 * r2) - rd) / slope
+        ratio = np.divide(r, rd, out=np.ones_like(rd), where=rd > 0)
+        return n * ratio[:, None] * self.scale_px + self.centre_px
+
+    def folds(self, image_size: tuple[int, int]) -> bool:
+        """Whether the lens would fold the picture over itself before the frame's corners
+        (no such lens: the fit went wrong)."""
+        if not self.bends:
+            return False
+        w, h = image_size
+        corner = math.hypot(
+            max(self.centre_px[0], w - 1 - self.centre_px[0]),
+            max(self.centre_px[1], h - 1 - self.centre_px[1]),
+        )
+        r = np.linspace(0, 1.5 * corner / self.scale_px, 200)
+        seen = r * (1 + self.k1 * r**2 + self.k2 * r**4)
+        inside = seen <= corner / self.scale_px
+        slope = 1 + 3 * self.k1 * r**2 + 5 * self.k2 * r**4
+        return bool(np.any(slope[inside] <= 0.05)) or not bool(seen.max() > corner / self.scale_px)
+
+    def data(self) -> LensData:
+        """The lens as the calibration file keeps it."""
+        return LensData(k1=self.k1, k2=self.k2, centre_px=self.centre_px, scale_px=self.scale_px)
+
+
 @dataclass(frozen=True)
 class TableCalibration:
-    """The camera-to-table mapping: a homography from table mm to pixels, for one frame size."""
+    """The camera-to-table mapping for one frame size: the lens (:class:`Lens`; none by
+    default) and a homography from table mm to the undistorted picture."""
 
     table_to_image: FloatArray
     image_size: tuple[int, int]
     anchors: tuple[int, ...]
     reprojection_error_px: float
+    lens: Lens = Lens()
+    lens_tags: int = 0
+    """How many stickers besides the anchors the lens was fitted to (0: no lens fitted)."""
+    flat_to_image: FloatArray | None = None
+    """The homography from table mm straight to the pixels seen, fitted to the anchors with no
+    lens (the calibration as it was before the lens), for what only takes a matrix."""
 
     @property
     def image_to_table(self) -> FloatArray:
-        """The homography from pixels to table millimetres."""
-        return np.linalg.inv(self.table_to_image).astype(np.float64, copy=False)
+        """A homography from pixels to table millimetres, for users that take only a matrix
+        (the stabiliser): without a lens the exact one; with a lens the flat plane that best
+        fits the anchors as seen (as calibrations were before the lens). Use
+        :meth:`to_table` wherever a function will do: it undistorts first."""
+        if not self.lens.bends:
+            return _inverse(self.table_to_image)
+        if self.flat_to_image is not None:
+            return _inverse(self.flat_to_image)
+        return _flat_fit(self)
 
     def to_table(self, points_px: FloatArray) -> FloatArray:
-        """Pixels (N×2) to table millimetres."""
-        return apply_homography(self.image_to_table, points_px)
+        """Pixels (N×2) to table millimetres, through the lens."""
+        undistorted = self.lens.undistort(points_px)
+        return apply_homography(_inverse(self.table_to_image), undistorted)
 
     def to_image(self, points_mm: FloatArray) -> FloatArray:
-        """Table millimetres (N×2) to pixels."""
-        return apply_homography(self.table_to_image, points_mm)
+        """Table millimetres (N×2) to pixels, through the lens."""
+        return self.lens.distort(apply_homography(self.table_to_image, points_mm))
 
     def check_frame(self, image: npt.NDArray[np.uint8]) -> None:
         """Raise CalibrationError when a frame's size differs from the calibrated one."""
@@ -103,6 +215,9 @@ class TableCalibration:
             "image_size": list(self.image_size),
             "anchors": list(self.anchors),
             "reprojection_error_px": self.reprojection_error_px,
+            "lens": self.lens.data().model_dump(mode="json"),
+            "lens_tags": self.lens_tags,
+            "flat_to_image": None if self.flat_to_image is None else self.flat_to_image.tolist(),
         }
         tmp = path.with_suffix(path.suffix + ".tmp")
         tmp.write_text(json.dumps(data, indent=2) + "\n")
@@ -113,21 +228,41 @@ class TableCalibration:
         """Read a calibration written by :meth:`save`; CalibrationError if absent or damaged."""
         try:
             data = json.loads(path.read_text())
-            if data.get("format") != FORMAT_VERSION:
+            if data.get("format") not in FORMATS:
                 raise ValueError(f"format {data.get('format')!r} is not {FORMAT_VERSION}")
             matrix = np.array(data["table_to_image"], float)
             if matrix.shape != (3, 3) or not np.all(np.isfinite(matrix)):
                 raise ValueError("table_to_image is not a 3×3 matrix of numbers")
             width, height = (int(v) for v in data["image_size"])
+            flat = None
+            if data.get("flat_to_image") is not None:
+                flat = np.array(data["flat_to_image"], float)
+                if flat.shape != (3, 3) or not np.all(np.isfinite(flat)):
+                    raise ValueError("flat_to_image is not a 3×3 matrix of numbers")
+            lens = Lens()  # format 1: no lens
+            if data.get("lens") is not None:
+                kept = LensData.model_validate(data["lens"])
+                lens = Lens(kept.k1, kept.k2, kept.centre_px, kept.scale_px)
+                if lens.folds((width, height)):
+                    raise ValueError("the lens folds the picture over itself")
             return cls(
                 matrix,
                 (width, height),
                 tuple(int(a) for a in data["anchors"]),
                 float(data["reprojection_error_px"]),
+                lens,
+                int(data.get("lens_tags", 0)),
+                flat,
             )
         except FileNotFoundError:
             raise CalibrationError(
                 f"{path}: no calibration yet; run `tablesight calibrate`"
+            ) from None
+        except ValidationError as exc:
+            where = ".".join(str(p) for p in exc.errors()[0]["loc"])
+            reason = exc.errors()[0]["msg"]
+            raise CalibrationError(
+                f"{path}: not a usable calibration (lens {where}: {reason})"
             ) from None
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             raise CalibrationError(f"{path}: not a usable calibration ({exc})") from None
@@ -159,25 +294,38 @@ def table_resolution(
     x0, y0, x1, y1 = area_mm
     xs, ys = np.meshgrid(np.linspace(x0, x1, samples), np.linspace(y0, y1, samples))
     points = np.column_stack([xs.ravel(), ys.ravel()])
-    scales = np.array([_shortest_scale(calibration.table_to_image, p) for p in points])
-    middle = _shortest_scale(calibration.table_to_image, np.array([(x0 + x1) / 2, (y0 + y1) / 2]))
+    scales = _shortest_scales(calibration, points)
+    middle = float(_shortest_scales(calibration, np.array([[(x0 + x1) / 2, (y0 + y1) / 2]]))[0])
     worst = float(scales.min())
     if not worst > 0:
         raise CalibrationError("the calibration maps part of the table to no pixels at all")
     return TableResolution(middle, worst, reliable_px, math.ceil(reliable_px / worst - 1e-9))
 
 
-def _shortest_scale(h: FloatArray, point: FloatArray) -> float:
-    """The smaller singular value of the Jacobian of homography ``h`` at ``point``."""
-    x, y = float(point[0]), float(point[1])
-    u, v, w = h @ np.array([x, y, 1.0])
-    jacobian = np.array(
-        [
-            [(h[0, 0] * w - u * h[2, 0]) / w**2, (h[0, 1] * w - u * h[2, 1]) / w**2],
-            [(h[1, 0] * w - v * h[2, 0]) / w**2, (h[1, 1] * w - v * h[2, 1]) / w**2],
-        ]
-    )
-    return float(np.linalg.svd(jacobian, compute_uv=False).min())
+def _shortest_scales(calibration: TableCalibration, points: FloatArray) -> FloatArray:
+    """The smaller singular value of the Jacobian of table mm → pixels (lens included) at each
+    of ``points`` (N×2), by central differences of a tenth of a millimetre."""
+    step = 0.1
+    ex, ey = np.array([step, 0.0]), np.array([0.0, step])
+    dx = calibration.to_image(points + ex) - calibration.to_image(points - ex)
+    dy = calibration.to_image(points + ey) - calibration.to_image(points - ey)
+    jacobians = np.stack([dx, dy], axis=2) / (2 * step)  # N×2×2
+    return np.asarray(np.linalg.svd(jacobians, compute_uv=False).min(axis=1), dtype=np.float64)
+
+
+def lens_shift_mm(
+    calibration: TableCalibration, area_mm: tuple[float, float, float, float], samples: int = 9
+) -> float:
+    """How far (table mm) the flat plane of the anchors, with no lens (``image_to_table``),
+    would misplace a point of the play area ``(x0, y0, x1, y1)`` that the calibration's lens
+    places right: the largest of ``samples`` × ``samples`` points (0 without a lens)."""
+    if not calibration.lens.bends:
+        return 0.0
+    x0, y0, x1, y1 = area_mm
+    xs, ys = np.meshgrid(np.linspace(x0, x1, samples), np.linspace(y0, y1, samples))
+    points = np.column_stack([xs.ravel(), ys.ravel()])
+    flat = apply_homography(calibration.image_to_table, calibration.to_image(points))
+    return float(np.max(np.linalg.norm(flat - points, axis=1)))
 
 
 def anchors_area(anchors: Mapping[int, TagPlace]) -> tuple[float, float, float, float]:
@@ -279,8 +427,11 @@ def calibrate_table(
     image_size: tuple[int, int],
     *,
     min_anchors: int = MIN_ANCHORS,
+    lens: bool = True,
 ) -> TableCalibration:
-    """Fit the table plane to the anchors in ``detections``.
+    """Fit the table plane to the anchors in ``detections`` and, with ``lens`` and at least
+    ``MIN_LENS_TAGS`` other stickers in view, the camera's lens to every sticker in view
+    (:func:`fit_lens`).
 
     Raises CalibrationError naming the missing (or doubled) anchors when fewer than
     ``min_anchors`` are seen exactly once.
@@ -292,12 +443,133 @@ def calibrate_table(
     by_id = {d.id: d for d in detections if d.id in report.found}
     mm = np.vstack([anchors[t].corners_mm() for t in report.found])
     px = np.vstack([np.asarray(by_id[t].corners, float) for t in report.found])
-    fitted, _ = cv2.findHomography(mm, px, 0)
-    if fitted is None or not np.all(np.isfinite(fitted)) or abs(np.linalg.det(fitted)) < 1e-12:
+    fitted_lens, used = fit_lens(detections, anchors, image_size) if lens else (Lens(), 0)
+    h = _homography(mm, fitted_lens.undistort(px))
+    flat = _homography(mm, px) if fitted_lens.bends else None
+    if h is None:
         raise AnchorsError(NOT_A_PLANE)
+    back = fitted_lens.distort(apply_homography(h, mm))
+    error = float(np.sqrt(np.mean(np.sum((back - px) ** 2, axis=1))))
+    return TableCalibration(h, image_size, report.found, error, fitted_lens, used, flat)
+
+
+def _homography(src: FloatArray, dst: FloatArray) -> FloatArray | None:
+    """The homography (normalised) that maps ``src`` onto ``dst`` best, or None (no plane)."""
+    fitted, _ = cv2.findHomography(src, dst, 0)
+    if fitted is None or not np.all(np.isfinite(fitted)) or abs(np.linalg.det(fitted)) < 1e-12:
+        return None
     h = np.asarray(fitted, dtype=np.float64)
-    error = float(np.sqrt(np.mean(np.sum((apply_homography(h, mm) - px) ** 2, axis=1))))
-    return TableCalibration(h / h[2, 2], image_size, report.found, error)
+    return h / h[2, 2]
+
+
+_SQUARE = np.array([0.5 - 0.5j, -0.5 - 0.5j, -0.5 + 0.5j, 0.5 + 0.5j])
+"""A tag's corners in the detector's order, as complex numbers (``TagPlace.corners_mm``)."""
+
+
+def fit_lens(
+    detections: Sequence[Detection],
+    anchors: Mapping[int, TagPlace],
+    image_size: tuple[int, int],
+) -> tuple[Lens, int]:
+    """The camera's radial distortion fitted to the table's own tags, and how many stickers
+    besides the anchors it rests on (0 and no lens when fewer than ``MIN_LENS_TAGS``).
+
+    For a trial lens the anchors' corners are undistorted and a homography fitted to them;
+    then every anchor's corners must land on its place, and every other sticker's four corners
+    (seen once) on a square: the best square of any size and turn (a sticker's printed size
+    is not trusted: printers scale, and a sticker on a figure's base lies higher than the
+    table, which only changes its size). ``k1`` (and ``k2`` from ``K2_TAGS`` stickers) minimise
+    the squares' misfit in table millimetres (Gauss-Newton on the one or two coefficients;
+    everything else is solved exactly for each trial), stickers that fit far worse than the
+    rest (a sticker tilted or misread) are left out once and the lens fitted again. A lens that
+    would fold the picture, or that fits no better than none, is not kept.
+    """
+    counts: dict[int, int] = {}
+    for d in detections:
+        counts[d.id] = counts.get(d.id, 0) + 1
+    once = [d for d in detections if counts[d.id] == 1]
+    seen_anchors = [d for d in once if d.id in anchors]
+    others = [d for d in once if d.id not in anchors]
+    if len(seen_anchors) < MIN_ANCHORS or len(others) < MIN_LENS_TAGS:
+        return Lens(), 0
+    anchor_mm = np.vstack([anchors[d.id].corners_mm() for d in seen_anchors])
+    anchor_px = np.vstack([np.asarray(d.corners, float) for d in seen_anchors])
+    tags_px = np.array([np.asarray(d.corners, float) for d in others])  # N×4×2
+
+    def misfit(ks: FloatArray, keep: npt.NDArray[np.bool_]) -> FloatArray:
+        trial = Lens.of_frame(image_size, *(float(k) for k in ks))
+        h = _homography(anchor_mm, trial.undistort(anchor_px))
+        if h is None:
+            return np.full(8 * (len(seen_anchors) + int(keep.sum())), 1e3)
+        back = _inverse(h)
+        on_anchors = apply_homography(back, trial.undistort(anchor_px)) - anchor_mm
+        mm = apply_homography(back, trial.undistort(tags_px[keep].reshape(-1, 2)))
+        return np.concatenate([on_anchors.ravel(), _square_misfit(mm.reshape(-1, 4, 2)).ravel()])
+
+    def solve(n: int, keep: npt.NDArray[np.bool_]) -> FloatArray:
+        ks = np.zeros(n)
+        damping = 1e-3
+        r = misfit(ks, keep)
+        for _ in range(30):
+            step = 1e-4
+            jac = np.column_stack([(misfit(ks + step * e, keep) - r) / step for e in np.eye(n)])
+            a = jac.T @ jac
+            g = jac.T @ r
+            while True:
+                delta = -np.linalg.solve(a + damping * np.diag(np.diag(a) + 1e-12), g)
+                tried = misfit(ks + delta, keep)
+                if tried @ tried < r @ r:
+                    ks, r, damping = ks + delta, tried, damping / 3
+                    break
+                damping *= 10
+                if damping > 1e6:
+                    return ks
+            if np.max(np.abs(delta)) < 1e-6:
+                break
+        return ks
+
+    n = 2 if len(others) >= K2_TAGS else 1
+    keep = np.ones(len(others), bool)
+    ks = solve(n, keep)
+    per_tag = np.sqrt(
+        np.mean(misfit(ks, keep)[8 * len(seen_anchors) :].reshape(-1, 8) ** 2, axis=1)
+    )
+    worst = per_tag > max(4 * float(np.median(per_tag)), 0.3)
+    if worst.any() and (~worst).sum() >= MIN_LENS_TAGS:
+        keep = ~worst
+        ks = solve(n, keep)
+    fitted = Lens.of_frame(image_size, *(float(k) for k in ks))
+    none = misfit(np.zeros(n), keep)
+    if fitted.folds(image_size) or misfit(ks, keep) @ misfit(ks, keep) >= none @ none:
+        return Lens(), 0
+    return fitted, int(keep.sum())
+
+
+def _square_misfit(quads: FloatArray) -> FloatArray:
+    """How far each quad's corners (N×4×2, table mm, detector order) lie from the best square
+    of any size, place and turn (N×4×2)."""
+    z = quads[:, :, 0] + 1j * quads[:, :, 1]
+    centre = z.mean(axis=1, keepdims=True)
+    scale = (np.conj(_SQUARE) * (z - centre)).sum(axis=1, keepdims=True) / np.sum(
+        np.abs(_SQUARE) ** 2
+    )
+    rest = z - centre - scale * _SQUARE
+    return np.stack([rest.real, rest.imag], axis=2)
+
+
+def _flat_fit(calibration: TableCalibration) -> FloatArray:
+    """The homography from pixels to table mm that best follows ``calibration`` (lens and
+    all) over the anchors' area and a margin around it."""
+    w, h = calibration.image_size
+    xs, ys = np.meshgrid(np.linspace(0, w - 1, 17), np.linspace(0, h - 1, 11))
+    px = np.column_stack([xs.ravel(), ys.ravel()])
+    fitted = _homography(px, calibration.to_table(px))
+    return _inverse(calibration.table_to_image) if fitted is None else fitted
+
+
+def _inverse(h: FloatArray) -> FloatArray:
+    """The inverse of a homography, as float64."""
+    return np.asarray(np.linalg.inv(h), dtype=np.float64)
 
 
 @dataclass(frozen=True)
@@ -342,6 +614,22 @@ class BoardPose:
         """Table millimetres (N×2) to board millimetres."""
         m = np.vstack([self.board_to_table, [0, 0, 1]])
         return apply_homography(np.linalg.inv(m), points_mm)
+
+    def to_table(self, points_mm: FloatArray) -> FloatArray:
+        """Board millimetres (N×2) to table millimetres."""
+        pts = np.asarray(points_mm, float).reshape(-1, 2)
+        return np.asarray(pts @ self.board_to_table[:, :2].T + self.board_to_table[:, 2])
+
+    def cell_centre(self, col: int, row: int) -> tuple[float, float]:
+        """The table point at the middle of grid cell (``col``, ``row``); ValueError for a
+        board without a grid."""
+        grid = self.layout.grid
+        if grid is None:
+            raise ValueError(f"board {self.layout.name} has no grid")
+        bx = grid.origin_mm[0] + (col + 0.5) * grid.cell_mm[0]
+        by = grid.origin_mm[1] + (row + 0.5) * grid.cell_mm[1]
+        x, y = self.to_table(np.array([[bx, by]]))[0]
+        return float(x), float(y)
 
     def cell_at(self, x_mm: float, y_mm: float) -> tuple[int, int] | None:
         """The grid cell (column, row) under a table point, or None when off the grid."""

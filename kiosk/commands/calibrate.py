@@ -6,7 +6,10 @@ which tags it sees and which anchors are missing (and where they belong), saves 
 in the data folder when all anchors are in view, and always writes a picture with what it found
 drawn on it. Once calibrated it says how many pixels a millimetre of the table covers, the
 smallest sticker that reads reliably at this height and resolution, and warns when the game's
-stickers are smaller. Exit status 0 when calibrated, 2 when not.
+stickers are smaller. It also fits the camera's lens (its barrel distortion) to every sticker
+in view besides the anchors (at least six: lay some on the table before calibrating) and says
+how far a calibration without it would misplace things. Exit status 0 when calibrated, 2 when
+not.
 """
 
 from __future__ import annotations
@@ -124,9 +127,29 @@ def calibrate(args: argparse.Namespace, settings: Settings) -> int:
         f"over {corners} anchor corners"
     )
     print(f"saved: {out}")
+    print(_lens_line(calibration, anchors))
     for line in _resolution_lines(calibration, anchors, settings.game):
         print(line)
     return 0
+
+
+def _lens_line(calibration: Any, anchors: dict[int, TagPlace]) -> str:
+    """What the lens fit found: its coefficients, the stickers it rests on and how far a flat
+    calibration would be off; or why no lens was fitted."""
+    from vision.calibration import MIN_LENS_TAGS, anchors_area, lens_shift_mm
+
+    lens = calibration.lens
+    if not lens.bends:
+        return (
+            f"lens: not fitted (it needs {MIN_LENS_TAGS} or more stickers in view besides the "
+            "anchors: lay some on the table and calibrate again); assumed straight"
+        )
+    shift = lens_shift_mm(calibration, anchors_area(anchors))
+    return (
+        f"lens: k1 {lens.k1:.3f}, k2 {lens.k2:.3f} (radii in half-diagonals) from "
+        f"{calibration.lens_tags} stickers besides the anchors; without it the play area "
+        f"would be read up to {shift:.1f} mm off"
+    )
 
 
 def _resolution_lines(calibration: Any, anchors: dict[int, TagPlace], game: str) -> list[str]:
