@@ -4,12 +4,22 @@ protocol the table loop feeds. The game modules (``vision.readers.<game>``) buil
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import math
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+import numpy as np
+import numpy.typing as npt
+
 from engine.core import Move, State, Text
+from vision.detection import Detection
 from vision.stabiliser import Observation
+
+Pose = tuple[float, float, float]
+"""A tag's centre x, y in table mm and its turn in degrees (clockwise as the camera sees)."""
+ToTable = Callable[[npt.NDArray[np.float64]], npt.NDArray[np.float64]]
+"""Pixels (N×2) to table millimetres: a calibration's ``to_table`` (through the lens)."""
 
 LayoutSeen = list[tuple[str, str | None]]
 """What is wrong with a layout in view: (reason code, place) pairs, empty when nothing is."""
@@ -45,3 +55,17 @@ class Reader(Protocol):
         expected layout. By default empty: a game whose map the players do not lay (only Don't
         Starve's reader reads one)."""
         return []
+
+
+def tag_poses(detections: Sequence[Detection], to_table: ToTable) -> list[tuple[int, Pose]]:
+    """Each tag's centre (table mm) and turn (clockwise degrees, as the stabiliser reports),
+    its four corners taken to the table by ``to_table`` one by one (so a calibration's lens
+    straightens them before any centre is taken)."""
+    out = []
+    for d in detections:
+        c = to_table(np.asarray(d.corners, float))
+        centre = c.mean(axis=0)
+        up = (c[0] + c[1]) / 2 - centre
+        angle = math.degrees(math.atan2(up[0], -up[1])) % 360
+        out.append((d.id, (float(centre[0]), float(centre[1]), angle)))
+    return out

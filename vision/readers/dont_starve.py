@@ -2,9 +2,11 @@
 
 Every map tile carries one tag on each face (``vision/tags/dont_starve.toml``: the hidden face
 names the tile, whose biome is in ``engine/dont_starve/data/tiles.toml``; the revealed face
-too). The portal tile fixes the grid: every other tile is placed relative to the portal's centre
-and turn, in half-tile units (a tile is 2 × 2), snapped to the nearest grid place and compared
-with the scenario's layout. What is wrong is listed with a stable code:
+too). The grid is fitted to all the tiles (:func:`fit_grid`: started from the portal's centre and
+turn, then the rotation and shift that bring the tiles nearest their half-tile places, a tile
+far off left out of the fit); every tile is placed on it relative to the portal's place, in
+half-tile units (a tile is 2 × 2), snapped to the nearest grid place and compared with the
+scenario's layout. What is wrong is listed with a stable code:
 
 ``misplaced``   a tile on no place of the layout (the nearest free place is named)
 ``off_grid``    a tile more than 0.3 half-tile units from the nearest half-tile grid place
@@ -20,7 +22,8 @@ state's during play, the one handed to :func:`scan` (the demo box's when none is
 layout checked is the demo box's the report says so (``LayoutReport.note``).
 
 For ``tablesight scan`` (:func:`scan`, :func:`describe`) table millimetres come from the four
-calibration anchors when they are in the picture, else from the portal tag's own size.
+calibration anchors when they are in the picture (with the lens fitted to the other stickers in
+view, ``vision.calibration.fit_lens``), else from the portal tag's own size.
 During play :class:`DontStarveReader` takes the stabiliser's observations and the engine state
 and returns moves to submit and prompts for the players (see docs/dont_starve.md).
 """
@@ -54,7 +57,7 @@ from engine.dont_starve.state import DSData
 from vision.calibration import TableCalibration, calibrate_table
 from vision.detection import Detection, Detector, read_image
 from vision.errors import CalibrationError, ReaderError
-from vision.readers.base import LayoutSeen, Prompt, Reader
+from vision.readers.base import LayoutSeen, Pose, Prompt, Reader, tag_poses
 from vision.registry import Registry, TagEntry, load_registry
 from vision.stabiliser import Observation
 
@@ -62,9 +65,6 @@ GAME = "dont_starve"
 OFF_GRID = 0.3
 """How far (in half-tile units) a tile may lie from a grid place and still count as on it."""
 NOT_SQUARE_DEG = 15.0
-
-Pose = tuple[float, float, float]
-"""Centre x, y in table mm and the tag's turn in degrees (clockwise)."""
 
 
 @dataclass(frozen=True)
@@ -147,23 +147,22 @@ def read_layout(
             ),
         )
         return LayoutReport(scenario.key, (), {}, dict.fromkeys(figures), (problem,), note, title)
-    _, (px, py, pa) = tiles[portal_no]
-    a = math.radians(pa)
-    rot = np.array([[math.cos(a), math.sin(a)], [-math.sin(a), math.cos(a)]])  # table → portal
+    known = {n: pose for n, (_, pose) in tiles.items() if 1 <= n <= len(cat.tile_biomes)}
+    grid_fit = fit_grid(known, portal_no, half)
 
     def to_units(x: float, y: float) -> tuple[float, float]:
-        u, v = rot @ np.array([x - px, y - py]) / half
-        return scenario.portal.x + float(u), scenario.portal.y + float(v)
+        u, v = grid_fit.units(x, y)
+        return scenario.portal.x + u, scenario.portal.y + v
 
     slots = {(s.x, s.y): s.name for s in scenario.all_slots}
     seen: list[TileSeen] = []
-    for number, (face, (x, y, turn)) in sorted(tiles.items()):
-        if not 1 <= number <= len(cat.tile_biomes):
+    for number, (face, (_, _, turn)) in sorted(tiles.items()):
+        if number not in known:
             continue  # a tile the box does not print
-        u, v = to_units(x, y)
-        grid = (round(u), round(v))
-        error = max(abs(u - grid[0]), abs(v - grid[1]))
-        off = abs((turn - pa + 45) % 90 - 45)
+        cell = grid_fit.cells[number]
+        grid = (scenario.portal.x + cell[0], scenario.portal.y + cell[1])
+        error = grid_fit.errors[number]
+        off = abs((turn - grid_fit.angle_deg + 45) % 90 - 45)
         biome = cat.tile_biomes[number - 1]
         seen.append(
             TileSeen(number, biome, face, grid, round(error, 3), round(off, 1), slots.get(grid))
@@ -185,6 +184,90 @@ def read_layout(
     return LayoutReport(
         scenario.key, tuple(seen), adjacency(places), on_tiles, tuple(problems), note, title
     )
+
+
+TRIM = 0.15
+"""Tiles further than this (half-tile units) from the grid the others give are left out of
+the grid's fit (a tile laid a little off should not pull the grid towards it)."""
+
+
+@dataclass(frozen=True)
+class MapGrid:
+    """The half-tile grid a map's tiles lie on, fitted to all of them: its turn on the table
+    (degrees clockwise), the table point of the portal's grid place, each tile's grid place
+    (relative to the portal's) and how far it lies from it, in half-tile units."""
+
+    angle_deg: float
+    origin_mm: tuple[float, float]
+    half_mm: float
+    cells: dict[int, tuple[int, int]]
+    errors: dict[int, float]
+
+    def units(self, x_mm: float, y_mm: float) -> tuple[float, float]:
+        """A table point in half-tile units from the portal's grid place, along the grid."""
+        u, v = _turned(complex(x_mm - self.origin_mm[0], y_mm - self.origin_mm[1]), self)
+        return u, v
+
+
+def _turned(offset: complex, grid: MapGrid) -> tuple[float, float]:
+    """A table offset (complex mm) along the grid's axes, in half-tile units."""
+    a = math.radians(grid.angle_deg)
+    z = offset * complex(math.cos(a), -math.sin(a))
+    return z.real / grid.half_mm, z.imag / grid.half_mm
+
+
+def fit_grid(tiles: dict[int, Pose], portal: int, half_mm: float) -> MapGrid:
+    """The grid of the tiles (number → centre and turn in table mm and degrees) in view with
+    the ``portal`` tile among them.
+
+    Started from the portal's centre and turn, each tile is given its nearest grid place; then
+    the grid's turn and place are fitted to every tile lying within ``TRIM`` of its place (the
+    rotation and shift that bring their centres nearest their places, half a tile a unit; with
+    one such tile, its own centre and turn), and again from the places that fit gives, three
+    times. A tile further than ``TRIM`` from its place is thus measured on the grid the others
+    give, never pulling the grid towards itself; one nearer is on the grid either way."""
+    px, py, turn = tiles[portal]
+    grid = MapGrid(turn, (px, py), half_mm, {}, {})
+    for _ in range(3):
+        cells = {n: _nearest(grid.units(x, y)) for n, (x, y, _) in tiles.items()}
+        near = [n for n in tiles if _distance(grid.units(*tiles[n][:2]), cells[n]) <= TRIM]
+        grid = _fitted(tiles, cells, near or [portal], half_mm, grid)
+    cells = {n: _nearest(grid.units(x, y)) for n, (x, y, _) in tiles.items()}
+    errors = {n: round(_distance(grid.units(x, y), cells[n]), 3) for n, (x, y, _) in tiles.items()}
+    return MapGrid(grid.angle_deg, grid.origin_mm, half_mm, cells, errors)
+
+
+def _fitted(
+    tiles: dict[int, Pose],
+    cells: dict[int, tuple[int, int]],
+    using: list[int],
+    half_mm: float,
+    start: MapGrid,
+) -> MapGrid:
+    """The grid that brings the tiles ``using`` nearest their ``cells``: a rotation and shift
+    (Kabsch's fit) from two tiles on, one tile's own centre and turn alone."""
+    if len(using) == 1:
+        x, y, turn = tiles[using[0]]
+        angle = start.angle_deg + ((turn - start.angle_deg + 45) % 90 - 45)
+        u, v = cells[using[0]]
+        a = math.radians(angle)
+        shift = complex(u, v) * half_mm * complex(math.cos(a), math.sin(a))
+        return MapGrid(angle, (x - shift.real, y - shift.imag), half_mm, {}, {})
+    table = np.array([complex(tiles[n][0], tiles[n][1]) for n in using])
+    places = np.array([complex(*cells[n]) * half_mm for n in using])
+    tc, pc = table.mean(), places.mean()
+    turn_c = np.sum((table - tc) * np.conj(places - pc))  # rotation places → table
+    a = math.atan2(turn_c.imag, turn_c.real)
+    origin = tc - pc * complex(math.cos(a), math.sin(a))
+    return MapGrid(math.degrees(a), (origin.real, origin.imag), half_mm, {}, {})
+
+
+def _nearest(units: tuple[float, float]) -> tuple[int, int]:
+    return round(units[0]), round(units[1])
+
+
+def _distance(units: tuple[float, float], cell: tuple[int, int]) -> float:
+    return max(abs(units[0] - cell[0]), abs(units[1] - cell[1]))
 
 
 def _problems(
@@ -290,18 +373,6 @@ def components(
     return tiles, figures
 
 
-def tag_poses(detections: list[Detection], to_table: Any) -> list[tuple[int, Pose]]:
-    """Each tag's centre (table mm) and turn (clockwise degrees, as the stabiliser reports)."""
-    out = []
-    for d in detections:
-        c = to_table(np.asarray(d.corners, float))
-        centre = c.mean(axis=0)
-        up = (c[0] + c[1]) / 2 - centre
-        angle = math.degrees(math.atan2(up[0], -up[1])) % 360
-        out.append((d.id, (float(centre[0]), float(centre[1]), angle)))
-    return out
-
-
 def scan(image_path: Path, lang: Language, box: Box | None = None) -> dict[str, Any]:
     """Read one picture of the table: the grid, the adjacency and the verdicts, as JSON data,
     against the layouts and tiles of ``box`` (the owner's; None: the demo box's)."""
@@ -349,18 +420,10 @@ def laid_layout(
     portal_no = cat.tile_biomes.index(PORTAL) + 1
     if portal_no not in tiles:
         return None
-    _, (px, py, pa) = tiles[portal_no]
-    a = math.radians(pa)
-    rot = np.array([[math.cos(a), math.sin(a)], [-math.sin(a), math.cos(a)]])  # table → portal
-    half = cat.tile_mm / 2
-    placed: dict[int, tuple[int, int]] = {}
-    off_grid = []
-    for number, (_, (x, y, _turn)) in sorted(tiles.items()):
-        u, v = rot @ np.array([x - px, y - py]) / half
-        cell = (round(float(u)), round(float(v)))
-        if max(abs(u - cell[0]), abs(v - cell[1])) > OFF_GRID:
-            off_grid.append(number)
-        placed[number] = cell
+    poses = {n: pose for n, (_, pose) in tiles.items()}
+    grid = fit_grid(poses, portal_no, cat.tile_mm / 2)
+    placed = dict(sorted(grid.cells.items()))
+    off_grid = [n for n in sorted(placed) if grid.errors[n] > OFF_GRID]
     left = min(c[0] for c in placed.values())
     top = min(c[1] for c in placed.values())
     at = {n: (c[0] - left, c[1] - top) for n, c in placed.items()}
@@ -564,4 +627,5 @@ __all__ = [
     "read_layout",
     "scan",
     "table_reader",
+    "tag_poses",
 ]
