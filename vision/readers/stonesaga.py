@@ -40,9 +40,9 @@ from engine.stonesaga.state import OverlayPlacement, TilePlacement, ValleyRecord
 from vision.calibration import BoardPose, TableCalibration, calibrate_table, locate_board
 from vision.detection import Detection, Detector, read_image
 from vision.errors import CalibrationError, ReaderError
-from vision.readers.base import Prompt, Reader
+from vision.readers.base import Prompt, Reader, tag_poses
 from vision.registry import TAGS_DIR, Registry, TagEntry, load_registry
-from vision.stabiliser import Observation, Stabiliser, StabiliserConfig
+from vision.stabiliser import Observation
 
 ORE_GROUPS = {
     "ore: cloud stone": "cloud_stone",
@@ -214,15 +214,16 @@ class Seen:
 def table_tags(
     detections: Sequence[Detection], calibration: TableCalibration, registry: Registry
 ) -> list[Seen]:
-    """Every Stonesaga tag of one frame placed on the table (through the stabiliser's poses)."""
-    once = Stabiliser(
-        StabiliserConfig(add_frames=1, add_ms=0, settle_frames=1), calibration.image_to_table
-    )
+    """Every Stonesaga tag of one frame placed on the table (its corners through the
+    calibration's lens); a tag seen twice in the frame is left out (which one lies where is
+    unknown)."""
+    known = registry.known(detections)
+    counts = Counter((d.family, d.id) for d in known)
     seen = []
-    for obs in once.update(registry.known(detections), timestamp_ms=0):
-        entry = registry.lookup(obs.tag_id, obs.family)
-        if obs.kind == "add" and entry is not None and entry.game == "stonesaga":
-            seen.append(Seen(entry, obs.x_mm, obs.y_mm, obs.angle_deg))
+    for d, (_, (x, y, angle)) in zip(known, tag_poses(known, calibration.to_table), strict=True):
+        entry = registry.lookup(d.id, d.family)
+        if counts[(d.family, d.id)] == 1 and entry is not None and entry.game == "stonesaga":
+            seen.append(Seen(entry, x, y, angle))
     return seen
 
 
@@ -243,9 +244,19 @@ def read_valley(
     calibration: TableCalibration,
     registry: Registry,
     region: str,
+    known: ValleyRecord | None = None,
 ) -> tuple[ValleyRecord, list[str]]:
     """The valley map as the Log records it (§局间保留与存档 记录地图), and what could not be
-    placed (a tile outside every tray, an overlay far from every tile)."""
+    placed (a tile outside every tray, an overlay outside every tray, an overlay on a tile
+    whose sticker is covered and that ``known`` does not name).
+
+    A tile is placed by the tray slot under its sticker and turned as its sticker is; an
+    overlay lies wherever its sticker is on a tile (§覆盖层: a third of a tile, aligned to a
+    zone, or the whole tile): on the tile in the tray slot under the overlay's sticker, in the
+    zone (three 120° sectors from the tile's up, about the slot's middle) its sticker lies in.
+    An overlay may cover the tile's own sticker: the tile in that slot is then the one
+    ``known`` (the Log's record being rebuilt, or the valley as last read) puts there, turned
+    and faced as it says."""
     settings = _layout()["valley"]
     step = float(settings["rotation_step_deg"])
     trays = _trays(detections, calibration, registry)
@@ -257,47 +268,61 @@ def read_valley(
             )
         )
     seen = table_tags(detections, calibration, registry)
-    tiles: list[TilePlacement] = []
-    centres: dict[str, tuple[float, float, float]] = {}
+    tiles: dict[tuple[int, int], TilePlacement] = {}
     problems: list[str] = []
     for s in (s for s in seen if s.entry.name == "terrain tile"):
         tile_id = str(int(settings["tile_id_base"]) + s.entry.item)
-        place = next(
-            (
-                (n, cell)
-                for n, p in trays.items()
-                if (cell := p.cell_at(s.x_mm, s.y_mm)) is not None
-            ),
-            None,
-        )
+        place = _slot(trays, s.x_mm, s.y_mm)
         if place is None:
             problems.append(f"tile {tile_id} is not in a tray")
             continue
-        tray, (slot, _) = place
+        tray, slot = place
+        if place in tiles:
+            other = tiles[place].tile
+            problems.append(f"tiles {other} and {tile_id} both lie in tray {tray} slot {slot + 1}")
+            continue
         turn = (s.angle_deg - trays[tray].angle_deg) % 360
         rotation = int(round(turn / step) * step) % 360
-        tiles.append(TilePlacement(tile_id, tray, slot, rotation))
-        centres[tile_id] = (s.x_mm, s.y_mm, s.angle_deg)
+        tiles[place] = TilePlacement(tile_id, tray, slot, rotation)
+    recorded = {(t.tray, t.slot): t for t in (known.tiles if known else ())}
     overlays: list[OverlayPlacement] = []
     kinds = _layout()["groups"]["overlay"]["overlay_kinds"]
     for s in (s for s in seen if s.entry.name == "overlay"):
         name = f"{kinds[s.entry.item - 1]} {s.entry.item}"
-        near = sorted(
-            (math.hypot(s.x_mm - x, s.y_mm - y), t, x, y, a) for t, (x, y, a) in centres.items()
-        )
-        if not near or near[0][0] > float(settings["overlay_reach_mm"]):
+        place = _slot(trays, s.x_mm, s.y_mm)
+        if place is None:
             problems.append(f"overlay {name} is not on a tile")
             continue
-        _, tile_id, x, y, a = near[0]
-        bearing = math.degrees(math.atan2(s.x_mm - x, -(s.y_mm - y)))
-        zone = int(((bearing - a) % 360) // 120)
-        overlays.append(OverlayPlacement(name, tile_id, zone))
+        tray, slot = place
+        if place not in tiles and place in recorded:
+            tiles[place] = recorded[place]  # its sticker under the overlay
+        under = tiles.get(place)
+        if under is None:
+            problems.append(
+                f"overlay {name} covers the sticker of the tile in tray {tray} slot {slot + 1}: "
+                "lift it so the camera reads the tile, then put it back"
+            )
+            continue
+        cx, cy = trays[tray].cell_centre(slot, 0)
+        bearing = math.degrees(math.atan2(s.x_mm - cx, -(s.y_mm - cy)))
+        up = trays[tray].angle_deg + under.rotation
+        zone = int(((bearing - up) % 360) // 120)
+        overlays.append(OverlayPlacement(name, under.tile, zone))
     record = ValleyRecord(
         region,
-        tuple(sorted(tiles, key=lambda t: (t.tray, t.slot))),
+        tuple(sorted(tiles.values(), key=lambda t: (t.tray, t.slot))),
         tuple(sorted(overlays, key=lambda o: (o.tile, o.zone, o.overlay))),
     )
     return record, problems
+
+
+def _slot(trays: dict[int, BoardPose], x_mm: float, y_mm: float) -> tuple[int, int] | None:
+    """The tray and slot under a table point, or None outside every tray's slots."""
+    for number, pose in sorted(trays.items()):
+        cell = pose.cell_at(x_mm, y_mm)
+        if cell is not None:
+            return number, cell[0]
+    return None
 
 
 def placement_guide(record: ValleyRecord, lang: Language = "en") -> list[str]:
