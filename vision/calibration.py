@@ -737,9 +737,11 @@ def draw_calibration(
         y0, y1 = math.floor(ys.min() / grid_mm) * grid_mm, math.ceil(ys.max() / grid_mm) * grid_mm
         lines = [((x, y0), (x, y1)) for x in np.arange(x0, x1 + 1, grid_mm)]
         lines += [((x0, y), (x1, y)) for y in np.arange(y0, y1 + 1, grid_mm)]
-        for a, b in lines:
-            p, q = calibration.to_image(np.array([a, b], float))
-            cv2.line(out, _pt(p), _pt(q), (0, 200, 255), 1, cv2.LINE_AA)
+        steps = np.linspace(0.0, 1.0, 25)[:, None]
+        for a, b in lines:  # in short pieces, so the lens bends them as it bends the table
+            along = np.asarray(a, float) + (np.asarray(b, float) - np.asarray(a, float)) * steps
+            curve = np.round(calibration.to_image(along) * 16).astype(np.int32)
+            cv2.polylines(out, [curve], False, (0, 200, 255), 1, cv2.LINE_AA, shift=4)
     for d in detections:
         colour = (0, 220, 0) if d.id in anchors else (255, 140, 0)
         quad = np.round(np.asarray(d.corners)).astype(np.int32)
