@@ -12,9 +12,9 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
-from contextlib import nullcontext
+from contextlib import nullcontext, suppress
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn, TextIO
 
 from kiosk.commands import load, summaries
 from kiosk.errors import CommandError
@@ -66,6 +66,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     """Load the settings and run the verb's handler, each known error as one line."""
+    stdout, sys.stdout = sys.stdout, _Output(sys.stdout)
+    try:
+        return _run_verb(args)
+    finally:
+        sys.stdout = stdout
+
+
+def _run_verb(args: argparse.Namespace) -> int:
+    """``_run`` with the standard output watched."""
     from kiosk.settings import SettingsError, load_settings  # pydantic: after --help
 
     try:
@@ -75,16 +84,72 @@ def _run(args: argparse.Namespace) -> int:
             lang=args.lang,
             **getattr(args, "setting_flags", lambda a: {})(args),
         )
-        return int(args.handler(args, settings) or 0)
+        status = int(args.handler(args, settings) or 0)
+        sys.stdout.flush()  # what is still buffered fails here, not unseen at exit
+        return status
     except (SettingsError, CommandError) as exc:
         print(f"tablesight {args.verb}: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except OSError as exc:  # a write that failed (a full disk, /dev/full, an I/O error)
+        if isinstance(exc, BrokenPipeError):
+            return _quiet_stdout(141)
+        print(f"tablesight {args.verb}: {_failed_write(exc)}", file=sys.stderr)
+        return _quiet_stdout(EXIT_USAGE)
     except KeyboardInterrupt:
         print(f"tablesight {args.verb}: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:  # the reader of our output went away (`| head`): stop quietly
+
+
+class OutputError(OSError):
+    """The standard output could not be written (``/dev/full``, a full disk, an I/O error)."""
+
+
+class _Output:
+    """The standard output, whose failed writes are OutputError (told apart from a file's)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        """Write ``text``; OutputError if it cannot be."""
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputError(exc.errno, exc.strerror) from exc
+
+    def flush(self) -> None:
+        """Flush; OutputError if what was buffered cannot be written."""
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputError(exc.errno, exc.strerror) from exc
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def _failed_write(exc: OSError) -> str:
+    """One line for an OSError that reached the command line: what could not be written (the
+    standard output, or the file it names) and why."""
+    why = exc.strerror or str(exc) or type(exc).__name__
+    if isinstance(exc, OutputError):
+        return f"the output could not be written: {why}"
+    if exc.filename is not None:
+        return f"{exc.filename}: {why}"
+    return why
+
+
+def _quiet_stdout(status: int) -> int:
+    """Point the standard output at /dev/null (its unwritten rest would fail again at exit,
+    with a second message) and return ``status``; a BrokenPipeError is the reader gone away
+    (`| head`): stopped quietly with 141."""
+    with suppress(OSError, ValueError):  # an output that is no file (a test's capture)
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 141
+    return status
 
 
 if __name__ == "__main__":

@@ -15,8 +15,11 @@ import fcntl
 import json
 import logging
 import os
+import re
 import tempfile
 import threading
+import types
+import typing
 from collections.abc import Iterator
 from collections.abc import Set as AbstractSet
 from datetime import UTC, datetime
@@ -328,17 +331,109 @@ def load_settings(config: Path | None = None, **flags: Any) -> Settings:
         config_with_file = SettingsConfigDict(**{**Settings.model_config, "toml_file": path})
         cls = type("Settings", (Settings,), {"model_config": config_with_file})
     where = f"settings file {path}" if path else "settings"
+    settings: Settings | None = None
+    problems: list[str] = []
     try:
-        return cls(**{k: v for k, v in flags.items() if v is not None})
+        settings = cls(**{k: v for k, v in flags.items() if v is not None})
     except ValidationError as exc:
         problems = [_problem(err, flags, where) for err in exc.errors()]
-        if len(problems) == 1:
-            raise SettingsError(problems[0]) from None
+    except (OSError, ValueError) as exc:  # a TOML syntax error is a ValueError
+        raise SettingsError(_unreadable(exc) or f"{where}: {exc}") from None
+    problems += [p for p in _environment_problems() if p not in problems]
+    if len(problems) == 1:
+        raise SettingsError(problems[0])
+    if problems:
         lines = [f"{where}: {len(problems)} problem(s)"]
         lines += [f"  {p.removeprefix(where + ': ')}" for p in problems]
-        raise SettingsError("\n".join(lines)) from None
-    except (OSError, ValueError) as exc:  # a TOML syntax error is a ValueError
-        raise SettingsError(f"{where}: {exc}") from None
+        raise SettingsError("\n".join(lines))
+    assert settings is not None
+    return settings
+
+
+class _FromEnvironment(Settings):
+    """The settings from the ``TABLESIGHT_*`` variables alone: each is checked even where a
+    flag overrides it (a variable out of range is refused, not silently unused)."""
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        """The environment only."""
+        return (env_settings,)
+
+
+def _environment_problems() -> list[str]:
+    """One line per ``TABLESIGHT_*`` variable that holds a value the settings refuse."""
+    if not any(name.startswith("TABLESIGHT_") for name in os.environ):
+        return []
+    try:
+        _FromEnvironment()
+    except ValidationError as exc:
+        return [_problem(err, {}, "environment") for err in exc.errors()]
+    except ValueError as exc:  # a variable whose JSON cannot be read
+        return [_unreadable(exc) or f"environment: {exc}"]
+    return []
+
+
+def _unreadable(exc: Exception) -> str | None:
+    """The line for a ``TABLESIGHT_*`` variable of a list or a section that is not JSON
+    (pydantic-settings: ``error parsing value for field "http" from source "EnvSettingsSource"``),
+    naming the variables; None for another error."""
+    found = re.search(r'field "(\w+)" from source "EnvSettingsSource"', str(exc))
+    if found is None:
+        return None
+    prefix = f"TABLESIGHT_{found.group(1).upper()}"
+    names = sorted(n for n in os.environ if n == prefix or n.startswith(prefix + "__"))
+    return (
+        f"{', '.join(names) or prefix}: cannot be read; valid: a list or a section written in"
+        " JSON (e.g. TABLESIGHT_HTTP__HOSTS='[\"table.lan\"]')"
+    )
+
+
+def _valid(loc: list[str]) -> str | None:
+    """What a number or true/false setting takes, in words ("a whole number from 1 to
+    65535"); None for other settings (their message says it) or an unknown one."""
+    model: Any = Settings
+    field = None
+    for part in loc:
+        fields = getattr(model, "model_fields", None)
+        if not isinstance(fields, dict) or part not in fields:
+            return None
+        field = fields[part]
+        model = _unwrapped(field.annotation)
+    if field is None:
+        return None
+    kind = _unwrapped(field.annotation)
+    if kind is bool:
+        return "true or false"
+    if kind not in (int, float):
+        return None
+    words = "a whole number" if kind is int else "a number"
+    limits = {type(m).__name__: m for m in field.metadata}
+    low = (f"from {limits['Ge'].ge}" if "Ge" in limits else "") or (
+        f"above {limits['Gt'].gt}" if "Gt" in limits else ""
+    )
+    high = (f"to {limits['Le'].le}" if "Le" in limits else "") or (
+        f"below {limits['Lt'].lt}" if "Lt" in limits else ""
+    )
+    if low and high:
+        return f"{words} {low} {high}"
+    if low:
+        return f"{words} {low} up" if low.startswith("from") else f"{words} {low}"
+    return f"{words} up {high}" if high else words
+
+
+def _unwrapped(annotation: Any) -> Any:
+    """``int`` for ``int | None``; the annotation itself otherwise."""
+    args = [a for a in typing.get_args(annotation) if a is not type(None)]
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType) and len(args) == 1:
+        return args[0]
+    return annotation
 
 
 KIOSK_FILE = "kiosk-settings.json"
@@ -698,6 +793,8 @@ def _problem(err: Any, flags: dict[str, Any], where: str) -> str:
         message = f"no longer a setting: {_RENAMED[tuple(loc)]}"
     elif "input" in err and err["type"] != "value_error" and not isinstance(err["input"], dict):
         message += f" (not {err['input']!r})"
+        if (valid := _valid(loc)) is not None:
+            message += f"; valid: {valid}"
     if loc and flags.get(loc[0]) is not None:
         return f"{'.'.join(loc)}: {message}"
     variable = "TABLESIGHT_" + "__".join(loc).upper()

@@ -26,6 +26,23 @@ if TYPE_CHECKING:
     from kiosk.settings import Settings
 
 
+MAX_SEED = 2**31 - 1
+"""The largest seed, as the set-up page takes it (``kiosk.routers.controls.NewGameBody``)."""
+SEED_RANGE = f"a whole number from 0 to {MAX_SEED}"
+
+
+def seed(text: str) -> int:
+    """``--seed``: a whole number in range (argparse's one-line error, exit status 2, if not)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = None
+    if value is None or not 0 <= value <= MAX_SEED:
+        shown = text if len(text) <= 20 else f"one {len(text)} characters long"
+        raise argparse.ArgumentTypeError(f"the seed must be {SEED_RANGE}, not {shown}")
+    return value
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the `replay` verb."""
     parser = sub.add_parser(
@@ -38,7 +55,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("file", type=Path, help="JSON-lines file of moves ('-' for stdin)")
     parser.add_argument("--json", action="store_true", help="one JSON object per line")
     parser.add_argument("--options", help="setup options as JSON, e.g. '{\"players\": 3}'")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the game's randomness")
+    parser.add_argument(
+        "--seed", type=seed, default=0, help=f"seed of the game's randomness ({SEED_RANGE})"
+    )
     parser.add_argument("--from-save", metavar="NAME", help="start from this saved game")
     parser.add_argument(
         "--campaign-out",
@@ -171,6 +190,9 @@ def _setup(line: dict[str, Any], seed: int) -> tuple[dict[str, Any], int]:
         short = isinstance(value, str) and len(value) <= 20
         shown = value if isinstance(value, float) else json.dumps(value) if short else _kind(value)
         raise CommandError(f'line 1: "seed" must be a whole number, not {shown}')
+    if not 0 <= value <= MAX_SEED:
+        shown = str(value) if len(str(value)) <= 20 else f"one {len(str(value))} digits long"
+        raise CommandError(f'line 1: "seed" must be {SEED_RANGE}, not {shown}')
     return options, value
 
 

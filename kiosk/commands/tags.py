@@ -56,8 +56,11 @@ def tags(args: argparse.Namespace, settings: Settings) -> int:
     try:
         entries = load_registry().for_game(args.game)
         paths = write_sheets(entries, args.out, title=title.in_(lang), lang=lang)
-    except (VisionError, OSError) as exc:
+    except VisionError as exc:
         raise CommandError(str(exc)) from None
+    except OSError as exc:  # a full disk, /dev/full, a folder that cannot be written
+        why = exc.strerror or str(exc)
+        raise CommandError(f"--out {args.out}: the sheets could not be written: {why}") from None
     placeholders = sum(1 for e in entries if e.placeholder)
     print(f"{args.game}: {len(entries)} tags on {len(paths)} file(s)")
     for path in paths:
