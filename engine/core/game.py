@@ -112,6 +112,12 @@ class Game:
     """The game's own lines of the set-up checklist, between the anchors and what is checked by
     eye (``checklist``)."""
 
+    idle_refusals: ClassVar[frozenset[str]] = frozenset()
+    """The codes of refusals an earlier version did not make, of moves that change nothing (an
+    energy bar already full, a card swapped for itself): it answered them accepted, and a save
+    holds them. Replaying such a save applies them as played (``kiosk.store``), which changes
+    nothing, instead of setting the save aside as one no longer legal."""
+
     box_package: ClassVar[str] = ""
     """The package holding the demo box's data files (``engine.greenwood.data``)."""
     box_files: ClassVar[tuple[str, ...]] = ()

@@ -40,6 +40,7 @@ from engine.greenwood.moves import ChooseStartPlayer, ThreatDrawn
 from engine.greenwood.offers import greenwood_offers, threat_fields
 from engine.greenwood.phases import PHASES, ROUNDS, RULES, solo_band
 from engine.greenwood.picture import picture as submarines
+from engine.greenwood.reasons import LEARN_SAME, SWAP_SAME
 from engine.greenwood.rules import draws
 from engine.greenwood.rules.draws import THREATS_IN_PLAY
 from engine.greenwood.state import GreenwoodData, Player
@@ -96,6 +97,10 @@ class Greenwood(Game):
     option_texts: ClassVar[dict[str, Text]] = OPTION_TEXTS
     outcome_texts: ClassVar[dict[str, Text]] = OUTCOME_TEXTS
     setup_checks: ClassVar[tuple[SetupCheck, ...]] = SETUP_CHECKS
+    idle_refusals: ClassVar[frozenset[str]] = frozenset(
+        r.code
+        for r in (LEARN_SAME, SWAP_SAME)  # aurora_full: refused before for the dusk too
+    )
     box_package: ClassVar[str] = PACKAGE
     box_files: ClassVar[tuple[str, ...]] = FILES
     box_kinds: ClassVar[dict[str, Text]] = BOX_KINDS

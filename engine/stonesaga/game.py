@@ -34,7 +34,17 @@ from engine.stonesaga.catalogue import FILES, PACKAGE, RULES, Catalogue, catalog
 from engine.stonesaga.offers import offers as seat_offers
 from engine.stonesaga.phases import PHASES
 from engine.stonesaga.picture import picture as valley_picture
-from engine.stonesaga.reasons import MOURNING_DUE
+from engine.stonesaga.reasons import (
+    ALREADY_YOURS,
+    BOOST_TOP,
+    ENERGY_FULL,
+    EXCHANGE_SAME,
+    HEALTH_FULL,
+    KEPT_ALREADY,
+    MOURNING_DUE,
+    REBUILT_ALREADY,
+    RECORDED_ALREADY,
+)
 from engine.stonesaga.rules.creation import creation_pass
 from engine.stonesaga.rules.dice import in_progress
 from engine.stonesaga.rules.dispatch import check, play
@@ -144,6 +154,19 @@ class Stonesaga(Game):
     """The set-up page's labels, from the demo box (no game, so no box, exists there yet)."""
     outcome_texts: ClassVar[dict[str, Text]] = OUTCOME_TEXTS
     setup_checks: ClassVar[tuple[SetupCheck, ...]] = SETUP_CHECKS
+    idle_refusals: ClassVar[frozenset[str]] = frozenset(
+        r.code
+        for r in (
+            ENERGY_FULL,
+            BOOST_TOP,
+            HEALTH_FULL,
+            EXCHANGE_SAME,
+            KEPT_ALREADY,
+            RECORDED_ALREADY,
+            REBUILT_ALREADY,
+            ALREADY_YOURS,  # the Log's character chosen by hand: it is seated at once now
+        )
+    )
     start_seat_passes: ClassVar[bool] = False
     box_package: ClassVar[str] = PACKAGE
     box_files: ClassVar[tuple[str, ...]] = FILES

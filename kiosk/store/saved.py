@@ -190,7 +190,18 @@ class SavedGame:
         try:
             if kind == "move" and move is not None:
                 result = self.session.submit(move)
-                if not result.accepted:
+                if result.verdict.code in self.session.game.idle_refusals:
+                    # accepted by an earlier version and changing nothing: applied as played
+                    log.warning(
+                        "saved game %r, entry %d: %s was accepted by an earlier version;"
+                        " today's rules refuse it (%s), it changes nothing and is kept as played",
+                        self.name,
+                        entry,
+                        move.type,
+                        result.verdict.code,
+                    )
+                    self.session.push(move)
+                elif not result.accepted:
                     raise SaveUnusableError(
                         self.name,
                         entry,
