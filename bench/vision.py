@@ -40,7 +40,10 @@ fills the frame's width, so a sticker of s mm is s × width / 900 pixels):
   pipeline on a table where a hand moves through part of the view;
 - a shaking camera (about a pixel and 0.1° between frames): the share observed within one
   second and the share of each frame detected again, with and without alignment; and over time,
-  beside each share, the share that any one frame's fused detection read in that second.
+  beside each share, the share that any one frame's fused detection read in that second;
+- `tablesight scan` against the detector it runs, per game and frame size, on the same JPEG
+  photos of a whole table in hard light (``bench/vision_scan.py``): both in milliseconds per
+  photo, measured in turns in one run, and their ratio.
 """
 
 from __future__ import annotations
@@ -58,6 +61,7 @@ import numpy as np
 
 from bench import Figure
 from bench.vision_removal import removal_figures
+from bench.vision_scan import scan_figures
 from vision.detect_backends import AprilTagBackend, ArucoBackend
 from vision.detection import Detector, DetectorConfig, read_image, to_grey
 from vision.incremental import IncrementalConfig, IncrementalDetector
@@ -114,6 +118,7 @@ def run(quick: bool) -> list[Figure]:
         figures += _speed(width, height, quick)
     figures += _recall()
     figures += sticker_figures(quick)
+    figures += scan_figures(quick)
     return figures
 
 

@@ -180,6 +180,33 @@ def soft_decoder(family: str) -> SoftDecoder:
     return SoftDecoder(ARUCO_DICTIONARIES[family])
 
 
+_THREAD_BACKENDS = threading.local()
+
+
+def apriltag_backend(
+    family: str, *, threads: int, decimation: float, quad_sigma: float, max_hamming: int
+) -> AprilTagBackend:
+    """The calling thread's AprilTag with these settings, made on its first use in this thread
+    and kept for the thread's life. One AprilTag must never run on two threads at once, so each
+    thread has its own; and making one (its decoding tables, its workers) is a cost that a
+    `Detector` made for one photo (`tablesight scan`, the camera page) paid again each time: a
+    tenth of a whole detection."""
+    pool: dict[tuple[object, ...], AprilTagBackend] | None = getattr(_THREAD_BACKENDS, "pool", None)
+    if pool is None:
+        pool = _THREAD_BACKENDS.pool = {}
+    key = (family, threads, decimation, quad_sigma, max_hamming)
+    backend = pool.get(key)
+    if backend is None:
+        backend = pool[key] = AprilTagBackend(
+            family,
+            threads=threads,
+            decimation=decimation,
+            quad_sigma=quad_sigma,
+            max_hamming=max_hamming,
+        )
+    return backend
+
+
 def default_threads(machine: str | None = None, model: Path | None = None) -> int:
     """AprilTag's threads by default: 4 on an arm64 Raspberry Pi (its four cores), else 1 (a
     laptop or a shared machine keeps its other cores). ``machine`` and ``model`` (the device
@@ -225,18 +252,7 @@ class Detector:
         self._pool = (
             ThreadPoolExecutor(threads, thread_name_prefix="detector") if threads >= 2 else None
         )
-        # Each thread has its own AprilTag for crops: one detector must not run on two threads.
-        self._crop_local = threading.local()
-        self._apriltag = [
-            AprilTagBackend(
-                family,
-                threads=threads,
-                decimation=c.decimation,
-                quad_sigma=c.quad_sigma,
-                max_hamming=c.max_hamming,
-            )
-            for family in c.families
-        ]
+        self._threads = threads
         #: How many places the last call dropped because two passes named different ids there.
         self.conflicts = 0
         #: The quads (4 × 2 pixels) the last call found but could not read: places where a tag
@@ -261,13 +277,14 @@ class Detector:
             return []  # no tag fits, and AprilTag would crash on it (see MIN_SIDE)
         c = self.config
         # AprilTag reads the whole frame when asked, and for a family cv2.aruco does not know
-        whole = [b for b in self._apriltag if c.frame_pass or b.family not in self._soft]
+        frame_backends = self._frame_backends()
+        whole = [b for b in frame_backends if c.frame_pass or b.family not in self._soft]
         raw = [d for b in whole for d in b.detect(grey, _MAIN)]
         if c.quad_sigma > 0:
             raw = _edges_fitted(grey, raw)
         if c.contrast_pass:
             contrasted = local_contrast(grey)
-            raw += [d for b in self._apriltag for d in b.detect(contrasted, _CONTRAST)]
+            raw += [d for b in frame_backends for d in b.detect(contrasted, _CONTRAST)]
         # cv2.aruco looks for what the frame pass did not read for sure: the stickers it read
         # exactly are painted out of its view (each tag cv2.aruco sees costs it about 0.1 ms
         # per threshold window, most of its time on a busy table).
@@ -386,18 +403,29 @@ class Detector:
             out += found_there
         return out
 
+    def _frame_backends(self) -> list[AprilTagBackend]:
+        """This thread's AprilTag for whole frames, one a family, with the detector's settings
+        (`apriltag_backend`)."""
+        c = self.config
+        return [
+            apriltag_backend(
+                family,
+                threads=self._threads,
+                decimation=c.decimation,
+                quad_sigma=c.quad_sigma,
+                max_hamming=c.max_hamming,
+            )
+            for family in c.families
+        ]
+
     def _crop_backends(self) -> list[AprilTagBackend]:
-        """This thread's AprilTag for crops, one a family (made on the thread's first crop):
-        full resolution, one thread (a crop is small: no thread start-up cost)."""
-        backends: list[AprilTagBackend] | None = getattr(self._crop_local, "backends", None)
-        if backends is None:
-            hamming = min(1, self.config.max_hamming)
-            backends = [
-                AprilTagBackend(f, threads=1, decimation=1, quad_sigma=0, max_hamming=hamming)
-                for f in self.config.families
-            ]
-            self._crop_local.backends = backends
-        return backends
+        """This thread's AprilTag for crops, one a family (`apriltag_backend`): full
+        resolution, one thread (a crop is small: no thread start-up cost)."""
+        hamming = min(1, self.config.max_hamming)
+        return [
+            apriltag_backend(f, threads=1, decimation=1, quad_sigma=0, max_hamming=hamming)
+            for f in self.config.families
+        ]
 
     def decode_region(
         self, grey: Image, quad: npt.NDArray[np.float64] | Corners, *, averaged: bool = False

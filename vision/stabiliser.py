@@ -338,10 +338,11 @@ def _moved(old: Pose, new: Pose, c: StabiliserConfig) -> bool:
 # --- what a second of frames shows (`tablesight scan` of a camera or a video) ----------------
 
 SCAN_CONFIG = StabiliserConfig(add_frames=1, add_ms=0, settle_frames=1)
-"""The stabiliser of a scan over frames: a tag the fused detector read exactly in any one frame
-is there (its reads are exact or confirmed by two passes, so one is enough; a sticker of
-12-15 mm at 1280 × 720 is read in some frames only); it is gone only when its place shows bare
-table or another tag (given the frames), so a piece lifted during the second is not read."""
+"""The stabiliser of a scan over frames: a tag the fused detector read in any frame is there,
+not only after frames in a row (a sticker of 12-15 mm at 1280 × 720 is read in some frames
+only; `steady_view` still asks for two reads in the second); it is gone only when its place
+shows bare table or another tag (given the frames), so a piece lifted during the second is not
+read."""
 
 
 @dataclass(frozen=True)
@@ -363,10 +364,13 @@ def steady_view(
     frames: Iterable[tuple[npt.NDArray[np.uint8], float]],
     detect: Callable[[npt.NDArray[np.uint8]], tuple[list[Detection], list[FloatArray]]],
     config: StabiliserConfig = SCAN_CONFIG,
+    min_reads: int = 2,
 ) -> SteadyView:
     """Read ``frames`` (image, time in ms) of a still table with ``detect`` (one frame's
     detections and its unread quads) through a :class:`Stabiliser` in pixels (each frame given,
-    so a place left bare removes its tag), and return what they show together."""
+    so a place left bare removes its tag), and return what they show together. A tag read in
+    fewer than ``min_reads`` frames (all of them, when there are fewer) is left out: print that
+    only looks like a tag, read once in many frames, is no tag."""
     stabiliser = Stabiliser(config)
     reads: dict[tuple[str, int], list[Detection]] = {}
     per_frame: list[set[tuple[str, int]]] = []
@@ -381,7 +385,12 @@ def steady_view(
                 reads.setdefault((d.family, d.id), []).append(d)
         per_frame.append(once)
         quads += [np.asarray(q, dtype=np.float64).reshape(4, 2) for q in unread]
-    held = [(t.family, t.tag_id) for t in stabiliser.alive() if (t.family, t.tag_id) in reads]
+    enough = min(min_reads, len(per_frame))
+    held = [
+        (t.family, t.tag_id)
+        for t in stabiliser.alive()
+        if len(reads.get((t.family, t.tag_id), [])) >= enough
+    ]
     detections = [_median_detection(reads[key]) for key in held]
     unread_quads = _apart(quads, [np.asarray(d.corners, np.float64) for d in detections])
     best = max(range(len(per_frame)), key=lambda i: len(per_frame[i] & set(held)), default=0)
