@@ -4,7 +4,9 @@ Every table that runs `tablesight run --mqtt URL --table NAME` appears as a tile
 round, phase and whose turn, and its alerts (a refused move waiting, the camera or the LED
 controller lost, the table offline, a game ended with its winner). Tables of several sites
 (`--site SITE`, their brokers bridged to this one) are grouped by site. The results of ended
-games download as CSV or JSON.
+games download as CSV or JSON. The tables it has heard from are remembered in the data folder,
+so after a restart they keep their tiles whatever else the broker kept; on a broker that
+anyone can write to, it says so at start and suggests the broker accounts of docs/mqtt.md.
 
 The café offers its box to every table (--box PATH, one per game: a folder or a zip that
 `tablesight box GAME export PATH` wrote at one table): checked as `tablesight box GAME import`
@@ -82,7 +84,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         type=int,
         default=200,
         metavar="N",
-        help="how many tables the overview shows; messages of more are dropped (default 200)",
+        help="how many tables the overview shows; messages of more are dropped, and the tables"
+        " heard before keep their places (default 200)",
     )
     parser.add_argument(
         "--max-results",
