@@ -152,6 +152,12 @@ CREATION = {
         "The five dice sum to less than 14: roll again",
         "创造角色.1",
     ),
+    "roll_again": _reason(  # an answer, not a refusal: the roll is noted, then rolled again
+        "roll_again",
+        "五骰之和{total},小于14:五颗骰全部重掷",
+        "The five dice sum to {total}, less than 14: roll all five again",
+        "创造角色.1",
+    ),
     "rerolled_too_soon": _reason(
         "rerolled_too_soon",
         "五骰之和已经≥14,不能再重掷",

@@ -58,6 +58,12 @@ def _check_creation_roll(state: State[Data], move: mv.CreationRoll) -> Verdict:
     rolls = state.data.rolls(move.seat)
     if rolls and sum(rolls[-1]) >= basics.CREATION_MINIMUM:
         return CREATION["rerolled_too_soon"].reject()
+    if sum(dice) < basics.CREATION_MINIMUM:
+        # §创造角色.1 反复重掷直到五骰之和 ≥ 14: the roll is noted (the character's rolls
+        # carry it), and the answer says so rather than a bare "accepted": roll again.
+        note = CREATION["roll_again"]
+        total = sum(dice)
+        return Verdict(True, note.code, note.message.format(total=total), note.rule, {})
     return ACCEPTED
 
 
