@@ -728,7 +728,8 @@ def _recover(path: Path, problem: Exception) -> tuple[KioskChanges | None, Text]
     before = (last or KioskChanges()).model_dump()
     if isinstance(damaged, dict):
         lost = {k for k in SETTING_NAMES if k in damaged and damaged[k] != before[k]}
-        return last, _lost_notice(lost, restored=last is not None)
+        if lost:
+            return last, _lost_notice(lost, restored=last is not None)
     kept = {k for k, v in before.items() if v is not None}
     return last, _lost_notice(set(), restored=last is not None, unreadable=kept)
 
@@ -755,8 +756,8 @@ def _lost_notice(
         names = _names(unreadable)
         return Text(
             f"看板保存的设置已损坏:最后一次修改丢失了,{names.zh}恢复为修改之前的样子",
-            f"the kiosk's saved settings were damaged: the last change was lost, and"
-            f" {names.en} are as they were before it",
+            "the kiosk's saved settings were damaged: the last change was lost, and the last"
+            f" good settings are used for {names.en}",
         )
     return Text(
         "看板保存的设置已损坏:在看板上选过的设置(语言、亮度、声音、识别时间)都丢失了,已恢复为默认值",
@@ -766,9 +767,10 @@ def _lost_notice(
 
 
 def _names(keys: AbstractSet[str]) -> Text:
-    """Settings named for the players, in the settings page's order: "A、B和C", "A, B and C"."""
+    """Settings named for the players, in the settings page's order: "“A”、“B”和“C”",
+    "A, B and C"."""
     ordered = [SETTING_NAMES[k] for k in SETTING_NAMES if k in keys]
-    zh = [t.zh for t in ordered]
+    zh = [f"“{t.zh}”" for t in ordered]
     en = [t.en for t in ordered]
     if len(ordered) == 1:
         return Text(zh[0], en[0])

@@ -296,12 +296,27 @@ def test_a_damaged_file_is_set_aside_and_the_last_good_one_used_with_a_notice(
     assert (later.brightness, later.sound) == (30, False)
     assert notice is not None
     assert "the last change was lost" in notice.en and "the brightness and the sound" in notice.en
-    assert "最后一次修改丢失了" in notice.zh and "亮度和声音" in notice.zh
+    assert "最后一次修改丢失了" in notice.zh and "“亮度”和“声音”" in notice.zh
     aside = [p for p in tmp_path.iterdir() if DAMAGED_INFIX in p.name]
     assert len(aside) == 1 and aside[0].read_text() == '{"brightness": 45, "sound": fa'
     assert json.loads((tmp_path / KIOSK_FILE).read_text()) == last_good  # written back
     again = load_settings(data_dir=tmp_path)
     assert apply_kiosk_changes(again) is None and again.brightness == 30
+
+
+def test_a_file_with_only_a_foreign_key_still_says_the_last_change_was_lost(
+    tmp_path: Path,
+) -> None:
+    settings = load_settings(data_dir=tmp_path)
+    save_kiosk_changes(settings, KioskChanges(sound=False))
+    save_kiosk_changes(settings, KioskChanges(sound=True))
+    (tmp_path / KIOSK_FILE).write_text('{"volume": 3}')
+    later = load_settings(data_dir=tmp_path)
+    notice = apply_kiosk_changes(later)
+    assert notice is not None and later.sound is False
+    assert notice.en.endswith(
+        "the last change was lost, and the last good settings are used for the sound"
+    )
 
 
 def test_a_damaged_value_is_named_as_lost(tmp_path: Path) -> None:
