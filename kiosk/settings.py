@@ -323,7 +323,8 @@ def load_settings(config: Path | None = None, **flags: Any) -> Settings:
     """
     path = config or _env_path("TABLESIGHT_CONFIG")
     if path is not None and not path.is_file():
-        raise SettingsError(f"settings file {path} does not exist")
+        named = "" if config else "TABLESIGHT_CONFIG: "
+        raise SettingsError(f"{named}settings file {path} does not exist")
     if path is None and default_config_file().is_file():
         path = default_config_file()
     cls: type[Settings] = Settings

@@ -121,6 +121,7 @@ def test_the_largest_seed_is_taken(tmp_path: Path) -> None:
         ("TABLESIGHT_PAIRING_CODE", "12ab", "[0-9]{6}"),
         ("TABLESIGHT_LANG", "fr", "'zh' or 'en'"),
         ("TABLESIGHT_HTTP__HOSTS", "table.lan", "JSON"),
+        ("TABLESIGHT_CONFIG", "/no/such/folder/tablesight.toml", "does not exist"),
     ],
 )
 def test_a_setting_from_the_environment_out_of_range_stops_run_before_serving(
