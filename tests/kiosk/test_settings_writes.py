@@ -28,6 +28,8 @@ from kiosk.settings import (
     DAMAGED_INFIX,
     KIOSK_FILE,
     LAST_GOOD_SUFFIX,
+    LOCK_SUFFIX,
+    SETTINGS_BUSY,
     KioskChanges,
     apply_kiosk_changes,
     load_settings,
@@ -346,3 +348,42 @@ def test_the_lost_settings_are_on_the_kiosk_screen_not_only_on_stderr(tmp_path: 
     assert status["settings"]["brightness"] == 30
     assert any("the kiosk's saved settings were damaged" in n for n in status["notices"])
     assert any("看板保存的设置已损坏" in n for n in zh["notices"])
+
+
+HOLDER = r"""
+import fcntl, os, sys, time
+fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT, 0o644)
+fcntl.flock(fd, fcntl.LOCK_EX)
+print("held", flush=True)
+time.sleep(120)
+"""
+
+
+def test_a_change_while_another_process_holds_the_settings_is_refused_with_the_truth(
+    tmp_path: Path,
+) -> None:
+    """Another process on the same data folder holds the settings' lock longer than
+    LOCK_WAIT_S (here one that takes it and sleeps): 409, in the kiosk's words, nothing
+    changed; once it lets go, the same change is made."""
+    folder = tmp_path / "data"
+    server = start_server(folder)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(folder / (KIOSK_FILE + LOCK_SUFFIX))],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        before = httpx.get(server.url + "/api/status", timeout=30).json()["settings"]
+        refused = httpx.post(server.url + "/api/settings", json={"brightness": 7}, timeout=60)
+        assert refused.status_code == 409
+        assert refused.json()["detail"] == SETTINGS_BUSY.en
+        assert httpx.get(server.url + "/api/status", timeout=30).json()["settings"] == before
+        holder.kill()
+        holder.wait(30)
+        answer = httpx.post(server.url + "/api/settings", json={"brightness": 7}, timeout=60)
+        assert answer.status_code == 200 and answer.json()["brightness"] == 7
+        assert json.loads((folder / KIOSK_FILE).read_text())["brightness"] == 7
+    finally:
+        holder.kill()
+        server.kill()
