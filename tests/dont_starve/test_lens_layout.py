@@ -81,9 +81,11 @@ def truth_error(laid: dict[str, tuple[float, float, float]], name: str) -> float
     return float(max(abs(dx), abs(dy)) / HALF)
 
 
-@pytest.fixture(scope="module")
-def shot(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict, list]:
-    laid = as_laid(seed=39)
+@pytest.fixture(scope="module", params=[39, 1, 3])
+def shot(request, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict, list]:
+    """One correct layout laid by hand (seeded) through the lens: its picture, how it was
+    laid, what the detector reads."""
+    laid = as_laid(seed=request.param)
     image = render(table(laid), LENS).image
     path = tmp_path_factory.mktemp("lens") / "layout.png"
     cv2.imwrite(str(path), image)

@@ -186,7 +186,7 @@ def read_layout(
     )
 
 
-TRIM = 0.15
+TRIM = 0.2
 """Tiles further than this (half-tile units) from the grid the others give are left out of
 the grid's fit (a tile laid a little off should not pull the grid towards it)."""
 
@@ -220,18 +220,21 @@ def fit_grid(tiles: dict[int, Pose], portal: int, half_mm: float) -> MapGrid:
     """The grid of the tiles (number → centre and turn in table mm and degrees) in view with
     the ``portal`` tile among them.
 
-    Started from the portal's centre and turn, each tile is given its nearest grid place; then
-    the grid's turn and place are fitted to every tile lying within ``TRIM`` of its place (the
-    rotation and shift that bring their centres nearest their places, half a tile a unit; with
-    one such tile, its own centre and turn), and again from the places that fit gives, three
-    times. A tile further than ``TRIM`` from its place is thus measured on the grid the others
-    give, never pulling the grid towards itself; one nearer is on the grid either way."""
+    Started from the portal's centre and turn, each tile is given its nearest grid place and
+    the grid's turn and place are fitted to all of them (the rotation and shift that bring
+    their centres nearest their places, half a tile a unit); then, three times, each tile is
+    given its nearest place on that grid and the grid fitted again to the tiles lying within
+    ``TRIM`` of theirs (all of them when fewer than two do). A tile further than ``TRIM`` from
+    its place is thus measured on the grid the others give, never pulling the grid towards
+    itself; one nearer is on the grid either way."""
     px, py, turn = tiles[portal]
     grid = MapGrid(turn, (px, py), half_mm, {}, {})
-    for _ in range(3):
+    everyone = list(tiles)
+    for round_ in range(4):
         cells = {n: _nearest(grid.units(x, y)) for n, (x, y, _) in tiles.items()}
         near = [n for n in tiles if _distance(grid.units(*tiles[n][:2]), cells[n]) <= TRIM]
-        grid = _fitted(tiles, cells, near or [portal], half_mm, grid)
+        using = everyone if round_ == 0 or len(near) < 2 else near
+        grid = _fitted(tiles, cells, using, half_mm, grid)
     cells = {n: _nearest(grid.units(x, y)) for n, (x, y, _) in tiles.items()}
     errors = {n: round(_distance(grid.units(x, y), cells[n]), 3) for n, (x, y, _) in tiles.items()}
     return MapGrid(grid.angle_deg, grid.origin_mm, half_mm, cells, errors)
