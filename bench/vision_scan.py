@@ -6,8 +6,9 @@ draw pad with ore tokens and a terrain tray), at 1280 × 720 and 1920 × 1080, i
 (defocus, noise, light falling off, a lamp) and saved as JPEG 70, as a phone or a camera gives
 it. Measured in one run, taking turns photo by photo: the game's ``scan`` from the file to its
 verdicts, and the fused detector on the same photo already decoded (one `Detector`, as the
-table loop keeps one); their ratio is what a scan adds to its detector. Also the file's decoding
-alone, which the scan pays and the detector does not.
+table loop keeps one); their ratio, the median of each scan over the detection measured just
+after it, is what a scan adds to its detector. Also the file's decoding alone, which the scan
+pays and the detector does not.
 """
 
 from __future__ import annotations
@@ -99,7 +100,8 @@ def dont_starve_table() -> SyntheticTable:
         comps.append(
             Component(tiles[(number, face)], x, y, 0, 25, body_mm=(106, 106), colour=(90, 130, 100))
         )
-    comps += [Component(figures[0], 430, 280, 0, 20), Component(figures[1], 470, 320, 30, 20)]
+    # on the portal tile, clear of its sticker
+    comps += [Component(figures[0], 488, 338, 0, 20), Component(figures[1], 412, 262, 30, 20)]
     return SyntheticTable(tuple(comps))
 
 
@@ -181,6 +183,9 @@ def scan_figures(quick: bool) -> list[Figure]:
                         if r >= 0:
                             times[name].append(time.perf_counter() - start)
             ms = {name: float(np.median(t)) * 1000 for name, t in times.items()}
+            # each scan against the detection just before it: a burst of another process
+            # weighs on both alike, where it may fall on one median and not the other
+            paired = float(np.median(np.divide(times["scan"], times["detector"])))
             figures += [
                 Figure(SUITE, f"scan {game} {size}", ms["scan"], "ms/photo", "file → verdicts"),
                 Figure(
@@ -193,9 +198,10 @@ def scan_figures(quick: bool) -> list[Figure]:
                 Figure(
                     SUITE,
                     f"scan {game} {size} / its detector",
-                    ms["scan"] / ms["detector"],
+                    paired,
                     "ratio",
-                    f"≤ 1.2; decoding the JPEG alone {ms['decode']:.1f} ms",
+                    f"≤ 1.2; the median of each scan over the detection beside it "
+                    f"({len(times['scan'])}); decoding the JPEG alone {ms['decode']:.1f} ms",
                 ),
             ]
     return figures

@@ -176,7 +176,7 @@ def _scan_frames(
         result = reader.scan(None, settings.lang, box=box, view=view)
     else:
         print(
-            f"tablesight scan: the {reader.game} reader reads one picture: frame "
+            f"tablesight scan: {reader.game}: its reader reads one picture: frame "
             f"{view.best + 1} of {view.frames}, the one that read the most tags",
             file=sys.stderr,
         )

@@ -120,3 +120,13 @@ def test_a_piece_that_touches_nothing_on_the_table_is_still_refused(tmp_path: Pa
         else:
             assert read[tag]["verdict"]["ok"]
     assert all(b["unread"] == [] for b in result["boards"])
+
+
+def test_a_source_that_gives_nothing_or_a_bad_length_is_one_line(tmp_path: Path, capsys):
+    assert main(["scan", "greenwood", str(tmp_path / "none.mp4")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "no such file" in err
+    assert main(["scan", "greenwood", "video:x.avi", "--seconds", "0"]) == 2
+    assert "--seconds must be above 0" in capsys.readouterr().err
+    assert main(["scan", "greenwood", "video:x.avi", "--frames", "0"]) == 2
+    assert "--frames must be 1 to 900" in capsys.readouterr().err

@@ -300,11 +300,21 @@ def pixel_pose(
     to_board: FloatArray, corners: Sequence[Sequence[float]]
 ) -> tuple[tuple[float, float], float]:
     """A tag's centre (board mm) and angle (degrees clockwise from the board's up)."""
-    pts = cv2.perspectiveTransform(np.asarray([corners], np.float64), to_board)[0]
-    centre = pts.mean(axis=0)
-    top = (pts[0] + pts[1]) / 2
-    d = top - centre
-    return (float(centre[0]), float(centre[1])), math.degrees(math.atan2(d[0], -d[1])) % 360
+    return pixel_poses(to_board, [corners])[0]
+
+
+def pixel_poses(
+    to_board: FloatArray, quads: Sequence[Sequence[Sequence[float]] | FloatArray]
+) -> list[tuple[tuple[float, float], float]]:
+    """`pixel_pose` of many tags (their corners in pixels) at once."""
+    if len(quads) == 0:
+        return []
+    flat = np.asarray(quads, np.float64).reshape(1, -1, 2)
+    pts = cv2.perspectiveTransform(flat, to_board)[0].reshape(-1, 4, 2)
+    centres = pts.mean(axis=1)
+    d = (pts[:, 0] + pts[:, 1]) / 2 - centres
+    angles = np.degrees(np.arctan2(d[:, 0], -d[:, 1])) % 360
+    return [((float(x), float(y)), float(a)) for (x, y), a in zip(centres, angles, strict=True)]
 
 
 def scan(
@@ -324,7 +334,7 @@ def scan(
         if image_path is None:
             raise ValueError("scan needs an image or a view of frames")
         detector = Detector()  # cheap to make: its soft decoder is shared
-        found = registry.known(detector.detect(read_image(image_path)))
+        found = registry.known(detector.detect(read_image(image_path, grey=True)))
         quads = [np.asarray(q, np.float64) for q in detector.candidates]
     else:
         found, quads = registry.known(view.detections), view.unread
@@ -343,15 +353,15 @@ def scan(
             continue  # its tags do not span the board's plane: nothing can be read on it
         readings = []
         unread: dict[Cell, str | None] = {}
-        for d in pieces:
-            at, angle = pixel_pose(to_board, d.corners)
+        poses = pixel_poses(to_board, [d.corners for d in pieces])
+        for d, (at, angle) in zip(pieces, poses, strict=True):
             reading = read_piece(sub, d.id, shapes[d.id], at, angle)
             if reading is not None:
                 readings.append(reading)
                 placed.add(d.id)
                 if reading.prompt is not None:  # not lying squarely: its cells are not known
                     unread |= dict.fromkeys(cells_near(sub, at), reading.piece)
-        not_read = {c for q in quads for c in cells_near(sub, pixel_pose(to_board, q.tolist())[0])}
+        not_read = {c for at, _ in pixel_poses(to_board, quads) for c in cells_near(sub, at)}
         unread |= dict.fromkeys(not_read - set(unread), None)  # a sticker no frame read
         layout = catalogue(box).layouts[sub.layout]
         verdicts = judge(layout, readings, box, unread.items())
