@@ -131,7 +131,7 @@ class Lens:
         n = (pts - self.centre_px) / self.scale_px
         rd = np.hypot(n[:, 0], n[:, 1])
         r = rd.copy()
-        for _ in range(12):
+        for _ in range(8):
             r2 = r * r
             slope = 1 + 3 * self.k1 * r2 + 5 * self.k2 * r2 * r2
             r = r - (r * (1 + self.k1 * r2 + self.k2 * r2 * r2) - rd) / slope
@@ -498,18 +498,20 @@ def fit_lens(
 
     def misfit(ks: FloatArray, keep: npt.NDArray[np.bool_]) -> FloatArray:
         trial = Lens.of_frame(image_size, *(float(k) for k in ks))
-        h = _homography(anchor_mm, trial.undistort(anchor_px))
+        anchors_seen = trial.undistort(anchor_px)
+        h = _homography(anchor_mm, anchors_seen)
         if h is None:
             return np.full(8 * (len(seen_anchors) + int(keep.sum())), 1e3)
         back = _inverse(h)
-        on_anchors = apply_homography(back, trial.undistort(anchor_px)) - anchor_mm
+        on_anchors = apply_homography(back, anchors_seen) - anchor_mm
         mm = apply_homography(back, trial.undistort(tags_px[keep].reshape(-1, 2)))
         return np.concatenate([on_anchors.ravel(), _square_misfit(mm.reshape(-1, 4, 2)).ravel()])
 
-    def solve(n: int, keep: npt.NDArray[np.bool_]) -> FloatArray:
+    def solve(n: int, keep: npt.NDArray[np.bool_]) -> tuple[FloatArray, FloatArray, FloatArray]:
+        """The coefficients, the misfit they leave, and the misfit of no lens."""
         ks = np.zeros(n)
         damping = 1e-3
-        r = misfit(ks, keep)
+        r = none = misfit(ks, keep)
         for _ in range(30):
             step = 1e-4
             jac = np.column_stack([(misfit(ks + step * e, keep) - r) / step for e in np.eye(n)])
@@ -523,24 +525,21 @@ def fit_lens(
                     break
                 damping *= 10
                 if damping > 1e6:
-                    return ks
-            if np.max(np.abs(delta)) < 1e-6:
+                    return ks, r, none
+            if np.max(np.abs(delta)) < 1e-5:  # a hundredth of a pixel at the frame's corner
                 break
-        return ks
+        return ks, r, none
 
     n = 2 if len(others) >= K2_TAGS else 1
     keep = np.ones(len(others), bool)
-    ks = solve(n, keep)
-    per_tag = np.sqrt(
-        np.mean(misfit(ks, keep)[8 * len(seen_anchors) :].reshape(-1, 8) ** 2, axis=1)
-    )
+    ks, left, none = solve(n, keep)
+    per_tag = np.sqrt(np.mean(left[8 * len(seen_anchors) :].reshape(-1, 8) ** 2, axis=1))
     worst = per_tag > max(4 * float(np.median(per_tag)), 0.3)
     if worst.any() and (~worst).sum() >= MIN_LENS_TAGS:
         keep = ~worst
-        ks = solve(n, keep)
+        ks, left, none = solve(n, keep)
     fitted = Lens.of_frame(image_size, *(float(k) for k in ks))
-    none = misfit(np.zeros(n), keep)
-    if fitted.folds(image_size) or misfit(ks, keep) @ misfit(ks, keep) >= none @ none:
+    if fitted.folds(image_size) or left @ left >= none @ none:
         return Lens(), 0
     return fitted, int(keep.sum())
 
