@@ -31,8 +31,9 @@ if TYPE_CHECKING:
     from vision.sources import SourceConfig
 
 SOURCE_KINDS = ("camera:", "video:", "folder:")
-MAX_SECONDS = 30.0
-MAX_FRAMES = 900
+MAX_SECONDS = 10.0
+MAX_FRAMES = 300
+"""A scan holds its frames in grey: 300 frames of 1920 × 1080 are 620 MB."""
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -163,7 +164,7 @@ def _scan_frames(
     from vision.sources import open_source, take_frames
     from vision.stabiliser import steady_view
 
-    frames, why = take_frames(open_source(config), args.seconds, args.frames)
+    frames, why = take_frames(open_source(config), args.seconds, args.frames, grey=True)
     if why is not None and len(frames) > 1:
         print(f"tablesight scan: {why} after {len(frames)} frames", file=sys.stderr)
     detector = Detector()

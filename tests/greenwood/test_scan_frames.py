@@ -129,4 +129,4 @@ def test_a_source_that_gives_nothing_or_a_bad_length_is_one_line(tmp_path: Path,
     assert main(["scan", "greenwood", "video:x.avi", "--seconds", "0"]) == 2
     assert "--seconds must be above 0" in capsys.readouterr().err
     assert main(["scan", "greenwood", "video:x.avi", "--frames", "0"]) == 2
-    assert "--frames must be 1 to 900" in capsys.readouterr().err
+    assert "--frames must be 1 to 300" in capsys.readouterr().err
