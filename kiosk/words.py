@@ -404,6 +404,9 @@ WORDS: Mapping[str, Text] = MappingProxyType(
             "The synthetic table is no camera: check everything by eye",
         ),
         "noGameSetup": Text("开一局 ›", "Set up a game ›"),
+        # issue 38, the table page's console: every seat's moves in view when all act at once
+        "everyoneAtOnce": Text("大家同时行动", "Everyone at once"),
+        "linkLost": Text("连接中断,正在重连", "Connection lost, reconnecting"),  # whole: no "…"
     }
 )
 """Each word of the pages by key: Chinese and English."""

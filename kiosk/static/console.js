@@ -31,11 +31,136 @@ const Console = {
     } else if (!c.groups.length) {
       box.replaceChildren(Kiosk.el("p", { class: "console-note", text: t("nothingNow") }));
     } else {
-      box.replaceChildren(...c.groups.map((g, gi) => Console.group(g, gi)));
+      const together = Console.together(c.groups);
+      box.replaceChildren(...c.groups.map((g, gi) => (together && together.seats.includes(g) ? null : Console.group(g, gi)))
+        .filter(Boolean));
+      if (together) box.prepend(together.box);
     }
+    // Two seats at once with moves of their own (Don't Starve's day): side by side, so that the
+    // second seat's moves open now are not under the first's greyed ones (issue 38).
+    const seats = c.groups.filter((g) => g.seat != null);
+    const apart = !s.outcome && box.querySelector(".together") === null && seats.length === 2 && !c.groups.some((g) => g.acting);
+    box.dataset.apart = String(apart); // laid out by Console.layout once the page is drawn
     if (c.moves !== Console.moves) {
       Console.moves = c.moves;
       Console.refreshPicker(c);
+    }
+  },
+
+  // Two seats side by side only where it shows more of what can be done now: the first
+  // seat's moves open now all in view as in one column (the acting seat's promise), and fewer
+  // of any seat's out of view. Called after each draw and when the window changes size.
+  layout() {
+    const box = document.getElementById("console");
+    if (!box || !box.getClientRects().length) return;
+    const worse = (a, b) => a[0] > b[0] || (a[0] === b[0] && a[1] >= b[1]);
+    box.dataset.flow = "stack";
+    Console.fit();
+    let stack = Console.unseen(box);
+    let wide = true;
+    if (stack[0]) { // a long button taking two cells pushed the first seat's moves out of view
+      Console.fit(false);
+      const narrow = Console.unseen(box);
+      if (worse(narrow, stack)) Console.fit();
+      else { stack = narrow; wide = false; }
+    }
+    if (box.dataset.apart !== "true" || !stack[1]) return;
+    box.dataset.flow = "columns";
+    Console.fit();
+    if (worse(Console.unseen(box), stack)) {
+      box.dataset.flow = "stack";
+      Console.fit(wide);
+    }
+  },
+
+  // How many moves open now lie outside the console's box scrolled to its top (where a move
+  // made brings it back): the first seat's, everyone's.
+  unseen(box) {
+    const r = box.getBoundingClientRect();
+    const out = (g) => [...g.querySelectorAll(".offer:not(.greyed)")]
+      .filter((b) => ["main", "dice"].includes(b.dataset.kind))
+      .filter((b) => {
+        const q = b.getBoundingClientRect();
+        const top = q.top - r.top - box.clientTop + box.scrollTop;
+        return top < -1 || top + q.height > box.clientHeight + 1;
+      }).length;
+    const groups = [...box.querySelectorAll(".seat-group")];
+    return [groups.length ? out(groups[0]) : 0, groups.reduce((n, g) => n + out(g), 0)];
+  },
+
+  // Every button's words in at most two lines (issue 38: Don't Starve's wrapped to 3–4 in
+  // three columns), never smaller than 1rem: two seats side by side ("columns") keep each
+  // seat's moves open now in its own half, the rest of each seat's moves under both, two to a
+  // row; in any row of buttons, one whose words need more than two lines takes two cells, or
+  // the whole row (`wide`: false keeps each in its cell, where that keeps the first seat's
+  // moves open now in view).
+  fit(wide = true) {
+    const box = document.getElementById("console");
+    if (!box || !box.getClientRects().length) return;
+    for (const el of box.querySelectorAll(".seat-group > *, .seat-group > .offers > *")) {
+      if (el.closest(".together")) continue; // placed by Console.together
+      el.style.gridRow = "";
+      el.style.gridColumn = "";
+    }
+    for (const more of box.querySelectorAll(".seat-more")) more.hidden = true;
+    const lines = (b) => {
+      const label = b.querySelector(".offer-label");
+      if (!label) return 1;
+      return label.getBoundingClientRect().height / (parseFloat(getComputedStyle(label).lineHeight) || 1);
+    };
+    const long = (b) => lines(b) > 2.2;
+    const rowButtons = (el) => [...el.children].filter((x) => x.matches("button.offer"));
+    if (box.dataset.flow === "columns") Console.fitColumns(box, long, rowButtons);
+    for (const grid of box.querySelectorAll(".seat-group .offers")) {
+      const css = getComputedStyle(grid);
+      if (css.display !== "grid") continue;
+      grid.style.gridAutoFlow = "";
+      const buttons = rowButtons(grid);
+      buttons.forEach((b) => { b.style.gridColumn = ""; });
+      const spanned = wide && css.gridTemplateColumns.split(" ").length > 1 ? buttons.filter(long) : [];
+      for (const b of spanned) {
+        b.style.gridColumn = "span 2";
+        if (long(b) || b.getBoundingClientRect().width < 1) b.style.gridColumn = "1 / -1";
+      }
+      if (spanned.length) grid.style.gridAutoFlow = "row dense"; // no hole left before a wide one
+    }
+  },
+
+  // Two seats side by side: four tracks, each seat's headline and moves open now in two of
+  // them, one under the other; then each seat's other moves (greyed, free, card effects, what
+  // the camera reads, the end of the game) under both, under the seat's name, two to a row
+  // (a button whose words need more than two lines at half the width takes the row).
+  fitColumns(box, long, rowButtons) {
+    const groups = [...box.children].filter((g) => g.matches(".seat-group") && g.dataset.seat !== "table");
+    const at = (el, row, col, span) => { el.style.gridRow = String(row); el.style.gridColumn = `${col} / span ${span}`; };
+    const open = (b) => !b.classList.contains("greyed") && ["main", "dice", "core"].includes(b.dataset.kind);
+    let end = 1;
+    const rest = groups.map((g, j) => {
+      const row = g.querySelector(":scope > .offers:not(.effect-offers):not(.camera-offers):not(.final-offers)");
+      const buttons = row ? rowButtons(row) : [];
+      let r = 1;
+      for (const el of g.querySelectorAll(":scope > h3, :scope > .shared-why")) at(el, r++, 1 + 2 * j, 2);
+      for (const b of buttons.filter(open)) at(b, r++, 1 + 2 * j, 2);
+      end = Math.max(end, r);
+      return [g, buttons.filter((b) => !open(b))];
+    });
+    let r = end;
+    for (const [g, buttons] of rest) {
+      const boxes = [...g.querySelectorAll(":scope > .camera-offers, :scope > .effect-offers, :scope > .final-offers")];
+      const more = g.querySelector(":scope > .seat-more");
+      if (!buttons.length && !boxes.length) { if (more) more.hidden = true; continue; }
+      if (more) { more.hidden = false; at(more, r++, 1, 4); }
+      buttons.forEach((b, i) => at(b, r + Math.floor(i / 2), 1 + 2 * (i % 2), 2)); // two to a row
+      const wide = new Set(buttons.filter(long)); // measured at half the width
+      let col = 0;
+      for (const b of buttons) { // packed again: a wide one takes a row of its own
+        if (wide.has(b)) { if (col) { r += 1; col = 0; } at(b, r++, 1, 4); continue; }
+        at(b, r, 1 + 2 * col, 2);
+        col += 1;
+        if (col === 2) { r += 1; col = 0; }
+      }
+      if (col) r += 1;
+      for (const d of boxes) at(d, r++, 1, 4);
     }
   },
 
@@ -99,9 +224,87 @@ const Console = {
       effectsBox,
       cameraFirst ? null : cameraBox,
       finalBox,
+      Kiosk.el("p", { class: "seat-more", text: g.name, hidden: "" }), // its other moves' head (Console.fitColumns)
     );
     if (g.hex) box.style.setProperty("--seat", g.hex); // the player's colour, as on the board
     return box;
+  },
+
+  // Everyone at once (no seat's turn), each seat offered the same moves (Greenwood's and Don't
+  // Starve's opening draws, Stonesaga's creation roll, the dusk): one row a move, its words
+  // once, then one button a seat under that seat's name, so that every seat's moves are in
+  // view at one look (issue 38: a third seat's were under the console's fold). Each seat's
+  // buttons stay in its own .seat-group (drawn as contents of the grid). Null where the seats'
+  // moves differ, a seat has its turn, or the rows would be many (each seat's own group then).
+  MOST_ROWS: 8,
+  together(groups) {
+    const seats = groups.filter((g) => g.seat != null);
+    if (seats.length < 2 || groups.some((g) => g.acting)) return null;
+    const shape = (g) => JSON.stringify(g.offers.map((o) => [o.move, o.label, Console.kind(o), o.fields.length > 0]));
+    if (seats.some((g) => shape(g) !== shape(seats[0]))) return null;
+    if (seats[0].offers.some((o) => ["camera", "final"].includes(Console.kind(o)))) return null;
+    const offers = seats[0].offers.map((o, oi) => ({ o, oi, ok: seats.some((g) => g.offers[oi].ok) }));
+    const of = (k) => offers.filter((r) => Console.kind(r.o) === k);
+    const main = of("main");
+    const rows = [...of("dice"), ...main.filter((r) => r.ok), ...of("core"), ...main.filter((r) => !r.ok), ...of("free")];
+    const effects = of("card_effect");
+    if (rows.length + (effects.length ? 1 : 0) > Console.MOST_ROWS) return null;
+    seats.forEach((g) => { const gi = groups.indexOf(g); g.offers.forEach((o, oi) => { o.index = `${gi}.${oi}`; }); });
+    // One reason for the greyed buttons is said once above, unless they are one move's row
+    // (the end of the phase, greyed for all): its ✖ says why on a touch, as a greyed offer does.
+    const greyedRows = rows.filter((r) => seats.some((g) => !g.offers[r.oi].ok));
+    const greyed = seats.flatMap((g) => rows.map((r) => g.offers[r.oi])).filter((o) => !o.ok);
+    const reasons = [...new Set(greyed.map((o) => Console.refusal(o)))];
+    const shared = greyedRows.length > 1 && reasons.length === 1 ? reasons[0] : null;
+    const at = (el, row, col) => { el.style.gridRow = String(row); el.style.gridColumn = String(col); return el; };
+    const labels = rows.map((r, i) => at(Kiosk.el("span", {
+      class: `together-label${r.ok ? "" : " greyed-label"}`,
+      text: (r.o.fields.some((f) => f.kind === "dice") ? "⚄ " : "") + (r.o.fields.length ? `${r.o.label} ›` : r.o.label),
+    }), i + 2, 1));
+    if (effects.length) labels.push(at(Kiosk.el("span", { class: "together-label", text: Kiosk.t("cardEffects") }), rows.length + 2, 1));
+    const columns = seats.map((g, j) => {
+      const seat = String(g.seat);
+      const buttons = rows.map((r, i) => {
+        const o = g.offers[r.oi];
+        const b = Console.button(o, false);
+        // the move's words head the row: the button says whose it is (its column's name)
+        const mark = o.ok ? (o.fields.length ? "›" : "✔") : "✖";
+        b.querySelector(".offer-label").replaceChildren(Kiosk.el("span", { class: "offscreen", text: o.label }), ` ${mark}`);
+        b.setAttribute("aria-label", `${g.name}: ${o.label}${o.ok ? "" : ` (${Console.refusal(o)})`}`);
+        return at(b, i + 2, j + 2);
+      });
+      const open = Console.effectsOpen.has(seat);
+      let toggle = null;
+      let opened = null;
+      if (effects.length) {
+        toggle = at(Kiosk.el("button", {
+          type: "button", class: "offer effects-toggle", "data-seat": seat, "aria-expanded": String(open),
+          "aria-label": `${g.name}: ${Kiosk.t("cardEffects")}`,
+        }, Kiosk.el("span", { class: "offer-label", text: open ? "▾" : "▸" })), rows.length + 2, j + 2);
+        toggle.addEventListener("click", () => {
+          if (open) Console.effectsOpen.delete(seat); else Console.effectsOpen.add(seat);
+          Console.render(Console.last);
+        });
+        if (open) {
+          opened = Kiosk.el("div", { class: "offers effect-offers", "data-seat": seat },
+            Kiosk.el("p", { class: "together-whose", text: g.name }),
+            ...effects.map((r) => Console.button(g.offers[r.oi])));
+          opened.style.gridColumn = "1 / -1";
+        }
+      }
+      const head = at(Kiosk.el("h3", { text: g.name }), 1, j + 2);
+      const box = Kiosk.el("div", { class: "seat-group", "data-seat": seat, "data-acting": "false" },
+        head, Kiosk.el("div", { class: "offers" }, ...buttons, toggle), opened);
+      if (g.hex) box.style.setProperty("--seat", g.hex);
+      return box;
+    });
+    const corner = at(Kiosk.el("p", { class: "together-corner", text: Kiosk.t("everyoneAtOnce") }), 1, 1);
+    const grid = Kiosk.el("div", { class: "together" }, corner, ...labels, ...columns);
+    grid.style.setProperty("--seats", String(seats.length));
+    grid.style.setProperty("--column", seats.length <= 2 ? "5em" : seats.length === 3 ? "4em" : "3.4em"); // names wrap
+    const box = Kiosk.el("div", { class: "together-box" },
+      shared ? Kiosk.el("p", { class: "why shared-why", text: shared }) : null, grid);
+    return { seats, box };
   },
 
   // A move that ends the game is made by a second touch within ARM_MS of the first; the first
@@ -232,9 +435,14 @@ const Console = {
     }).catch(() => null);
     if (token !== Console.checking || Console.picking !== p) return; // a newer change, or closed
     const answer = response && response.ok ? await response.json() : { accepted: true };
-    document.getElementById("picker-why").textContent = answer.accepted ? "" : answer.message;
+    // A move the rules take with a word to say (Stonesaga's five dice under 14: noted, then
+    // rolled again): the word is said before "Do it" is touched, not a bare "accepted" after.
+    document.getElementById("picker-why").textContent = answer.accepted ? Console.note(answer) : answer.message;
     document.getElementById("picker-do").disabled = !answer.accepted;
   },
+
+  // What an accepted answer says beyond "accepted" (its code is not the plain "ok"), or "".
+  note(answer) { return answer.code && answer.code !== "ok" && answer.message ? answer.message : ""; },
 
   pickRow(f, k) {
     const p = Console.picking;
@@ -397,9 +605,13 @@ const Console = {
   diceRows(f) {
     const p = Console.picking;
     const chosen = p.faces[f.name] || (p.faces[f.name] = f.dice.map(() => null));
+    // Each die by its own name ("die 3"); numbered only where dice share a name ("Combat die ·
+    // die 2"): "die 1 · die 1" said one thing twice.
+    const names = f.dice.map((d) => d.label);
+    const shared = new Set(names.filter((n, i) => names.indexOf(n) !== i));
     return Kiosk.el("div", { class: "dice-entry" }, ...f.dice.map((d, i) => Kiosk.el(
       "div", { class: "die-row", "data-die": d.name, "data-index": String(i) },
-      Kiosk.el("span", { class: "die-name", text: `${d.label} · ${Kiosk.t("die", { n: i + 1 })}` }),
+      Kiosk.el("span", { class: "die-name", text: shared.has(d.label) ? `${d.label} · ${Kiosk.t("die", { n: i + 1 })}` : d.label }),
       ...d.faces.map((face, j) => {
         const b = Kiosk.el("button", {
           type: "button", class: "face", "aria-pressed": String(chosen[i] === j), "data-face": String(j), title: face.label,
@@ -511,7 +723,9 @@ const Console = {
   async send(o, move) {
     const answer = await Kiosk.post(`/api/move?lang=${encodeURIComponent(Kiosk.lang)}`, move);
     const accepted = Boolean(answer.ok && answer.accepted);
-    const line = Console.say(accepted, accepted ? `${o.label}: ${Kiosk.t("accepted")}` : Kiosk.describe(answer.message ?? answer.detail));
+    const note = accepted ? Console.note(answer) : "";
+    const line = Console.say(accepted, accepted ? `${o.label}: ${note ? `${note} · ` : ""}${Kiosk.t("accepted")}`
+      : Kiosk.describe(answer.message ?? answer.detail));
     if (accepted) {
       // Back to the top of the console, the card effects closed: the next move's main actions
       // are in view (a finger scrolled down to a card effect leaves them out of sight).

@@ -55,8 +55,13 @@ function render(s) {
   $("menu").hidden = !(menuOpen || (s.menu && s.control.local));
   $("save").textContent = `${t("saveName")}: ${s.save}`;
   $("notices").replaceChildren(...s.notices.map((n) => Kiosk.el("li", { text: n })));
+  // the console's buttons placed once the side column is drawn, in its whole room (fitConsole
+  // holds it again below where the board needs the room, and the buttons are placed again)
+  document.querySelector(".console-box").style.maxHeight = "";
+  Console.layout();
   placePrompts(); // once the console and the log are drawn: the side column's room is known
   fitConsole(); // once the log under it is drawn: the column's room is known
+  if (document.querySelector(".console-box").style.maxHeight) Console.layout(); // held: less room
   Board.fit($("board")); // the board's drawing sized once every panel around it is drawn
   // For anything that watches the screen (a browser extension, the layout tests): drawn.
   document.dispatchEvent(new CustomEvent("tablesight:rendered", { detail: { seq: s.seq } }));
@@ -285,14 +290,16 @@ document.addEventListener("DOMContentLoaded", () => {
   Kiosk.translateStatic();
   const live = Kiosk.connect(render, (up) => {
     $("connection").dataset.state = up ? "ok" : "lost";
-    $("connection").textContent = up ? `● ${Kiosk.t("live")}` : `✖ ${Kiosk.t("reconnecting")}`;
+    $("connection").textContent = up ? `● ${Kiosk.t("live")}` : `✖ ${Kiosk.t("linkLost")}`;
   });
   for (const b of document.querySelectorAll("[data-lang]")) b.addEventListener("click", () => Kiosk.setLang(b.dataset.lang, live));
   $("advance").addEventListener("click", () => act(`/api/advance?lang=${encodeURIComponent(Kiosk.lang)}`));
   $("undo").addEventListener("click", () => act("/api/undo"));
   $("console-undo").addEventListener("click", () => act("/api/undo"));
   Console.init();
-  window.addEventListener("resize", () => { if (Kiosk.status) renderPhases(Kiosk.status); fitPhaseTitle(); fitPlayers(); placePrompts(); fitConsole(); Board.fit($("board")); });
+  // a font that arrives late changes how many lines a button's words take
+  document.fonts.addEventListener("loadingdone", () => { Console.layout(); placePrompts(); fitConsole(); });
+  window.addEventListener("resize", () => { if (Kiosk.status) renderPhases(Kiosk.status); fitPhaseTitle(); fitPlayers(); Console.layout(); placePrompts(); fitConsole(); Board.fit($("board")); });
   $("log-toggle").addEventListener("click", () => {
     const open = $("log-box").dataset.open !== "true";
     $("log-box").dataset.open = String(open);
