@@ -80,13 +80,22 @@ const Board = {
     for (const [place, keep] of tries) {
       for (const share of keep) {
         const scale = Board.size(target, panels, place, share);
-        const readable = texts.every((t) => t.getBoundingClientRect().height >= least);
+        const readable = texts.every((t) => Board.readable(t, least));
         const tried = { place, share, scale, whole: !cut(), readable };
         if (!best || better(tried, best)) best = tried;
         if (tried.whole) break;
       }
     }
     Board.size(target, panels, best.place, best.share);
+  },
+
+  // A text of the drawing read from the chairs: at least `least` px tall, and under 1920 px
+  // wide its type as drawn (its font size times the drawing's scale) too, as a sweep of the
+  // screen measures it (issue 38: 13.2 px at 1280×720 passed as 16 px tall).
+  readable(t, least) {
+    if (t.getBoundingClientRect().height < least) return false;
+    if (innerWidth >= 1920) return true;
+    return parseFloat(t.getAttribute("font-size")) * t.ownerSVGElement.getScreenCTM().a >= least - 0.05;
   },
 
   // The drawings sized for one arrangement of the notes and legend: "beside" (both, in share

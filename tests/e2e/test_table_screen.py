@@ -3,9 +3,11 @@ session: the simulated camera and taps play the session while six screens watch 
 English, at 1920×1080, 1280×720 and 1024×600). After every redraw each screen checks itself:
 no scrolling, Confirm/Undo/Menu in view, no id, bracket, Python value or rule file name in the
 text, no Latin word in the Chinese view, no player's field cut, at 1920×1080 no text under
-28 px (the board's SVG cell labels aside: they scale with the cells), and the board read from
-the chairs (``BOARD_READ``). The 1920×1080 screens are photographed at the
-refused move (where the script has one) and at the end, and checked with axe-core for contrast.
+28 px (the board's SVG cell labels aside: they scale with the cells), the board read from
+the chairs (``BOARD_READ``: at 1280×720 its type at least 16 px as drawn, issue 38), and no
+"…" in what players read (no text, no CSS ellipsis: issue 38's held-out sweep found six).
+The 1920×1080 screens are photographed at the refused move (where the script has one) and
+at the end, and checked with axe-core for contrast.
 """
 
 from __future__ import annotations
@@ -101,6 +103,10 @@ CHECK_EACH_DRAW = """
         const h = t.getBoundingClientRect().height;
         const shown = JSON.stringify(t.textContent);
         if (h < least) note(`${at}: board text ${shown} ${h.toFixed(1)} px tall`);
+        // its type as drawn (the font size times the drawing's scale), as a sweep measures
+        // it (issue 38: 13.2 px at 1280×720): at least 16 px at 1280×720 for every game
+        const px = parseFloat(t.getAttribute("font-size")) * t.ownerSVGElement.getScreenCTM().a;
+        if (innerWidth === 1280 && px < 16) note(`${at}: board type ${shown} ${px.toFixed(1)} px`);
       }
       const area = (el) => { const r = el.getBoundingClientRect(); return r.width * r.height; };
       const own = area(board);
@@ -148,10 +154,18 @@ CHECK_EACH_DRAW = """
     for (const part of parts) {
       for (const node of part.querySelectorAll(".langs")) node.dataset.skip = "1";
     }
+    // Nothing players must read cut short: no "…" in the page's text, no text cut by CSS
+    // with an ellipsis (issue 38: "…" in six samples of the held-out sweep).
+    for (const el of document.querySelectorAll("body *")) {
+      if (!el.getClientRects().length || getComputedStyle(el).textOverflow !== "ellipsis") continue;
+      const shown = JSON.stringify(el.textContent.slice(0, 60));
+      if (el.textContent.trim()) note(`${at}: set to be cut with "…" ${shown}`);
+    }
     const text = parts.map((p) => p.innerText).join("\\n")
       .replace(/中文|English/g, "");  // the language switch names each language in its own
     for (const line of text.split("\\n")) {
       if (snake.test(line) || raw.test(line)) note(`${at}: ${JSON.stringify(line)}`);
+      if (/…|\\.\\.\\./.test(line)) note(`${at}: "…" in ${JSON.stringify(line)}`);
       const zh = document.documentElement.lang === "zh-CN";
       if (zh && latin.test(line)) note(`${at} (zh): ${JSON.stringify(line)}`);
     }

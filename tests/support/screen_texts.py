@@ -50,12 +50,28 @@ def picture_texts(drawn: dict[str, Any]) -> Iterator[str]:
     yield from (e["text"] for e in drawn["legend"])
 
 
+CUT = ("…", "...")
+"""A text cut short (issue 38: "…" in six samples of the held-out sweep): what players must
+read is whole, in both languages."""
+
+
+def cut(text: Text) -> list[str]:
+    """A "…" (or "...") in either language of one text."""
+    return [
+        f"{mark!r} in the {lang} text"
+        for lang in ("zh", "en")
+        for mark in CUT
+        if mark in text.in_(lang)
+    ]
+
+
 def bad(zh: Iterator[str], en: Iterator[str], where: str) -> list[str]:
-    """What is wrong with each pair of texts (the Chinese and the English of one thing)."""
+    """What is wrong with each pair of texts (the Chinese and the English of one thing): the
+    shared player-text check, and no text cut short with "…"."""
     return [
         f"{where}: {z!r} / {e!r}: {found}"
         for z, e in zip(zh, en, strict=True)
-        if (found := problems(Text(z, e)))
+        if (found := problems(Text(z, e)) + cut(Text(z, e)))
     ]
 
 
