@@ -63,11 +63,13 @@ const Keyboard = {
     // What the field holds now, above the keys (the field itself may be under them).
     const input = Keyboard.field();
     const label = input ? (input.labels?.[0]?.textContent || input.placeholder || "") : "";
+    // The line of what is typed shares its row with the keys that are not letters, so the
+    // keyboard takes as little of the screen as it can.
     board.replaceChildren(
-      Kiosk.el("p", { class: "kb-preview" },
-        Kiosk.el("span", { class: "kb-who", text: label ? `${label}:` : "" }), " ",
-        Kiosk.el("output", { id: "kb-value", class: "kb-value", text: input ? input.value : "" })),
       Kiosk.el("div", { class: "keys keys-do" },
+        Kiosk.el("p", { class: "kb-preview" },
+          Kiosk.el("span", { class: "kb-who", text: label ? `${label}:` : "" }), " ",
+          Kiosk.el("output", { id: "kb-value", class: "kb-value", text: input ? input.value : "" })),
         Keyboard.key(null, Keyboard.page === "latin" ? t("kbChinese") : t("kbLatin"), { "data-key": "page", class: "key key-page" }),
         Keyboard.key(" ", t("kbSpace"), { "data-key": "space", class: "key key-space" }),
         Keyboard.key(null, `⌫ ${t("kbBack")}`, { "data-key": "back", class: "key key-back" }),
@@ -75,6 +77,8 @@ const Keyboard = {
       Kiosk.el("div", { class: "keys" }, ...letters.map((c) => Keyboard.key(c, c, { "data-key": c }))),
     );
     board.setAttribute("aria-label", t("kbTitle"));
+    // The keys' page changed their height: the field typed in is brought back into view.
+    if (input && !board.hidden) input.scrollIntoView({ block: "nearest" });
   },
 
   init() {

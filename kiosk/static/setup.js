@@ -105,6 +105,8 @@ function go(step) {
     if (problem) { say(problem, false); setup.step = s; render(); return; }
   }
   say("");
+  // The keys type into a field of the step left: they close with it.
+  if (typeof Keyboard !== "undefined") Keyboard.close();
   setup.step = step;
   setup.reached = Math.max(setup.reached, to);
   render();
@@ -352,7 +354,9 @@ function renderSummary(game) {
   }
   chosen.append(Kiosk.el("dt", { text: Kiosk.t("timer") }), Kiosk.el("dd", { text: timerSummary() }));
   const copy = Kiosk.el("a", { class: "box-link", href: `/box?game=${encodeURIComponent(game.name)}&lang=${Kiosk.lang}`, text: Kiosk.t("boxCopyLink") });
-  chosen.append(Kiosk.el("dt", { text: Kiosk.t("box") }), Kiosk.el("dd", { class: "sum-box", text: `${game.box.line} ` }, copy));
+  // The box's line kept whole, the link beside it or under it (never a character of it).
+  const boxLine = Kiosk.el("span", { class: "box-line", text: game.box.line });
+  chosen.append(Kiosk.el("dt", { text: Kiosk.t("box") }), Kiosk.el("dd", { class: "sum-box" }, boxLine, copy));
   $("summary").replaceChildren(
     Kiosk.el("h3", { class: "sum-title", text: game.title }),
     Kiosk.el("p", { class: "muted", text: Kiosk.t("sumPlayers", { n: setup.players }) }),
