@@ -130,3 +130,15 @@ def test_a_source_that_gives_nothing_or_a_bad_length_is_one_line(tmp_path: Path,
     assert "--seconds must be above 0" in capsys.readouterr().err
     assert main(["scan", "greenwood", "video:x.avi", "--frames", "0"]) == 2
     assert "--frames must be 1 to 300" in capsys.readouterr().err
+
+
+def test_no_piece_is_told_to_cover_the_start_cell_when_its_piece_is_not_read(tmp_path, capsys):
+    """§三.10: "第一块板块必须覆盖潜艇上标示的起始格". The domino on each board's start cell
+    has a sticker the camera cannot read: no other piece is `must_cover_start` (nor
+    `not_adjacent`); each is not judged."""
+    dominoes = tuple(pieces[0].tag for pieces in PIECES.values())
+    (result,) = scan_json(capsys, str(photo(tmp_path, worn=dominoes)))
+    read = [p for b in result["boards"] for p in b["pieces"]]
+    assert len(read) == len(ALL_PIECES) - len(dominoes)
+    assert {p["not_judged"]["code"] for p in read} == {"greenwood.neighbour_not_seen"}
+    assert all("verdict" not in p for p in read)
