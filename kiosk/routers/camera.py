@@ -26,12 +26,16 @@ from kiosk.deps import Control, SettingsDep, TableDep
 from kiosk.settings import Settings
 from kiosk.table import Table
 from vision.calibration import (
+    MIN_LENS_TAGS,
     NOT_A_PLANE,
     TableCalibration,
+    TagPlace,
     anchor_report,
+    anchors_area,
     calibrate_table,
     caption_lines,
     draw_calibration,
+    lens_shift_mm,
 )
 from vision.detection import Detection, Detector
 from vision.errors import ReaderNotFoundError, VisionError
@@ -333,7 +337,9 @@ def calibrate(
     request: Request, settings: SettingsDep, lang: Language | None = None
 ) -> dict[str, Any]:
     """Calibrate the table from the last frame; saves it when enough anchors are in view. The
-    report, the problem and the caption in ``lang`` (default: the kiosk's language)."""
+    report, the problem and the caption in ``lang`` (default: the kiosk's language); ``lens``:
+    what the calibration made of the camera's lens (``_lens_result``), in numbers the page
+    words."""
     lang = lang or settings.lang
     feed = get_feed(request)
     feed.wanted()
@@ -354,11 +360,45 @@ def calibrate(
     except VisionError:
         answer["problem"] = (report.problem(anchors) or NOT_A_PLANE).in_(lang)
         answer["caption"] = [t.in_(lang) for t in caption_lines(found, anchors, None)]
+        answer["lens"] = _lens_seen(found, anchors)
         return answer
     calibration.save(settings.calibration_file)
     answer.update(calibrated=True, error_px=round(calibration.reprojection_error_px, 3))
     answer["caption"] = [t.in_(lang) for t in caption_lines(found, anchors, calibration)]
+    answer["lens"] = _lens_result(calibration, found, anchors)
     return answer
+
+
+def _lens_seen(found: list[Detection], anchors: dict[int, TagPlace]) -> dict[str, Any]:
+    """How many stickers besides the anchors are in view (each seen once, as the lens fit
+    counts them) and how many the lens fit needs (``MIN_LENS_TAGS``): the page words them."""
+    counts: dict[int, int] = {}
+    for d in found:
+        counts[d.id] = counts.get(d.id, 0) + 1
+    seen = sum(1 for tag, n in counts.items() if n == 1 and tag not in anchors)
+    return {"seen": seen, "needed": MIN_LENS_TAGS}
+
+
+def _lens_result(
+    calibration: TableCalibration, found: list[Detection], anchors: dict[int, TagPlace]
+) -> dict[str, Any]:
+    """What the calibration made of the camera's lens, for the page to word: ``measured``
+    (a lens fitted: its coefficients, the stickers it rests on, and ``shift_mm``, how far the
+    flat table of before would misplace a point of the play area), else ``why``: ``few``
+    (fewer stickers than needed) or ``straight`` (enough, but no lens read them better than a
+    flat table)."""
+    lens = {**_lens_seen(found, anchors), "measured": calibration.lens.bends}
+    if not calibration.lens.bends:
+        lens["why"] = "few" if lens["seen"] < MIN_LENS_TAGS else "straight"
+        return lens
+    shift = lens_shift_mm(calibration, anchors_area(anchors))
+    lens.update(
+        stickers=calibration.lens_tags,
+        k1=round(calibration.lens.k1, 4),
+        k2=round(calibration.lens.k2, 4),
+        shift_mm=round(shift, 1),
+    )
+    return lens
 
 
 @router.get("/api/calibration")
@@ -366,7 +406,8 @@ def calibration_caption(
     request: Request, settings: SettingsDep, lang: Language | None = None
 ) -> dict[str, Any]:
     """The calibration picture's caption in ``lang`` (the picture itself carries none): whether
-    the last frame calibrates and its error, or the anchors missing; the tags in view."""
+    the last frame calibrates and its error, or the anchors missing; the tags in view; and
+    ``lens``: the stickers in view besides the anchors and how many the lens fit needs."""
     feed = get_feed(request)
     feed.wanted()
     image, found, size = feed.latest()
@@ -378,7 +419,10 @@ def calibration_caption(
     except VisionError:
         calibration = None
     lines = caption_lines(found, anchors, calibration)
-    return {"caption": [t.in_(lang or settings.lang) for t in lines]}
+    return {
+        "caption": [t.in_(lang or settings.lang) for t in lines],
+        "lens": _lens_seen(found, anchors),
+    }
 
 
 @router.get("/api/calibration.png")
