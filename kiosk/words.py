@@ -407,6 +407,57 @@ WORDS: Mapping[str, Text] = MappingProxyType(
         # issue 38, the table page's console: every seat's moves in view when all act at once
         "everyoneAtOnce": Text("大家同时行动", "Everyone at once"),
         "linkLost": Text("连接中断,正在重连", "Connection lost, reconnecting"),  # whole: no "…"
+        # issue 39, the calibrate page: stickers for the lens before calibrating, the lens after
+        "calLensAsk": Text(
+            "校准前:除四角的定位标签外,在桌上任意位置再放至少 {need} 枚贴纸"
+            "(哪个游戏的贴纸都行),摄像头靠它们校正镜头",
+            "Before you calibrate, lay at least {need} stickers anywhere on the table besides"
+            " the four corner anchors (any game's stickers will do): they let the camera"
+            " correct its lens",
+        ),
+        "calLensSeen": Text(
+            "除四角外看到 {n} 枚贴纸(至少 {need} 枚才能校正镜头)",
+            "{n} stickers seen besides the corners ({need} or more let it correct the lens)",
+        ),
+        "calLensSeenOne": Text(
+            "除四角外看到 1 枚贴纸(至少 {need} 枚才能校正镜头)",
+            "1 sticker seen besides the corners ({need} or more let it correct the lens)",
+        ),
+        "calLensSeenEnough": Text(
+            "除四角外看到 {n} 枚贴纸:够校正镜头了",
+            "{n} stickers seen besides the corners: enough to correct the lens",
+        ),
+        "calLensNoPicture": Text(
+            "还没有摄像头画面,数不了贴纸", "No camera picture yet, so no stickers counted"
+        ),
+        "calLensCorrected": Text(
+            "镜头:已校正(不校正的话,桌边最多偏 {mm} 毫米)",
+            "Lens: corrected (without it, the table's edge would be read up to {mm} mm off)",
+        ),
+        "calLensCorrectedSmall": Text(
+            "镜头:已校正(这个镜头几乎不弯,不校正也偏不到 1 毫米)",
+            "Lens: corrected (this lens hardly bends: without it, less than 1 mm off)",
+        ),
+        "calLensFew": Text("镜头:未测量(贴纸太少)", "Lens: not measured (too few stickers)"),
+        "calLensFewWhy": Text(
+            "校准时除四角外看到 {n} 枚贴纸,至少要 {need} 枚。桌面照旧按平面读取;"
+            "想校正镜头,在桌上放够贴纸再校准一次",
+            "Stickers seen besides the corners when you calibrated: {n}; it needs {need}. The"
+            " table is read flat, as before: to correct the lens, lay more stickers and"
+            " calibrate again",
+        ),
+        "calLensStraight": Text(
+            "镜头:未校正(贴纸看不出镜头弯曲)", "Lens: not corrected (the stickers show no bend)"
+        ),
+        "calLensStraightWhy": Text(
+            "{n} 枚贴纸都量过了,校正镜头不比按平面读取更准,桌面照旧按平面读取",
+            "All {n} stickers were measured: correcting the lens read them no better, so the"
+            " table is read flat, as before",
+        ),
+        "calLensDetail": Text(
+            "镜头系数 k1 {k1}、k2 {k2},由四角外 {n} 枚贴纸测得",
+            "Lens coefficients k1 {k1}, k2 {k2}, from {n} stickers besides the corners",
+        ),
     }
 )
 """Each word of the pages by key: Chinese and English."""
