@@ -8,6 +8,7 @@
 const ALL_STEPS = ["game", "campaign", "players", "options", "check"];
 const STEP_WORD = { game: "stepGame", campaign: "stepCampaign", players: "stepPlayers", options: "stepOptions", check: "stepCheck" };
 const POLL_MS = 1000;
+const WIDE_LETTERS = 400; // an option whose choices' labels hold more letters spans the columns
 
 const setup = {
   games: [], colours: [], maxName: 16,
@@ -284,7 +285,9 @@ function optionPanel(o) {
     control = input;
   }
   control.setAttribute("aria-labelledby", labelId);
-  return Kiosk.el("fieldset", { class: "option", name: o.name, "data-option": o.name },
+  // Many long choices (a session's crisis cards, issue 38) take both columns of the step.
+  const letters = (o.choices || []).reduce((n, c) => n + String(c.label).length, 0);
+  return Kiosk.el("fieldset", { class: "option", name: o.name, "data-option": o.name, "data-wide": String(letters > WIDE_LETTERS) },
     Kiosk.el("h3", { id: labelId, class: "option-label", text: o.label }), control);
 }
 

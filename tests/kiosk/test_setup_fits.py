@@ -12,12 +12,14 @@ the steps with the keyboard open go to out/screenshots/setup-fits-*.png."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
-from serving import Server
+from serving import Server, post, start_server
 
 from kiosk.seats import MAX_NAME
 
@@ -25,6 +27,7 @@ pytestmark = pytest.mark.browser
 
 WAIT_MS = 10_000  # a bound on waiting for the page, not a speed requirement
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "out" / "screenshots"
+EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
 FINGER_PX = 64
 REM_PX = {(1920, 1080): 28.0, (1280, 720): 18.6}
 """docs/kiosk.md: "1rem = 28 px at 1920×1080" and 18.7 px at 1280×720 (less a rounding)."""
@@ -232,5 +235,64 @@ def test_the_longest_names_never_push_the_buttons_away(
         keyboard.locator('[data-key="B"]').tap()
         check(page, f"{tag}, table check, save name", size, whole=False)
         page.screenshot(path=str(SCREENSHOTS / f"setup-fits-long-{game}-{lang}-check.png"))
+    finally:
+        context.close()
+
+
+@pytest.fixture(scope="module")
+def campaign_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A kiosk whose Stonesaga session ended (docs/examples/stonesaga-campaign-1.jsonl, its
+    moves posted: what is tried here is the set-up page), so that it offers the next session."""
+    server = start_server(tmp_path_factory.mktemp("campaign"), "--game", "stonesaga")
+    try:
+        text = (EXAMPLES / "stonesaga-campaign-1.jsonl").read_text(encoding="utf-8").splitlines()
+        head = json.loads(text[0])
+        options = dict(head["setup"])
+        players = options.pop("players")
+        body = {"game": "stonesaga", "players": players, "options": options, "seed": head["seed"]}
+        post(server, "/api/new-game", body)
+        for line in text[1:]:
+            post(server, "/api/move", json.loads(line))
+        yield server
+    finally:
+        if server.process.poll() is None:
+            server.stop()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_next_session_of_a_campaign_fits_too(
+    campaign_server: Server, browser: Any, size: tuple[int, int], lang: str
+) -> None:
+    """Going on with a campaign: its card (the Log's lines), its players, the options its Log
+    leaves open and the summary of the next session, each on one screen, the keys open too."""
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]}, has_touch=True)
+    page = context.new_page()
+    tag = f"next session {size[0]}x{size[1]} {lang}"
+    try:
+        page.goto(campaign_server.url + f"/setup?lang={lang}")
+        page.locator('[data-game="stonesaga"]').tap()
+        page.locator("#next").tap()
+        at_step(page, "campaign")
+        card = page.locator('#campaigns [data-campaign]:not([data-campaign=""])')
+        expect(card).to_have_attribute("aria-pressed", "true", timeout=WAIT_MS)  # the default
+        check(page, f"{tag}, campaign", size)
+        page.screenshot(path=str(SCREENSHOTS / f"setup-fits-next-session-{size[0]}-{lang}.png"))
+        page.locator("#next").tap()
+        at_step(page, "players")
+        check(page, f"{tag}, players", size)
+        shot = SCREENSHOTS / f"setup-fits-next-session-{size[0]}-{lang}-players-keyboard.png"
+        type_on_keys(page, page.locator("#seat-name-0"), f"{tag}, players", size, shot)
+        page.locator("#next").tap()
+        at_step(page, "options")
+        page.screenshot(
+            path=str(SCREENSHOTS / f"setup-fits-next-session-{size[0]}-{lang}-options.png")
+        )
+        check(page, f"{tag}, options", size)
+        page.locator("#next").tap()
+        at_step(page, "check")
+        check(page, f"{tag}, table check", size)
+        shot = SCREENSHOTS / f"setup-fits-next-session-{size[0]}-{lang}-check-keyboard.png"
+        type_on_keys(page, page.locator("#name"), f"{tag}, table check", size, shot)
     finally:
         context.close()
