@@ -74,9 +74,8 @@ function showLens(lens) {
     line.textContent = lens.shift_mm < 1
       ? Kiosk.t("calLensCorrectedSmall")
       : Kiosk.t("calLensCorrected", { mm });
-    detail.textContent = Kiosk.t("calLensDetail", {
-      k1: lens.k1.toFixed(3), k2: lens.k2.toFixed(3), n: lens.stickers,
-    });
+    const figure = (k) => (Math.abs(k) < 0.0005 ? 0 : k).toFixed(3);  // never "-0.000"
+    detail.textContent = Kiosk.t("calLensDetail", { k1: figure(lens.k1), k2: figure(lens.k2), n: lens.stickers });
   } else if (lens.why === "few") {
     line.textContent = Kiosk.t("calLensFew");
     why.textContent = Kiosk.t("calLensFewWhy", { n: lens.seen, need: lens.needed });

@@ -35,10 +35,11 @@ SCREENSHOTS = Path(__file__).resolve().parents[2] / "out" / "screenshots"
 SIZES = [(1920, 1080), (1280, 720)]
 
 
-def lens_camera() -> Camera:
-    """A 1920×1080 camera 900 mm above the table, tilted 10°, through a barrel lens."""
+def lens_camera(k1: float = -0.2) -> Camera:
+    """A 1920×1080 camera 900 mm above the table, tilted 10°, through a barrel lens (``k1``,
+    OpenCV's; 0: a straight lens)."""
     back = 900 * math.tan(math.radians(10))
-    return Camera.overhead(*SIZE, height_mm=900, over_mm=(450, 300 - back), tilt_deg=10, k1=-0.2)
+    return Camera.overhead(*SIZE, height_mm=900, over_mm=(450, 300 - back), tilt_deg=10, k1=k1)
 
 
 def table(stickers: int) -> SyntheticTable:
@@ -66,9 +67,10 @@ def flat_table_off_mm(cam: Camera) -> float:
     return float(np.max(np.linalg.norm(seen[:, :2] / seen[:, 2:] - points, axis=1)))
 
 
-def show(frames: Path, stickers: int) -> None:
-    """Put the table with ``stickers`` stickers besides the anchors under the camera."""
-    image = render(table(stickers), lens_camera()).image
+def show(frames: Path, stickers: int, k1: float = -0.2) -> None:
+    """Put the table with ``stickers`` stickers besides the anchors under the camera (through
+    a lens of OpenCV's ``k1``)."""
+    image = render(table(stickers), lens_camera(k1)).image
     ok, png = cv2.imencode(".png", image)
     assert ok
     aside = frames / "next.tmp"
@@ -141,6 +143,10 @@ DETAIL = {
     "en": re.compile(r"^Lens coefficients k1 (-0\.\d{3}), k2 -?\d\.\d{3}, from (\d+) stickers"),
     "zh": re.compile(r"^镜头系数 k1 (-0\.\d{3})、k2 -?\d\.\d{3},由四角外 (\d+) 枚贴纸测得$"),
 }
+HARDLY = {
+    "en": "Lens: corrected (this lens hardly bends: without it, less than 1 mm off)",
+    "zh": "镜头:已校正(这个镜头几乎不弯,不校正也偏不到 1 毫米)",
+}
 NOT_MEASURED = {"en": "Lens: not measured (too few stickers)", "zh": "镜头:未测量(贴纸太少)"}
 WHY = {
     "en": "Stickers seen besides the corners when you calibrated: {n}; it needs {need}. The table"
@@ -172,7 +178,7 @@ def test_with_few_stickers_the_page_asks_for_more_and_calibrates_flat(
         assert ASK[lang] in calibrate.text("#lens-ask")
         expect(page.locator("#lens")).to_be_hidden()
         if stickers:
-            calibrate.shoot("before")
+            calibrate.shoot("before-few")
         page.locator("#run").tap()
         expect(page.locator("#lens-line")).to_have_text(NOT_MEASURED[lang])
         expect(page.locator("#lens-why")).to_have_text(
@@ -218,4 +224,23 @@ def test_with_enough_stickers_the_page_says_the_lens_is_corrected(
     assert lens["k1"] == pytest.approx(-0.2 * (math.hypot(*SIZE) / 2 / cam.fx) ** 2, rel=0.15)
     assert lens["tags"] == used and detail[1] == f"{lens['k1']:.3f}"
     calibrate.shoot("corrected")
+    calibrate.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_straight_lens_is_said_to_hardly_bend(
+    server: Server, frames: Path, browser: Any, lang: str
+) -> None:
+    """Thirty stickers through a straight lens (the renderer's flat truth is off by nothing):
+    the page says the lens is corrected but hardly bends, under a millimetre, never a number of
+    millimetres that is not there."""
+    assert flat_table_off_mm(lens_camera(0.0)) < 0.1
+    show(frames, STICKERS, k1=0.0)
+    calibrate = CalibratePage(browser, server, lang, SIZES[0])
+    page = calibrate.page
+    expect(page.locator("#lens-seen")).to_have_text(ENOUGH[lang].format(n=STICKERS))
+    page.locator("#run").tap()
+    expect(page.locator("#lens-line")).to_have_text(HARDLY[lang])
+    assert abs(saved_lens(server)["k1"]) < 0.01
+    calibrate.shoot("straight")
     calibrate.close()
