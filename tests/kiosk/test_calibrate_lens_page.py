@@ -243,4 +243,10 @@ def test_a_straight_lens_is_said_to_hardly_bend(
     expect(page.locator("#lens-line")).to_have_text(HARDLY[lang])
     assert abs(saved_lens(server)["k1"]) < 0.01
     calibrate.shoot("straight")
+    # The other language: the last answer is gone, not mixed; the count is said in it at once.
+    other = "zh" if lang == "en" else "en"
+    page.locator(f'[data-lang="{other}"]').tap()
+    expect(page.locator("#lens")).to_be_hidden()
+    expect(page.locator("#lens-seen")).to_have_text(ENOUGH[other].format(n=STICKERS))
+    assert ASK[other] in calibrate.text("#lens-ask")
     calibrate.close()
