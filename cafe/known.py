@@ -25,7 +25,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
-from kiosk.boxes import write_atomically
+from kiosk.atomic import write_atomically
 from kiosk.mqtt.topics import check_site_name, check_table_name
 
 log = logging.getLogger("tablesight.cafe")

@@ -15,7 +15,6 @@ import contextlib
 import io
 import logging
 import os
-import tempfile
 import threading
 import tomllib
 import zipfile
@@ -38,6 +37,7 @@ from engine.core.box import (
     merged,
     owners_items,
 )
+from kiosk.atomic import write_atomically
 
 log = logging.getLogger("kiosk.boxes")
 
@@ -281,28 +281,6 @@ def _write(data_dir: Path, game: Game, items: Mapping[str, Any]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     body = OwnerBox(game=game.name, items=dict(items)).model_dump_json(indent=1)
     write_atomically(path, body.encode("utf-8"))
-
-
-def write_atomically(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through its own temporary file, fsync and rename."""
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-    try:
-        folder = os.open(path.parent, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(folder)
-    finally:
-        os.close(folder)
 
 
 def kind_label(game: Game, kind: str, box: Box | None = None) -> Text:

@@ -36,7 +36,8 @@ from engine.dont_starve.catalogue import catalogue as ds_catalogue
 from engine.dont_starve.texts import BIOME_NAMES
 from engine.greenwood.board import Cell, turn
 from engine.greenwood.texts import ICON_WORDS, piece_name, reward_icon, reward_name
-from kiosk.boxes import BOX_FOLDER, kind_label, write_atomically
+from kiosk.atomic import write_atomically
+from kiosk.boxes import BOX_FOLDER, kind_label
 from vision.calibration import BoardLayout, TagPlace, board_in_picture, straighten
 from vision.detection import Detection
 from vision.readers.dont_starve import laid_layout

@@ -16,7 +16,6 @@ import json
 import logging
 import os
 import re
-import tempfile
 import threading
 import types
 import typing
@@ -37,6 +36,7 @@ from pydantic_settings import (
 
 from engine.core import Text
 from engine.core.text import Language
+from kiosk.atomic import fsync_folder, write_atomically
 from vision.detection import DetectorConfig
 from vision.sources import SourceConfig
 from vision.stabiliser import StabiliserConfig
@@ -563,33 +563,6 @@ def _remove_leftovers(folder: Path) -> None:
             stale.unlink()
 
 
-def _write_atomically(path: Path, data: bytes) -> None:
-    """Replace ``path`` with ``data``: its own temporary file in the same folder, fsync, rename,
-    fsync of the folder. On any failure (a full disk) the temporary file is removed, ``path``
-    is left as it was and the OSError is raised."""
-    fd, name = tempfile.mkstemp(prefix=_TEMP_PREFIX, suffix=_TEMP_SUFFIX, dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as file:
-            file.write(data)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(name, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(name)
-        raise
-    _fsync_folder(path.parent)
-
-
-def _fsync_folder(folder: Path) -> None:
-    """Make a rename in ``folder`` durable (a power cut after it keeps the new name)."""
-    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
 def _read_changes(path: Path) -> KioskChanges | None:
     """The changes kept in ``path``; None if it is missing; ValueError if it is damaged."""
     try:
@@ -622,9 +595,9 @@ def save_kiosk_changes(settings: Settings, changes: KioskChanges | None = None) 
             merged = (kept or KioskChanges()).model_copy(update=update)
             if kept is not None and kept != merged:
                 last_good = path.with_name(KIOSK_FILE + LAST_GOOD_SUFFIX)
-                _write_atomically(last_good, _dumped(kept))
+                write_atomically(last_good, _dumped(kept), _TEMP_SUFFIX)
             if kept != merged:
-                _write_atomically(path, _dumped(merged))
+                write_atomically(path, _dumped(merged), _TEMP_SUFFIX)
     except SettingsBusyError:
         raise
     except OSError:  # the folder cannot be written (read-only, full): it applies until a restart
@@ -718,9 +691,9 @@ def _recover(path: Path, problem: Exception) -> tuple[KioskChanges | None, Text]
     with contextlib.suppress(OSError):
         os.replace(path, path.with_name(f"{KIOSK_FILE}{DAMAGED_INFIX}{stamp}"))
         if last is not None:
-            _write_atomically(path, _dumped(last))
+            write_atomically(path, _dumped(last), _TEMP_SUFFIX)
         else:
-            _fsync_folder(path.parent)
+            fsync_folder(path.parent)
     log.warning("%s is damaged (%s); set aside", path, str(problem).splitlines()[0])
     try:
         damaged = json.loads(raw)

@@ -24,9 +24,10 @@ MAY_IMPORT = {
 }
 """Which packages each package may import (DESIGN.md: arrows point down, nothing points back)."""
 KIOSK_ORDER = (
-    "errors", "stop_signals", "mqtt.topics", "settings", "boxes", "copying", "seats", "words",
-    "pairing", "store", "presenter", "packaway", "table", "leds", "timers", "speech", "campaigns",
-    "mqtt", "loop", "simulation", "guard", "deps", "routers", "app", "rig", "commands", "cli",
+    "errors", "stop_signals", "atomic", "mqtt.topics", "settings", "boxes", "copying", "seats",
+    "words", "pairing", "store", "presenter", "packaway", "table", "leds", "timers", "speech",
+    "campaigns", "mqtt", "loop", "simulation", "guard", "deps", "routers", "app", "rig", "commands",
+    "cli",
 )  # fmt: skip
 """The kiosk's modules from the bottom up, as docs/kiosk.md lists them."""
 

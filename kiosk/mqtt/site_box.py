@@ -46,7 +46,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from engine.core import EngineError, Game, find_game
 from engine.core.box import Box, BoxError
 from engine.core.game import available_games
-from kiosk.boxes import box_path, current_box, import_box, owner_items, write_atomically
+from kiosk.atomic import write_atomically
+from kiosk.boxes import box_path, current_box, import_box, owner_items
 from kiosk.mqtt.payloads import SiteBox, read_site_box
 from kiosk.mqtt.topics import box_game
 
