@@ -100,15 +100,21 @@ def test_run_no_simulation_on_an_empty_data_folder_starts_no_game_and_says_why(
     assert saves(tmp_path) == []  # no game was made that nobody asked for
 
 
-def test_the_table_page_without_a_game_sends_the_players_to_the_set_up_page(
-    tmp_path: Path, browser: Any
-) -> None:
-    server = start_waiting(tmp_path)
+def touch_page(browser: Any) -> tuple[Any, Any, list[str]]:
+    """A 1280×720 touch screen's context and page, and the page's errors as they come."""
     context = browser.new_context(viewport={"width": 1280, "height": 720}, has_touch=True)
     page = context.new_page()
     problems: list[str] = []
     page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: problems.append(str(e)))
+    return context, page, problems
+
+
+def test_the_table_page_without_a_game_sends_the_players_to_the_set_up_page(
+    tmp_path: Path, browser: Any
+) -> None:
+    server = start_waiting(tmp_path)
+    context, page, problems = touch_page(browser)
     try:
         page.goto(server.url + "/?lang=zh")
         expect(page.locator("#next")).to_have_text(WAITING_ZH)
@@ -146,11 +152,7 @@ def test_the_tray_page_without_a_game_shows_its_leds_and_says_where_to_set_one_u
 ) -> None:
     """The tray page answered 409 with no game: it drew nothing, not even the controller."""
     server = start_waiting(tmp_path)
-    context = browser.new_context(viewport={"width": 1280, "height": 720}, has_touch=True)
-    page = context.new_page()
-    problems: list[str] = []
-    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: problems.append(str(e)))
+    context, page, problems = touch_page(browser)
     try:
         page.goto(server.url + "/tray?lang=zh")
         expect(page.locator("#message")).to_have_text(WAITING_ZH)
