@@ -30,6 +30,7 @@ import logging
 import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -124,18 +125,42 @@ def load_registry(
     games: Iterable[str] = GAMES, folder: Path = TAGS_DIR, *, anchors: bool = True
 ) -> Registry:
     """Load the games' files (and the anchors) from ``folder``; RegistryError on any problem,
-    including an id used twice (every clash is named)."""
+    including an id used twice (every clash is named). The files are parsed once per process
+    while they stay as they are (their paths and contents are the cache's key: an edited file
+    is parsed again); each call gets a registry of its own."""
     names = [*games, *([ANCHORS] if anchors else [])]
+    files = tuple((name, folder / f"{name}.toml") for name in names)
+    entries, boards = _loaded(tuple((name, path, _stamp(path)) for name, path in files))
+    return Registry(dict(entries), {name: list(layouts) for name, layouts in boards.items()})
+
+
+_Loaded = tuple[dict[tuple[str, int], TagEntry], dict[str, tuple[BoardLayout, ...]]]
+
+
+def _stamp(path: Path) -> bytes | None:
+    """A file's bytes, the cache's key (a file edited, even within the same clock tick, is read
+    again; the files are a few kilobytes, read in microseconds where parsing them takes
+    milliseconds); None for a file that cannot be read (`load_file` names why)."""
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None
+
+
+@lru_cache(maxsize=16)
+def _loaded(files: tuple[tuple[str, Path, bytes | None], ...]) -> _Loaded:
+    """The entries and boards of the files (name, path, `_stamp`), parsed once per process for
+    each set of files as they are (a refusal is not kept: the next call reads them again)."""
     entries: list[TagEntry] = []
-    boards: dict[str, list[BoardLayout]] = {}
-    for name in names:
-        file_entries, file_boards = load_file(folder / f"{name}.toml")
+    boards: dict[str, tuple[BoardLayout, ...]] = {}
+    for name, path, _ in files:
+        file_entries, file_boards = load_file(path)
         entries += file_entries
-        boards[name] = file_boards
+        boards[name] = tuple(file_boards)
     clashes = id_clashes(entries)
     if clashes:
         raise RegistryError("tag ids used twice:\n  " + "\n  ".join(clashes))
-    return Registry({(e.family, e.tag_id): e for e in entries}, boards)
+    return {(e.family, e.tag_id): e for e in entries}, boards
 
 
 def anchor_places(entries: Iterable[TagEntry]) -> dict[int, TagPlace]:

@@ -380,7 +380,7 @@ def scan(image_path: Path, lang: Language, box: Box | None = None) -> dict[str, 
     """Read one picture of the table: the grid, the adjacency and the verdicts, as JSON data,
     against the layouts and tiles of ``box`` (the owner's; None: the demo box's)."""
     cat = catalogue(box)
-    image = read_image(image_path)
+    image = read_image(image_path, grey=True)  # the detector reads grey levels only
     detections = Detector().detect(image)
     registry = load_registry()
     height, width = image.shape[:2]

@@ -364,7 +364,7 @@ def scan(image_path: Path, lang: Language, box: Box | None = None) -> dict[str, 
     Needs the four calibration anchors in view (CalibrationError names a missing one).
     """
     cat = catalogue(box)
-    image = read_image(image_path)
+    image = read_image(image_path, grey=True)  # the detector reads grey levels only
     detections = Detector().detect(image)
     registry = load_registry()
     height, width = image.shape[:2]
