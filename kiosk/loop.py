@@ -1,11 +1,11 @@
 """The table loop: camera frames in, moves and prompts out, in a thread of its own.
 
 frames (a ``vision.sources`` source, or the simulation) → incremental detector → registry
-(known tags only) → stabiliser (table millimetres through the calibration) → the game's reader →
-``Table.submit`` for moves (saved before they are announced) and ``Table.show_prompts`` for what
-the players must do. The table's listeners take it from there: the kiosk's live page, the LEDs
-and the buzzer (``kiosk.rig.TableHardware``). A camera that fails is reported on the
-kiosk as lost and retried; it never ends the process.
+(known tags only) → stabiliser (table millimetres through the calibration, its lens included)
+→ the game's reader → ``Table.submit`` for moves (saved before they are announced) and
+``Table.show_prompts`` for what the players must do. The table's listeners take it from there:
+the kiosk's live page, the LEDs and the buzzer (``kiosk.rig.TableHardware``). A camera that
+fails is reported on the kiosk as lost and retried; it never ends the process.
 """
 
 from __future__ import annotations
@@ -178,7 +178,7 @@ class TableLoop:
                 return False
             self.table.show_prompts([])
         if self._stabiliser is None:
-            self._stabiliser = Stabiliser(self._stabiliser_config, self.calibration.image_to_table)
+            self._stabiliser = self._new_stabiliser(self.calibration)
         game = self.table.saved.game.name
         if self._reader is None or self._reader_for != game:
             try:
@@ -197,8 +197,13 @@ class TableLoop:
                 self.table.show_prompts([("table.reader_not_ready", text)])
                 return False
             self._reader_for = game
-            self._stabiliser = Stabiliser(self._stabiliser_config, self.calibration.image_to_table)
+            self._stabiliser = self._new_stabiliser(self.calibration)
         return True
+
+    def _new_stabiliser(self, calibration: TableCalibration) -> Stabiliser:
+        """A stabiliser placing every tag through ``calibration``'s lens and table plane (its
+        ``to_table``: the same mapping the readers and ``scan`` use)."""
+        return Stabiliser(self._stabiliser_config, to_table=calibration.to_table)
 
 
 def load_calibration(path: Path) -> TableCalibration | None:

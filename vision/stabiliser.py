@@ -12,8 +12,10 @@ covers it (a hand, an arm, a card held above, or the tag is there but unread), i
 removal says which it was (``why``). A tag id seen twice in one frame is *flagged*, never
 guessed: that frame tells nothing about the tag.
 
-Positions are in table millimetres through a pixel-to-table homography (from the calibration;
-without one they stay in pixels). Time comes in with every frame; nothing here reads a clock.
+Positions are in table millimetres through the calibration's point mapping (``to_table``:
+its lens undistorts every corner before the table plane is fitted, see
+`vision.calibration.TableCalibration.to_table`), or through a pixel-to-table homography; with
+neither they stay in pixels. Time comes in with every frame; nothing here reads a clock.
 
 >>> s = Stabiliser(StabiliserConfig(add_frames=1, add_ms=0))
 >>> [o.kind for o in s.update([], timestamp_ms=0)]
@@ -37,6 +39,8 @@ from vision.errors import VisionError
 from vision.places import Place, inside, look, remember, same_surroundings
 
 FloatArray: TypeAlias = npt.NDArray[np.float64]
+ToTable: TypeAlias = Callable[[FloatArray], FloatArray]
+"""Pixels (N×2) to table millimetres (N×2): a calibration's ``to_table``."""
 Kind = Literal["add", "update", "remove", "duplicate"]
 Why = Literal["bare", "replaced", "covered", "unseen"]
 PLACE_REFRESH_MS = 1000.0
@@ -133,13 +137,21 @@ Pose: TypeAlias = tuple[float, float, float]
 
 
 class Stabiliser:
-    """Turns per-frame detections into add / update / remove observations (see the module)."""
+    """Turns per-frame detections into add / update / remove observations (see the module).
+
+    Every tag's corners go to the table through ``to_table`` when given (a calibration's
+    ``to_table``, lens and all: what the table loop and ``track`` pass), else through
+    ``homography`` (pixels to table mm), else they stay in pixels."""
 
     def __init__(
-        self, config: StabiliserConfig | None = None, homography: FloatArray | None = None
+        self,
+        config: StabiliserConfig | None = None,
+        homography: FloatArray | None = None,
+        to_table: ToTable | None = None,
     ) -> None:
         self.config = config or StabiliserConfig()
         self.homography = np.eye(3) if homography is None else np.asarray(homography, float)
+        self.to_table = to_table
         self._tracks: dict[tuple[str, int], Track] = {}
         self._sessions = itertools.count(1)
         self._duplicates: set[tuple[str, int]] = set()
@@ -202,11 +214,17 @@ class Stabiliser:
         return out
 
     def _poses(self, detections: list[Detection]) -> list[Pose]:
-        """Centre and angle of every detection in table coordinates, in one batch."""
+        """Centre and angle of every detection in table coordinates, in one batch (each corner
+        taken to the table before any centre: through a lens a tag's centre in pixels is not
+        its centre on the table)."""
         if not detections:
             return []
-        corners = np.array([d.corners for d in detections], float)  # N×4×2
-        flat = _apply(self.homography, corners.reshape(-1, 2)).reshape(-1, 4, 2)
+        corners = np.array([d.corners for d in detections], float).reshape(-1, 2)  # 4N×2
+        if self.to_table is not None:
+            on_table = np.asarray(self.to_table(corners), float)
+        else:
+            on_table = _apply(self.homography, corners)
+        flat = on_table.reshape(-1, 4, 2)
         centres = flat.mean(axis=1)
         tops = (flat[:, 0] + flat[:, 1]) / 2  # the middle of the printed bitmap's top edge
         d = tops - centres

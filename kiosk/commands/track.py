@@ -220,11 +220,11 @@ class _Tracker:
         self.active_calibration = calibration
         if calibration is not None:
             print(f"tablesight track: places in table millimetres ({where})", file=sys.stderr)
-            homography = calibration.image_to_table
+            to_table = calibration.to_table  # through the lens, as the table loop places tags
         else:
             print("tablesight track: places in pixels (not calibrated)", file=sys.stderr)
-            homography = None
-        self.stabiliser = Stabiliser(self.settings.stabiliser, homography)
+            to_table = None
+        self.stabiliser = Stabiliser(self.settings.stabiliser, to_table=to_table)
         self.tuio = TuioTracker(self._normalise)
 
     def _normalise(self, x: float, y: float) -> tuple[float, float]:
