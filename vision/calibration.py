@@ -23,6 +23,7 @@ import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import TypeAlias
 
@@ -131,10 +132,14 @@ class Lens:
         n = (pts - self.centre_px) / self.scale_px
         rd = np.hypot(n[:, 0], n[:, 1])
         r = rd.copy()
+        k1, k2 = self.k1, self.k2
         for _ in range(8):
             r2 = r * r
-            slope = 1 + 3 * self.k1 * r2 + 5 * self.k2 * r2 * r2
-            r = r - (r * (1 + self.k1 * r2 + self.k2 * r2 * r2) - rd) / slope
+            slope = 1 + 3 * k1 * r2 + 5 * k2 * r2 * r2
+            step = (r * (1 + k1 * r2 + k2 * r2 * r2) - rd) / slope
+            r = r - step
+            if not np.abs(step).max(initial=0.0) > 1e-13:  # converged (Newton: quadratically)
+                break
         ratio = np.divide(r, rd, out=np.ones_like(rd), where=rd > 0)
         return n * ratio[:, None] * self.scale_px + self.centre_px
 
@@ -190,7 +195,12 @@ class TableCalibration:
     def to_table(self, points_px: FloatArray) -> FloatArray:
         """Pixels (N×2) to table millimetres, through the lens."""
         undistorted = self.lens.undistort(points_px)
-        return apply_homography(_inverse(self.table_to_image), undistorted)
+        return apply_homography(self._image_to_table, undistorted)
+
+    @cached_property
+    def _image_to_table(self) -> FloatArray:
+        """The inverse of ``table_to_image``, worked out once (readers take many points)."""
+        return _inverse(self.table_to_image)
 
     def to_image(self, points_mm: FloatArray) -> FloatArray:
         """Table millimetres (N×2) to pixels, through the lens."""
@@ -498,14 +508,15 @@ def fit_lens(
 
     def misfit(ks: FloatArray, keep: npt.NDArray[np.bool_]) -> FloatArray:
         trial = Lens.of_frame(image_size, *(float(k) for k in ks))
-        anchors_seen = trial.undistort(anchor_px)
+        seen = trial.undistort(np.vstack([anchor_px, tags_px[keep].reshape(-1, 2)]))  # at once
+        anchors_seen = seen[: len(anchor_px)]
         h = _homography(anchor_mm, anchors_seen)
         if h is None:
             return np.full(8 * (len(seen_anchors) + int(keep.sum())), 1e3)
-        back = _inverse(h)
-        on_anchors = apply_homography(back, anchors_seen) - anchor_mm
-        mm = apply_homography(back, trial.undistort(tags_px[keep].reshape(-1, 2)))
-        return np.concatenate([on_anchors.ravel(), _square_misfit(mm.reshape(-1, 4, 2)).ravel()])
+        mm = apply_homography(_inverse(h), seen)
+        on_anchors = mm[: len(anchor_px)] - anchor_mm
+        squares = _square_misfit(mm[len(anchor_px) :].reshape(-1, 4, 2))
+        return np.concatenate([on_anchors.ravel(), squares.ravel()])
 
     def solve(n: int, keep: npt.NDArray[np.bool_]) -> tuple[FloatArray, FloatArray, FloatArray]:
         """The coefficients, the misfit they leave, and the misfit of no lens."""
