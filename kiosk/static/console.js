@@ -259,7 +259,7 @@ const Console = {
     const at = (el, row, col) => { el.style.gridRow = String(row); el.style.gridColumn = String(col); return el; };
     const labels = rows.map((r, i) => at(Kiosk.el("span", {
       class: `together-label${r.ok ? "" : " greyed-label"}`,
-      text: (r.o.fields.some((f) => f.kind === "dice") ? "⚄ " : "") + (r.o.fields.length ? `${r.o.label} ›` : r.o.label),
+      text: (r.o.fields.some((f) => f.kind === "dice") ? "⚄ " : "") + (r.o.fields.length ? `${r.o.label}\u00a0›` : r.o.label), // › never alone
     }), i + 2, 1));
     if (effects.length) labels.push(at(Kiosk.el("span", { class: "together-label", text: Kiosk.t("cardEffects") }), rows.length + 2, 1));
     const columns = seats.map((g, j) => {
