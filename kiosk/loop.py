@@ -144,6 +144,9 @@ class TableLoop:
         if not observations:
             return []
         state = self.table.saved.session.state
+        assert self.calibration is not None  # _ready calibrated
+        # stickers in view that are not read: a piece may lie there, unread
+        self._reader.see_unread([self.calibration.to_table(q) for q in self._detector.unread])
         out = self._reader.observe(observations, state)
         self.table.show_layout(self._reader.layout_seen(state))  # a map the players lay
         prompts = [(p.code, p.message) for p in out if isinstance(p, Prompt)]

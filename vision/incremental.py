@@ -177,6 +177,20 @@ class IncrementalDetector:
         #: How far (pixels, at the frame's corners) the camera had moved from the anchor frame
         #: in the last call (see `IncrementalConfig`'s ``align``).
         self.last_shift = 0.0
+        self._motion: FloatArray | None = None
+
+    @property
+    def unread(self) -> list[FloatArray]:
+        """The quads (4 × 2, pixels of the last frame as it came) that look like a tag and are
+        not read: watched, or given up while their pixels do not change (with ``memory``), else
+        the last detection's. A piece whose sticker is there is on the table, unread."""
+        quads = [s.quad for s in self._spots + self._given_up]
+        if not self.config.memory:
+            quads = list(self._candidates)
+        motion = self._motion
+        if motion is None:
+            return [np.array(q, dtype=np.float64) for q in quads]
+        return [np.asarray(q, np.float64) @ motion[:, :2].T + motion[:, 2] for q in quads]
 
     def reset(self) -> None:
         """Forget the scene: the next frame is detected in full."""
@@ -190,6 +204,7 @@ class IncrementalDetector:
         tags read over time: see the module)."""
         grey = to_grey(image)
         motion = self._align(grey) if self.config.align else None
+        self._motion = motion
         if motion is not None:  # undo the camera's shift and turn: the anchor's pixels
             grey = np.asarray(
                 cv2.warpAffine(

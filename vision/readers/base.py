@@ -56,6 +56,12 @@ class Reader(Protocol):
         Starve's reader reads one)."""
         return []
 
+    def see_unread(self, outlines_mm: Sequence[npt.NDArray[np.float64]]) -> None:
+        """The outlines (each 4×2, table mm) of stickers in view that the camera does not read,
+        told before every :meth:`observe`: a piece is there, unread, and may be what a
+        neighbour touches. By default ignored (only Greenwood's reader judges by them)."""
+        return None
+
 
 def tag_poses(detections: Sequence[Detection], to_table: ToTable) -> list[tuple[int, Pose]]:
     """Each tag's centre (table mm) and turn (clockwise degrees, as the stabiliser reports),

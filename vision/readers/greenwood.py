@@ -480,6 +480,12 @@ class SubmarineReader(Reader):
     (1–8) in front of it; by default the boards in view showing the game's layout go to seats
     0, 1, … in item order. A piece lifted and put back on the same cells is not a new placement;
     a placed piece that lands elsewhere gets the ``greenwood.piece_moved`` prompt.
+
+    As :func:`scan` does, a piece the camera did not read (an unread sticker's outline,
+    :meth:`see_unread`, or a piece not lying squarely) never makes its neighbour refused: a
+    placement the engine would refuse only for touching no placed piece, or for missing the
+    start cell (`UNSEEN_MAY_JOIN`), where such a piece may join it, is not submitted but
+    answered "not judged" (`NOT_SEEN_NEIGHBOUR`), and proposed again once something changes.
     """
 
     seats: dict[int, int] | None = None
@@ -487,6 +493,9 @@ class SubmarineReader(Reader):
     _poses: dict[int, tuple[float, float, float]] = field(default_factory=dict)
     _bound: dict[int, tuple[int, frozenset[Cell]]] = field(default_factory=dict)
     _proposed: dict[int, tuple[int, frozenset[Cell]]] = field(default_factory=dict)
+    _unread: list[FloatArray] = field(default_factory=list)
+    _waiting: dict[int, tuple[int, frozenset[Cell]]] = field(default_factory=dict)
+    """Pieces answered "not judged", with where they lay when answered."""
 
     def __post_init__(self) -> None:
         self._subs = submarines(self.registry)
@@ -517,16 +526,27 @@ class SubmarineReader(Reader):
         self._learn_accepted(state)
         for tag in changed:
             self._proposed.pop(tag, None)  # put down anew: judge it anew
+        self._waiting = {t: w for t, w in self._waiting.items() if t in self._poses}
         frames = self._frames(state)
-        todo = [t for t in self._poses if t in self._shapes]
+        todo = {t for t in self._poses if t in self._shapes}
         if not board_moved:
-            todo = [t for t in todo if t in changed]
+            todo = {t for t in todo if t in changed} | set(self._waiting)
+        # the pieces not judged last: a neighbour proposed now counts as placed for them
+        order = sorted(todo, key=lambda t: (t in self._waiting, t))
+        pending: dict[int, frozenset[Cell]] = {}
         out = []
-        for tag in sorted(todo):
-            proposal = self._read(tag, frames, state)
+        for tag in order:
+            proposal = self._read(tag, frames, state, pending)
             if proposal is not None:
                 out.append(proposal)
+                if proposal.move is not None and proposal.seat is not None:
+                    cells = frozenset(proposal.move.cells)
+                    pending[proposal.seat] = pending.get(proposal.seat, frozenset()) | cells
         return out
+
+    def see_unread(self, outlines_mm: Sequence[FloatArray]) -> None:
+        """The outlines (4×2, table mm) of the stickers in view the camera does not read."""
+        self._unread = [np.asarray(q, np.float64).reshape(4, 2) for q in outlines_mm]
 
     def observe(
         self, observations: Iterable[Observation], state: State[GreenwoodData]
@@ -572,17 +592,27 @@ class SubmarineReader(Reader):
             if item in faces and seat < state.players
         }
 
-    def _read(
-        self, tag: int, frames: dict[int, tuple[Submarine, FloatArray]], state: State[GreenwoodData]
-    ) -> Proposal | None:
+    def _on_board(
+        self, tag: int, sub: Submarine, to_board: FloatArray
+    ) -> tuple[tuple[float, float], Reading | None]:
+        """Where a piece's tag lies on a board (board mm) and what it reads there."""
         x, y, angle = self._poses[tag]
+        at = _apply(to_board, (x, y))
+        up = _apply(
+            to_board, (x + math.sin(math.radians(angle)), y - math.cos(math.radians(angle)))
+        )
+        rel = math.degrees(math.atan2(up[0] - at[0], -(up[1] - at[1]))) % 360
+        return at, read_piece(sub, tag, self._shapes[tag], at, rel)
+
+    def _read(
+        self,
+        tag: int,
+        frames: dict[int, tuple[Submarine, FloatArray]],
+        state: State[GreenwoodData],
+        pending: dict[int, frozenset[Cell]] | None = None,
+    ) -> Proposal | None:
         for seat, (sub, to_board) in frames.items():
-            at = _apply(to_board, (x, y))
-            up = _apply(
-                to_board, (x + math.sin(math.radians(angle)), y - math.cos(math.radians(angle)))
-            )
-            rel = math.degrees(math.atan2(up[0] - at[0], -(up[1] - at[1]))) % 360
-            reading = read_piece(sub, tag, self._shapes[tag], at, rel)
+            _, reading = self._on_board(tag, sub, to_board)
             if reading is None:
                 continue
             if reading.prompt is not None:
@@ -598,10 +628,67 @@ class SubmarineReader(Reader):
                 return None
             if self._proposed.get(tag) == (seat, cells):
                 return None  # already proposed; the kiosk shows the engine's answer
+            covered = state.data.players[seat].covered | (pending or {}).get(seat, frozenset())
+            unseen = self._not_judged(tag, reading, seat, sub, to_board, covered, state)
+            if unseen is not None:
+                if self._waiting.get(tag) == (seat, cells):
+                    return None  # said already; judged again when something changes
+                self._waiting[tag] = (seat, cells)
+                return Proposal(tag, seat, prompt=unseen)
+            self._waiting.pop(tag, None)
             self._proposed[tag] = (seat, cells)
             move = Place(seat=seat, piece=reading.piece, cells=reading.cells)
             return Proposal(tag, seat, move=move)
         return None
+
+    def _not_judged(
+        self,
+        tag: int,
+        reading: Reading,
+        seat: int,
+        sub: Submarine,
+        to_board: FloatArray,
+        covered: frozenset[Cell],
+        state: State[GreenwoodData],
+    ) -> Verdict | None:
+        """`NOT_SEEN_NEIGHBOUR` when the engine would refuse ``reading`` on a board covered at
+        ``covered`` only for what a piece the camera does not read there may change (`judge`'s
+        rule: an unread sticker's outline, a piece not lying squarely, or a piece itself not
+        judged may join it); else None (the engine judges it)."""
+        layout = catalogue(state).layouts[sub.layout]
+        shapes = catalogue(state).shapes
+        cells = frozenset(reading.cells)
+        verdict = check_placement(layout, covered, cells, shapes[reading.piece])
+        if verdict.ok or verdict.code not in UNSEEN_MAY_JOIN:
+            return None
+        spots: dict[Cell, str | None] = {}
+        held = [np.array(p[:2]) for t, p in self._poses.items() if t != tag]
+        for quad in self._unread:
+            centre, side = quad.mean(axis=0), _side(quad)
+            if any(np.hypot(*(centre - h)) < side for h in held):
+                continue  # a read tag's place: that piece is read
+            at = _apply(to_board, (float(centre[0]), float(centre[1])))
+            spots |= dict.fromkeys(cells_near(sub, at), None)
+        waiting: set[Cell] = set()
+        for other in self._poses:
+            if other == tag or other not in self._shapes:
+                continue
+            at, seen = self._on_board(other, sub, to_board)
+            if seen is not None and seen.prompt is not None:  # not lying squarely
+                spots |= dict.fromkeys(cells_near(sub, at), seen.piece)
+            elif other in self._waiting and self._waiting[other][0] == seat:
+                waiting |= self._waiting[other][1]
+        if not spots:
+            return None
+        reach = covered | waiting | _around(spots, layout, shapes)
+        if not any(n in reach for cell in cells for n in neighbours(cell)):
+            return None
+        return NOT_SEEN_NEIGHBOUR.reject(cells=cell_names(spots))
+
+
+def _side(quad: FloatArray) -> float:
+    """A quad's mean side."""
+    return float(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1).mean())
 
 
 def _board_frame(sub: Submarine, seen: dict[int, tuple[float, float, float]]) -> FloatArray:
