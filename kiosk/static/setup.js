@@ -272,7 +272,8 @@ function optionPanel(o) {
       Kiosk.el("output", { class: "count-value", text: shown }),
       pressable("+", false, () => step(1), { class: "step-btn", "data-step": "1", "aria-label": `${o.label} +1` }),
     ];
-    if (o.optional) parts.push(pressable(Kiosk.t("notSet"), value == null, () => set(null), { "data-value": "null" }));
+    // "Not set" is said once: by the number while it is not set, by a button that clears it once set.
+    if (o.optional && value != null) parts.push(pressable(Kiosk.t("notSet"), false, () => set(null), { "data-value": "null" }));
     control = Kiosk.el("div", { class: "choices stepper" }, ...parts);
   } else {
     // No list of values is known for this field (the game names none): typed, comma-separated.

@@ -337,3 +337,28 @@ def test_a_refused_start_says_why_in_the_pages_language(server: Server, browser)
             assert page.url.startswith(server.url + "/setup")
         finally:
             page.context.close()
+
+
+def test_an_optional_number_says_not_set_once_and_is_cleared_by_a_touch(
+    server: Server, page
+) -> None:
+    """Stonesaga's population (stonesaga.zh.md §战役: blank is a campaign's start): the stepper
+    read "人口 − 不指定 + ✔不指定", the value twice (issue 38)."""
+    page.goto(server.url + "/setup?lang=zh")
+    tap(page.locator('[data-game="stonesaga"]'))
+    if page.locator('[data-go="campaign"]').is_visible():  # a campaign was played before
+        next_step(page, "campaign")
+        tap(page.locator('[data-campaign=""]'))  # a new one
+    next_step(page, "players")
+    next_step(page, "options")
+    population = option(page, "population")
+    expect(population.locator("output")).to_have_text("不指定")
+    assert population.inner_text().count("不指定") == 1
+    tap(population.locator('[data-step="1"]'))
+    expect(population.locator("output")).to_have_text("0")  # a first step sets it from 0
+    clear = population.locator('[data-value="null"]')
+    expect(clear).to_have_text("不指定")
+    tap(clear)
+    expect(population.locator("output")).to_have_text("不指定")
+    expect(clear).to_have_count(0)
+    assert page.problems == []

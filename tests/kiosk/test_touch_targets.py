@@ -72,3 +72,33 @@ def test_the_settings_toggles_save_the_language_and_the_sound(shared_server: Ser
     page.locator('#sound [data-value="true"]').click()
     page.locator('#settings button[type="submit"]').click()
     expect(page.locator("#message")).to_have_attribute("data-ok", "true")
+
+
+PAGES = ["/settings", "/camera", "/calibrate", "/tray", "/box", "/packaway"]
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_every_pages_header_and_buttons_are_finger_sized(
+    shared_server: Server, browser, size: tuple[int, int]
+) -> None:
+    """The header every page shares (Back, 中文, English: a 23 px link and 41 px buttons at
+    1280×720) and each page's own buttons, on the pages opened from the menu."""
+    fresh_game(shared_server)
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    page = context.new_page()
+    small: dict[str, dict[str, float]] = {}
+    try:
+        for path in PAGES:
+            page.goto(f"{shared_server.url}{path}?lang=zh")
+            expect(page.locator("header [data-lang]").first).to_be_visible()
+            page.wait_for_timeout(300)  # the page's first drawing from its data
+            controls = heights(
+                page, "header a, header button, main button, main a.button, main label.button"
+            )
+            assert len(controls) >= 3, (path, controls)
+            too_small = {k: h for k, h in controls.items() if h < FINGER_PX - 0.5}
+            if too_small:
+                small[path] = too_small
+    finally:
+        context.close()
+    assert small == {}, small
