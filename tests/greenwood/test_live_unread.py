@@ -9,15 +9,20 @@ from __future__ import annotations
 
 import math
 
+import greenwood_frames as gf
 import numpy as np
 from worn_stickers import erase
 
 from engine.greenwood.moves import Place, TakeWisp, UseEnergy
+from kiosk.loop import TableLoop
+from kiosk.settings import load_settings
+from kiosk.table import open_table
 from vision.detection import Detector
 from vision.incremental import IncrementalDetector
 from vision.readers.base import Prompt
 from vision.readers.greenwood import RULE, SubmarineReader
 from vision.registry import load_registry
+from vision.sources import Frame
 from vision.stabiliser import Stabiliser, StabiliserConfig
 from vision.synthetic import Camera, Component, Effects, SyntheticTable, apply_homography, render
 
@@ -80,6 +85,21 @@ def live(state, *components: Component, worn: tuple[int, ...] = (), tell: bool =
     return said
 
 
+class Still:
+    """A camera source that is never started: the test hands the loop its frames."""
+
+    name = "still"
+
+    def open(self) -> None:
+        """Nothing to open."""
+
+    def read(self) -> Frame:
+        raise AssertionError("the test feeds the loop's frames itself")
+
+    def close(self) -> None:
+        """Nothing to close."""
+
+
 def awaiting_a_wisp(gw):
     """Seat 0 at night with a wisp to place and nothing placed yet."""
     table = gw.Table(layout=0)
@@ -123,3 +143,44 @@ def test_with_every_sticker_read_the_engine_judges_as_before(gw) -> None:
     table = awaiting_a_wisp(gw)
     said = live(table.state, *board(), piece(DOMINO, (0, 0)), piece(WISP, (2, 0)))
     assert Place(seat=0, piece="wisp", cells=((2, 0),)) in said
+
+
+def test_the_table_loop_tells_the_reader_where_unread_stickers_lie_through_the_lens(
+    tmp_path,
+) -> None:
+    """The loop's part: through a k1 -0.25 lens 12° off vertical at 1920 × 1080, a piece whose
+    sticker's data cells are washed out is told to Greenwood's reader as an outline at its place
+    on the table (within 1.5 mm: through the calibration's lens), and no read sticker is."""
+    tilt = math.radians(12.0)
+    lens = Camera.overhead(
+        1920, 1080, height_mm=800, over_mm=(450, 300 - 800 * math.tan(tilt)), tilt_deg=12, k1=-0.25
+    )
+    anchors = tuple(
+        Component(a.tag_id, a.x_mm, a.y_mm, a.rotation_deg, a.size_mm)
+        for a in REGISTRY.anchors().values()
+    )
+    scene = SyntheticTable(anchors + gf.table().components)
+    shot = render(scene, lens, Effects(noise=2), seed=4)
+    worn = gf.board_pieces()["submarine board 2 front"][1].tag  # a bar of three
+    image = erase(shot.image, shot.truth_by_id()[worn], DATA_CELLS, 1.0)
+
+    settings = load_settings(data_dir=tmp_path, lang="en", game="greenwood")
+    table, store = open_table(settings)
+    try:
+        loop = TableLoop(table, Still())
+        for i in range(4):
+            loop.process(Frame(image, i * 100.0, i))
+    finally:
+        store.close()
+    assert loop.calibration is not None and loop.calibration.lens.bends
+    reader = loop._reader
+    assert isinstance(reader, SubmarineReader)
+    truth = shot.truth_by_id()
+    centres = [q.mean(axis=0) for q in reader._unread]  # what the loop told it last
+    assert centres, "the loop told the reader of no unread sticker"
+    assert worn not in reader._poses  # the premise: the camera cannot read it
+    near = [math.hypot(c[0] - truth[worn].x_mm, c[1] - truth[worn].y_mm) for c in centres]
+    assert min(near) < 1.5, near
+    read = [t for t in truth.values() if t.tag_id != worn]
+    for c in centres:  # no read sticker is taken for an unread one
+        assert all(math.hypot(c[0] - t.x_mm, c[1] - t.y_mm) > 5 for t in read), c
