@@ -26,6 +26,7 @@ LAY = Text("{who}:{what}(摄像头会读到)", "{who}: {what} (the camera reads 
 CHOOSE = Text("{who}:请选择 — {what}", "{who}: choose — {what}")
 DONE_ONLY = Text("{who}:做完了就点“{what}”", "{who}: tap “{what}” when done")
 NOTHING = Text("请稍候", "Please wait")
+EACH_PLAYER = Text("每位玩家", "Each player")
 TODO_PLACE = Text(
     "改正桌上的摆放:把这块拿开,或放到允许的位置",
     "Correct it on the table: take the piece away or put it where it is allowed",
@@ -151,6 +152,7 @@ def what_now(
         legal = [o for o in offers if o["ok"]]
         if not legal:
             continue
+        who = _everyone_alike(who, legal, groups, lang)
         camera = [o for o in legal if o.get("camera")]
         own = [o for o in legal if o["move"] not in CORE_MOVES]
         if camera and len(camera) == len(own):
@@ -170,6 +172,26 @@ def what_now(
         more = MORE.in_(lang).format(n=rest) if rest else ""
         return CHOOSE.in_(lang).format(who=who, what=sep.join(names) + more)
     return NOTHING.in_(lang)
+
+
+def _everyone_alike(
+    who: str,
+    legal: Sequence[Mapping[str, Any]],
+    groups: Sequence[tuple[str, Sequence[Mapping[str, Any]]]],
+    lang: Language,
+) -> str:
+    """Who the line speaks to: the seats whose open moves are the same as ``who``'s (a phase
+    everyone plays at once: each seat chooses its own), named together, "each player" when
+    they are all the seats; else ``who``."""
+
+    def moves(offers: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
+        return [(o["move"], o["label"]) for o in offers if o["ok"]]
+
+    mine = moves(legal)
+    alike = [name for name, offers in groups if moves(offers) == mine]
+    if len(alike) <= 1:
+        return who
+    return EACH_PLAYER.in_(lang) if len(alike) == len(groups) else joined(alike, lang)
 
 
 def rule_citation(rule: str | None, lang: Language) -> str | None:

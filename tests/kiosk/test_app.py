@@ -572,9 +572,10 @@ def test_players_chosen_names_and_colours_are_used_wherever_a_seat_is_named(app:
     assert answer.status_code == 200
     status = call(app, "GET", "/api/status").json()
     assert [(s["name"], s["colour"]) for s in status["seats"]] == [("Ann", "green"), ("Bo", "red")]
-    assert status["next"].startswith("Ann: choose — ")
-    for seat in (0, 1):
-        assert call(app, "POST", "/api/move", json=marker(seat)).json()["accepted"]
+    assert status["next"].startswith("Each player: choose — ")  # both at once, the same moves
+    assert call(app, "POST", "/api/move", json=marker(0)).json()["accepted"]
+    assert call(app, "GET", "/api/status").json()["next"].startswith("Ann: choose — ")
+    assert call(app, "POST", "/api/move", json=marker(1)).json()["accepted"]
     call(app, "POST", "/api/move", json={"type": "pass", "seat": 1})
     assert call(app, "GET", "/api/status").json()["recent"][0]["text"] == "Bo is done"
     # dusk ends; departure moves on by itself (nobody holds aurora, §三.3): the night, Ann's turn

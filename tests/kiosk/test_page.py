@@ -38,7 +38,7 @@ def test_the_table_page_shows_where_the_game_is(server: Server, page) -> None:
     assert page.locator("#track li").count() == 3
     assert page.locator("#track li[aria-current=true]").inner_text() == "1"
     assert page.locator("#phases li[aria-current=true]").get_attribute("data-phase") == "dusk"
-    assert page.locator("#next").inner_text().startswith("Player 1: choose — ")
+    assert page.locator("#next").inner_text().startswith("Each player: choose — ")  # at once
     assert page.locator("#link-controller").get_attribute("title") == "LED controller: simulated"
     assert page.locator("#log li").first.inner_text() == "Dusk begins"
 
