@@ -6,7 +6,7 @@ say about them (a piece placed where it may not go, a tile missing from the layo
 ``--json``, one JSON object per image instead. An IMAGE may also be a video file, video:PATH,
 folder:PATH, camera:N, picamera2 or the word camera (the settings' camera): then the frames of
 ``--seconds`` (1 by default) are read together, so a small sticker that only some frames read
-is read (Greenwood; the other games' readers still read the one frame that read the most tags).
+is read (every game's reader reads what the frames show together).
 An image that cannot be read is reported on stderr and the others are still read; the exit
 status is then 2.
 """
@@ -156,8 +156,9 @@ def _scan_frames(
     box: Any,
 ) -> dict[str, Any]:
     """The reader on what ``--seconds`` of frames of the source show together
-    (`vision.stabiliser.steady_view`); a reader that reads only a picture gets the frame that
-    read the most of the tags held (said on stderr)."""
+    (`vision.stabiliser.steady_view`), with the frames' size when the reader asks for it
+    (``frame_size``: its calibration's lens is of the frame); a reader that reads only a
+    picture gets the frame that read the most of the tags held (said on stderr)."""
     import cv2
 
     from vision.detection import Detector
@@ -173,8 +174,11 @@ def _scan_frames(
         return detector.detect(image), list(detector.candidates)
 
     view = steady_view(((f.image, f.timestamp_ms) for f in frames), detect)
-    if "view" in inspect.signature(reader.scan).parameters:
-        result = reader.scan(None, settings.lang, box=box, view=view)
+    takes = inspect.signature(reader.scan).parameters
+    if "view" in takes:
+        height, width = frames[0].image.shape[:2]
+        size = {"frame_size": (width, height)} if "frame_size" in takes else {}
+        result = reader.scan(None, settings.lang, box=box, view=view, **size)
     else:
         print(
             f"tablesight scan: {reader.game}: its reader reads one picture: frame "

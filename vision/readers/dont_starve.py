@@ -55,11 +55,12 @@ from engine.dont_starve.game import CHARACTERS
 from engine.dont_starve.moves import MoveTo
 from engine.dont_starve.state import DSData
 from vision.calibration import TableCalibration, calibrate_table
-from vision.detection import Detection, Detector, read_image
+from vision.detection import Detection
 from vision.errors import CalibrationError, ReaderError
 from vision.readers.base import LayoutSeen, Pose, Prompt, Reader, tag_poses
+from vision.readers.frames import frame_detections, table_poses
 from vision.registry import Registry, TagEntry, load_registry
-from vision.stabiliser import Observation
+from vision.stabiliser import Observation, SteadyView
 
 GAME = "dont_starve"
 OFF_GRID = 0.3
@@ -126,12 +127,14 @@ def read_layout(
     *,
     setup: bool = True,
     cat: Catalogue | None = None,
+    fitted: MapGrid | None = None,
 ) -> LayoutReport:
     """Check tiles (printed tile number → face and pose) against ``scenario``'s layout, the
     tiles' biomes and size as the box ``cat`` prints them (the demo box's for None).
 
     ``figures`` are character figures (key → pose) placed on the tile under them. With
-    ``setup`` a tile lying face up (other than the portal) is a problem.
+    ``setup`` a tile lying face up (other than the portal) is a problem. ``fitted``: the tiles'
+    `fit_grid` when already fitted (it does not depend on the scenario).
     """
     cat = catalogue() if cat is None else cat
     note = demo_text(cat, scenario_item(scenario.key), TILE_BIOMES)
@@ -147,8 +150,8 @@ def read_layout(
             ),
         )
         return LayoutReport(scenario.key, (), {}, dict.fromkeys(figures), (problem,), note, title)
-    known = {n: pose for n, (_, pose) in tiles.items() if 1 <= n <= len(cat.tile_biomes)}
-    grid_fit = fit_grid(known, portal_no, half)
+    known = _known_tiles(tiles, cat)
+    grid_fit = fit_grid(known, portal_no, half) if fitted is None else fitted
 
     def to_units(x: float, y: float) -> tuple[float, float]:
         u, v = grid_fit.units(x, y)
@@ -345,8 +348,19 @@ def best_layout(
 ) -> LayoutReport:
     """The report against the box's scenario the tiles fit best (fewest problems)."""
     cat = catalogue() if cat is None else cat
-    reports = [read_layout(tiles, figures, s, setup=setup, cat=cat) for s in cat.scenarios.values()]
+    portal_no = cat.tile_biomes.index(PORTAL) + 1
+    known = _known_tiles(tiles, cat)
+    grid = fit_grid(known, portal_no, cat.tile_mm / 2) if portal_no in known else None
+    reports = [
+        read_layout(tiles, figures, s, setup=setup, cat=cat, fitted=grid)
+        for s in cat.scenarios.values()
+    ]
     return min(reports, key=lambda r: len(r.problems))
+
+
+def _known_tiles(tiles: dict[int, tuple[str, Pose]], cat: Catalogue) -> dict[int, Pose]:
+    """The poses of the tiles the box prints (by number)."""
+    return {n: pose for n, (_, pose) in tiles.items() if 1 <= n <= len(cat.tile_biomes)}
 
 
 # --- from tags to poses -------------------------------------------------------------------
@@ -376,20 +390,27 @@ def components(
     return tiles, figures
 
 
-def scan(image_path: Path, lang: Language, box: Box | None = None) -> dict[str, Any]:
-    """Read one picture of the table: the grid, the adjacency and the verdicts, as JSON data,
-    against the layouts and tiles of ``box`` (the owner's; None: the demo box's)."""
+def scan(
+    image_path: Path | None,
+    lang: Language,
+    box: Box | None = None,
+    *,
+    view: SteadyView | None = None,
+    frame_size: tuple[int, int] | None = None,
+) -> dict[str, Any]:
+    """Read one picture of the table, or with ``view`` what a run of frames of ``frame_size``
+    (width, height) showed together (`vision.stabiliser.steady_view`; ``image_path`` is then
+    not read): the grid, the adjacency and the verdicts, as JSON data, against the layouts and
+    tiles of ``box`` (the owner's; None: the demo box's)."""
     cat = catalogue(box)
-    image = read_image(image_path, grey=True)  # the detector reads grey levels only
-    detections = Detector().detect(image)
+    detections, (width, height) = frame_detections(image_path, view, frame_size)
     registry = load_registry()
-    height, width = image.shape[:2]
     try:
         calibration = calibrate_table(detections, registry.anchors(), (width, height))
         to_table, reference = calibration.to_table, "anchors"
     except CalibrationError:
         to_table, reference = _portal_scale(detections, registry, cat), "portal tag"
-    tiles, figures = components(tag_poses(detections, to_table), registry, cat)
+    tiles, figures = components(table_poses(detections, to_table), registry, cat)
     if not tiles and not figures:
         raise ReaderError(
             Text(

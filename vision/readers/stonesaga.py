@@ -38,11 +38,12 @@ from engine.stonesaga.catalogue import MINING_FEATURES, OMENS, STONES, Catalogue
 from engine.stonesaga.moves import DrawOre, FinishMining
 from engine.stonesaga.state import OverlayPlacement, TilePlacement, ValleyRecord
 from vision.calibration import BoardPose, TableCalibration, calibrate_table, locate_board
-from vision.detection import Detection, Detector, read_image
+from vision.detection import Detection
 from vision.errors import CalibrationError, ReaderError
-from vision.readers.base import Prompt, Reader, tag_poses
+from vision.readers.base import Prompt, Reader
+from vision.readers.frames import frame_detections, table_poses
 from vision.registry import TAGS_DIR, Registry, TagEntry, load_registry
-from vision.stabiliser import Observation
+from vision.stabiliser import Observation, SteadyView
 
 ORE_GROUPS = {
     "ore: cloud stone": "cloud_stone",
@@ -220,7 +221,7 @@ def table_tags(
     known = registry.known(detections)
     counts = Counter((d.family, d.id) for d in known)
     seen = []
-    for d, (_, (x, y, angle)) in zip(known, tag_poses(known, calibration.to_table), strict=True):
+    for d, (_, (x, y, angle)) in zip(known, table_poses(known, calibration.to_table), strict=True):
         entry = registry.lookup(d.id, d.family)
         if counts[(d.family, d.id)] == 1 and entry is not None and entry.game == "stonesaga":
             seen.append(Seen(entry, x, y, angle))
@@ -357,17 +358,24 @@ def features_for(tokens: Sequence[tuple[str, str | None]], cat: Catalogue) -> li
     return [f for f in MINING_FEATURES if all(cat.bag(f).get(s, 0) >= n for s, n in counts.items())]
 
 
-def scan(image_path: Path, lang: Language, box: Box | None = None) -> dict[str, Any]:
-    """Read one overhead photo: the ore tokens on the draw pad and the valley in the trays,
-    read with ``box`` (the owner's box; None: the demo box's omens, bags and region).
+def scan(
+    image_path: Path | None,
+    lang: Language,
+    box: Box | None = None,
+    *,
+    view: SteadyView | None = None,
+    frame_size: tuple[int, int] | None = None,
+) -> dict[str, Any]:
+    """Read one overhead photo, or with ``view`` what a run of frames of ``frame_size`` (width,
+    height) showed together (`vision.stabiliser.steady_view`; ``image_path`` is then not read):
+    the ore tokens on the draw pad and the valley in the trays, read with ``box`` (the owner's
+    box; None: the demo box's omens, bags and region).
 
     Needs the four calibration anchors in view (CalibrationError names a missing one).
     """
     cat = catalogue(box)
-    image = read_image(image_path, grey=True)  # the detector reads grey levels only
-    detections = Detector().detect(image)
+    detections, (width, height) = frame_detections(image_path, view, frame_size)
     registry = load_registry()
-    height, width = image.shape[:2]
     calibration = calibrate_table(detections, registry.anchors(), (width, height))
     seen = table_tags(detections, calibration, registry)
     result: dict[str, Any] = {"pad": None, "valley": None, "problems": []}

@@ -1,0 +1,50 @@
+"""What a game's ``scan`` reads: the tags of one photo, or those a run of frames showed
+together (`vision.stabiliser.steady_view`), with the frame's size for the calibration; and
+their places on the table, worked out together."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from vision.detection import Detection, Detector, read_image
+from vision.readers.base import Pose, ToTable, tag_poses
+from vision.stabiliser import SteadyView
+
+
+def frame_detections(
+    image_path: Path | None,
+    view: SteadyView | None = None,
+    frame_size: tuple[int, int] | None = None,
+) -> tuple[list[Detection], tuple[int, int]]:
+    """The detections and the frame's (width, height): of ``view`` (its tags held over the
+    frames, each at the median of its reads) with ``frame_size``, else of the photo at
+    ``image_path`` (decoded in grey: the detector reads grey levels only)."""
+    if view is not None:
+        if frame_size is None:
+            raise ValueError("a view of frames needs the frames' size")
+        return list(view.detections), frame_size
+    if image_path is None:
+        raise ValueError("scan needs an image or a view of frames")
+    image = read_image(image_path, grey=True)
+    height, width = image.shape[:2]
+    return Detector().detect(image), (width, height)
+
+
+def table_poses(detections: Sequence[Detection], to_table: ToTable) -> list[tuple[int, Pose]]:
+    """`tag_poses`, every tag's corners taken to the table in one call of ``to_table`` (a
+    calibration's lens undistorts many points in the time of a few)."""
+    if not detections:
+        return []
+    quads = [np.asarray(d.corners, np.float64).reshape(4, 2) for d in detections]
+    mapped = np.asarray(to_table(np.vstack(quads)), np.float64).reshape(-1, 4, 2)
+    done = {q.tobytes(): m for q, m in zip(quads, mapped, strict=True)}
+
+    def lookup(points: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        found = done.get(np.asarray(points, np.float64).reshape(4, 2).tobytes())
+        return to_table(points) if found is None else found
+
+    return tag_poses(detections, lookup)
