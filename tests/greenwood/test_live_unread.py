@@ -145,6 +145,55 @@ def test_with_every_sticker_read_the_engine_judges_as_before(gw) -> None:
     assert Place(seat=0, piece="wisp", cells=((2, 0),)) in said
 
 
+class Live:
+    """One reader fed over several scenes (frames of each through the loop's detector and
+    stabiliser, the unread outlines told as the loop tells them)."""
+
+    def __init__(self) -> None:
+        self.detector = IncrementalDetector(Detector())
+        self.stabiliser = Stabiliser(StabiliserConfig(add_frames=2, add_ms=0), to_table=to_table)
+        self.reader = SubmarineReader(seats={0: 1})
+        self.clock = 0.0
+
+    def show(self, state, *components: Component, worn: tuple[int, ...] = ()) -> list:
+        shot = render(SyntheticTable(components), CAMERA, Effects(noise=2, blur=0.6), seed=4)
+        image = shot.image
+        for tag in worn:
+            image = erase(image, shot.truth_by_id()[tag], DATA_CELLS, 1.0)
+        said: list = []
+        for _ in range(3):
+            self.clock += 100
+            found = REGISTRY.known(self.detector.detect(image))
+            observations = self.stabiliser.update(found, self.clock)
+            if observations:  # as the loop: told, then observed, only when something changed
+                self.reader.see_unread([to_table(q) for q in self.detector.unread])
+                said += self.reader.observe(observations, state)
+        return said
+
+
+def test_a_wisp_left_open_is_placed_once_the_wisp_it_touches_is_read(gw) -> None:
+    """§三.10 with two wisps to place (a reward of two): the first laid on the start cell with
+    its sticker not read yet, the second beside it. The second is not judged (never
+    must_cover_start); once the first's sticker reads, both are proposed, the first before the
+    second, and the engine accepts both in that order."""
+    table = gw.Table(layout=0)
+    table.pass_until("night")
+    two = (("a reward of two wisps", "place:wisp"),) * 2
+    table.session.state = gw.with_player(table.state, 0, pending=two)
+    first, second = piece(WISP + 1, (0, 0)), piece(WISP, (1, 0))  # the second's tag is lower
+    live = Live()
+    (said,) = live.show(table.state, *board(), first, second, worn=(WISP + 1,))
+    assert isinstance(said, Prompt) and said.code == "greenwood.neighbour_not_seen"
+    moves = live.show(table.state, *board(), first, second)
+    assert moves == [
+        Place(seat=0, piece="wisp", cells=((0, 0),)),
+        Place(seat=0, piece="wisp", cells=((1, 0),)),
+    ]
+    for move in moves:
+        table.ok(move)
+    assert table.player(0).covered == {(0, 0), (1, 0)}
+
+
 def test_the_table_loop_tells_the_reader_where_unread_stickers_lie_through_the_lens(
     tmp_path,
 ) -> None:

@@ -73,6 +73,9 @@ NOT_SEEN_NEIGHBOUR = Reason(
 )
 """Not a fault: a piece that touches no read piece where a piece the camera did not read may
 lie (`judge`)."""
+SMALLEST_STICKER_MM = 12.0
+"""A wisp's sticker: an outline whose centre lies within half of this (or of its own side) of a
+read tag's centre is that tag's own outline."""
 UNSEEN_MAY_JOIN = ("greenwood.not_adjacent", "greenwood.must_cover_start")
 """The refusals a piece the camera did not read may be the cause of (§三.10: the first piece on
 the start cell, each next one sharing an edge with one placed)."""
@@ -665,8 +668,8 @@ class SubmarineReader(Reader):
         held = [np.array(p[:2]) for t, p in self._poses.items() if t != tag]
         for quad in self._unread:
             centre, side = quad.mean(axis=0), _side(quad)
-            if any(np.hypot(*(centre - h)) < side for h in held):
-                continue  # a read tag's place: that piece is read
+            if any(np.hypot(*(centre - h)) < min(side, SMALLEST_STICKER_MM) / 2 for h in held):
+                continue  # a read tag's own outline: that piece is read
             at = _apply(to_board, (float(centre[0]), float(centre[1])))
             spots |= dict.fromkeys(cells_near(sub, at), None)
         waiting: set[Cell] = set()
