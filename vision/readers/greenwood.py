@@ -618,6 +618,7 @@ class SubmarineReader(Reader):
             _, reading = self._on_board(tag, sub, to_board)
             if reading is None:
                 continue
+            was_waiting = self._waiting.pop(tag, None)
             if reading.prompt is not None:
                 return Proposal(tag, seat, prompt=reading.prompt)
             cells = frozenset(reading.cells)
@@ -634,11 +635,10 @@ class SubmarineReader(Reader):
             covered = state.data.players[seat].covered | (pending or {}).get(seat, frozenset())
             unseen = self._not_judged(tag, reading, seat, sub, to_board, covered, state)
             if unseen is not None:
-                if self._waiting.get(tag) == (seat, cells):
-                    return None  # said already; judged again when something changes
                 self._waiting[tag] = (seat, cells)
+                if was_waiting == (seat, cells):
+                    return None  # said already; judged again at the next change in view
                 return Proposal(tag, seat, prompt=unseen)
-            self._waiting.pop(tag, None)
             self._proposed[tag] = (seat, cells)
             move = Place(seat=seat, piece=reading.piece, cells=reading.cells)
             return Proposal(tag, seat, move=move)
