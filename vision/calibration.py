@@ -135,9 +135,12 @@ class Lens:
         k1, k2 = self.k1, self.k2
         for _ in range(8):
             r2 = r * r
-            slope = 1 + 3 * k1 * r2 + 5 * k2 * r2 * r2
-            step = (r * (1 + k1 * r2 + k2 * r2 * r2) - rd) / slope
-            r = r - step
+            if k2:
+                slope = 1 + 3 * k1 * r2 + 5 * k2 * r2 * r2
+                step = (r * (1 + k1 * r2 + k2 * r2 * r2) - rd) / slope
+            else:  # the same sums without their zero terms
+                step = (r * (1 + k1 * r2) - rd) / (1 + 3 * k1 * r2)
+            r -= step
             if not np.abs(step).max(initial=0.0) > 1e-13:  # converged (Newton: quadratically)
                 break
         ratio = np.divide(r, rd, out=np.ones_like(rd), where=rd > 0)
@@ -466,7 +469,13 @@ def calibrate_table(
 def _homography(src: FloatArray, dst: FloatArray) -> FloatArray | None:
     """The homography (normalised) that maps ``src`` onto ``dst`` best, or None (no plane)."""
     fitted, _ = cv2.findHomography(src, dst, 0)
-    if fitted is None or not np.all(np.isfinite(fitted)) or abs(np.linalg.det(fitted)) < 1e-12:
+    if fitted is None:
+        return None
+    (a, b, c), (d, e, f), (g, h_, i) = fitted.tolist()  # a 3×3 determinant by hand: 10× faster
+    det = a * (e * i - f * h_) - b * (d * i - f * g) + c * (d * h_ - e * g)
+    if not math.isfinite(det) or not all(map(math.isfinite, (a, b, c, d, e, f, g, h_, i))):
+        return None
+    if abs(det) < 1e-12:
         return None
     h = np.asarray(fitted, dtype=np.float64)
     return h / h[2, 2]
