@@ -76,7 +76,7 @@ def run(quick: bool = False) -> list[Figure]:
     )
     figures.append(Figure("stonesaga", "read_valley (6 tiles)", valley_ms, "ms", "after detect"))
     pad = reader.locate_pad(found, calibration, sc.REGISTRY)
-    stabiliser = Stabiliser(homography=calibration.image_to_table)
+    stabiliser = Stabiliser(to_table=calibration.to_table)
     observations = []
     for frame in range(4):
         observations += stabiliser.update(sc.REGISTRY.known(found), frame * 100)
