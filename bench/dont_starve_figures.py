@@ -1,6 +1,6 @@
 """Don't Starve figures (not a test): engine speed and the layout scan's time per frame.
 
-Run: ``.venv/bin/python bench/dont_starve_figures.py``. ``run(quick)`` returns
+Run: ``.venv/bin/python -m bench.dont_starve_figures``. ``run(quick)`` returns
 ``bench.Figure`` rows, so `tablesight bench` can include it as it is.
 """
 

@@ -1,6 +1,6 @@
 """Stonesaga figures: engine moves/s on the example session, scan and reader costs.
 
-Run: ``.venv/bin/python bench/stonesaga_figures.py [--quick]``. ``run(quick)`` returns
+Run: ``.venv/bin/python -m bench.stonesaga_figures [--quick]``. ``run(quick)`` returns
 ``bench.Figure`` rows, ready to join ``tablesight bench``; not a test (nothing is
 asserted on speed).
 """
