@@ -57,6 +57,7 @@ from vision.preprocess import (
     contrasted,
     deblurred,
     enlarged_crop,
+    glare_eroded,
     grey_at,
     local_contrast,
     sharpened,
@@ -354,7 +355,18 @@ class Detector:
             found = [d for d, done in zip(found, again, strict=True) if not done]
         # cv2.aruco's order of corners from AprilTag's: the same swap undoes itself
         quads = [d.corners[ARUCO_TO_APRILTAG] for d in found] + rejected
-        every = decoder.read(grey, quads[: len(found)]) + decoder.search(grey, quads[len(found) :])
+        searched = decoder.search(grey, rejected)
+        every = decoder.read(grey, quads[: len(found)]) + searched
+        # In a lamp's glare the white is clipped, and the clipped white eats into the black
+        # cells' blurred edges (and shrinks the quad): searched again with the dark grown back
+        # (`glare_eroded`), from the quad fitted to the square's edges there and as it was.
+        unread = [q for q, r in zip(rejected, searched, strict=True) if r is None]
+        glared = [q for q, hot in zip(unread, _in_glare(grey, unread), strict=True) if hot]
+        if glared:
+            eroded = glare_eroded(grey)
+            in_glare = decoder.search(eroded, _refined(eroded, glared) + glared)
+            fitted, as_found = in_glare[: len(glared)], in_glare[len(glared) :]
+            every += [a or b for a, b in zip(fitted, as_found, strict=True)]
         return self._soft_detections(grey, family, [r for r in every if r is not None])
 
     def soft_search(self, grey: Image, quad: npt.NDArray[np.float64]) -> list[RawDetection]:
@@ -718,6 +730,24 @@ def _edge_fit(
     corners = p1 + u[..., None] * d1
     fine = (np.abs(cross) > 0.3) & (np.linalg.norm(corners - start, axis=2) <= sides[:, None] / 8)
     return np.where(fine[..., None], corners, quads)
+
+
+#: A quad lies in glare when at least this share of the pixels of its bounding box are at
+#: `GLARE_LEVEL` or brighter (clipped white).
+GLARE_SHARE = 0.25
+GLARE_LEVEL = 250
+
+
+def _in_glare(grey: Image, quads: list[npt.NDArray[np.float64]]) -> list[bool]:
+    """For each quad, whether its region is in clipped glare (`GLARE_SHARE`, `GLARE_LEVEL`)."""
+    height, width = grey.shape
+    out = []
+    for q in quads:
+        x0, y0 = np.clip(np.floor(q.min(axis=0)).astype(int), 0, None)
+        x1, y1 = np.ceil(q.max(axis=0)).astype(int) + 1
+        region = grey[y0 : min(y1, height), x0 : min(x1, width)]
+        out.append(bool(region.size) and float(np.mean(region >= GLARE_LEVEL)) >= GLARE_SHARE)
+    return out
 
 
 def _sort_key(d: Detection) -> tuple[str, int, float, float]:

@@ -182,3 +182,12 @@ def binarised(crop: Crop) -> Crop:
     _, binary = cv2.threshold(crop.image, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     soft = cv2.GaussianBlur(binary, (0, 0), crop.scale / 2)
     return Crop(np.asarray(soft, dtype=np.uint8), crop.x0, crop.y0, crop.scale)
+
+
+def glare_eroded(grey: Image) -> Image:
+    """The frame with each pixel the darkest of it and its left, upper and upper-left
+    neighbours (a 2 × 2 minimum, half a pixel's shift): in a lamp's glare the white clips at
+    255 and the clipped white eats half a pixel or more into each blurred black cell, so that
+    thin and single black cells fade; the minimum grows them back, and the soft decoder reads
+    such a tag (`detection.Detector`, on the quads it could not read in glare)."""
+    return np.asarray(cv2.erode(grey, np.ones((2, 2), np.uint8)), dtype=np.uint8)
