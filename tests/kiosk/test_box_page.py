@@ -222,8 +222,10 @@ def test_a_box_file_is_downloaded_and_brought_in_by_the_page(
     box_server: Server, page, tmp_path: Path
 ) -> None:
     page.goto(f"{box_server.url}/box?game=dont_starve&lang=zh")
+    export = page.locator("#box-export")
+    expect(export).to_have_attribute("href", "/api/box/dont_starve/export.zip")  # page drawn
     with page.expect_download() as download:
-        page.locator("#box-export").click()
+        export.click()
     saved = tmp_path / "box.zip"
     download.value.save_as(saved)
     with zipfile.ZipFile(saved) as archive:
