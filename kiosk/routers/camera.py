@@ -10,6 +10,7 @@ import functools
 import tempfile
 import threading
 import time
+from collections import Counter, deque
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any, Literal
@@ -52,6 +53,10 @@ BOUNDARY = "frame"
 FRESH_S = 2.0
 """A frame read this long ago (or three of the feed's own periods, when longer) still shows
 the table as it is now: the set-up page's table check counts only such a frame (``seen_now``)."""
+HELD_READS = 2
+"""A tag is held (``CameraFeed.held``, what the set-up page's table check counts) when the
+frames of the fresh window read it this many times (as `vision.stabiliser.steady_view` asks
+two reads): a small sticker that some frames miss still counts, a one-frame misread does not."""
 NO_CAMERA = "no camera"
 
 
@@ -67,6 +72,8 @@ class CameraFeed:
         self._image: np.ndarray | None = None
         self.read_at: float | None = None
         """When the last frame was read (monotonic), None before any."""
+        self._recent: deque[tuple[float, frozenset[int]]] = deque()
+        """The ids each frame of the fresh window read, with when (monotonic), oldest first."""
         self.none = False
         """True once the rig found no camera to read (``no_camera``): nothing is ever opened."""
         self._seen = time.monotonic()
@@ -92,6 +99,7 @@ class CameraFeed:
         with self._lock:
             self.none = True
             self._image, self.detections, self.read_at = None, [], None
+            self._recent.clear()
         self.table.set_link("camera", "not_connected", NO_CAMERA)
 
     def publish(self, image: np.ndarray, detections: list[Detection]) -> None:
@@ -100,6 +108,7 @@ class CameraFeed:
             self.fed = True
             self._image, self.detections = image, list(detections)
             self.read_at = time.monotonic()
+            self._remember(detections, self.read_at)
             self.size = (image.shape[1], image.shape[0])
             watched = time.monotonic() - self._seen < IDLE_S
         if not watched:
@@ -158,6 +167,7 @@ class CameraFeed:
                 with self._lock:
                     self._image, self.detections = frame.image, found
                     self.read_at = time.monotonic()
+                    self._remember(found, self.read_at)
                     self.size = (frame.image.shape[1], frame.image.shape[0])
                     self.jpeg = encoded.tobytes() if ok else self.jpeg
                     self.frames += 1
@@ -175,6 +185,28 @@ class CameraFeed:
         with self._lock:
             return self._image, list(self.detections), self.size
 
+    def _window(self) -> float:
+        """How long ago a frame still shows the table as it is now (seconds)."""
+        return max(FRESH_S, 3.0 / self.settings.camera.view_fps)
+
+    def _remember(self, found: list[Detection], read_at: float) -> None:
+        """Keep which tags the frame read at ``read_at`` (under the lock), and forget frames
+        older than the fresh window."""
+        self._recent.append((read_at, frozenset(d.id for d in found)))
+        while self._recent and read_at - self._recent[0][0] > self._window():
+            self._recent.popleft()
+
+    def held(self) -> list[int]:
+        """The tags the frames of the fresh window read ``HELD_READS`` times (or in every
+        frame, when the window holds fewer): what the camera sees over the last seconds, so a
+        small sticker that some frames miss still counts. Empty once the frames are old."""
+        now = time.monotonic()
+        with self._lock:
+            frames = [ids for at, ids in self._recent if now - at <= self._window()]
+        counts = Counter(tag for ids in frames for tag in ids)
+        need = min(HELD_READS, len(frames))
+        return sorted(tag for tag, n in counts.items() if n >= need) if frames else []
+
     def seen_now(self) -> bool:
         """Whether the detections are what a camera sees now: a frame read within
         ``FRESH_S`` (or three of the feed's own periods) by a camera whose link is working.
@@ -184,8 +216,7 @@ class CameraFeed:
             return False
         with self._lock:
             read_at = self.read_at
-        window = max(FRESH_S, 3.0 / self.settings.camera.view_fps)
-        return read_at is not None and time.monotonic() - read_at <= window
+        return read_at is not None and time.monotonic() - read_at <= self._window()
 
 
 def get_feed(request: Request) -> CameraFeed:
@@ -237,8 +268,9 @@ def camera_state(
 ) -> dict[str, Any]:
     """What the camera sees now: the tags in view and how well each reads, the weak ones
     first with what to do in ``lang`` (asks the feed to run). ``seen_now``: whether these
-    detections are what a working camera read just now (``CameraFeed.seen_now``), the only
-    ones the set-up page's table check counts."""
+    detections are what a working camera read just now (``CameraFeed.seen_now``); ``held``:
+    the tags its frames of the last seconds read twice (``CameraFeed.held``), what the set-up
+    page's table check counts while ``seen_now``."""
     feed = get_feed(request)
     feed.wanted()
     _, found, size = feed.latest()
@@ -247,6 +279,7 @@ def camera_state(
         "size": list(size),
         "frames": feed.frames,
         "seen_now": feed.seen_now(),
+        "held": feed.held(),
         "detections": [d.as_json() for d in found],
         "stickers": _stickers(feed, lang or settings.lang),
     }

@@ -298,9 +298,10 @@ function checkLines() {
   const game = currentGame();
   const cam = setup.camera;
   // Only what a working camera read just now counts: never the synthetic table, never a frame
-  // kept from before (kiosk/routers/camera.py, seen_now).
+  // kept from before (kiosk/routers/camera.py, seen_now); a tag counts when the frames of the
+  // last seconds read it twice (held), so a small sticker some frames miss is still seen.
   const live = Boolean(cam && cam.seen_now);
-  const seen = new Set(live ? cam.detections.map((d) => String(d.id)) : []);
+  const seen = new Set(live ? (cam.held || []).map(String) : []);
   return game.checklist.map((item) => {
     const need = item.per_player ? setup.players * item.need : item.need;
     if (!item.camera) return { item, state: "eye", text: Kiosk.t("byEye") };
