@@ -67,17 +67,24 @@ def box_page(settings: SettingsDep, game: str | None = None, lang: Language | No
     many are the owner's and how the page copies it, the next thing to do, and the item being
     copied (``draft``), if any."""
     lang = lang or settings.lang
-    games = available_games()
-    chosen = _game(game) if game else games[0]
+    chosen = _shown(game)
     box = current_box(settings.data_dir, chosen)
     draft = load_draft(settings.data_dir, chosen)
     return {
-        "games": [{"name": g.name, "title": g.title.in_(lang)} for g in games],
+        "games": [{"name": g.name, "title": g.title.in_(lang)} for g in available_games()],
         "game": chosen.name,
         "title": chosen.title.in_(lang),
         **progress(chosen, box, lang),
         "draft": draft.model_dump() if draft else None,
     }
+
+
+@router.get("/export.zip")
+def export_shown(settings: SettingsDep, game: str | None = None) -> Response:
+    """The box file of the game the page shows (``game``, else the first, as ``GET /api/box``
+    chooses): the page's download link, whose address the page carries from its first paint,
+    before its script has drawn anything."""
+    return export(_shown(game).name, settings)
 
 
 @router.get("/{game}/look")
@@ -189,6 +196,11 @@ def upload(
             raise HTTPException(422, {"problems": list(exc.problems)}) from None
     box = current_box(settings.data_dir, chosen)
     return {"took": len(taken), **progress(chosen, box, lang or settings.lang)}
+
+
+def _shown(game: str | None) -> Game:
+    """The game the page shows: ``game``, else the first game."""
+    return _game(game) if game else available_games()[0]
 
 
 def _how(game: Game, item: str, box: Box) -> str | None:

@@ -532,6 +532,7 @@ async function upload(file) {
 }
 
 document.addEventListener("DOMContentLoaded", () => {
+  Kiosk.translateStatic(); // the page's own words (the download link's) before its data comes
   for (const b of document.querySelectorAll("[data-lang]")) {
     b.addEventListener("click", async () => {
       Kiosk.setLang(b.dataset.lang);
