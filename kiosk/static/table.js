@@ -335,7 +335,8 @@ function timerNodes() {
       Kiosk.el("span", { id: "timer-text", class: "timer-text" })));
     const pause = Kiosk.el("button", { type: "button", id: "menu-timer", hidden: "" });
     pause.addEventListener("click", () => act("/api/timer", {}));
-    $("menu-close").before(pause, Kiosk.el("p", { id: "menu-timer-hint", class: "save", hidden: "" }));
+    $("menu-close").before(pause); // an entry of the menu's; its hint under them all
+    $("menu").append(Kiosk.el("p", { id: "menu-timer-hint", class: "save", hidden: "" }));
   }
 }
 
