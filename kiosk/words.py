@@ -458,6 +458,20 @@ WORDS: Mapping[str, Text] = MappingProxyType(
             "镜头系数 k1 {k1}、k2 {k2},由四角外 {n} 枚贴纸测得",
             "Lens coefficients k1 {k1}, k2 {k2}, from {n} stickers besides the corners",
         ),
+        # H21, the calibrate page on opening: the saved calibration, when it was made, its lens
+        "calSaved": Text("已保存的校准:{when}", "Saved calibration: {when}"),
+        "calSavedNone": Text(
+            "还没有保存的校准:摄像头每次从看到的四角定位标签推算桌面",
+            "No calibration saved yet: the camera works the table out from the corner anchors"
+            " it sees",
+        ),
+        "calSavedDamaged": Text(
+            "保存的校准文件已损坏,读不出来:请重新校准",
+            "The saved calibration's file is damaged and cannot be read: calibrate again",
+        ),
+        "calLensFlat": Text(
+            "镜头:未校正(桌面按平面读取)", "Lens: not corrected (the table is read flat)"
+        ),
     }
 )
 """Each word of the pages by key: Chinese and English."""

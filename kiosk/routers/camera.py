@@ -420,18 +420,49 @@ def _lens_result(
     flat table of before would misplace a point of the play area), else ``why``: ``few``
     (fewer stickers than needed) or ``straight`` (enough, but no lens read them better than a
     flat table)."""
-    lens = {**_lens_seen(found, anchors), "measured": calibration.lens.bends}
+    lens = {**_lens_seen(found, anchors), **_lens_fitted(calibration, anchors)}
     if not calibration.lens.bends:
         lens["why"] = "few" if lens["seen"] < MIN_LENS_TAGS else "straight"
-        return lens
-    shift = lens_shift_mm(calibration, anchors_area(anchors))
-    lens.update(
-        stickers=calibration.lens_tags,
-        k1=round(calibration.lens.k1, 4),
-        k2=round(calibration.lens.k2, 4),
-        shift_mm=round(shift, 1),
-    )
     return lens
+
+
+def _lens_fitted(calibration: TableCalibration, anchors: dict[int, TagPlace]) -> dict[str, Any]:
+    """A calibration's lens in numbers: ``measured``, and for a lens fitted its coefficients,
+    the stickers it rests on and ``shift_mm`` (how far the flat table would be off)."""
+    if not calibration.lens.bends:
+        return {"measured": False}
+    return {
+        "measured": True,
+        "stickers": calibration.lens_tags,
+        "k1": round(calibration.lens.k1, 4),
+        "k2": round(calibration.lens.k2, 4),
+        "shift_mm": round(lens_shift_mm(calibration, anchors_area(anchors)), 1),
+    }
+
+
+@router.get("/api/calibration/saved")
+def saved_calibration(settings: SettingsDep) -> dict[str, Any]:
+    """The calibration saved in the data folder (what the table loop takes when the kiosk
+    starts), for the calibrate page to word when it opens: ``saved`` (False when none is
+    kept, with ``damaged`` when its file cannot be read), ``made`` (when it was saved: the
+    file's time, seconds since 1970), the frame ``size`` it was made at, its ``error_px``,
+    and its ``lens`` (``_lens_fitted``)."""
+    path = settings.calibration_file
+    if not path.exists():
+        return {"saved": False, "damaged": False}
+    try:
+        calibration = TableCalibration.load(path)
+        made = path.stat().st_mtime
+    except (VisionError, OSError):
+        return {"saved": False, "damaged": True}
+    anchors = load_registry([], anchors=True).anchors()
+    return {
+        "saved": True,
+        "made": made,
+        "size": list(calibration.image_size),
+        "error_px": round(calibration.reprojection_error_px, 3),
+        "lens": _lens_fitted(calibration, anchors),
+    }
 
 
 @router.get("/api/calibration")
