@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from bench import Figure
     from kiosk.settings import Settings
 
-SUITES = ("engine", "vision", "serial", "kiosk", "e2e", "cli", "cafe", "speech")
+SUITES = ("engine", "vision", "vision_layouts", "serial", "kiosk", "e2e", "cli", "cafe", "speech")
 
 
 SUMMARY = "measure speed and memory"
