@@ -33,6 +33,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -137,6 +138,56 @@ def read_layout(
     `fit_grid` when already fitted (it does not depend on the scenario).
     """
     cat = catalogue() if cat is None else cat
+    return _checked(tiles, scenario, setup, cat, fitted).report(figures)
+
+
+@dataclass(frozen=True)
+class _Checked:
+    """The tiles checked against one scenario (what :func:`best_layout` compares scenarios
+    by), before the figures are placed and the adjacency worked out for the report."""
+
+    scenario: Scenario
+    seen: tuple[TileSeen, ...]
+    problems: tuple[Problem, ...]
+    grid: MapGrid | None
+    """None: the portal is not in view."""
+    note: Text | None
+    title: Text
+
+    def report(self, figures: dict[str, Pose]) -> LayoutReport:
+        """The layout report, ``figures`` (key → pose) placed on the tile under them."""
+        key = self.scenario.key
+        if self.grid is None:
+            return LayoutReport(
+                key, (), {}, dict.fromkeys(figures), self.problems, self.note, self.title
+            )
+        places = {t.slot or f"tile {t.tile}": t.grid for t in self.seen}
+        on_tiles: dict[str, str | None] = {}
+        for who, (x, y, _) in figures.items():
+            u, v = self.grid.units(x, y)
+            u, v = self.scenario.portal.x + u, self.scenario.portal.y + v
+            under = next(
+                (
+                    name
+                    for name, (gx, gy) in places.items()
+                    if gx - 1 <= u < gx + 1 and gy - 1 <= v < gy + 1
+                ),
+                None,
+            )
+            on_tiles[who] = under
+        return LayoutReport(
+            key, self.seen, adjacency(places), on_tiles, self.problems, self.note, self.title
+        )
+
+
+def _checked(
+    tiles: dict[int, tuple[str, Pose]],
+    scenario: Scenario,
+    setup: bool,
+    cat: Catalogue,
+    fitted: MapGrid | None,
+) -> _Checked:
+    """`read_layout`'s check of the tiles against ``scenario``, without the figures."""
     note = demo_text(cat, scenario_item(scenario.key), TILE_BIOMES)
     title = Text(scenario.title_zh, scenario.title_en)
     half = cat.tile_mm / 2
@@ -149,14 +200,9 @@ def read_layout(
                 "The portal tile is not in view: put it in the centre, its tag showing",
             ),
         )
-        return LayoutReport(scenario.key, (), {}, dict.fromkeys(figures), (problem,), note, title)
+        return _Checked(scenario, (), (problem,), None, note, title)
     known = _known_tiles(tiles, cat)
     grid_fit = fit_grid(known, portal_no, half) if fitted is None else fitted
-
-    def to_units(x: float, y: float) -> tuple[float, float]:
-        u, v = grid_fit.units(x, y)
-        return scenario.portal.x + u, scenario.portal.y + v
-
     slots = {(s.x, s.y): s.name for s in scenario.all_slots}
     seen: list[TileSeen] = []
     for number, (face, (_, _, turn)) in sorted(tiles.items()):
@@ -171,22 +217,7 @@ def read_layout(
             TileSeen(number, biome, face, grid, round(error, 3), round(off, 1), slots.get(grid))
         )
     problems = _problems(seen, scenario, slots, setup)
-    places = {t.slot or f"tile {t.tile}": t.grid for t in seen}
-    on_tiles: dict[str, str | None] = {}
-    for key, (x, y, _) in figures.items():
-        u, v = to_units(x, y)
-        under = next(
-            (
-                name
-                for name, (gx, gy) in places.items()
-                if gx - 1 <= u < gx + 1 and gy - 1 <= v < gy + 1
-            ),
-            None,
-        )
-        on_tiles[key] = under
-    return LayoutReport(
-        scenario.key, tuple(seen), adjacency(places), on_tiles, tuple(problems), note, title
-    )
+    return _Checked(scenario, tuple(seen), tuple(problems), grid_fit, note, title)
 
 
 TRIM = 0.2
@@ -208,15 +239,14 @@ class MapGrid:
 
     def units(self, x_mm: float, y_mm: float) -> tuple[float, float]:
         """A table point in half-tile units from the portal's grid place, along the grid."""
-        u, v = _turned(complex(x_mm - self.origin_mm[0], y_mm - self.origin_mm[1]), self)
-        return u, v
+        z = complex(x_mm - self.origin_mm[0], y_mm - self.origin_mm[1]) * self._back
+        return z.real / self.half_mm, z.imag / self.half_mm
 
-
-def _turned(offset: complex, grid: MapGrid) -> tuple[float, float]:
-    """A table offset (complex mm) along the grid's axes, in half-tile units."""
-    a = math.radians(grid.angle_deg)
-    z = offset * complex(math.cos(a), -math.sin(a))
-    return z.real / grid.half_mm, z.imag / grid.half_mm
+    @cached_property
+    def _back(self) -> complex:
+        """The turn that takes a table offset onto the grid's axes (worked out once)."""
+        a = math.radians(self.angle_deg)
+        return complex(math.cos(a), -math.sin(a))
 
 
 def fit_grid(tiles: dict[int, Pose], portal: int, half_mm: float) -> MapGrid:
@@ -234,12 +264,14 @@ def fit_grid(tiles: dict[int, Pose], portal: int, half_mm: float) -> MapGrid:
     grid = MapGrid(turn, (px, py), half_mm, {}, {})
     everyone = list(tiles)
     for round_ in range(4):
-        cells = {n: _nearest(grid.units(x, y)) for n, (x, y, _) in tiles.items()}
-        near = [n for n in tiles if _distance(grid.units(*tiles[n][:2]), cells[n]) <= TRIM]
+        units = {n: grid.units(x, y) for n, (x, y, _) in tiles.items()}
+        cells = {n: _nearest(at) for n, at in units.items()}
+        near = [n for n in tiles if _distance(units[n], cells[n]) <= TRIM]
         using = everyone if round_ == 0 or len(near) < 2 else near
         grid = _fitted(tiles, cells, using, half_mm, grid)
-    cells = {n: _nearest(grid.units(x, y)) for n, (x, y, _) in tiles.items()}
-    errors = {n: round(_distance(grid.units(x, y), cells[n]), 3) for n, (x, y, _) in tiles.items()}
+    units = {n: grid.units(x, y) for n, (x, y, _) in tiles.items()}
+    cells = {n: _nearest(at) for n, at in units.items()}
+    errors = {n: round(_distance(at, cells[n]), 3) for n, at in units.items()}
     return MapGrid(grid.angle_deg, grid.origin_mm, half_mm, cells, errors)
 
 
@@ -351,11 +383,9 @@ def best_layout(
     portal_no = cat.tile_biomes.index(PORTAL) + 1
     known = _known_tiles(tiles, cat)
     grid = fit_grid(known, portal_no, cat.tile_mm / 2) if portal_no in known else None
-    reports = [
-        read_layout(tiles, figures, s, setup=setup, cat=cat, fitted=grid)
-        for s in cat.scenarios.values()
-    ]
-    return min(reports, key=lambda r: len(r.problems))
+    checks = [_checked(tiles, s, setup, cat, grid) for s in cat.scenarios.values()]
+    # the figures and the adjacency only for the scenario chosen
+    return min(checks, key=lambda c: len(c.problems)).report(figures)
 
 
 def _known_tiles(tiles: dict[int, tuple[str, Pose]], cat: Catalogue) -> dict[int, Pose]:
