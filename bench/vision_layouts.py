@@ -480,6 +480,8 @@ class Outcome:
     unseen_refusals: int = 0
     wrong_ids: int = 0
     not_judged: int = 0
+    caught: bool = False
+    """Whether the fault's verdict was given (a layout with a fault)."""
 
     @property
     def exact(self) -> bool:
@@ -527,6 +529,7 @@ def judge_greenwood(result: dict[str, Any], truth: dict[str, Any]) -> Outcome:
                 out.faults.append(f"{name}: piece {tag} not judged (a neighbour unseen)")
                 continue
             code = got["verdict"]["code"]
+            out.caught |= code == piece["code"] != "ok"
             if code != piece["code"]:
                 out.faults.append(f"{name}: piece {tag} {code} (the rules: {piece['code']})")
                 if piece["code"] == "ok" and unseen:
@@ -558,6 +561,7 @@ def judge_dont_starve(result: dict[str, Any], truth: dict[str, Any]) -> Outcome:
     out.wrong_ids += len(extra_figures)
     got_verdicts = sorted((v["code"], v["tile"]) for v in result["verdicts"])
     want = sorted((code, tile) for code, tile in truth["verdicts"])
+    out.caught = bool(want) and set(want) <= set(got_verdicts)
     if got_verdicts != want:
         out.faults.append(f"verdicts {got_verdicts} (the rules: {want})")
         fault_tiles = {tile for _, tile in want}
@@ -596,6 +600,7 @@ def judge_stonesaga(result: dict[str, Any], truth: dict[str, Any]) -> Outcome:
         if not overlays:
             out.missed += 1
     problems = result["problems"]
+    out.caught = bool(truth["problems"]) and set(truth["problems"]) <= set(problems)
     if problems != truth["problems"]:
         out.faults.append(f"problems {problems} (the rules: {truth['problems']})")
         out.unseen_refusals += sum("covers the sticker" in p for p in problems)
@@ -707,6 +712,15 @@ def figures_of(cases: list[Case], seconds: float) -> list[Figure]:
                 out.append(
                     Figure(SUITE, f"{w}x{h} {game} read exactly", n, "layouts", f"of {len(mine)}")
                 )
+    for condition in CONDITIONS:
+        mine = [c for c in cases if c.condition == condition]
+        if mine:
+            n = sum(c.outcome.exact for c in mine)
+            out.append(
+                Figure(
+                    SUITE, f"{condition}: read exactly", n, "layouts", f"of {len(mine)}, both sizes"
+                )
+            )
     out += [
         Figure(
             SUITE,
@@ -739,9 +753,9 @@ def figures_of(cases: list[Case], seconds: float) -> list[Figure]:
         Figure(
             SUITE,
             "faults caught",
-            sum(c.outcome.exact for c in cases if c.kind == "fault"),
+            sum(c.outcome.caught for c in cases if c.kind == "fault"),
             "layouts",
-            f"of {sum(c.kind == 'fault' for c in cases)} with a fault, read exactly",
+            f"of {sum(c.kind == 'fault' for c in cases)} with a fault: its verdict given",
         ),
         Figure(
             SUITE,

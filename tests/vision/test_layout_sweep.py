@@ -51,7 +51,7 @@ def test_greenwood_refuses_the_lone_wisp_and_accepts_the_rest(greenwood_fault) -
     ]
     assert len(accepted) == 19  # the other 19 pieces of the four boards
     outcome = vl.judge_greenwood(result, layout.truth)
-    assert outcome.faults == []
+    assert outcome.faults == [] and outcome.caught
 
 
 def test_the_judge_catches_a_wrong_verdict(greenwood_fault) -> None:
@@ -59,7 +59,7 @@ def test_the_judge_catches_a_wrong_verdict(greenwood_fault) -> None:
     can fail (the lone wisp's verdict and cells differ)."""
     _, result = greenwood_fault
     outcome = vl.judge_greenwood(result, vl.greenwood("legal", 5).truth)
-    assert not outcome.exact
+    assert not outcome.exact and not outcome.caught
     assert any("piece 199" in f for f in outcome.faults)
 
 
