@@ -358,7 +358,7 @@ function rewardName(reward) {
 function drawSide() {
   $("box-games").replaceChildren(...shown.games.map((g) => {
     const b = Kiosk.el("button", { type: "button", text: g.title, "aria-pressed": String(g.name === game) });
-    b.addEventListener("click", () => { game = g.name; copying = null; look = null; wanted = null; said = ""; load(); });
+    b.addEventListener("click", () => { game = g.name; copying = null; look = null; wanted = null; wantedKind = null; said = ""; load(); });
     return b;
   }));
   $("box-line").textContent = shown.line;
@@ -368,7 +368,7 @@ function drawSide() {
       Kiosk.el("span", { class: "kind-name", text: k.label }),
       Kiosk.el("span", { class: "kind-count", text: Kiosk.t("boxCount", { mine: k.mine, total: k.total }) }));
     if (k.how) {
-      const b = Kiosk.el("button", { type: "button", text: Kiosk.t("boxCopy"), "data-how": k.how, "aria-pressed": String(wanted === k.how) });
+      const b = Kiosk.el("button", { type: "button", text: Kiosk.t("boxCopy"), "data-how": k.how, "aria-pressed": String(wanted !== null && wantedKind === k.kind) });
       b.addEventListener("click", async () => {
         wanted = k.how;
         wantedKind = k.kind;
