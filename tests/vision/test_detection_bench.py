@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bench import Figure
+from bench import Figure, vision_scan
 from bench import vision as bench
 
 
@@ -12,6 +12,7 @@ def test_the_vision_bench_returns_every_figure(monkeypatch, tmp_path, capsys):
     monkeypatch.setattr(bench, "STICKER_MM", (30,))
     monkeypatch.setattr(bench, "OVER_TIME_MM", (30,))
     monkeypatch.setattr(bench, "SESSION_S", (20, 4))
+    monkeypatch.setattr(vision_scan, "SIZES", ((1280, 720),))  # one size: figures, not speed
     figures = bench.run(quick=True)
     assert all(isinstance(f, Figure) and f.suite == "vision" for f in figures)
     names = [f.name for f in figures]
@@ -37,6 +38,7 @@ def test_the_vision_bench_returns_every_figure(monkeypatch, tmp_path, capsys):
         "480x320 hard, one frame, 20 px and more",
         "480x320 hard, observed within 1 s, 15 px and more",
         "480x320 changing table, fused / raw AprilTag d1",
+        "scan dont_starve 1280x720 / its detector",
         "480x320 hands moving through the view, pipeline / raw AprilTag d1",
         "480x320 shaking camera, 12.0 mm sticker observed within 1 s",
     ):
