@@ -55,6 +55,7 @@ import cv2
 import numpy as np
 
 from bench import Figure
+from bench.vision_scan import anchors, turned
 from engine.dont_starve.catalogue import catalogue as dont_starve_catalogue
 from vision.calibration import Lens
 from vision.registry import load_registry
@@ -163,20 +164,6 @@ class Hands:
         return x + dx, y + dy, angle + self.rng.uniform(-self.turn_deg, self.turn_deg)
 
 
-def anchors() -> list[Component]:
-    """The four calibration anchors where the registry puts them."""
-    return [
-        Component(a.tag_id, a.x_mm, a.y_mm, a.rotation_deg, a.size_mm)
-        for a in REGISTRY.anchors().values()
-    ]
-
-
-def _turned(origin: tuple[float, float, float], x: float, y: float) -> tuple[float, float]:
-    ox, oy, turn = origin
-    a = math.radians(turn)
-    return ox + x * math.cos(a) - y * math.sin(a), oy + x * math.sin(a) + y * math.cos(a)
-
-
 GW_BOARDS = (
     ("submarine board 1 front", (90.0, 90.0, 4.0)),
     ("submarine board 2 front", (520.0, 100.0, -6.0)),
@@ -199,7 +186,7 @@ def greenwood(kind: str, seed: int) -> Layout:
     truth: dict[str, Any] = {"boards": {}}
     for i, (name, origin) in enumerate(GW_BOARDS):
         comps += [
-            Component(t.tag_id, *_turned(origin, t.x_mm, t.y_mm), origin[2], 20)
+            Component(t.tag_id, *turned(origin, t.x_mm, t.y_mm), origin[2], 20)
             for t in boards[name].tags
         ]
         c, w = 148 + i, 198 + 2 * i  # a domino's tag, bar3's +10, corner3's +18; two wisps
@@ -215,7 +202,7 @@ def greenwood(kind: str, seed: int) -> Layout:
         for tag, (col, row), quarter, size, cells in pieces:
             if kind == "fault" and tag == GW_FAULT[0]:
                 (col, row), cells = GW_FAULT[1], [GW_FAULT[1]]
-            x, y = _turned(origin, 30 + (col + 0.5) * 20, 10 + (row + 0.5) * 20)
+            x, y = turned(origin, 30 + (col + 0.5) * 20, 10 + (row + 0.5) * 20)
             x, y, a = hand(x, y, origin[2] + 90 * quarter)
             comps.append(Component(tag, x, y, a, size))
             fault = kind == "fault" and tag == GW_FAULT[0]
@@ -294,28 +281,28 @@ def stonesaga(kind: str, seed: int) -> Layout:
     pad = (90.0, 380.0, 8.0 - turn)
     comps = anchors()
     comps += [
-        Component(tag, *_turned(pad, x, y), pad[2], 20)
+        Component(tag, *turned(pad, x, y), pad[2], 20)
         for tag, (x, y) in ((505, (15, 15)), (506, (145, 105)))
     ]
     tokens = {}
     for slot, tag in enumerate((401, 411, 421, 431)):  # an omen face of each stone
         if kind == "fault" and tag == SS_FAULT[0]:
             tag = SS_FAULT[1]
-        x, y, a = hand(*_turned(pad, 45 + 35 * slot, 60), pad[2] + 20 * slot)
+        x, y, a = hand(*turned(pad, 45 + 35 * slot, 60), pad[2] + 20 * slot)
         comps.append(Component(tag, x, y, a, 12, body_mm=(22, 22)))
         stone = ("cloud_stone", "river_stone", "sun_stone", "clay")[slot]
         tokens[tag] = [stone, None if tag == SS_FAULT[1] else "cloud"]
     tray = (330.0, 120.0, turn)
-    comps.append(Component(507, *_turned(tray, 20, 50), tray[2], 20))
+    comps.append(Component(507, *turned(tray, 20, 50), tray[2], 20))
     tiles = []
     overlay = None
     for slot, rotation in enumerate((0, 60, 180)):
         centre = (40 + 83 * slot + 41.5, 50)
-        x, y, a = hand(*_turned(tray, *centre), tray[2] + rotation)
+        x, y, a = hand(*turned(tray, *centre), tray[2] + rotation)
         comps.append(Component(448 + slot, x, y, a, 25, body_mm=(78, 78), colour=(160, 190, 150)))
         tiles.append([str(101 + slot), 1, slot, rotation])
         if slot == 1:  # 31 mm below the tile's sticker, as the tile is turned: zone 2
-            overlay = Component(493, *_turned((x, y, a), 0, 31), a, 15)
+            overlay = Component(493, *turned((x, y, a), 0, 31), a, 15)
     assert overlay is not None
     comps.append(overlay)
     problems = ["Lay the ore token omen side up on the draw pad"] if kind == "fault" else []

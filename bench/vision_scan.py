@@ -44,7 +44,9 @@ def anchors() -> list[Component]:
     ]
 
 
-def _turned(origin: tuple[float, float, float], x: float, y: float) -> tuple[float, float]:
+def turned(origin: tuple[float, float, float], x: float, y: float) -> tuple[float, float]:
+    """A point ``x, y`` of a board lying at ``origin`` (its corner on the table, mm, and its
+    turn, degrees), on the table."""
     ox, oy, turn = origin
     a = math.radians(turn)
     return ox + x * math.cos(a) - y * math.sin(a), oy + x * math.sin(a) + y * math.cos(a)
@@ -58,7 +60,7 @@ def greenwood_table() -> SyntheticTable:
     for i, origin in enumerate(places):
         board = boards[f"submarine board {i + 1} front"]
         comps += [
-            Component(t.tag_id, *_turned(origin, t.x_mm, t.y_mm), origin[2], 20) for t in board.tags
+            Component(t.tag_id, *turned(origin, t.x_mm, t.y_mm), origin[2], 20) for t in board.tags
         ]
         # (tag, tag cell, quarter turns, sticker mm): greenwood.zh.md §三.10, a legal layout
         pieces: list[tuple[int, tuple[int, int], int, int]] = [
@@ -69,7 +71,7 @@ def greenwood_table() -> SyntheticTable:
             (199 + 2 * i, (3, 3), 0, 12),
         ]
         for tag, (c, r), quarter, size in pieces:
-            at = _turned(origin, 30 + (c + 0.5) * 20, 10 + (r + 0.5) * 20)
+            at = turned(origin, 30 + (c + 0.5) * 20, 10 + (r + 0.5) * 20)
             comps.append(Component(tag, *at, origin[2] + 90 * quarter, size))
     return SyntheticTable(tuple(comps))
 
@@ -110,20 +112,18 @@ def stonesaga_table() -> SyntheticTable:
     pad = (90.0, 380.0, 8.0)
     comps = anchors()
     comps += [
-        Component(tag, *_turned(pad, x, y), pad[2], 20)
+        Component(tag, *turned(pad, x, y), pad[2], 20)
         for tag, (x, y) in ((505, (15, 15)), (506, (145, 105)))
     ]
     for slot, tag in enumerate((401, 411, 421, 431)):  # an omen face of each stone
-        comps.append(
-            Component(tag, *_turned(pad, 45 + 35 * slot, 60), pad[2], 12, body_mm=(22, 22))
-        )
+        comps.append(Component(tag, *turned(pad, 45 + 35 * slot, 60), pad[2], 12, body_mm=(22, 22)))
     tray = (330.0, 120.0, -4.0)
-    comps.append(Component(507, *_turned(tray, 20, 50), tray[2], 20))
+    comps.append(Component(507, *turned(tray, 20, 50), tray[2], 20))
     for slot in range(3):
         comps.append(
             Component(
                 448 + slot,
-                *_turned(tray, 40 + 83 * slot + 41.5, 50),
+                *turned(tray, 40 + 83 * slot + 41.5, 50),
                 tray[2],
                 25,
                 body_mm=(78, 78),
