@@ -827,10 +827,7 @@ def board_in_picture(layout: BoardLayout, detections: Sequence[Detection]) -> Fl
         return None
     mm = np.vstack([places[d.id].corners_mm() for d in seen])
     px = np.vstack([np.asarray(d.corners, float) for d in seen])
-    fitted, _ = cv2.findHomography(px, mm, 0)
-    if fitted is None or not np.all(np.isfinite(fitted)) or abs(np.linalg.det(fitted)) < 1e-12:
-        return None
-    return np.asarray(fitted, dtype=np.float64)
+    return _homography(px, mm)
 
 
 def straighten(

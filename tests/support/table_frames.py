@@ -1,6 +1,6 @@
 """A second of video of any table (Don't Starve's map, Stonesaga's draw pad and tray) for
 `tablesight scan`: the scene drawn once through a camera, then each frame given its own shake,
-noise and JPEG, as `greenwood_frames.video_frames` does for a camera of its own choosing."""
+noise and JPEG (`greenwood_frames.video_frames` is this with its own camera and light)."""
 
 from __future__ import annotations
 
