@@ -231,14 +231,18 @@ def test_with_enough_stickers_the_page_says_the_lens_is_corrected(
 def test_a_straight_lens_is_said_to_hardly_bend(
     server: Server, frames: Path, browser: Any, lang: str
 ) -> None:
-    """Thirty stickers through a straight lens (the renderer's flat truth is off by nothing):
+    """29 stickers through a straight lens (the renderer's flat truth is off by nothing):
     the page says the lens is corrected but hardly bends, under a millimetre, never a number of
     millimetres that is not there."""
     assert flat_table_off_mm(lens_camera(0.0)) < 0.1
-    show(frames, STICKERS, k1=0.0)
+    # one sticker fewer than the bent lens's table: the count the page shows tells that the
+    # camera has read this table before Calibrate is touched (with the same count it may still
+    # show the last test's bent frame under load)
+    straight = STICKERS - 1
+    show(frames, straight, k1=0.0)
     calibrate = CalibratePage(browser, server, lang, SIZES[0])
     page = calibrate.page
-    expect(page.locator("#lens-seen")).to_have_text(ENOUGH[lang].format(n=STICKERS))
+    expect(page.locator("#lens-seen")).to_have_text(ENOUGH[lang].format(n=straight))
     page.locator("#run").tap()
     expect(page.locator("#lens-line")).to_have_text(HARDLY[lang])
     assert abs(saved_lens(server)["k1"]) < 0.01
@@ -247,6 +251,6 @@ def test_a_straight_lens_is_said_to_hardly_bend(
     other = "zh" if lang == "en" else "en"
     page.locator(f'[data-lang="{other}"]').tap()
     expect(page.locator("#lens")).to_be_hidden()
-    expect(page.locator("#lens-seen")).to_have_text(ENOUGH[other].format(n=STICKERS))
+    expect(page.locator("#lens-seen")).to_have_text(ENOUGH[other].format(n=straight))
     assert ASK[other] in calibrate.text("#lens-ask")
     calibrate.close()
