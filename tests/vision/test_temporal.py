@@ -37,8 +37,9 @@ def ids(found) -> set[int]:
 
 
 def test_small_defocused_noisy_stickers_are_read_within_a_second(renderer, detector):
-    # 10 mm stickers at 1280×720 over a 90 cm table: 14 px, defocused, noisy, JPEG, glare.
-    table = sticker_table(10, CAMERA, 5, count=16)
+    # 9.5 mm stickers at 1280×720 over a 90 cm table: 13 px, defocused, noisy, JPEG, glare
+    # (at 10 mm, since the soft decoder fits a tag's outline and blur, one frame reads all 16).
+    table = sticker_table(9.5, CAMERA, 5, count=16)
     over_time = IncrementalDetector(detector)
     frame_by_frame = IncrementalDetector(detector, IncrementalConfig(memory=False))
     wrong, best_single = set(), 0
