@@ -44,10 +44,36 @@ def box(page: Any, selector: str) -> dict[str, float]:
     )
 
 
+def phase_in_full(page: Any, game: str, lang: str, width: int, height: int) -> None:
+    """The current phase lies in full inside the strip and the viewport, the title is the
+    game's whole name, and the page never scrolls sideways (a screenshot but at 1024×600)."""
+    where = f"{game} {lang} {width}×{height}"
+    now = box(page, "#phases li.now")
+    assert now["left"] >= 0 and now["right"] <= width, where
+    assert now["top"] >= 0 and now["bottom"] <= height, where
+    assert now["sw"] <= now["cw"] and now["sh"] <= now["ch"] + 1, where
+    strip = box(page, "#phases")
+    assert strip["sw"] <= strip["cw"], where  # nothing of the strip is cut off
+    assert page.locator("#phases li.now .phase-title").is_visible(), where
+    # The title is the game's whole name, and the page never scrolls sideways.
+    title = box(page, "#title")
+    assert title["sw"] <= title["cw"] and title["right"] <= width, where
+    assert page.evaluate("document.documentElement.scrollWidth") <= width, where
+    phase = box(page, "#phase")
+    assert phase["right"] <= width and phase["bottom"] <= height, where
+    if (width, height) != (1024, 600):
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"table-{game}-{lang}-{width}.png"))
+
+
 @pytest.mark.parametrize("game", GAMES)
-def test_the_current_phase_is_shown_in_full_at_every_size(
-    shared_server: Server, browser: Any, game: str
-) -> None:
+def test_the_table_page_fits_at_every_size(shared_server: Server, browser: Any, game: str) -> None:
+    """A new two-player game's table page, loaded once at each size in Chinese and English
+    (one load serves every check of that size): the current phase in full
+    (``phase_in_full``); at 1920×1080 the main actions in the console's box at one look
+    (``main_actions_fit``); on the phone the phase, what to do and the console first
+    (``phone_first_screen``); for Stonesaga each night step as the current phase
+    (``night_steps_in_full``, last: it redraws the page)."""
     post(shared_server, "/api/new-game", {"game": game, "players": 2})
     status = httpx.get(shared_server.url + "/api/status", params={"lang": "en"}, timeout=10).json()
     assert len(status["phases"]) > 1
@@ -55,23 +81,13 @@ def test_the_current_phase_is_shown_in_full_at_every_size(
         for width, height in SIZES:
             page = open_table(browser, shared_server, lang, width, height)
             try:
-                where = f"{game} {lang} {width}×{height}"
-                now = box(page, "#phases li.now")
-                assert now["left"] >= 0 and now["right"] <= width, where
-                assert now["top"] >= 0 and now["bottom"] <= height, where
-                assert now["sw"] <= now["cw"] and now["sh"] <= now["ch"] + 1, where
-                strip = box(page, "#phases")
-                assert strip["sw"] <= strip["cw"], where  # nothing of the strip is cut off
-                assert page.locator("#phases li.now .phase-title").is_visible(), where
-                # The title is the game's whole name, and the page never scrolls sideways.
-                title = box(page, "#title")
-                assert title["sw"] <= title["cw"] and title["right"] <= width, where
-                assert page.evaluate("document.documentElement.scrollWidth") <= width, where
-                phase = box(page, "#phase")
-                assert phase["right"] <= width and phase["bottom"] <= height, where
-                if (width, height) != (1024, 600):
-                    SHOTS.mkdir(parents=True, exist_ok=True)
-                    page.screenshot(path=str(SHOTS / f"table-{game}-{lang}-{width}.png"))
+                phase_in_full(page, game, lang, width, height)
+                if (width, height) == (1920, 1080):
+                    main_actions_fit(page, shared_server, game, lang)
+                if (width, height) == (390, 844):
+                    phone_first_screen(page, game, lang)
+                if game == "stonesaga":
+                    night_steps_in_full(page, lang, width, height)
             finally:
                 page.context.close()
 
@@ -99,22 +115,13 @@ def main_actions_outside(page: Any, url: str, lang: str, where: str) -> list[str
     return outside
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_the_main_actions_fit_in_the_console_at_one_look(
-    shared_server: Server, browser: Any, game: str
-) -> None:
+def main_actions_fit(page: Any, server: Server, game: str, lang: str) -> None:
     """At 1920×1080 the first group's (the acting seat's, else the first seat's) main actions
     lie inside the console's box: none needs a scroll, in Chinese or English."""
-    post(shared_server, "/api/new-game", {"game": game, "players": 2})
-    for lang in ("zh", "en"):
-        offers = httpx.get(shared_server.url + "/api/offers", params={"lang": lang}, timeout=10)
-        first = offers.json()["groups"][0]["offers"]
-        assert [o for o in first if o["kind"] == "main" and o["ok"]], game
-        page = open_table(browser, shared_server, lang, 1920, 1080)
-        try:
-            assert main_actions_outside(page, shared_server.url, lang, f"{game} {lang}") == []
-        finally:
-            page.context.close()
+    offers = httpx.get(server.url + "/api/offers", params={"lang": lang}, timeout=10)
+    first = offers.json()["groups"][0]["offers"]
+    assert [o for o in first if o["kind"] == "main" and o["ok"]], game
+    assert main_actions_outside(page, server.url, lang, f"{game} {lang}") == []
 
 
 @pytest.mark.parametrize("file", ["greenwood.jsonl", "dont_starve.jsonl", "stonesaga.jsonl"])
@@ -152,22 +159,15 @@ def test_the_main_actions_fit_at_every_position_of_a_first_round(
     assert outside == []
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_the_phone_shows_the_phase_what_to_do_and_the_console_first(
-    shared_server: Server, browser: Any, game: str
-) -> None:
-    post(shared_server, "/api/new-game", {"game": game, "players": 2})
-    for lang in ("zh", "en"):
-        page = open_table(browser, shared_server, lang, 390, 844)
-        try:
-            assert page.evaluate("document.documentElement.scrollWidth") <= 390
-            for selector in ("#phase", "#next", ".console-box"):
-                assert box(page, selector)["top"] < 844, f"{game} {lang}: {selector} below the fold"
-            assert box(page, ".console-box")["top"] < box(page, "#board")["top"]
-            SHOTS.mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=str(SHOTS / f"phone-{game}-{lang}.png"), full_page=True)
-        finally:
-            page.context.close()
+def phone_first_screen(page: Any, game: str, lang: str) -> None:
+    """On the phone (390×844) the phase, what to do now and the console are on the first
+    screen, the console above the board, and nothing scrolls sideways."""
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    for selector in ("#phase", "#next", ".console-box"):
+        assert box(page, selector)["top"] < 844, f"{game} {lang}: {selector} below the fold"
+    assert box(page, ".console-box")["top"] < box(page, "#board")["top"]
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"phone-{game}-{lang}.png"), full_page=True)
 
 
 def test_a_pickers_title_names_its_player_in_the_players_colour(
@@ -239,46 +239,35 @@ def test_the_dice_box_names_whose_pool_and_clears_once_the_roll_is_entered(
         page.context.close()
 
 
-@pytest.mark.parametrize("lang", ["zh", "en"])
-def test_each_of_stonesagas_night_steps_shows_in_full_when_it_is_the_current_phase(
-    shared_server: Server, browser: Any, lang: str
-) -> None:
+def night_steps_in_full(page: Any, lang: str, width: int, height: int) -> None:
     """The night's steps and 'Save the session' are phases of their own (夜晚 6/9 清点背包):
     each, drawn as the current phase by the page's own render of the live snapshot, lies in
-    full inside the strip and the viewport at every size."""
-    post(shared_server, "/api/new-game", {"game": "stonesaga", "players": 2})
-    for width, height in SIZES:
-        page = open_table(browser, shared_server, lang, width, height)
-        try:
-            names = page.evaluate("Kiosk.status.phases.map((p) => p.name)")
-            for name in [n for n in names if n.startswith("night") or n == "save"]:
-                page.evaluate(
-                    """(name) => { const s = structuredClone(Kiosk.status);
-                         s.phase = { ...s.phase, ...s.phases.find((p) => p.name === name) };
-                         render(s); }""",
-                    name,
-                )
-                where = f"{name} {lang} {width}×{height}"
-                now = page.locator("#phases li.now")
-                expect(now).to_have_attribute("data-phase", name)
-                title = page.evaluate(
-                    "(n) => Kiosk.status.phases.find((p) => p.name === n).title", name
-                )
-                expect(now.locator(".phase-title")).to_have_text(title)
-                b = box(page, "#phases li.now")
-                assert b["left"] >= 0 and b["right"] <= width, where
-                assert b["top"] >= 0 and b["bottom"] <= height, where
-                assert b["sw"] <= b["cw"], where
-                strip = box(page, "#phases")
-                assert strip["sw"] <= strip["cw"], where
-                # issue #38: what comes next is named in words, never a bare number
-                texts = page.locator("#phases li").all_inner_texts()
-                assert not [t for t in texts if t.strip().isdigit()], (where, texts)
-                at = names.index(name)
-                if at + 1 < len(names):
-                    following = page.evaluate("(n) => Kiosk.status.phases[n].title", at + 1)
-                    expect(page.locator("#phases li.later").first).to_contain_text(following)
-            if lang == "zh" and width == 390:
-                page.screenshot(path=str(SHOTS / "phone-stonesaga-save-zh.png"))
-        finally:
-            page.context.close()
+    full inside the strip and the viewport."""
+    names = page.evaluate("Kiosk.status.phases.map((p) => p.name)")
+    for name in [n for n in names if n.startswith("night") or n == "save"]:
+        page.evaluate(
+            """(name) => { const s = structuredClone(Kiosk.status);
+                 s.phase = { ...s.phase, ...s.phases.find((p) => p.name === name) };
+                 render(s); }""",
+            name,
+        )
+        where = f"{name} {lang} {width}×{height}"
+        now = page.locator("#phases li.now")
+        expect(now).to_have_attribute("data-phase", name)
+        title = page.evaluate("(n) => Kiosk.status.phases.find((p) => p.name === n).title", name)
+        expect(now.locator(".phase-title")).to_have_text(title)
+        b = box(page, "#phases li.now")
+        assert b["left"] >= 0 and b["right"] <= width, where
+        assert b["top"] >= 0 and b["bottom"] <= height, where
+        assert b["sw"] <= b["cw"], where
+        strip = box(page, "#phases")
+        assert strip["sw"] <= strip["cw"], where
+        # issue #38: what comes next is named in words, never a bare number
+        texts = page.locator("#phases li").all_inner_texts()
+        assert not [t for t in texts if t.strip().isdigit()], (where, texts)
+        at = names.index(name)
+        if at + 1 < len(names):
+            following = page.evaluate("(n) => Kiosk.status.phases[n].title", at + 1)
+            expect(page.locator("#phases li.later").first).to_contain_text(following)
+    if lang == "zh" and width == 390:
+        page.screenshot(path=str(SHOTS / "phone-stonesaga-save-zh.png"))
