@@ -12,11 +12,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from console_clicks import answer_to, click_move, find, offers
 from playwright.sync_api import expect
-from serving import Server, post
+from serving import HTTP, Server, post
 
 from engine.core import Session, find_game, move_from_dict
 
@@ -50,7 +49,7 @@ def set_up(server: Server, game: str, setup: dict[str, Any], seed: int) -> None:
 
 
 def status(server: Server) -> dict[str, Any]:
-    return httpx.get(server.url + "/api/status", params={"lang": "en"}, timeout=10).json()
+    return HTTP.get(server.url + "/api/status", params={"lang": "en"}).json()
 
 
 def play_by_clicking(server: Server, page, game: str, file: str, first_round: bool) -> int:

@@ -8,12 +8,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from console_clicks import click_move
 from offer_walk import EXAMPLES, walk_example
 from playwright.sync_api import expect
-from serving import Server, post
+from serving import HTTP, Server, post
 
 from kiosk.seats import COLOURS
 
@@ -75,7 +74,7 @@ def test_the_table_page_fits_at_every_size(shared_server: Server, browser: Any, 
     (``phone_first_screen``); for Stonesaga each night step as the current phase
     (``night_steps_in_full``, last: it redraws the page)."""
     post(shared_server, "/api/new-game", {"game": game, "players": 2})
-    status = httpx.get(shared_server.url + "/api/status", params={"lang": "en"}, timeout=10).json()
+    status = HTTP.get(shared_server.url + "/api/status", params={"lang": "en"}).json()
     assert len(status["phases"]) > 1
     for lang in ("zh", "en"):
         for width, height in SIZES:
@@ -96,7 +95,7 @@ def main_actions_outside(page: Any, url: str, lang: str, where: str) -> list[str
     """The first group's (the acting seat's, else the first seat's) main actions open now that
     do not lie inside the console's box at the page's size, named by their labels (empty when
     all fit). A greyed one may wait below those open (the console puts them after)."""
-    offers = httpx.get(url + "/api/offers", params={"lang": lang}, timeout=10).json()
+    offers = HTTP.get(url + "/api/offers", params={"lang": lang}).json()
     first = offers["groups"][0] if offers["groups"] else {"seat": None, "offers": []}
     mains = [o for o in first["offers"] if o["kind"] == "main" and o["ok"]]
     seat = "table" if first["seat"] is None else str(first["seat"])
@@ -107,10 +106,13 @@ def main_actions_outside(page: Any, url: str, lang: str, where: str) -> list[str
     # the box is sized once the panels are drawn: measure after two frames
     page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
     console = box(page, "#console")
+    # each button's top and bottom in the viewport, all read in one call to the page
+    spans = buttons.evaluate_all(
+        "ns => ns.map((n) => { const r = n.getBoundingClientRect(); return [r.top, r.bottom]; })"
+    )
     outside = []
-    for i in range(len(mains)):
-        b = buttons.nth(i).bounding_box()
-        if not (console["top"] <= b["y"] and b["y"] + b["height"] <= console["bottom"]):
+    for i, (top, bottom) in enumerate(spans):
+        if not (console["top"] <= top and bottom <= console["bottom"]):
             outside.append(f"{where}: {mains[i]['label']}")
     return outside
 
@@ -118,7 +120,7 @@ def main_actions_outside(page: Any, url: str, lang: str, where: str) -> list[str
 def main_actions_fit(page: Any, server: Server, game: str, lang: str) -> None:
     """At 1920×1080 the first group's (the acting seat's, else the first seat's) main actions
     lie inside the console's box: none needs a scroll, in Chinese or English."""
-    offers = httpx.get(server.url + "/api/offers", params={"lang": lang}, timeout=10)
+    offers = HTTP.get(server.url + "/api/offers", params={"lang": lang})
     first = offers.json()["groups"][0]["offers"]
     assert [o for o in first if o["kind"] == "main" and o["ok"]], game
     assert main_actions_outside(page, server.url, lang, f"{game} {lang}") == []
@@ -151,7 +153,7 @@ def test_the_main_actions_fit_at_every_position_of_a_first_round(
                 SHOTS.mkdir(parents=True, exist_ok=True)
                 page.screenshot(path=str(SHOTS / f"console-cut-{game}-{step.line}.png"))
             outside += cut
-            now = httpx.get(shared_server.url + "/api/status", params={"lang": "en"}, timeout=10)
+            now = HTTP.get(shared_server.url + "/api/status", params={"lang": "en"})
             if now.json()["round"] > 1:
                 break
     finally:

@@ -13,7 +13,7 @@ import itertools
 import json
 from typing import Any
 
-import httpx
+from serving import HTTP
 
 from engine.core import find_game, move_from_dict
 
@@ -22,7 +22,7 @@ WAIT_MS = 10_000
 
 def offers(url: str) -> dict[str, Any]:
     """What the console shows now (in English)."""
-    response = httpx.get(f"{url}/api/offers", params={"lang": "en"}, timeout=10)
+    response = HTTP.get(f"{url}/api/offers", params={"lang": "en"})
     response.raise_for_status()
     return response.json()
 
