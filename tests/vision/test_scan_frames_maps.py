@@ -24,7 +24,7 @@ from bench.vision_scan import dont_starve_table, stonesaga_table
 from engine.dont_starve.catalogue import catalogue as dont_starve_catalogue
 from kiosk.cli import main
 from vision.detection import Detector
-from vision.synthetic import Camera, SyntheticTable
+from vision.synthetic import Camera, Decoy, SyntheticTable
 
 DS_CAMERA = Camera.overhead(1280, 720, height_mm=1450, over_mm=(450, 300), tilt_deg=3)
 """A camera mounted high: about 0.75 px a millimetre, a figure's 20 mm sticker some 15 px, a
@@ -107,3 +107,34 @@ def test_a_view_needs_the_frames_size(game: str) -> None:
     view = SteadyView([], [], 0, {}, 0)
     with pytest.raises(ValueError, match="size"):
         find_reader(game).scan(None, "en", view=view)
+
+
+def test_a_token_on_the_pad_whose_sticker_cannot_be_read_is_said_not_read(tmp_path, capsys):
+    """An ore token whose sticker no frame reads (here a look-alike print of its size where the
+    clay token lies: a tag's frame around cells of no code) is neither a token on the pad nor
+    silence: the scan counts it as not read and asks the player to lay it flat in good light."""
+    scene = stonesaga_table()
+    clay = next(c for c in scene.components if c.tag_id == 431)
+    blurred = dataclasses.replace(
+        scene,
+        components=tuple(c for c in scene.components if c.tag_id != 431),
+        decoys=(Decoy("framed", clay.x_mm, clay.y_mm, clay.tag_mm, clay.rotation_deg, seed=3),),
+    )
+    frames = tf.video_frames(blurred, SS_CAMERA, 30, seed=2, fx=SS_EFFECTS)
+    video = gf.write_video(frames, tmp_path / "pad.avi")
+    result, _ = scan(capsys, "stonesaga", video)
+    assert sorted(t["tag"] for t in result["pad"]["tokens"]) == [401, 411, 421]
+    assert result["pad"]["unread"] == 1
+    assert result["problems"] == ["抽取垫上有 1 个矿石标记看不清:把它平放在光线好的地方"]
+    photo = tmp_path / "pad.png"
+    cv2.imwrite(str(photo), frames[0])
+    single, _ = scan(capsys, "stonesaga", photo)
+    assert single["pad"]["unread"] == 1  # one photo says the same
+    whole, _ = scan(
+        capsys,
+        "stonesaga",
+        gf.write_video(
+            tf.video_frames(scene, SS_CAMERA, 30, seed=2, fx=SS_EFFECTS), tmp_path / "whole.avi"
+        ),
+    )
+    assert whole["pad"]["unread"] == 0  # every token read: nothing said not read

@@ -433,7 +433,7 @@ def scan(
     not read): the grid, the adjacency and the verdicts, as JSON data, against the layouts and
     tiles of ``box`` (the owner's; None: the demo box's)."""
     cat = catalogue(box)
-    detections, (width, height) = frame_detections(image_path, view, frame_size)
+    detections, (width, height), _ = frame_detections(image_path, view, frame_size)
     registry = load_registry()
     try:
         calibration = calibrate_table(detections, registry.anchors(), (width, height))

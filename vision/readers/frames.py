@@ -7,31 +7,45 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
+import numpy.typing as npt
 
 from vision.detection import Detection, Detector, read_image
 from vision.readers.base import Pose, ToTable
 from vision.stabiliser import SteadyView
 
 
+class FrameReading(NamedTuple):
+    """What `frame_detections` read: the tags, the frame's (width, height), and the quads that
+    looked like a sticker where no tag was read (pixels, 4 × 2 each: a sticker not read)."""
+
+    detections: list[Detection]
+    size: tuple[int, int]
+    unread: list[npt.NDArray[np.float64]]
+
+
 def frame_detections(
     image_path: Path | None,
     view: SteadyView | None = None,
     frame_size: tuple[int, int] | None = None,
-) -> tuple[list[Detection], tuple[int, int]]:
-    """The detections and the frame's (width, height): of ``view`` (its tags held over the
-    frames, each at the median of its reads) with ``frame_size``, else of the photo at
-    ``image_path`` (decoded in grey: the detector reads grey levels only)."""
+) -> FrameReading:
+    """What the frames show: of ``view`` (its tags held over the frames, each at the median of
+    its reads, and its unread quads) with ``frame_size``, else of the photo at ``image_path``
+    (decoded in grey: the detector reads grey levels only)."""
     if view is not None:
         if frame_size is None:
             raise ValueError("a view of frames needs the frames' size")
-        return list(view.detections), frame_size
+        return FrameReading(list(view.detections), frame_size, list(view.unread))
     if image_path is None:
         raise ValueError("scan needs an image or a view of frames")
     image = read_image(image_path, grey=True)
     height, width = image.shape[:2]
-    return Detector().detect(image), (width, height)
+    detector = Detector()
+    found = detector.detect(image)
+    unread = [np.asarray(q, np.float64).reshape(4, 2) for q in detector.candidates]
+    return FrameReading(found, (width, height), unread)
 
 
 def table_poses(detections: Sequence[Detection], to_table: ToTable) -> list[tuple[int, Pose]]:

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from engine.core import Game, Move, State, Text, apply, find_game, legal
 from engine.core.box import Box
@@ -358,6 +359,48 @@ def features_for(tokens: Sequence[tuple[str, str | None]], cat: Catalogue) -> li
     return [f for f in MINING_FEATURES if all(cat.bag(f).get(s, 0) >= n for s, n in counts.items())]
 
 
+def pad_unread(
+    pad: PadZone,
+    quads: Sequence[npt.NDArray[np.float64]],
+    calibration: TableCalibration,
+    registry: Registry,
+    cat: Catalogue,
+    seen: Sequence[Seen],
+) -> int:
+    """How many ore tokens on the pad the camera saw and could not read: the quads (pixels)
+    that lie on the pad, of an ore token's size (its sticker's black square, 12 mm in the demo
+    box, to the token's edge, 22 mm), away from every tag read and from each other."""
+    sizes = [e.tag_mm for e in registry.entries.values() if ore_of(e, cat) is not None]
+    if not sizes or not quads:
+        return 0
+    tag_mm = min(sizes)
+    mapped = np.asarray(calibration.to_table(np.vstack(quads)), np.float64).reshape(-1, 4, 2)
+    places: list[tuple[float, float]] = [(s.x_mm, s.y_mm) for s in seen]
+    count = 0
+    for quad in mapped:
+        x, y = quad.mean(axis=0)
+        side = float(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1).mean())
+        if not 0.7 * tag_mm <= side <= 2.0 * tag_mm or not pad.contains(x, y):
+            continue
+        if all(math.dist((x, y), p) >= tag_mm for p in places):
+            places.append((x, y))
+            count += 1
+    return count
+
+
+def pad_unread_text(count: int) -> Text:
+    """What a scan says of ``count`` ore tokens on the pad it could not read."""
+    if count == 1:
+        return Text(
+            "抽取垫上有 1 个矿石标记看不清:把它平放在光线好的地方",
+            "An ore token on the draw pad cannot be read: lay it flat, in good light",
+        )
+    return Text(
+        f"抽取垫上有 {count} 个矿石标记看不清:把它们平放在光线好的地方",
+        f"{count} ore tokens on the draw pad cannot be read: lay them flat, in good light",
+    )
+
+
 def scan(
     image_path: Path | None,
     lang: Language,
@@ -374,7 +417,7 @@ def scan(
     Needs the four calibration anchors in view (CalibrationError names a missing one).
     """
     cat = catalogue(box)
-    detections, (width, height) = frame_detections(image_path, view, frame_size)
+    detections, (width, height), unread = frame_detections(image_path, view, frame_size)
     registry = load_registry()
     calibration = calibrate_table(detections, registry.anchors(), (width, height))
     seen = table_tags(detections, calibration, registry)
@@ -391,9 +434,16 @@ def scan(
             if ore is not None and pad.contains(s.x_mm, s.y_mm):
                 tokens.append({"tag": s.entry.tag_id, "stone": ore[0], "omen": ore[1]})
                 ores.append(ore)
-        result["pad"] = {"tokens": tokens, "features": features_for(ores, cat)}
+        not_read = pad_unread(pad, unread, calibration, registry, cat, seen)
+        result["pad"] = {
+            "tokens": tokens,
+            "features": features_for(ores, cat),
+            "unread": not_read,
+        }
         if any(omen is None for _, omen in ores):
             result["problems"].append(TURN_TOKEN.message.in_(lang))
+        if not_read:
+            result["problems"].append(pad_unread_text(not_read).in_(lang))
     try:
         record, problems = read_valley(detections, calibration, registry, cat.region)
     except ReaderError:
