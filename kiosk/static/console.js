@@ -171,15 +171,17 @@ const Console = {
     const seat = g.seat == null ? "table" : String(g.seat);
     g.offers.forEach((o, oi) => { o.index = `${gi}.${oi}`; });
     // One row, each kind in the engine's order: the dice just rolled (the console asks what
-    // they show), the main actions open now, the end of the turn or phase, the main actions
-    // greyed now (what a player can do stays in view even when the rules name many actions,
-    // as Stonesaga's day does); then the card effects behind one entry, the free actions; then
+    // they show), the main actions open now, the end of the turn or phase, the card effects
+    // behind one entry (before the greyed actions: at 1280 x 720 a column of greyed actions
+    // pushed it out of view), the main actions greyed now (what a player can do stays in view
+    // even when the rules name many actions, as Stonesaga's day does), the free actions; then
     // what the camera reads, and the moves that end the game in a row of their own. A greyed
     // offer's reason is said once above when it is the same for many, else on a touch (the
     // row stays one look tall: a reason under every greyed button would not fit).
     const of = (k) => g.offers.filter((o) => Console.kind(o) === k);
     const main = of("main");
-    const row = [...of("dice"), ...main.filter((o) => o.ok), ...of("core"), ...main.filter((o) => !o.ok)];
+    const openNow = [...of("dice"), ...main.filter((o) => o.ok), ...of("core")];
+    const row = [...openNow, ...main.filter((o) => !o.ok)];
     const free = of("free");
     const greyed = [...row, ...free].filter((o) => !o.ok);
     const reasons = [...new Set(greyed.map((o) => Console.refusal(o)))];
@@ -220,7 +222,9 @@ const Console = {
       shared ? Kiosk.el("p", { class: "why shared-why", text: shared }) : null,
       cameraFirst ? cameraBox : null,
       Kiosk.el("div", { class: "offers" },
-        ...row.map((o) => Console.button(o, false)), toggle, ...free.map((o) => Console.button(o, false))),
+        ...openNow.map((o) => Console.button(o, false)), toggle,
+        ...main.filter((o) => !o.ok).map((o) => Console.button(o, false)),
+        ...free.map((o) => Console.button(o, false))),
       effectsBox,
       cameraFirst ? null : cameraBox,
       finalBox,

@@ -246,7 +246,7 @@ def test_main_actions_come_first_and_card_effects_open_behind_one_entry(
     """dont-starve.zh.md §执行回合 (可选移动,然后是主要行动) and §结束回合: the acting seat's row
     starts with its main actions open now, then "End my turn", then the main actions greyed now
     (issue 24: what a player can do first, in view); what a card says (gain, lose) is behind
-    one "Card effect…" entry that opens on a touch; the order of the row does not change when a
+    one "Card effect…" entry, before the greyed actions, that opens on a touch; the order of the row does not change when a
     card effect is made. The Chinese view shows no raw id."""
     setup, seed, _ = example("dont_starve.jsonl")
     set_up(shared_server, "dont_starve", setup, seed)
@@ -270,6 +270,9 @@ def test_main_actions_come_first_and_card_effects_open_behind_one_entry(
     assert kinds.index("core") > max(i for i, k in enumerate(kinds) if k == "main")
     assert "main greyed" in kinds  # some main actions are not open at the start
     assert kinds.index("core") < min(i for i, k in enumerate(kinds) if k == "main greyed")
+    # the card effects' entry before the greyed actions: behind a column of them, at 1280×720,
+    # it was out of view
+    assert kinds.index("toggle") < min(i for i, k in enumerate(kinds) if k == "main greyed")
     assert any("End my turn" in text for _, _, text in before)
     assert group.locator('.offer[data-move="dont_starve.gain"]').count() == 0
     gain = {"type": "dont_starve.gain", "seat": 0, "kind": "basic", "count": 1}
