@@ -40,8 +40,6 @@ from kiosk.atomic import write_atomically
 from kiosk.boxes import BOX_FOLDER, kind_label
 from vision.calibration import BoardLayout, TagPlace, board_in_picture, straighten
 from vision.detection import Detection
-from vision.readers.dont_starve import laid_layout
-from vision.readers.greenwood import board_name, piece_shapes, pixel_pose, submarines, tag_square
 from vision.registry import Registry, load_registry
 
 log = logging.getLogger("kiosk.copying")
@@ -195,6 +193,15 @@ def look_greenwood(
     layout it shows, its straightened picture (a JPEG data URL) with the grid in its pixels,
     the layout's value in ``box`` (and whether it is the owner's), and each piece whose tag
     lies on it (its shape's item, the cell under its tag and its quarter turns; or ``askew``)."""
+    # here, not at the top: vision.readers loads every game (0.15 s of the kiosk's start)
+    from vision.readers.greenwood import (
+        board_name,
+        piece_shapes,
+        pixel_pose,
+        submarines,
+        tag_square,
+    )
+
     if image is None:
         return {"state": "waiting"}
     registry = _registry()
@@ -264,6 +271,9 @@ def look_dont_starve(
     """What the camera shows for copying Don't Starve's map tiles: ``state`` ``waiting``,
     ``no_tile``, or ``tiles``: each map tile in view (by its number, either face up) with its
     straightened picture and its biome in ``box``, and the biomes to choose from."""
+    # here, not at the top: vision.readers loads every game (0.15 s of the kiosk's start)
+    from vision.readers.dont_starve import laid_layout
+
     if image is None:
         return {"state": "waiting"}
     entries = {e.tag_id: e for e in _registry().for_game("dont_starve") if e.name == "map tile"}

@@ -15,6 +15,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from engine.core import EngineError, Move, Text
 from kiosk.table import Table
@@ -23,10 +24,12 @@ from vision.detection import Detection, Detector, DetectorConfig
 from vision.errors import CalibrationError, ReaderError, VisionError
 from vision.health import looked_regions, monitor_for
 from vision.incremental import IncrementalDetector
-from vision.readers import Prompt, Reader, table_reader
 from vision.registry import Registry, load_registry
 from vision.sources import Frame, FrameSource, ResilientSource
 from vision.stabiliser import Stabiliser, StabiliserConfig
+
+if TYPE_CHECKING:
+    from vision.readers import Prompt, Reader
 
 log = logging.getLogger("tablesight.loop")
 
@@ -149,6 +152,9 @@ class TableLoop:
         self._reader.see_unread([self.calibration.to_table(q) for q in self._detector.unread])
         out = self._reader.observe(observations, state)
         self.table.show_layout(self._reader.layout_seen(state))  # a map the players lay
+        # here, not at the top: vision.readers loads every game (0.15 s of the kiosk's start)
+        from vision.readers import Prompt
+
         prompts = [(p.code, p.message) for p in out if isinstance(p, Prompt)]
         accepted = False
         for item in out:
@@ -184,6 +190,9 @@ class TableLoop:
             self._stabiliser = self._new_stabiliser(self.calibration)
         game = self.table.saved.game.name
         if self._reader is None or self._reader_for != game:
+            # here, not at the top: vision.readers loads every game (0.15 s of the kiosk's start)
+            from vision.readers import table_reader
+
             try:
                 self._reader = table_reader(game, self.registry, self.calibration, known)
             except (VisionError, EngineError) as exc:  # ReaderNotFoundError is a VisionError

@@ -41,7 +41,6 @@ from vision.calibration import (
 from vision.detection import Detection, Detector
 from vision.errors import ReaderNotFoundError, VisionError
 from vision.health import describe, monitor_for, sticker_label
-from vision.readers import find_reader
 from vision.registry import ANCHORS, GAMES, load_registry
 from vision.sheets import sheet_title, write_sheets
 from vision.sources import ResilientSource, open_source
@@ -330,6 +329,9 @@ def reading(
 def _read(image: np.ndarray, game: str, lang: Language, box: Any = None) -> dict[str, Any]:
     """The reader of ``game`` on ``image``, judged by the game's ``box``, as ``reading``
     answers it."""
+    # here, not at the top: vision.readers loads every game (0.15 s of the kiosk's start)
+    from vision.readers import find_reader
+
     try:
         reader = find_reader(game)
     except ReaderNotFoundError:
