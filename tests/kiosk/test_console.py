@@ -246,8 +246,8 @@ def test_main_actions_come_first_and_card_effects_open_behind_one_entry(
     """dont-starve.zh.md §执行回合 (可选移动,然后是主要行动) and §结束回合: the acting seat's row
     starts with its main actions open now, then "End my turn", then the main actions greyed now
     (issue 24: what a player can do first, in view); what a card says (gain, lose) is behind
-    one "Card effect…" entry, before the greyed actions, that opens on a touch; the order of the row does not change when a
-    card effect is made. The Chinese view shows no raw id."""
+    one "Card effect…" entry, before the greyed actions, that opens on a touch; the order of
+    the row does not change when a card effect is made. The Chinese view shows no raw id."""
     setup, seed, _ = example("dont_starve.jsonl")
     set_up(shared_server, "dont_starve", setup, seed)
     page.goto(shared_server.url + "/?lang=en")
