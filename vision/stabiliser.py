@@ -376,6 +376,9 @@ class SteadyView:
     frames: int
     reads: dict[int, int]
     best: int
+    #: For each of ``unread``, in how many frames a quad lay there (a still sticker no frame
+    #: read shows in most; the edge of a passing hand in one or two).
+    unread_frames: list[int] = field(default_factory=list)
 
 
 def steady_view(
@@ -393,6 +396,7 @@ def steady_view(
     reads: dict[tuple[str, int], list[Detection]] = {}
     per_frame: list[set[tuple[str, int]]] = []
     quads: list[FloatArray] = []
+    frame_quads: list[list[FloatArray]] = []
     for image, timestamp_ms in frames:
         found, unread = detect(image)
         stabiliser.update(found, timestamp_ms, image)
@@ -402,7 +406,8 @@ def steady_view(
             if (d.family, d.id) in once:
                 reads.setdefault((d.family, d.id), []).append(d)
         per_frame.append(once)
-        quads += [np.asarray(q, dtype=np.float64).reshape(4, 2) for q in unread]
+        frame_quads.append([np.asarray(q, dtype=np.float64).reshape(4, 2) for q in unread])
+        quads += frame_quads[-1]
     enough = min(min_reads, len(per_frame))
     held = [
         (t.family, t.tag_id)
@@ -418,6 +423,7 @@ def steady_view(
         len(per_frame),
         {key[1]: len(reads[key]) for key in held},
         best,
+        [sum(not _apart([q], seen) for seen in frame_quads) for q in unread_quads],
     )
 
 

@@ -36,3 +36,25 @@ def test_a_tag_lifted_or_read_once_is_left_out_and_places_are_medians() -> None:
     (corners,) = [t.corners for t in truth.truth]
     assert np.abs(np.array(view.detections[0].corners) - np.array(corners)).max() < 1.0
     assert view.best in range(6)
+
+
+def test_an_unread_quad_says_in_how_many_frames_it_showed() -> None:
+    """A quad at one place in every frame (a sticker no frame read) and quads that show once
+    each at another place (a hand's edge passing): the first counts every frame, each of the
+    others one; a reader of pieces that were not read takes only the first
+    (`vision.readers.frames.frame_detections`: in at least half of the frames)."""
+    from vision.readers.frames import frame_detections
+
+    still = np.array([[100, 100], [120, 100], [120, 120], [100, 120]], np.float64)
+    passing = [still + np.array([40.0 * (i + 1), 0.0]) for i in range(6)]
+    blank = np.zeros((240, 320), np.uint8)
+
+    frames = iter(range(6))
+
+    def detect(image: np.ndarray):
+        return [], [still, passing[next(frames)]]
+
+    view = steady_view(((blank, 200.0 * i) for i in range(6)), detect)
+    assert view.unread_frames == [6, 1, 1, 1, 1, 1, 1]
+    (kept,) = frame_detections(None, view, (320, 240)).unread
+    assert np.array_equal(kept, still)

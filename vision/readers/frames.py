@@ -19,7 +19,8 @@ from vision.stabiliser import SteadyView
 
 class FrameReading(NamedTuple):
     """What `frame_detections` read: the tags, the frame's (width, height), and the quads that
-    looked like a sticker where no tag was read (pixels, 4 × 2 each: a sticker not read)."""
+    looked like a sticker where no tag was read (pixels, 4 × 2 each: a sticker not read), of a
+    run of frames those that showed in at least half of them (not a passing hand's edge)."""
 
     detections: list[Detection]
     size: tuple[int, int]
@@ -37,7 +38,9 @@ def frame_detections(
     if view is not None:
         if frame_size is None:
             raise ValueError("a view of frames needs the frames' size")
-        return FrameReading(list(view.detections), frame_size, list(view.unread))
+        counts = view.unread_frames or [view.frames] * len(view.unread)
+        still = [q for q, n in zip(view.unread, counts, strict=True) if 2 * n >= view.frames]
+        return FrameReading(list(view.detections), frame_size, still)
     if image_path is None:
         raise ValueError("scan needs an image or a view of frames")
     image = read_image(image_path, grey=True)

@@ -368,8 +368,9 @@ def pad_unread(
     seen: Sequence[Seen],
 ) -> int:
     """How many ore tokens on the pad the camera saw and could not read: the quads (pixels)
-    that lie on the pad, of an ore token's size (its sticker's black square, 12 mm in the demo
-    box, to the token's edge, 22 mm), away from every tag read and from each other."""
+    that lie on the pad, square on the table (no side over 1.3 times another) and of an ore
+    token's size (its sticker's black square, 12 mm in the demo box, to the token's edge,
+    22 mm), away from every tag read and from each other."""
     sizes = [e.tag_mm for e in registry.entries.values() if ore_of(e, cat) is not None]
     if not sizes or not quads:
         return 0
@@ -379,8 +380,11 @@ def pad_unread(
     count = 0
     for quad in mapped:
         x, y = quad.mean(axis=0)
-        side = float(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1).mean())
-        if not 0.7 * tag_mm <= side <= 2.0 * tag_mm or not pad.contains(x, y):
+        sides = np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)
+        side = float(sides.mean())
+        if not 0.7 * tag_mm <= side <= 2.0 * tag_mm or sides.max() > 1.3 * sides.min():
+            continue
+        if not pad.contains(x, y):
             continue
         if all(math.dist((x, y), p) >= tag_mm for p in places):
             places.append((x, y))
