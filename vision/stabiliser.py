@@ -395,7 +395,6 @@ def steady_view(
     stabiliser = Stabiliser(config)
     reads: dict[tuple[str, int], list[Detection]] = {}
     per_frame: list[set[tuple[str, int]]] = []
-    quads: list[FloatArray] = []
     frame_quads: list[list[FloatArray]] = []
     for image, timestamp_ms in frames:
         found, unread = detect(image)
@@ -407,7 +406,6 @@ def steady_view(
                 reads.setdefault((d.family, d.id), []).append(d)
         per_frame.append(once)
         frame_quads.append([np.asarray(q, dtype=np.float64).reshape(4, 2) for q in unread])
-        quads += frame_quads[-1]
     enough = min(min_reads, len(per_frame))
     held = [
         (t.family, t.tag_id)
@@ -415,7 +413,10 @@ def steady_view(
         if len(reads.get((t.family, t.tag_id), [])) >= enough
     ]
     detections = [_median_detection(reads[key]) for key in held]
-    unread_quads = _apart(quads, [np.asarray(d.corners, np.float64) for d in detections])
+    unread_quads = _apart(
+        [q for seen in frame_quads for q in seen],
+        [np.asarray(d.corners, np.float64) for d in detections],
+    )
     best = max(range(len(per_frame)), key=lambda i: len(per_frame[i] & set(held)), default=0)
     return SteadyView(
         detections,

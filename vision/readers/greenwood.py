@@ -41,8 +41,9 @@ from engine.greenwood.rules.placement import check_placement
 from engine.greenwood.state import GreenwoodData
 from engine.greenwood.texts import BOARD, cell_names, piece_name
 from vision.calibration import BoardLayout, TableCalibration, board_in_picture
-from vision.detection import Detection, Detector, read_image
+from vision.detection import Detection
 from vision.readers.base import Prompt, Reader
+from vision.readers.frames import frame_detections
 from vision.registry import TAGS_DIR, Registry, load_registry
 from vision.stabiliser import Observation, SteadyView
 
@@ -334,11 +335,8 @@ def scan(
     a piece's and were not read (``unread``) make no neighbour wrong (`judge`)."""
     registry = registry or _registry()
     if view is None:
-        if image_path is None:
-            raise ValueError("scan needs an image or a view of frames")
-        detector = Detector()  # cheap to make: its soft decoder is shared
-        found = registry.known(detector.detect(read_image(image_path, grey=True)))
-        quads = [np.asarray(q, np.float64) for q in detector.candidates]
+        detections, _, quads = frame_detections(image_path)
+        found = registry.known(detections)
     else:
         found, quads = registry.known(view.detections), view.unread
     subs = submarines(registry)
