@@ -473,10 +473,16 @@ function draw() {
       else if (wanted === "layout" && !look.layout) say = Kiosk.t("boxNoPortal");
       else if (wanted === "piece") say = look.pieces.some((p) => p.askew) ? Kiosk.t("boxAskew") : Kiosk.t("boxNoPiece");
     }
-    $("box-say").textContent = say;
+    const line = $("box-say");
+    const shows = line.firstChild ? line.firstChild.textContent : "";
+    const has = line.querySelector("button");
+    // drawn again only when it changes: a "Take again" made anew at every poll could be
+    // replaced under a finger in the middle of a touch
+    if (shows === say && !!has === !!wanted && (!has || has.textContent === Kiosk.t("boxRetake"))) return;
+    line.textContent = say;
     const retake = Kiosk.el("button", { type: "button", text: Kiosk.t("boxRetake") });
     retake.addEventListener("click", () => takeLook(true));
-    if (wanted) $("box-say").append(" ", retake);
+    if (wanted) line.append(" ", retake);
     return;
   }
   $("box-say").textContent = "";

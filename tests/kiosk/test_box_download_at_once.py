@@ -106,7 +106,8 @@ def test_with_no_game_asked_the_link_gives_the_game_the_page_shows(
 ) -> None:
     held = HeldPage(browser, (1920, 1080))
     page = held.page
-    page.goto(f"{server.url}/box?lang=en")
+    with page.expect_request(re.compile(r"/api/box(\?|$)")):  # the page asked for its data
+        page.goto(f"{server.url}/box?lang=en")
     assert held.held
     with touch_download(page, tmp_path) as archive:
         folders = {name.split("/")[0] for name in archive.namelist()}
