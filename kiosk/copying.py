@@ -140,7 +140,7 @@ def drop_draft(data_dir: Path, game: Game) -> None:
 def progress(game: Game, box: Box, lang: Language) -> dict[str, Any]:
     """The page's list for ``game``: each kind of printed item with how many are the owner's,
     how the page copies it (None: by a box imported from a file), the whole box's line
-    ("苍林秘境:61 项中已录入 9 项") and the next thing to do."""
+    ("盒中61项,已录入9项") and the next thing to do."""
     counts = box.counts()
     how = copy_how(game, box)
     kinds: list[dict[str, Any]] = []
@@ -156,10 +156,8 @@ def progress(game: Game, box: Box, lang: Language) -> dict[str, Any]:
         )
     mine = sum(k["mine"] for k in kinds)
     total = sum(k["total"] for k in kinds)
-    title = game.title
-    line = Text(
-        f"{title.zh}:{total}项中已录入{mine}项", f"{title.en}: {mine} of {total} copied"
-    ).in_(lang)
+    # the game is named by its pressed button just above: the line says only the count
+    line = Text(f"盒中{total}项,已录入{mine}项", f"{mine} of the box's {total} copied").in_(lang)
     todo = [k for k in kinds if k["how"] and k["mine"] < k["total"]]
     if todo:
         first = todo[0]

@@ -107,7 +107,7 @@ WORDS: Mapping[str, Text] = MappingProxyType(
         "cameraFallback": Text(
             "摄像头读不到时,手动输入", "if the camera cannot read it, enter it here"
         ),
-        "cardEffects": Text("卡牌效果 ›", "Card effect ›"),
+        "cardEffects": Text("卡牌效果", "Card effect"),
         "endsTheGame": Text("结束本局(按两次)", "Ends the game (touch twice)"),
         "doIt": Text("确定", "Do it"),
         "cancel": Text("取消", "Cancel"),
@@ -296,6 +296,8 @@ WORDS: Mapping[str, Text] = MappingProxyType(
         "boxCopyLink": Text("录入我的盒子 →", "Copy my box →"),
         "boxKinds": Text("盒中印刷的内容", "What is printed in the box"),
         "boxCopy": Text("录入", "Copy"),
+        # in place of Copy on a kind this page does not copy: it comes in with a box file
+        "boxByFile": Text("从文件导入", "by file"),
         "boxCount": Text("{mine}/{total}", "{mine}/{total}"),
         "boxExport": Text("下载盒子文件", "Download the box"),
         "boxImport": Text("导入盒子文件", "Bring in a box file"),

@@ -357,13 +357,16 @@ function rewardName(reward) {
 
 function drawSide() {
   $("box-games").replaceChildren(...shown.games.map((g) => {
-    const b = Kiosk.el("button", { type: "button", text: g.title, "aria-pressed": String(g.name === game) });
+    const b = Kiosk.el("button", { type: "button", text: g.title, "data-game": g.name, "aria-pressed": String(g.name === game) });
     b.addEventListener("click", () => { game = g.name; copying = null; look = null; wanted = null; wantedKind = null; said = ""; load(); });
     return b;
   }));
   $("box-line").textContent = shown.line;
   $("box-next").textContent = shown.next;
-  $("box-kinds").replaceChildren(...shown.kinds.map((k) => {
+  $("box-kinds").dataset.game = game;
+  // the kinds this page copies first, those a box file brings after them (each in the box's order)
+  const kinds = [...shown.kinds.filter((k) => k.how), ...shown.kinds.filter((k) => !k.how)];
+  $("box-kinds").replaceChildren(...kinds.map((k) => {
     const li = Kiosk.el("li", { "data-kind": k.kind, "data-done": String(k.mine === k.total) },
       Kiosk.el("span", { class: "kind-name", text: k.label }),
       Kiosk.el("span", { class: "kind-count", text: Kiosk.t("boxCount", { mine: k.mine, total: k.total }) }));
@@ -378,6 +381,8 @@ function drawSide() {
         else await takeLook(true);
       });
       li.append(b);
+    } else {
+      li.append(Kiosk.el("span", { class: "kind-how", text: Kiosk.t("boxByFile") }));
     }
     return li;
   }));

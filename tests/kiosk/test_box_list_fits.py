@@ -25,6 +25,8 @@ ENOUGH = 6
 """Kinds a player must see at once to choose among them without hunting (the task's figure)."""
 SIZES = [(1280, 720), (1920, 1080)]
 GAMES = 3
+BY_FILE = {"zh": "从文件导入", "en": "by file"}
+"""What a kind the page does not copy shows in place of its "Copy" button."""
 """The shipped games (Don't Starve, Greenwood, Stonesaga): a button each in the top bar."""
 
 WHOLE_ROWS = """() => {
@@ -83,11 +85,23 @@ def test_the_list_of_printed_items_shows_enough_kinds_to_touch(
             button.tap()
             expect(button).to_have_attribute("aria-pressed", "true")
             title = button.inner_text()
-            expect(page.locator("#box-line")).to_contain_text(title)
+            # the list is the game's own (the line no longer repeats the game's name)
+            expect(page.locator("#box-kinds")).to_have_attribute(
+                "data-game", str(button.get_attribute("data-game"))
+            )
+            expect(page.locator("#box-line")).not_to_contain_text(title)
             seen[title] = page.evaluate(WHOLE_ROWS)
             assert not page_scrolls(page), (title, size, lang)
         short = {g: s for g, s in seen.items() if s["whole"] < min(ENOUGH, s["rows"])}
         assert not short, short
+        # A kind the page does not copy says where it comes from instead of showing no button
+        # (Don't Starve's character cards come in with a box file), in the page's language.
+        games.first.tap()
+        expect(games.first).to_have_attribute("aria-pressed", "true")
+        by_file = page.locator("#box-kinds li:not(:has(button))")
+        expect(by_file.first).to_be_visible()
+        hows = by_file.locator(".kind-how").all_inner_texts()
+        assert len(hows) == by_file.count() and set(hows) == {BY_FILE[lang]}, hows
         # The last kind the page copies, reached by scrolling the list, is touched: its form
         # opens beside the list and the kind stays in view.
         games.first.tap()

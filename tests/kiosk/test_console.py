@@ -274,6 +274,8 @@ def test_main_actions_come_first_and_card_effects_open_behind_one_entry(
     # it was out of view
     assert kinds.index("toggle") < min(i for i, k in enumerate(kinds) if k == "main greyed")
     assert any("End my turn" in text for _, _, text in before)
+    # one arrow says it opens: "▸ Card effect ›" had two
+    assert [text.strip() for kind, _, text in before if kind == "toggle"] == ["▸ Card effect"]
     assert group.locator('.offer[data-move="dont_starve.gain"]').count() == 0
     gain = {"type": "dont_starve.gain", "seat": 0, "kind": "basic", "count": 1}
     assert click_move(page, shared_server.url, gain).endswith("accepted")  # opens the group
