@@ -5,6 +5,7 @@ their places on the table, worked out together."""
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
@@ -45,10 +46,23 @@ def frame_detections(
         raise ValueError("scan needs an image or a view of frames")
     image = read_image(image_path, grey=True)
     height, width = image.shape[:2]
-    detector = Detector()
+    detector = _detector()
     found = detector.detect(image)
     unread = [np.asarray(q, np.float64).reshape(4, 2) for q in detector.candidates]
     return FrameReading(found, (width, height), unread)
+
+
+_KEPT = threading.local()
+
+
+def _detector() -> Detector:
+    """The thread's own detector, kept from one photo to the next (as the table loop keeps
+    one: a new one per photo builds its ``cv2.aruco`` detectors, and on a Pi its pool of
+    threads, again each time)."""
+    detector: Detector | None = getattr(_KEPT, "detector", None)
+    if detector is None:
+        detector = _KEPT.detector = Detector()
+    return detector
 
 
 def table_poses(detections: Sequence[Detection], to_table: ToTable) -> list[tuple[int, Pose]]:
