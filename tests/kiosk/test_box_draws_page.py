@@ -77,24 +77,26 @@ def play_to_the_weather(page, server: Server, weather: dict, drawn: str) -> None
 
 
 def test_a_weather_card_entered_by_touch_is_the_one_announced_and_kept(
-    shared_server: Server, page
+    server: Server, page
 ) -> None:
-    new_game(shared_server)
-    page.goto(shared_server.url + "/?lang=en")
+    # Its own kiosk, not the shared one: the card it keeps is the owner's box from then on,
+    # and the shared kiosk's later games (test_console's example round) would deal from it.
+    new_game(server)
+    page.goto(server.url + "/?lang=en")
     expect(page.locator("#console .seat-group").first).to_be_visible()
-    assert find(offers(shared_server.url), {**ENTERED}) is not None
-    play_to_the_weather(page, shared_server, ENTERED, "wet | wet | storm | overheat")
+    assert find(offers(server.url), {**ENTERED}) is not None
+    play_to_the_weather(page, server, ENTERED, "wet | wet | storm | overheat")
     expect(page.locator("#log")).to_contain_text(ENTERED_LOSSES)
-    box = json.loads((shared_server.data_dir / "boxes" / "dont_starve.json").read_text())
+    box = json.loads((server.data_dir / "boxes" / "dont_starve.json").read_text())
     (item,) = [k for k in box["items"] if k.startswith("weather/card/")]
     assert box["items"][item]["symbols"] == ["wet", "wet", "storm", "overheat"]
     # The next game's console offers it by its title, as the owner's card (no demo mark).
-    new_game(shared_server)
+    new_game(server)
     page.reload()
     card = item.rsplit("/", 1)[1]
     picked = {"type": "dont_starve.weather_card", "seat": 0, "card": card}
-    assert find(offers(shared_server.url), picked) is not None
-    answer = click_move(page, shared_server.url, picked)
+    assert find(offers(server.url), picked) is not None
+    answer = click_move(page, server.url, picked)
     assert answer.endswith("accepted"), answer
     expect(page.locator("#log")).to_contain_text("wet | wet | storm | overheat")
     expect(page.locator("#log")).not_to_contain_text("demo box")
