@@ -7,8 +7,8 @@ draw pad with ore tokens and a terrain tray), at 1280 × 720 and 1920 × 1080, i
 it. Measured in one run, taking turns photo by photo: the game's ``scan`` from the file to its
 verdicts, and the fused detector on the same photo already decoded (one `Detector`, as the
 table loop keeps one); their ratio, the median of each scan over the detection measured just
-after it, is what a scan adds to its detector. Also the file's decoding alone, which the scan
-pays and the detector does not.
+after it, is what a scan adds to its detector. Also the file's decoding alone (in grey, as the
+scans decode it), which the scan pays and the detector does not.
 """
 
 from __future__ import annotations
@@ -173,7 +173,7 @@ def scan_figures(quick: bool) -> list[Figure]:
             steps: dict[str, Callable[[int], object]] = {
                 "scan": lambda i: reader.scan(paths[i], "en"),  # noqa: B023 - used in this loop
                 "detector": lambda i: detector.detect(images[i]),  # noqa: B023
-                "decode": lambda i: read_image(paths[i]),  # noqa: B023
+                "decode": lambda i: read_image(paths[i], grey=True),  # noqa: B023 - as scan does
             }
             for r in range(-1, rounds):  # a warm-up round, then the steps take turns
                 for i in range(len(paths)):
