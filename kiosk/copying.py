@@ -165,13 +165,17 @@ def progress(game: Game, box: Box, lang: Language) -> dict[str, Any]:
         nxt = Text(
             f"下一步:录入{named.zh}(还差{left}项)", f"Next: copy {named.en} ({left} to go)"
         ).in_(lang)
-    elif any(k["mine"] < k["total"] for k in kinds):
+    elif all(k["mine"] == k["total"] for k in kinds):
+        nxt = Text("整盒都已录入", "The whole box is copied").in_(lang)
+    elif not any(k["how"] for k in kinds):
+        nxt = Text(
+            "这个游戏的盒子只能用盒子文件录入", "This game's box comes in as a box file only"
+        ).in_(lang)
+    else:
         nxt = Text(
             "这里能录入的都已录入;其余的请导入盒子文件",
             "Everything this page copies is copied; bring the rest in as a box file",
         ).in_(lang)
-    else:
-        nxt = Text("整盒都已录入", "The whole box is copied").in_(lang)
     return {"line": line, "next": nxt, "mine": mine, "total": total, "kinds": kinds}
 
 

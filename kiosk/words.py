@@ -310,6 +310,12 @@ WORDS: Mapping[str, Text] = MappingProxyType(
             "点左边要录入的一类。把要录入的版图放到摄像头下。",
             "Touch a kind on the left to copy it. Put the board to copy under the camera.",
         ),
+        # for a game none of whose printed items this page copies (Stonesaga's)
+        "boxOnlyFile": Text(
+            "这个游戏的盒子用盒子文件录入:点“下载盒子文件”,在电脑上改好,再点“导入盒子文件”。",
+            "This game's box comes in as a box file: touch “Download the box”, edit it on a"
+            " computer, then touch “Bring in a box file”.",
+        ),
         "boxWaiting": Text("等待摄像头画面…", "Waiting for the camera…"),
         "boxNoBoard": Text(
             "摄像头下没有看到潜艇版图:把要录入的潜艇版图放到摄像头下,贴纸朝上",

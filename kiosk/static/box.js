@@ -471,7 +471,7 @@ function draw() {
   if (!copying) {
     work.hidden = true;
     if (!say) {
-      if (!wanted) say = Kiosk.t("boxPick");
+      if (!wanted) say = Kiosk.t(shown.kinds.some((k) => k.how) ? "boxPick" : "boxOnlyFile");
       else if (!look || look.state === "waiting") say = Kiosk.t("boxWaiting");
       else if (look.state === "no_board") say = Kiosk.t("boxNoBoard");
       else if (look.state === "no_tile") say = Kiosk.t("boxNoTile");

@@ -25,9 +25,16 @@ ENOUGH = 6
 """Kinds a player must see at once to choose among them without hunting (the task's figure)."""
 SIZES = [(1280, 720), (1920, 1080)]
 GAMES = 3
+"""The shipped games (Don't Starve, Greenwood, Stonesaga): a button each in the top bar."""
 BY_FILE = {"zh": "从文件导入", "en": "by file"}
 """What a kind the page does not copy shows in place of its "Copy" button."""
-"""The shipped games (Don't Starve, Greenwood, Stonesaga): a button each in the top bar."""
+ONLY_FILE = {
+    "zh": "这个游戏的盒子只能用盒子文件录入",
+    "en": "This game's box comes in as a box file only",
+}
+"""The next step of a game whose box the page copies nothing of."""
+BRING_IN = {"zh": "“导入盒子文件”", "en": "“Bring in a box file”"}
+"""The button that instructions name, as the page prints its label."""
 
 WHOLE_ROWS = """() => {
   const list = document.getElementById("box-kinds").getBoundingClientRect();
@@ -94,6 +101,13 @@ def test_the_list_of_printed_items_shows_enough_kinds_to_touch(
             assert not page_scrolls(page), (title, size, lang)
         short = {g: s for g, s in seen.items() if s["whole"] < min(ENOUGH, s["rows"])}
         assert not short, short
+        # A game none of whose printed items the page copies (Stonesaga's) says at once that
+        # its box comes in as a file and how, where it said "Touch a kind on the left".
+        page.locator('#box-games button[data-game="stonesaga"]').tap()
+        expect(page.locator("#box-kinds")).to_have_attribute("data-game", "stonesaga")
+        expect(page.locator("#box-kinds li button")).to_have_count(0)
+        expect(page.locator("#box-next")).to_have_text(ONLY_FILE[lang])
+        expect(page.locator("#box-say")).to_contain_text(BRING_IN[lang])
         # A kind the page does not copy says where it comes from instead of showing no button
         # (Don't Starve's character cards come in with a box file), in the page's language.
         games.first.tap()
