@@ -48,9 +48,11 @@ async function sheets() {
   const games = await (await fetch(`/api/games?lang=${Kiosk.lang}`)).json();
   sheetNames = Object.fromEntries(games.map((g) => [g.name, g.title]));
   sheetNames.anchors = Kiosk.t("anchors");
-  document.getElementById("sheets").replaceChildren(...Object.entries(sheetNames).flatMap(([g, title]) => [
+  // each game's two downloads, a dash between games (none after the last)
+  document.getElementById("sheets").replaceChildren(...Object.entries(sheetNames).flatMap(([g, title], i) => [
+    ...(i ? [" — "] : []),
     Kiosk.el("a", { href: `/api/sheets/${g}.pdf`, text: `${title} · ${Kiosk.t("printPdf")}` }), " ",
-    Kiosk.el("a", { href: `/api/sheets/${g}.svg`, text: Kiosk.t("printSvg") }), " — ",
+    Kiosk.el("a", { href: `/api/sheets/${g}.svg`, text: Kiosk.t("printSvg") }),
   ]));
 }
 

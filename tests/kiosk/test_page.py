@@ -141,6 +141,9 @@ def test_every_page_runs_without_a_script_error_or_a_policy_violation(server: Se
         page.goto(server.url + path)
         page.locator(ready).first.wait_for()
     assert problems == []
+    # the camera page (the last one): its sticker-sheet downloads, a dash between games only
+    sheets = page.locator("#sheets").inner_text().strip()
+    assert page.locator("#sheets a").count() == 8 and not sheets.endswith("—"), sheets
 
 
 def test_the_menu_opened_on_one_screen_does_not_cover_another(
