@@ -18,7 +18,8 @@ from engine.dont_starve.moves import DrawWeather, LayNeedsTile, MoveTo
 from kiosk.cli import main
 from vision.calibration import calibrate_table
 from vision.detection import Detector
-from vision.readers.dont_starve import DontStarveReader, Prompt, components, scan
+from vision.errors import ReaderError
+from vision.readers.dont_starve import DontStarveReader, Prompt, best_layout, components, scan
 from vision.registry import load_registry
 from vision.stabiliser import Stabiliser
 from vision.synthetic import Camera, Component, Effects, SyntheticTable, render
@@ -308,3 +309,37 @@ def test_a_scan_judges_the_layout_by_the_box_it_is_given(tmp_path) -> None:
     owner = scan(path, "en", box)
     assert ("missing", None, "K") in codes(owner) and owner["title"] == "A New Beginning"
     assert "judged by the demo box's layout" not in (owner["note"] or "")
+
+
+def laid_exactly(scenario_key: str) -> dict[int, tuple[str, tuple[float, float, float]]]:
+    """The tiles of a scenario's card laid exactly on its places (number → face, pose)."""
+    scenario = catalogue().scenarios[scenario_key]
+    wanted = [b for b, n in sorted(scenario.biomes.items()) for _ in range(n)]
+    taken = {b: 0 for b in BIOME_TILES}
+    tiles = {PORTAL_TILE: ("revealed", (450.0, 300.0, 0.0))}
+    for slot, biome in zip(scenario.slots, wanted, strict=True):
+        number = BIOME_TILES[biome][taken[biome]]
+        taken[biome] += 1
+        x = 450 + (slot.x - scenario.portal.x) * HALF
+        y = 300 + (slot.y - scenario.portal.y) * HALF
+        tiles[number] = ("hidden", (x, y, 0.0))
+    return tiles
+
+
+@pytest.mark.parametrize("key", list(catalogue().scenarios))
+def test_a_map_laid_as_any_scenario_card_is_judged_by_that_card(key: str) -> None:
+    """§世界构建: the map is laid as the scenario's card shows; the reader checks it against the
+    box's card it fits best, the second card of the box as well as the first."""
+    report = best_layout(laid_exactly(key), {})
+    assert report.scenario == key
+    assert report.ok, [p.message.en for p in report.problems]
+
+
+def test_a_box_without_a_scenario_card_says_so() -> None:
+    """A box whose scenarios file lists no card has no layout to judge a map by: the reader
+    says so in both languages, where it failed with no message a player could read."""
+    empty = replace(catalogue(), scenarios={})
+    with pytest.raises(ReaderError) as refused:
+        best_layout(laid_exactly("a_new_beginning"), {}, cat=empty)
+    assert refused.value.text.zh == "盒子里没有剧本卡,无法检查地图布局"
+    assert refused.value.text.en == "the box has no scenario card to check the map against"

@@ -255,20 +255,25 @@ def fit_grid(tiles: dict[int, Pose], portal: int, half_mm: float) -> MapGrid:
 
     Started from the portal's centre and turn, each tile is given its nearest grid place and
     the grid's turn and place are fitted to all of them (the rotation and shift that bring
-    their centres nearest their places, half a tile a unit); then, three times, each tile is
-    given its nearest place on that grid and the grid fitted again to the tiles lying within
-    ``TRIM`` of theirs (all of them when fewer than two do). A tile further than ``TRIM`` from
+    their centres nearest their places, half a tile a unit); then, up to three times (until a
+    round gives every tile the places of the round before), each tile is given its nearest
+    place on that grid and the grid fitted again to the tiles lying within ``TRIM`` of theirs
+    (all of them when fewer than two do). A tile further than ``TRIM`` from
     its place is thus measured on the grid the others give, never pulling the grid towards
     itself; one nearer is on the grid either way."""
     px, py, turn = tiles[portal]
     grid = MapGrid(turn, (px, py), half_mm, {}, {})
     everyone = list(tiles)
+    fitted_to: tuple[dict[int, tuple[int, int]], list[int]] | None = None
     for round_ in range(4):
         units = {n: grid.units(x, y) for n, (x, y, _) in tiles.items()}
         cells = {n: _nearest(at) for n, at in units.items()}
         near = [n for n in tiles if _distance(units[n], cells[n]) <= TRIM]
         using = everyone if round_ == 0 or len(near) < 2 else near
+        if (cells, using) == fitted_to:
+            break  # the same places and tiles as the last round: the same grid again
         grid = _fitted(tiles, cells, using, half_mm, grid)
+        fitted_to = (cells, using)
     units = {n: grid.units(x, y) for n, (x, y, _) in tiles.items()}
     cells = {n: _nearest(at) for n, at in units.items()}
     errors = {n: round(_distance(at, cells[n]), 3) for n, at in units.items()}
@@ -378,14 +383,28 @@ def best_layout(
     setup: bool = True,
     cat: Catalogue | None = None,
 ) -> LayoutReport:
-    """The report against the box's scenario the tiles fit best (fewest problems)."""
+    """The report against the box's scenario the tiles fit best (fewest problems; the first
+    of the box's order among equals). ReaderError when the box has no scenario."""
     cat = catalogue() if cat is None else cat
     portal_no = cat.tile_biomes.index(PORTAL) + 1
     known = _known_tiles(tiles, cat)
     grid = fit_grid(known, portal_no, cat.tile_mm / 2) if portal_no in known else None
-    checks = [_checked(tiles, s, setup, cat, grid) for s in cat.scenarios.values()]
+    best: _Checked | None = None
+    for scenario in cat.scenarios.values():
+        check = _checked(tiles, scenario, setup, cat, grid)
+        if best is None or len(check.problems) < len(best.problems):
+            best = check
+        if not best.problems:
+            break  # none fits better than with nothing wrong (the first such, as before)
+    if best is None:
+        raise ReaderError(
+            Text(
+                "盒子里没有剧本卡,无法检查地图布局",
+                "the box has no scenario card to check the map against",
+            )
+        )
     # the figures and the adjacency only for the scenario chosen
-    return min(checks, key=lambda c: len(c.problems)).report(figures)
+    return best.report(figures)
 
 
 def _known_tiles(tiles: dict[int, tuple[str, Pose]], cat: Catalogue) -> dict[int, Pose]:
@@ -455,8 +474,6 @@ def scan(
 SLOT_LETTERS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
 """The names a scenario card gives its face-down places, in reading order (no I, as the
 demo box's cards)."""
-OFF_GRID = 0.3
-"""How far (in half tiles) a laid tile may sit from a half-tile step and still be read."""
 
 
 def laid_layout(
