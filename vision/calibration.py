@@ -96,6 +96,10 @@ class LensData(BaseModel):
     scale_px: float = Field(gt=0)
 
 
+_FOLD_STEPS = np.linspace(0, 1, 200)
+"""Where `Lens.folds` looks, over the radii it looks at."""
+
+
 @dataclass(frozen=True)
 class Lens:
     """Radial lens distortion (OpenCV's model, radii over ``scale_px``, about ``centre_px``):
@@ -162,7 +166,7 @@ class Lens:
             max(self.centre_px[0], w - 1 - self.centre_px[0]),
             max(self.centre_px[1], h - 1 - self.centre_px[1]),
         )
-        r = np.linspace(0, 1.5 * corner / self.scale_px, 200)
+        r = _FOLD_STEPS * (1.5 * corner / self.scale_px)
         seen = r * (1 + self.k1 * r**2 + self.k2 * r**4)
         inside = seen <= corner / self.scale_px
         slope = 1 + 3 * self.k1 * r**2 + 5 * self.k2 * r**4
@@ -464,7 +468,7 @@ def calibrate_table(
         raise AnchorsError(problem)
     by_id = {d.id: d for d in detections if d.id in report.found}
     mm = np.vstack([anchors[t].corners_mm() for t in report.found])
-    px = np.vstack([np.asarray(by_id[t].corners, float) for t in report.found])
+    px = np.array([by_id[t].corners for t in report.found], float).reshape(-1, 2)
     fitted_lens, used, fitted = _fit_lens(detections, anchors, image_size) if lens else NO_LENS
     flat: FloatArray | None
     if fitted is not None and np.all(np.isfinite(fitted)):
@@ -540,8 +544,8 @@ def _fit_lens(
     if len(seen_anchors) < MIN_ANCHORS or len(others) < MIN_LENS_TAGS:
         return Lens(), 0, None
     anchor_mm = np.vstack([anchors[d.id].corners_mm() for d in seen_anchors])
-    anchor_px = np.vstack([np.asarray(d.corners, float) for d in seen_anchors])
-    tags_px = np.array([np.asarray(d.corners, float) for d in others])  # N×4×2
+    anchor_px = np.array([d.corners for d in seen_anchors], float).reshape(-1, 2)
+    tags_px = np.array([d.corners for d in others], float).reshape(-1, 4, 2)
     frame = Lens.of_frame(image_size)
     step = 1e-4  # the Jacobian's difference (a coefficient's)
 
@@ -566,7 +570,7 @@ def _fit_lens(
                 if first is not None:  # the first step: to the least of the bent misfit
                     delta, first = first, None
                 else:
-                    delta = -np.linalg.solve(a + damping * np.diag(np.diag(a) + 1e-12), g)
+                    delta = -_solve_small(a + damping * np.diag(np.diag(a) + 1e-12), g)
                 if np.max(np.abs(delta)) < 1e-5:  # a hundredth of a pixel at the frame's corner
                     return ks, r, none, h, flat
                 # each trial is worked out with the trials of its Jacobian, which the next
@@ -606,13 +610,30 @@ def _quadratic_least(misfit: FloatArray, slope: FloatArray, bend: FloatArray) ->
         at = slope + bend * ks  # the model's slope at ks
         left = misfit + slope @ ks + bend @ (ks * ks) / 2
         try:
-            change = np.linalg.solve(at.T @ at, at.T @ left)
+            change = _solve_small(at.T @ at, at.T @ left)
         except np.linalg.LinAlgError:
             return None
         ks = ks - change
         if not np.abs(change).max() > 1e-9:  # a millionth of a pixel: as least as it gets
             break
     return ks if bool(np.all(np.isfinite(ks))) else None
+
+
+def _solve_small(a: FloatArray, b: FloatArray) -> FloatArray:
+    """``np.linalg.solve`` for the one or two coefficients of a lens, by hand (a call of
+    LAPACK costs more than the sums); LinAlgError for a singular ``a``, as it."""
+    if a.shape == (1, 1):
+        if a[0, 0] == 0:
+            raise np.linalg.LinAlgError("Singular matrix")
+        return b / a[0, 0]
+    if a.shape != (2, 2):
+        return np.asarray(np.linalg.solve(a, b), dtype=np.float64)
+    (p, q), (r, s) = a.tolist()
+    det = p * s - q * r
+    if det == 0 or not math.isfinite(det):
+        raise np.linalg.LinAlgError("Singular matrix")
+    x, y = b.tolist()
+    return np.array([(s * x - q * y) / det, (p * y - r * x) / det])
 
 
 def _lens_misfits(
@@ -665,7 +686,8 @@ def _lens_misfits(
         ratio = np.divide(r, rd, out=np.ones_like(r), where=rd > 0)
         seen = centre + offsets * ratio[:, :, None]  # trials × points × 2, undistorted
         finite = np.isfinite(seen).all(axis=(1, 2))
-        seen[~finite] = points  # a lens that throws points to infinity: no plane, below
+        if not finite.all():
+            seen[~finite] = points  # a lens that throws points to infinity: no plane, below
         dst_mean = seen[:, :count].sum(axis=1, keepdims=True) / count
         normal = seen - dst_mean
         spread = np.sqrt((normal[:, :count] ** 2).sum(axis=2)).sum(axis=1) / count

@@ -71,7 +71,7 @@ def table_poses(detections: Sequence[Detection], to_table: ToTable) -> list[tupl
     worked out together (the same sums as `tag_poses`, tag by tag)."""
     if not detections:
         return []
-    quads = np.array([np.asarray(d.corners, np.float64).reshape(4, 2) for d in detections])
+    quads = np.array([d.corners for d in detections], np.float64).reshape(-1, 4, 2)
     mapped = np.asarray(to_table(quads.reshape(-1, 2)), np.float64).reshape(-1, 4, 2)
     centres = mapped.mean(axis=1)
     ups = ((mapped[:, 0] + mapped[:, 1]) / 2 - centres).tolist()
