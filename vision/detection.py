@@ -29,6 +29,7 @@ from __future__ import annotations
 import functools
 import os
 import platform
+import stat
 import threading
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -521,13 +522,20 @@ def read_image(path: Path | str, *, grey: bool = False) -> Image:
     luminance, decoded without its colour in about half the time: what a reader that only
     detects needs); ImageReadError if it is missing or not an image."""
     path = Path(path)
-    if path.is_dir():
+    try:
+        info = os.stat(path)  # one look at the file where three took one each
+    except OSError:
+        raise ImageReadError(f"{path}: no such file") from None
+    if stat.S_ISDIR(info.st_mode):
         raise ImageReadError(f"{path}: is a folder, not an image file")
-    if not path.is_file():
+    if not stat.S_ISREG(info.st_mode):
         raise ImageReadError(f"{path}: no such file")
-    if path.stat().st_size == 0:
+    if info.st_size == 0:
         raise ImageReadError(f"{path}: the file is empty")
-    data = np.fromfile(path, dtype=np.uint8)
+    try:
+        data = np.fromfile(path, dtype=np.uint8)
+    except OSError as exc:
+        raise ImageReadError(f"{path}: cannot be read ({exc.strerror or exc})") from None
     image = cv2.imdecode(data, cv2.IMREAD_GRAYSCALE if grey else cv2.IMREAD_COLOR)
     if image is None or image.size == 0:
         raise ImageReadError(f"{path}: not an image OpenCV can read")
