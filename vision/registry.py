@@ -27,6 +27,8 @@ anchors add ``positions_mm`` (one per anchor). No id may be used twice across al
 from __future__ import annotations
 
 import logging
+import os
+import time
 import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -126,29 +128,44 @@ def load_registry(
 ) -> Registry:
     """Load the games' files (and the anchors) from ``folder``; RegistryError on any problem,
     including an id used twice (every clash is named). The files are parsed once per process
-    while they stay as they are (their paths and contents are the cache's key: an edited file
+    while they stay as they are (their paths and `_stamp` are the cache's key: an edited file
     is parsed again); each call gets a registry of its own."""
-    names = [*games, *([ANCHORS] if anchors else [])]
-    files = tuple((name, folder / f"{name}.toml") for name in names)
+    files = _files((*games, *([ANCHORS] if anchors else [])), folder)
     entries, boards = _loaded(tuple((name, path, _stamp(path)) for name, path in files))
     return Registry(dict(entries), {name: list(layouts) for name, layouts in boards.items()})
 
 
 _Loaded = tuple[dict[tuple[str, int], TagEntry], dict[str, tuple[BoardLayout, ...]]]
+_Stamp = tuple[int, int, int, int] | bytes | None
+
+RACY_S = 3.0
+"""A file changed less than this many seconds ago is known by its bytes, not by its times: an
+edit within the file system's clock tick (a few milliseconds; 2 s on FAT) leaves them as they
+were (git's "racily clean" files)."""
 
 
-def _stamp(path: Path) -> bytes | None:
-    """A file's bytes, the cache's key (a file edited, even within the same clock tick, is read
-    again; the files are a few kilobytes, read in microseconds where parsing them takes
-    milliseconds); None for a file that cannot be read (`load_file` names why)."""
+@lru_cache(maxsize=16)
+def _files(names: tuple[str, ...], folder: Path) -> tuple[tuple[str, Path], ...]:
+    """Each name's tag file in ``folder``."""
+    return tuple((name, folder / f"{name}.toml") for name in names)
+
+
+def _stamp(path: Path) -> _Stamp:
+    """A file's key in the cache: its size, times and inode (a look at the file, not a read),
+    or its bytes while it changed less than ``RACY_S`` ago (a file edited, even within the
+    same clock tick, is read again: a change sets its change time, which nothing sets back);
+    None for a file that cannot be read (`load_file` names why)."""
     try:
+        info = os.stat(path)
+        if time.time() - info.st_ctime >= RACY_S:
+            return info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino
         return path.read_bytes()
     except OSError:
         return None
 
 
 @lru_cache(maxsize=16)
-def _loaded(files: tuple[tuple[str, Path, bytes | None], ...]) -> _Loaded:
+def _loaded(files: tuple[tuple[str, Path, _Stamp], ...]) -> _Loaded:
     """The entries and boards of the files (name, path, `_stamp`), parsed once per process for
     each set of files as they are (a refusal is not kept: the next call reads them again)."""
     entries: list[TagEntry] = []

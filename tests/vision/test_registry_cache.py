@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from vision import registry
 from vision.detection import Detection
 from vision.errors import RegistryError
 from vision.registry import TAGS_DIR, load_registry
@@ -43,6 +44,29 @@ def test_an_edited_file_is_read_again_even_within_one_clock_tick(tmp_path: Path)
     os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
     after = load_registry(folder=folder)
     assert {e.tag_mm for e in after.for_game("dont_starve") if e.name == "map tile"} == {26.0}
+
+
+def test_a_file_not_changed_lately_is_known_by_its_times_not_read_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A scan looks at the files, it does not read them again; an edit (its size or times
+    changed) is still seen."""
+    folder = copied(tmp_path)
+    monkeypatch.setattr(registry, "RACY_S", 0.0)  # every file as if changed long ago
+    before = load_registry(folder=folder)
+
+    def no_reading(self: Path) -> bytes:
+        raise AssertionError(f"{self} was read again")
+
+    with monkeypatch.context() as reading:
+        reading.setattr(Path, "read_bytes", no_reading)
+        again = load_registry(folder=folder)
+    key = next(iter(before.entries))
+    assert again.entries[key] is before.entries[key]
+    path = folder / "dont_starve.toml"
+    path.write_text(path.read_text(encoding="utf-8").replace("tag_mm = 25", "tag_mm = 25.5", 1))
+    after = load_registry(folder=folder)
+    assert {e.tag_mm for e in after.for_game("dont_starve") if e.name == "map tile"} == {25.5}
 
 
 def test_a_broken_file_is_refused_every_time_and_its_repair_seen(tmp_path: Path) -> None:
