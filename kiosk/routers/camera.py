@@ -230,8 +230,9 @@ async def camera_stream(request: Request) -> StreamingResponse:
 
     async def frames() -> AsyncIterator[bytes]:
         if feed.none:  # no camera: one blank picture, so the page loads and shows nothing seen
-            yield _part(_blank(feed.settings))
+            yield _NEXT + _blank(feed.settings) + f"\r\n--{BOUNDARY}--\r\n".encode()
             return
+        yield _NEXT
         last = -1
         while True:
             feed.wanted()
@@ -244,10 +245,16 @@ async def camera_stream(request: Request) -> StreamingResponse:
     return StreamingResponse(frames(), media_type=f"multipart/x-mixed-replace; boundary={BOUNDARY}")
 
 
+_NEXT = f"--{BOUNDARY}\r\nContent-Type: image/jpeg\r\n\r\n".encode()
+"""The boundary and the head of the next picture of the motion JPEG stream."""
+
+
 def _part(jpeg: bytes) -> bytes:
-    """One part of the motion JPEG stream."""
-    head = f"--{BOUNDARY}\r\nContent-Type: image/jpeg\r\nContent-Length: {len(jpeg)}\r\n\r\n"
-    return head.encode() + jpeg + b"\r\n"
+    """One picture of the motion JPEG stream and, at once, the boundary and head of the next:
+    a browser shows a picture only once the next one has begun, so a still table (its camera
+    sends no new picture) showed none; the parts carry no length, which the head of the next
+    would have to know."""
+    return jpeg + b"\r\n" + _NEXT
 
 
 @functools.cache

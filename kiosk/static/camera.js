@@ -41,7 +41,15 @@ async function poll() {
 
 async function read() {
   const answer = await fetch(`/api/camera/reading?lang=${Kiosk.lang}`);
-  if (answer.ok) document.getElementById("reading").textContent = (await answer.json()).text;
+  const reading = document.getElementById("reading");
+  if (answer.ok) {
+    reading.textContent = (await answer.json()).text;
+  } else if (answer.status === 409) {
+    // no game yet: why nothing is read, in the page's language (it stayed empty); no frame
+    // yet: nothing, the camera's line above says so; busy (503): the last reading stays
+    const why = await answer.json().catch(() => ({}));
+    reading.textContent = why.code === "kiosk.no_game" ? why.detail : "";
+  }
 }
 
 async function sheets() {

@@ -3,14 +3,18 @@ live, survives a server restart, switches language; and a screenshot per landed 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
+import cv2
 import httpx
 import pytest
 from playwright.sync_api import expect
 from serving import Server, fresh_game, post, start_server
 
 from engine.core.game import GAME_MODULES, available_games
+from vision.registry import load_registry
+from vision.synthetic import Camera, Component, SyntheticTable, render
 
 pytestmark = pytest.mark.browser
 
@@ -144,6 +148,65 @@ def test_every_page_runs_without_a_script_error_or_a_policy_violation(server: Se
     # the camera page (the last one): its sticker-sheet downloads, a dash between games only
     sheets = page.locator("#sheets").inner_text().strip()
     assert page.locator("#sheets a").count() == 8 and not sheets.endswith("—"), sheets
+
+
+BESIDE = """([picture, words]) => {
+  const p = document.querySelector(picture).getBoundingClientRect();
+  const w = document.querySelector(words).getBoundingClientRect();
+  return {pictureRight: p.right, pictureBottom: p.bottom, wordsLeft: w.left, wordsTop: w.top};
+}"""
+"""Where a page's picture and its words stand (`test_calibrate_lens_page` asks it too)."""
+
+
+@pytest.fixture(scope="module")
+def still_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """`tablesight run` with no game yet, whose camera gave one picture of the table and then
+    no new one (a folder of one image, not looped): a still table."""
+    root = tmp_path_factory.mktemp("still")
+    (root / "frames").mkdir()
+    anchors = [
+        Component(a.tag_id, a.x_mm, a.y_mm, a.rotation_deg, a.size_mm)
+        for a in load_registry([], anchors=True).anchors().values()
+    ]
+    shot = render(SyntheticTable(tuple(anchors)), Camera.overhead(1280, 720, height_mm=950))
+    cv2.imwrite(str(root / "frames" / "000.png"), shot.image)
+    env = {
+        "TABLESIGHT_CAMERA__SOURCE": f"folder:{root / 'frames'}",
+        "TABLESIGHT_CAMERA__LOOP": "false",
+    }
+    server = start_server(root / "data", "--no-simulation", env=env, as_typed=True)  # no game
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720)])
+def test_the_camera_page_shows_a_still_table_and_its_reading_beside_it(
+    still_server: Server, browser, size: tuple[int, int]
+) -> None:
+    """The camera page shows the picture of a still table (the browser showed a picture of the
+    stream only once a next one began: a camera with nothing new to send showed nothing); on
+    the table's landscape screen the reading stands beside the picture, both in the first
+    screen (it was below a picture as wide as the page, out of view at 1280×720), and with no
+    game it says why it reads nothing."""
+    width, height = size
+    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=True)
+    page = context.new_page()
+    try:
+        page.goto(still_server.url + "/camera?lang=zh")
+        page.wait_for_function(
+            "s => document.querySelector(s).naturalWidth > 0", arg="#view", timeout=WAIT_MS
+        )
+        # no game yet: the reading says why there is nothing to read, where it was empty
+        expect(page.locator("#reading")).to_have_text("还没有开局:请到开局页面选游戏和玩家,再开始")
+        at = page.evaluate(BESIDE, ["#view", "#reading"])
+        assert at["wordsLeft"] >= at["pictureRight"], (size, at)
+        assert at["pictureBottom"] <= height and at["wordsTop"] < height, (size, at)
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / f"camera-still-zh-{width}x{height}.png"))
+    finally:
+        context.close()
 
 
 def test_the_menu_opened_on_one_screen_does_not_cover_another(
