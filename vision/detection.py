@@ -523,7 +523,7 @@ def read_image(path: Path | str, *, grey: bool = False) -> Image:
     detects needs); ImageReadError if it is missing or not an image."""
     path = Path(path)
     try:
-        info = os.stat(path)  # one look at the file where three took one each
+        info = os.stat(path)  # one look: there, a folder, empty
     except OSError:
         raise ImageReadError(f"{path}: no such file") from None
     if stat.S_ISDIR(info.st_mode):

@@ -258,9 +258,9 @@ def fit_grid(tiles: dict[int, Pose], portal: int, half_mm: float) -> MapGrid:
     their centres nearest their places, half a tile a unit); then, up to three times (until a
     round gives every tile the places of the round before), each tile is given its nearest
     place on that grid and the grid fitted again to the tiles lying within ``TRIM`` of theirs
-    (all of them when fewer than two do). A tile further than ``TRIM`` from
-    its place is thus measured on the grid the others give, never pulling the grid towards
-    itself; one nearer is on the grid either way."""
+    (all of them when fewer than two do). A tile further than ``TRIM`` from its place is thus
+    measured on the grid the others give, never pulling the grid towards itself; one nearer is
+    on the grid either way."""
     px, py, turn = tiles[portal]
     grid = MapGrid(turn, (px, py), half_mm, {}, {})
     everyone = list(tiles)
